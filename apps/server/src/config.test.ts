@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('has the defaults of CONTRACT.md', () => {
+    const config = loadConfig({});
+    expect(config.PORT).toBe(3000);
+    expect(config.HOST).toBe('127.0.0.1');
+    expect(config.publicUrl).toBe('http://localhost:3000');
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.DATA_DIR).toBe('./data');
+    expect(config.BOOTSTRAP_ADMIN_EMAIL).toBe('admin@example.com');
+    expect(config.MAIL_FROM).toBe('Partner Portal <no-reply@localhost>');
+    expect(config.NODE_ENV).toBe('development');
+    expect(config.externalIdp).toBeNull();
+  });
+
+  it('derives PUBLIC_URL from PORT and honours an explicit one', () => {
+    expect(loadConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
+    const config = loadConfig({ PUBLIC_URL: 'https://portal.example.com/' });
+    expect(config.publicUrl).toBe('https://portal.example.com');
+    expect(config.isHttps).toBe(true);
+  });
+
+  it('names every bad variable at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'abc', DATABASE_URL: 'nonsense', SMTP_URL: 'http://x', BOOTSTRAP_ADMIN_EMAIL: 'not-an-email' });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as ConfigError).message;
+    for (const name of ['PORT', 'DATABASE_URL', 'SMTP_URL', 'BOOTSTRAP_ADMIN_EMAIL']) expect(message).toContain(name);
+  });
+
+  it('wants both the issuer and the client id of an external identity provider', () => {
+    expect(() => loadConfig({ EXTERNAL_IDP_ISSUER: 'https://idp.example.com' })).toThrow(/EXTERNAL_IDP/);
+    const config = loadConfig({ EXTERNAL_IDP_ISSUER: 'https://idp.example.com', EXTERNAL_IDP_CLIENT_ID: 'portal', EXTERNAL_IDP_EMAIL_DOMAINS: '@Corp.example, other.example' });
+    expect(config.externalIdp?.emailDomains).toEqual(['corp.example', 'other.example']);
+  });
+});

@@ -1,0 +1,120 @@
+import { z } from 'zod';
+
+/**
+ * The only reader of process.env. Every variable of CONTRACT.md and the README is parsed here;
+ * invalid configuration stops the server at start with a message naming each bad variable.
+ */
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const port = z.coerce.number({ message: 'must be a port number' }).int().min(0).max(65535);
+const positiveInt = z.coerce.number({ message: 'must be a whole number' }).int().positive();
+const url = (protocols: string[], what: string) =>
+  z.string().refine(
+    (v) => {
+      try {
+        return protocols.includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be ${what}` },
+  );
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: port.default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PUBLIC_URL: url(['http:', 'https:'], 'an http(s) URL').optional(),
+  DATABASE_URL: url(['postgres:', 'postgresql:'], 'a postgres:// URL').optional(),
+  DATABASE_POOL_SIZE: positiveInt.max(200).default(10),
+  DATA_DIR: z.string().min(1).default('./data'),
+  BOOTSTRAP_ADMIN_EMAIL: z.email({ message: 'must be an e-mail address' }).default('admin@example.com'),
+  BOOTSTRAP_ADMIN_PASSWORD: z.string().min(8, { message: 'must be at least 8 characters' }).optional(),
+  PROVIDER_ORGANIZATION_NAME: z.string().min(1).max(100).default('Nedap'),
+  SMTP_URL: url(['smtp:', 'smtps:'], 'an smtp:// or smtps:// URL').optional(),
+  MAIL_FROM: z.string().min(3).default('Partner Portal <no-reply@localhost>'),
+  DCR_INITIAL_ACCESS_TOKEN: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
+  EXTERNAL_IDP_ISSUER: url(['http:', 'https:'], 'an http(s) URL').optional(),
+  EXTERNAL_IDP_CLIENT_ID: z.string().min(1).optional(),
+  EXTERNAL_IDP_CLIENT_SECRET: z.string().min(1).optional(),
+  EXTERNAL_IDP_NAME: z.string().min(1).default('External identity provider'),
+  EXTERNAL_IDP_EMAIL_DOMAINS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((d) => d.trim().toLowerCase().replace(/^@/, ''))
+        .filter(Boolean),
+    ),
+  REDIS_URL: url(['redis:', 'rediss:'], 'a redis:// URL').optional(),
+  SESSION_SECRET: z.string().min(32, { message: 'must be at least 32 characters' }).optional(),
+  KEY_ENCRYPTION_KEY: z.string().min(32, { message: 'must be at least 32 characters' }).optional(),
+  SESSION_TTL_SECONDS: positiveInt.default(8 * 3600),
+  REMEMBER_ME_TTL_SECONDS: positiveInt.default(30 * 24 * 3600),
+  INVITATION_TTL_HOURS: positiveInt.default(14 * 24),
+  RESET_TOKEN_TTL_SECONDS: positiveInt.default(3600),
+  ACCESS_TOKEN_TTL_SECONDS: positiveInt.default(3600),
+  REFRESH_TOKEN_TTL_SECONDS: positiveInt.default(14 * 24 * 3600),
+  RATE_LIMIT_MAX: positiveInt.default(600),
+  RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(60),
+  LOGIN_RATE_LIMIT_PER_ACCOUNT: positiveInt.default(10),
+  LOGIN_RATE_LIMIT_PER_IP: positiveInt.default(50),
+  LOGIN_RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(900),
+  TRUST_PROXY: bool.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PRIVACY_STATEMENT_URL: url(['http:', 'https:'], 'an http(s) URL').default('https://www.nedap.com/privacy-statement/'),
+  EULA_URL: z.string().min(1).default('/documents/end-user-licence-agreement.pdf'),
+  SALES_CONTACT_EMAIL: z.email({ message: 'must be an e-mail address' }).default('sales@example.com'),
+  LOGIN_VIDEO_URL: z.string().min(1).default('/media/cows.mp4'),
+  WEB_DIST_DIR: z.string().min(1).optional(),
+});
+
+export type Env = z.output<typeof envSchema>;
+
+export interface Config extends Env {
+  publicUrl: string;
+  isProduction: boolean;
+  isHttps: boolean;
+  externalIdp: { issuer: string; clientId: string; clientSecret: string | undefined; name: string; emailDomains: string[] } | null;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parse the environment (process.env by default). Throws ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+  const externalSet = [e.EXTERNAL_IDP_ISSUER, e.EXTERNAL_IDP_CLIENT_ID].filter(Boolean).length;
+  if (externalSet === 1) problems.push('EXTERNAL_IDP_ISSUER and EXTERNAL_IDP_CLIENT_ID: set both or neither');
+  if (problems.length) throw new ConfigError(problems);
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  return {
+    ...e,
+    publicUrl,
+    isProduction: e.NODE_ENV === 'production',
+    isHttps: publicUrl.startsWith('https:'),
+    externalIdp:
+      e.EXTERNAL_IDP_ISSUER && e.EXTERNAL_IDP_CLIENT_ID
+        ? {
+            issuer: e.EXTERNAL_IDP_ISSUER,
+            clientId: e.EXTERNAL_IDP_CLIENT_ID,
+            clientSecret: e.EXTERNAL_IDP_CLIENT_SECRET,
+            name: e.EXTERNAL_IDP_NAME,
+            emailDomains: e.EXTERNAL_IDP_EMAIL_DOMAINS,
+          }
+        : null,
+  };
+}

@@ -1,0 +1,210 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import * as schema from './schema.js';
+
+/** Something that answers SQL: the database, or a transaction on it. */
+export interface Queryable {
+  query<T extends object = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<{ rows: T[]; rowCount: number }>;
+}
+
+export type Orm = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/** A transaction: raw SQL and Drizzle over the same connection. */
+export interface Tx extends Queryable {
+  orm: Orm;
+}
+
+export interface Database extends Queryable {
+  readonly kind: 'postgres' | 'pglite';
+  /** Drizzle over the pool (outside transactions). */
+  readonly orm: Orm;
+  /** Run fn in one transaction; rolled back when it throws. */
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Run fn holding a PostgreSQL advisory lock (used for migrations and bootstrap). */
+  withAdvisoryLock<T>(lockKey: number, fn: (q: Queryable) => Promise<T>): Promise<T>;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+// DATE, TIMESTAMP and TIMESTAMPTZ as ISO strings; bigint counts as numbers.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export interface DatabaseOptions {
+  databaseUrl?: string | undefined;
+  dataDir?: string | undefined;
+  /** embedded database in memory (tests) */
+  inMemory?: boolean;
+  poolSize?: number;
+  onError?: (err: Error) => void;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options) : openPglite(options);
+}
+
+function openPostgres(url: string, options: DatabaseOptions): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30000,
+    statement_timeout: 30000,
+    application_name: 'partner-portal',
+  });
+  // An idle client losing its connection (database restart) must not crash the process.
+  pool.on('error', (err) => options.onError?.(err));
+  const orm = drizzlePg(pool, { schema }) as unknown as Orm;
+  const query: Queryable['query'] = async (text, params) => {
+    const result = await pool.query(text, params as unknown[]);
+    return { rows: result.rows as never[], rowCount: result.rowCount ?? 0 };
+  };
+  return {
+    kind: 'postgres',
+    orm,
+    query,
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const tx: Tx = {
+          orm: drizzlePg(client, { schema }),
+          async query(text, params) {
+            const result = await client.query(text, params as unknown[]);
+            return { rows: result.rows as never[], rowCount: result.rowCount ?? 0 };
+          },
+        };
+        const value = await fn(tx);
+        await client.query('COMMIT');
+        return value;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    async withAdvisoryLock(lockKey, fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('SELECT pg_advisory_lock($1)', [lockKey]);
+        try {
+          return await fn({
+            async query(text, params) {
+              const result = await client.query(text, params as unknown[]);
+              return { rows: result.rows as never[], rowCount: result.rowCount ?? 0 };
+            },
+          });
+        } finally {
+          await client.query('SELECT pg_advisory_unlock($1)', [lockKey]).catch(() => undefined);
+        }
+      } finally {
+        client.release();
+      }
+    },
+    async ping() {
+      try {
+        await pool.query('SELECT 1');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}
+
+async function openPglite(options: DatabaseOptions): Promise<Database> {
+  let dataDir: string | undefined;
+  let releaseLock = () => {};
+  if (!options.inMemory) {
+    dataDir = resolve(options.dataDir ?? './data', 'pglite');
+    mkdirSync(dataDir, { recursive: true });
+    releaseLock = lockDataDir(resolve(options.dataDir ?? './data', 'pglite.lock'));
+  }
+  let db: PGlite;
+  try {
+    db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm } });
+  } catch (err) {
+    releaseLock();
+    throw err;
+  }
+  const orm = drizzlePglite(db, { schema }) as unknown as Orm;
+  const wrap =
+    (q: Pick<PGlite, 'query' | 'exec'>): Queryable['query'] =>
+    async (text, params) => {
+      if (!params?.length && text.includes(';')) {
+        // several statements (a migration): the simple query protocol, last result returned
+        const results = await q.exec(text);
+        const last = results.at(-1);
+        return { rows: (last?.rows ?? []) as never[], rowCount: last?.affectedRows ?? 0 };
+      }
+      const result = await q.query(text, params as unknown[]);
+      return { rows: result.rows as never[], rowCount: result.affectedRows ?? result.rows.length };
+    };
+  const query = wrap(db);
+  return {
+    kind: 'pglite',
+    orm,
+    query,
+    async transaction(fn) {
+      return db.transaction(async (t) => {
+        // PGlite runs one statement at a time; the transaction object is its only connection.
+        const tx: Tx = {
+          orm: drizzlePglite(t as unknown as PGlite, { schema }),
+          query: wrap(t),
+        };
+        return fn(tx);
+      });
+    },
+    async withAdvisoryLock(_lockKey, fn) {
+      // One process owns an embedded database; nothing to race with.
+      return fn({ query });
+    },
+    async ping() {
+      try {
+        await db.query('SELECT 1');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      await db.close();
+      releaseLock();
+    },
+  };
+}
+
+/**
+ * An embedded database belongs to one process: a second instance on the same DATA_DIR would
+ * corrupt it. Take a lock file holding our pid; a stale one (its process gone) is taken over.
+ */
+function lockDataDir(lockFile: string): () => void {
+  const take = () => writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+  try {
+    take();
+  } catch {
+    const holder = Number(readFileSync(lockFile, 'utf8'));
+    let alive = false;
+    if (Number.isInteger(holder) && holder > 0 && holder !== process.pid) {
+      try {
+        process.kill(holder, 0);
+        alive = true;
+      } catch {
+        alive = false;
+      }
+    }
+    if (alive) throw new Error(`the embedded database in ${lockFile.replace(/pglite\.lock$/, '')} is in use by process ${holder}; use DATABASE_URL (PostgreSQL) to run several instances`);
+    rmSync(lockFile, { force: true });
+    take();
+  }
+  return () => rmSync(lockFile, { force: true });
+}

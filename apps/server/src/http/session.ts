@@ -1,0 +1,204 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isOrganizationManager, isUserManager, toRights, type Rights, type UserInfo } from '@partner-portal/contracts';
+import type { Database, Queryable } from '../db/client.js';
+import { AppError } from './problem.js';
+
+/**
+ * Portal sessions. The cookie carries 256 random bits; the database keeps only their SHA-256, so a
+ * stolen database cannot be replayed as cookies. Sliding expiry for session cookies, a fixed
+ * lifetime for "remember me".
+ */
+export const SESSION_COOKIE = 'pp_session';
+
+export interface SessionUser {
+  id: string;
+  sessionIdHash: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  languageCode: string;
+  externalIdentityProvider: string | null;
+  isDeveloper: boolean;
+  membershipId: string | null;
+  organizationId: string | null;
+  organizationName: string | null;
+  organizationPath: string | null;
+  /** the user's organization is the provider's root organization */
+  isProviderOrganization: boolean;
+  rights: Rights;
+  userManager: boolean;
+  organizationManager: boolean;
+}
+
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('base64url');
+}
+
+/** A secret for links and cookies: 256 bits, URL-safe. */
+export function newSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export interface SessionOptions {
+  ttlSeconds: number;
+  rememberTtlSeconds: number;
+  secureCookies: boolean;
+}
+
+export class SessionStore {
+  constructor(
+    private readonly db: Database,
+    readonly options: SessionOptions,
+  ) {}
+
+  /** Start a session for a user and set its cookie. Any session the request already had ends (rotation). */
+  async start(request: FastifyRequest, reply: FastifyReply, userId: string, persistent: boolean, q: Queryable = this.db): Promise<string> {
+    const previous = request.cookies[SESSION_COOKIE];
+    if (previous) await q.query('DELETE FROM sessions WHERE id_hash = $1', [hashSecret(previous)]);
+    const secret = await this.create(userId, persistent, q);
+    const ttl = persistent ? this.options.rememberTtlSeconds : this.options.ttlSeconds;
+    void reply.setCookie(SESSION_COOKIE, secret, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: this.options.secureCookies,
+      ...(persistent ? { maxAge: ttl } : {}),
+    });
+    request.sessionUserCache = undefined;
+    return secret;
+  }
+
+  /** Create a session row for a user; returns the cookie value. */
+  async create(userId: string, persistent: boolean, q: Queryable = this.db): Promise<string> {
+    const secret = newSecret();
+    const ttl = persistent ? this.options.rememberTtlSeconds : this.options.ttlSeconds;
+    await q.query(
+      `INSERT INTO sessions (id_hash, user_id, persistent, expires_at) VALUES ($1, $2, $3, now() + make_interval(secs => $4))`,
+      [hashSecret(secret), userId, persistent, ttl],
+    );
+    return secret;
+  }
+
+  /** End the request's session and remove its cookie. */
+  async end(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const secret = request.cookies[SESSION_COOKIE];
+    if (secret) await this.db.query('DELETE FROM sessions WHERE id_hash = $1', [hashSecret(secret)]);
+    void reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: this.options.secureCookies });
+    request.sessionUserCache = null;
+  }
+
+  /** End every session of a user (password reset, removal), except optionally one. */
+  async endAllForUser(userId: string, q: Queryable = this.db, exceptIdHash?: string): Promise<void> {
+    await q.query('DELETE FROM sessions WHERE user_id = $1 AND id_hash IS DISTINCT FROM $2', [userId, exceptIdHash ?? null]);
+  }
+
+  /** The signed-in user of the request, or null. Loaded once per request. */
+  async current(request: FastifyRequest): Promise<SessionUser | null> {
+    if (request.sessionUserCache !== undefined) return request.sessionUserCache;
+    const secret = request.cookies[SESSION_COOKIE];
+    if (!secret || secret.length > 100) return (request.sessionUserCache = null);
+    const idHash = hashSecret(secret);
+    const { rows } = await this.db.query<SessionRow>(SESSION_USER_SQL, [idHash, this.options.ttlSeconds, this.options.rememberTtlSeconds]);
+    const row = rows[0];
+    request.sessionUserCache = row ? toSessionUser(row, idHash) : null;
+    return request.sessionUserCache;
+  }
+
+  /** The signed-in user, or a 401. */
+  async require(request: FastifyRequest): Promise<SessionUser> {
+    const user = await this.current(request);
+    if (!user) throw new AppError('unauthorized');
+    return user;
+  }
+
+  async sweepExpired(): Promise<void> {
+    await this.db.query('DELETE FROM sessions WHERE expires_at < now()');
+  }
+}
+
+interface SessionRow {
+  user_id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  language_code: string;
+  external_idp: string | null;
+  is_developer: boolean;
+  membership_id: string | null;
+  organization_id: string | null;
+  organization_name: string | null;
+  organization_path: string | null;
+  organization_depth: number | null;
+  rights: unknown;
+}
+
+// One round trip: find the live session, slide its expiry (at most once a minute), load the user.
+// Sliding never takes a session past the "remember me" lifetime from its start (absolute limit).
+const SESSION_USER_SQL = `
+WITH s AS (
+  UPDATE sessions SET
+    last_seen_at = now(),
+    expires_at = CASE WHEN persistent THEN expires_at ELSE least(now() + make_interval(secs => $2), created_at + make_interval(secs => $3)) END
+  WHERE id_hash = $1 AND expires_at > now() AND last_seen_at < now() - interval '60 seconds'
+  RETURNING user_id
+), live AS (
+  SELECT user_id FROM s
+  UNION ALL
+  SELECT user_id FROM sessions WHERE id_hash = $1 AND expires_at > now()
+  LIMIT 1
+)
+SELECT u.id AS user_id, u.email, u.first_name, u.last_name, u.language_code, u.external_idp, u.is_developer,
+       m.id AS membership_id, o.id AS organization_id, o.name AS organization_name, o.path AS organization_path,
+       o.depth AS organization_depth, m.rights
+FROM live JOIN users u ON u.id = live.user_id
+LEFT JOIN memberships m ON m.user_id = u.id
+LEFT JOIN organizations o ON o.id = m.organization_id`;
+
+function toSessionUser(row: SessionRow, sessionIdHash: string): SessionUser {
+  const rights = toRights(row.rights);
+  return {
+    id: row.user_id,
+    sessionIdHash,
+    email: row.email,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    languageCode: row.language_code,
+    externalIdentityProvider: row.external_idp,
+    isDeveloper: row.is_developer,
+    membershipId: row.membership_id,
+    organizationId: row.organization_id,
+    organizationName: row.organization_name,
+    organizationPath: row.organization_path,
+    isProviderOrganization: row.organization_depth === 0,
+    rights,
+    userManager: row.membership_id !== null && isUserManager(rights),
+    organizationManager: row.membership_id !== null && isOrganizationManager(rights),
+  };
+}
+
+/** The wire shape of GET /api/identity/user-info (CONTRACT.md). */
+export function toUserInfo(user: SessionUser): UserInfo {
+  return {
+    id: user.id,
+    email: user.email,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    fullName: `${user.firstName} ${user.lastName}`.trim() || user.email,
+    languageCode: user.languageCode,
+    organizationId: user.organizationId,
+    organizationName: user.organizationName,
+    organizationPath: user.organizationPath,
+    userManager: user.userManager,
+    organizationManager: user.organizationManager,
+    externalIdentityProvider: user.externalIdentityProvider,
+    isDeveloper: user.isDeveloper,
+    manageUsersOrOrganizations: user.userManager || user.organizationManager,
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    sessionUserCache: SessionUser | null | undefined;
+  }
+}

@@ -1,0 +1,109 @@
+import { pino, type Logger } from 'pino';
+import { Redis } from 'ioredis';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { openDatabase } from './db/client.js';
+import { migrate } from './db/migrate.js';
+import { buildApp } from './app.js';
+import { bootstrap } from './bootstrap.js';
+import { postgresCounterStore, redisCounterStore } from './http/rate-limit.js';
+import { SessionStore } from './http/session.js';
+import { createMailer } from './modules/mail/mailer.js';
+import { sharedSecret } from './secrets.js';
+import type { Services } from './services.js';
+
+export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
+  return pino({
+    level: config.LOG_LEVEL,
+    redact: { paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'], remove: true },
+  });
+}
+
+/** Open the database, migrate, and make the services. Used by main and by the tests. */
+export async function createServices(config: Config, log: Logger, options: { inMemory?: boolean } = {}): Promise<Services> {
+  const db = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    poolSize: config.DATABASE_POOL_SIZE,
+    ...(options.inMemory ? { inMemory: true } : {}),
+    onError: (err) => log.warn({ err }, 'database connection lost'),
+  });
+  const applied = await migrate(db);
+  if (applied.length) log.info({ applied }, 'migrations applied');
+  const onGenerated = (name: string) =>
+    (config.isProduction ? log.warn.bind(log) : log.info.bind(log))({ secret: name }, 'secret generated and kept in the database; configure it explicitly in production');
+  const secrets = {
+    session: await sharedSecret(db, 'session_secret', config.SESSION_SECRET, onGenerated),
+    keyEncryption: await sharedSecret(db, 'key_encryption_key', config.KEY_ENCRYPTION_KEY, onGenerated),
+  };
+  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null;
+  redis?.on('error', (err) => log.warn({ err }, 'redis error'));
+  return {
+    config,
+    db,
+    log,
+    redis,
+    secrets,
+    counters: redis ? redisCounterStore(redis) : postgresCounterStore(db),
+    sessions: new SessionStore(db, {
+      ttlSeconds: config.SESSION_TTL_SECONDS,
+      rememberTtlSeconds: config.REMEMBER_ME_TTL_SECONDS,
+      secureCookies: config.isHttps,
+    }),
+    mailer: createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, db, log }),
+  };
+}
+
+export async function closeServices(services: Services): Promise<void> {
+  services.mailer.close();
+  services.redis?.disconnect();
+  await services.db.close();
+}
+
+export async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(78); // EX_CONFIG
+    }
+    throw err;
+  }
+  const log = createLogger(config);
+  let services: Services;
+  try {
+    services = await createServices(config, log);
+  } catch (err) {
+    log.fatal({ err }, 'the database could not be opened or migrated');
+    console.error(`Could not start: ${(err as Error).message} (check DATABASE_URL / DATA_DIR)`);
+    process.exit(1);
+  }
+  const result = await bootstrap(services.db, {
+    adminEmail: config.BOOTSTRAP_ADMIN_EMAIL,
+    adminPassword: config.BOOTSTRAP_ADMIN_PASSWORD,
+    providerName: config.PROVIDER_ORGANIZATION_NAME,
+  });
+  if (result.created) {
+    log.info({ email: result.email }, 'provider root organization and administrator created');
+    if (result.generatedPassword) {
+      const line = `Administrator login: ${result.email} / ${result.generatedPassword}  (printed once; change it after signing in)`;
+      console.log(`\n${'='.repeat(line.length)}\n${line}\n${'='.repeat(line.length)}\n`);
+    }
+  }
+  const app = await buildApp(services);
+  const shutdown = async (signal: string) => {
+    log.info({ signal }, 'shutting down');
+    await app.close().catch(() => undefined);
+    await closeServices(services).catch(() => undefined);
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  await app.listen({ port: config.PORT, host: config.HOST });
+  console.log(`Partner Portal is listening on ${config.publicUrl} (database: ${services.db.kind})`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  void main();
+}

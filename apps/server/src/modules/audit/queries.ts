@@ -1,0 +1,68 @@
+import type { Queryable } from '../../db/client.js';
+import { subtreeCondition } from '../organizations/access.js';
+
+export interface AuditEntryInput {
+  actorUserId: string | null;
+  actorEmail: string | null;
+  organizationId: string | null;
+  organizationPath: string | null;
+  action: string;
+  targetType: string;
+  targetId: string | null;
+  before?: unknown;
+  after?: unknown;
+  requestId: string | null;
+}
+
+export async function insertAuditEntry(q: Queryable, e: AuditEntryInput): Promise<void> {
+  await q.query(
+    `INSERT INTO audit_log (actor_user_id, actor_email, organization_id, organization_path, action, target_type, target_id, before, after, request_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [
+      e.actorUserId,
+      e.actorEmail,
+      e.organizationId,
+      e.organizationPath,
+      e.action,
+      e.targetType,
+      e.targetId,
+      e.before === undefined ? null : JSON.stringify(e.before),
+      e.after === undefined ? null : JSON.stringify(e.after),
+      e.requestId,
+    ],
+  );
+}
+
+export interface AuditRow {
+  id: number;
+  occurred_at: Date | string;
+  actor_user_id: string | null;
+  actor_email: string | null;
+  organization_id: string | null;
+  organization_path: string | null;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  before: unknown;
+  after: unknown;
+  request_id: string | null;
+}
+
+export async function listAuditEntries(q: Queryable, path: string, limit: number, offset: number): Promise<{ total: number; rows: AuditRow[] }> {
+  const where = subtreeCondition('organization_path', '$1');
+  const total = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_log WHERE ${where}`, [path]);
+  const { rows } = await q.query<AuditRow>(
+    `SELECT id, occurred_at, actor_user_id, actor_email, organization_id, organization_path, action, target_type, target_id, before, after, request_id
+     FROM audit_log WHERE ${where} ORDER BY occurred_at DESC, id DESC LIMIT $2 OFFSET $3`,
+    [path, limit, offset],
+  );
+  return { total: total.rows[0]?.n ?? 0, rows };
+}
+
+/** When an organization's path changes, its audit entries follow (the path column is a search copy). */
+export async function moveAuditPaths(q: Queryable, oldPath: string, newPath: string): Promise<void> {
+  await q.query(
+    `UPDATE audit_log SET organization_path = $2::text || substr(organization_path, length($1::text) + 1) WHERE ${subtreeCondition('organization_path', '$1')}`,
+    [oldPath, newPath],
+  );
+}

@@ -1,0 +1,222 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  changePasswordRequestSchema,
+  consentRequestSchema,
+  contextResponseSchema,
+  emailLoginRequestSchema,
+  errorMessageSchema,
+  forgotPasswordRequestSchema,
+  loginConsentResponseSchema,
+  loginRequestSchema,
+  logoutRequestSchema,
+  logoutResponseSchema,
+  resetPasswordRequestSchema,
+  updateProfileRequestSchema,
+  userInfoSchema,
+  validateTokenRequestSchema,
+  validateTokenResponseSchema,
+} from '@partner-portal/contracts';
+import { AppError } from '../../http/problem.js';
+import { toUserInfo } from '../../http/session.js';
+import type { Oidc } from '../../oidc/index.js';
+import { EXTERNAL_CALLBACK_PATH } from '../../oidc/upstream.js';
+import { IdentityService } from './service.js';
+
+const EXTERNAL_COOKIE = 'pp_external';
+const tags = ['identity'];
+
+/** The Identity calls of spec §7 under /api/identity. */
+export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, { oidc }) => {
+  const { services } = app;
+  const service = new IdentityService(services, oidc);
+
+  app.get(
+    '/api/identity/context',
+    { schema: { tags, summary: 'Who asks for the login', querystring: z.object({ returnUrl: z.string().max(2000).optional() }), response: { 200: contextResponseSchema } } },
+    async (request) => service.context(request.query.returnUrl),
+  );
+
+  app.post(
+    '/api/identity/email-login',
+    { schema: { tags, summary: 'Login step 1: password or external login', body: emailLoginRequestSchema, response: { 200: loginConsentResponseSchema } } },
+    async (request) => service.emailLogin(request.ip, request.body),
+  );
+
+  app.post(
+    '/api/identity/login',
+    { schema: { tags, summary: 'Login step 2: password', body: loginRequestSchema, response: { 200: loginConsentResponseSchema } } },
+    async (request, reply) => service.login(request, reply, request.body),
+  );
+
+  app.post(
+    '/api/identity/consent',
+    { schema: { tags, summary: 'Grant or deny the consent a client asks for', body: consentRequestSchema, response: { 200: loginConsentResponseSchema } } },
+    async (request) => service.consent(await services.sessions.require(request), request.body),
+  );
+
+  const errorQuery = z.object({ errorId: z.string({ message: 'required_field' }).min(1, { message: 'required_field' }).max(200) });
+  app.get(
+    '/api/identity/error',
+    { schema: { tags, summary: 'The error of a failed authorization', querystring: errorQuery, response: { 200: errorMessageSchema } } },
+    async (request) => service.errorMessage(request.query.errorId),
+  );
+  app.get(
+    '/api/identity/login-error',
+    { schema: { tags, summary: 'The error of a failed external login', querystring: errorQuery, response: { 200: errorMessageSchema } } },
+    async (request) => service.errorMessage(request.query.errorId),
+  );
+
+  app.post(
+    '/api/identity/logout',
+    { schema: { tags, summary: 'Log out of the portal and the provider', body: logoutRequestSchema.nullish(), response: { 200: logoutResponseSchema } } },
+    async (request, reply) => service.logout(request, reply, request.body?.logoutId),
+  );
+
+  app.get(
+    '/api/identity/user-info',
+    { schema: { tags, summary: 'The signed-in user', response: { 200: userInfoSchema } } },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return toUserInfo(await services.sessions.require(request));
+    },
+  );
+
+  app.post(
+    '/api/identity/change-password',
+    { schema: { tags, summary: 'Change the password (native accounts)', body: changePasswordRequestSchema, response: { 204: z.null() } } },
+    async (request, reply) => {
+      await service.changePassword(await services.sessions.require(request), request.body);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.put(
+    '/api/identity/update-profile',
+    { schema: { tags, summary: 'Update names and language', body: updateProfileRequestSchema, response: { 204: z.null() } } },
+    async (request, reply) => {
+      await service.updateProfile(await services.sessions.require(request), request.body);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/identity/forgot-password',
+    { schema: { tags, summary: 'Send a reset link (always 204)', body: forgotPasswordRequestSchema, response: { 204: z.null() } } },
+    async (request, reply) => {
+      await service.forgotPassword(request.ip, request.body.email_address);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/identity/validate-reset-token',
+    { schema: { tags, summary: 'Whether a reset link still works', body: validateTokenRequestSchema, response: { 200: validateTokenResponseSchema } } },
+    async (request) => service.validateResetToken(request.body),
+  );
+
+  app.put(
+    '/api/identity/reset-password',
+    { schema: { tags, summary: 'Set a new password with a reset link', body: resetPasswordRequestSchema, response: { 200: z.object({}) } } },
+    async (request) => {
+      await service.resetPassword(request.ip, request.body);
+      return {};
+    },
+  );
+
+  // ---- external identity provider (browser navigations, protected by state/nonce/PKCE) ----------
+
+  const loginError = async (reply: FastifyReply, request: FastifyRequest, error: string, description: string | null) => {
+    const errorId = await oidc.errors.create({
+      error,
+      error_description: description,
+      request_id: request.id,
+      client_id: null,
+      redirect_uri: null,
+      response_mode: null,
+      ui_locales: null,
+      display_mode: null,
+    });
+    return reply.redirect(`/login?loginError=${encodeURIComponent(errorId)}`, 303);
+  };
+  const cookieOptions = { path: EXTERNAL_CALLBACK_PATH, httpOnly: true, sameSite: 'lax' as const, secure: services.config.isHttps };
+
+  app.get(
+    '/api/identity/challenge-external-login',
+    {
+      schema: {
+        tags,
+        summary: 'Start a login at the external identity provider (browser navigation)',
+        querystring: z.object({
+          returnUrl: z.string().max(2000).optional(),
+          invitationLogin: z.string().max(100).optional(),
+          scheme: z.string().max(100).optional(),
+          callback: z.string().max(2000).optional(),
+          loginHint: z.string().max(100).optional(),
+        }),
+      },
+    },
+    async (request, reply) => {
+      if (!oidc.upstream) throw new AppError('not_found');
+      const returnUrl = await service.validReturnUrl(request.query.returnUrl).catch(() => null);
+      let start;
+      try {
+        start = await oidc.upstream.start(request.query.loginHint);
+      } catch (err) {
+        request.log.warn({ err }, 'external identity provider unavailable');
+        return loginError(reply, request, 'external_login_failed', 'The external identity provider could not be reached.');
+      }
+      const id = await oidc.externalLogins.create({
+        state: start.state,
+        nonce: start.nonce,
+        codeVerifier: start.codeVerifier,
+        returnUrl,
+        invitationLogin: request.query.invitationLogin ?? null,
+      });
+      void reply.setCookie(EXTERNAL_COOKIE, id, { ...cookieOptions, maxAge: 900 });
+      return reply.header('cache-control', 'no-store').redirect(start.url, 303);
+    },
+  );
+
+  app.get(
+    EXTERNAL_CALLBACK_PATH,
+    {
+      schema: {
+        tags,
+        summary: 'Return from the external identity provider (browser navigation)',
+        querystring: z
+          .object({
+            returnUrl: z.string().max(2000).optional(),
+            invitationLogin: z.string().max(100).optional(),
+            remoteError: z.string().max(500).optional(),
+            error: z.string().max(200).optional(),
+            error_description: z.string().max(1000).optional(),
+          })
+          .passthrough(),
+      },
+    },
+    async (request, reply) => {
+      if (!oidc.upstream) throw new AppError('not_found');
+      const id = request.cookies[EXTERNAL_COOKIE];
+      void reply.clearCookie(EXTERNAL_COOKIE, cookieOptions);
+      const record = await oidc.externalLogins.find(id);
+      if (!record || !id) return loginError(reply, request, 'external_login_failed', 'The external login expired or was started in another browser.');
+      await oidc.externalLogins.destroy(id);
+      const { error, error_description: errorDescription, remoteError } = request.query;
+      if (error || remoteError) return loginError(reply, request, error ?? 'external_login_failed', errorDescription ?? remoteError ?? null);
+      let identity;
+      try {
+        identity = await oidc.upstream.finish(new URL(request.url, services.config.publicUrl), record);
+      } catch (err) {
+        request.log.warn({ err }, 'external login failed');
+        return loginError(reply, request, 'external_login_failed', 'The answer of the external identity provider could not be verified.');
+      }
+      const user = await service.accountForUpstreamIdentity(identity);
+      if (!user) return loginError(reply, request, 'external_login_failed', 'No portal account is linked to this identity. Ask your administrator for an invitation.');
+      await services.sessions.start(request, reply, user.id, false);
+      const returnUrl = record.returnUrl ? await service.validReturnUrl(record.returnUrl).catch(() => null) : null;
+      return reply.header('cache-control', 'no-store').redirect(returnUrl ?? '/', 303);
+    },
+  );
+};

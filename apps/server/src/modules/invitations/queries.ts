@@ -1,0 +1,127 @@
+import type { Invitation, InvitationState } from '@partner-portal/contracts';
+import type { Queryable } from '../../db/client.js';
+
+/** SQL of invitations. The state EXPIRED is computed on read (and swept before new invitations). */
+
+export interface InvitationRow {
+  id: string;
+  organization_id: string;
+  email: string;
+  state: InvitationState;
+  code_hash: string;
+  language_code: string;
+  is_external_identity_provider: boolean;
+  rights: unknown;
+  invited_by: string | null;
+  created_at: Date | string;
+  last_sent_at: Date | string | null;
+  expires_at: Date | string;
+  organization_name: string;
+  organization_path: string;
+  organization_depth: number;
+}
+
+/** The state as seen now: a PENDING invitation past its expiry is EXPIRED. */
+const STATE = `CASE WHEN i.state = 'PENDING' AND i.expires_at <= now() THEN 'EXPIRED' ELSE i.state END AS state`;
+const COLUMNS = `i.id, i.organization_id, i.email, ${STATE}, i.code_hash, i.language_code, i.is_external_identity_provider, i.rights, i.invited_by,
+  i.created_at, i.last_sent_at, i.expires_at, o.name AS organization_name, o.path AS organization_path, o.depth AS organization_depth`;
+
+export function toInvitation(row: InvitationRow, withOrganization = false): Invitation {
+  return {
+    invitation_id: row.id,
+    organization_id: row.organization_id,
+    email_address: row.email,
+    invitation_state: row.state,
+    created_at: new Date(row.created_at).toISOString(),
+    last_sent_at: row.last_sent_at ? new Date(row.last_sent_at).toISOString() : null,
+    language_code: row.language_code,
+    is_external_identity_provider: row.is_external_identity_provider,
+    ...(withOrganization ? { organization_name: row.organization_name, organization_path: row.organization_path } : {}),
+  };
+}
+
+export async function findInvitation(q: Queryable, id: string, options: { forUpdate?: boolean } = {}): Promise<InvitationRow | null> {
+  const { rows } = await q.query<InvitationRow>(
+    `SELECT ${COLUMNS} FROM invitations i JOIN organizations o ON o.id = i.organization_id WHERE i.id = $1${options.forUpdate ? ' FOR UPDATE OF i' : ''}`,
+    [id],
+  );
+  return rows[0] ?? null;
+}
+
+export async function listPendingInvitationsOf(q: Queryable, organizationId: string): Promise<InvitationRow[]> {
+  const { rows } = await q.query<InvitationRow>(
+    `SELECT ${COLUMNS} FROM invitations i JOIN organizations o ON o.id = i.organization_id
+     WHERE i.organization_id = $1 AND i.state = 'PENDING' AND i.expires_at > now() ORDER BY lower(i.email)`,
+    [organizationId],
+  );
+  return rows;
+}
+
+/** Mark the PENDING invitations past their expiry as EXPIRED (all, or those of one e-mail address). */
+export async function sweepExpired(q: Queryable, email?: string): Promise<number> {
+  const { rowCount } = await q.query(
+    `UPDATE invitations SET state = 'EXPIRED' WHERE state = 'PENDING' AND expires_at <= now() AND ($1::text IS NULL OR lower(email) = lower($1::text))`,
+    [email ?? null],
+  );
+  return rowCount;
+}
+
+export async function hasPendingInvitation(q: Queryable, email: string): Promise<boolean> {
+  const { rows } = await q.query('SELECT 1 FROM invitations WHERE lower(email) = lower($1) AND state = $2', [email, 'PENDING']);
+  return rows.length > 0;
+}
+
+export async function userExists(q: Queryable, email: string): Promise<boolean> {
+  const { rows } = await q.query('SELECT 1 FROM users WHERE lower(email) = lower($1)', [email]);
+  return rows.length > 0;
+}
+
+export async function insertInvitation(
+  q: Queryable,
+  i: { organizationId: string; email: string; codeHash: string; languageCode: string; isExternal: boolean; rights: unknown; invitedBy: string; ttlHours: number },
+): Promise<string> {
+  const { rows } = await q.query<{ id: string }>(
+    `INSERT INTO invitations (organization_id, email, code_hash, language_code, is_external_identity_provider, rights, invited_by, last_sent_at, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, now(), now() + make_interval(hours => $8)) RETURNING id`,
+    [i.organizationId, i.email, i.codeHash, i.languageCode, i.isExternal, i.rights === null ? null : JSON.stringify(i.rights), i.invitedBy, i.ttlHours],
+  );
+  return rows[0]!.id;
+}
+
+export async function renewCode(q: Queryable, id: string, codeHash: string, ttlHours: number): Promise<void> {
+  await q.query(`UPDATE invitations SET code_hash = $2, last_sent_at = now(), expires_at = now() + make_interval(hours => $3) WHERE id = $1`, [id, codeHash, ttlHours]);
+}
+
+export async function markRevoked(q: Queryable, id: string): Promise<void> {
+  await q.query(`UPDATE invitations SET state = 'REVOKED', revoked_at = now() WHERE id = $1`, [id]);
+}
+
+export async function markAccepted(q: Queryable, id: string, userId: string): Promise<void> {
+  await q.query(`UPDATE invitations SET state = 'ACCEPTED', accepted_at = now(), accepted_user_id = $2 WHERE id = $1`, [id, userId]);
+}
+
+export async function insertUser(
+  q: Queryable,
+  u: { email: string; firstName: string; lastName: string; languageCode: string; passwordHash: string | null; externalIdp: string | null; newsletter: boolean; isDeveloper: boolean },
+): Promise<string> {
+  const { rows } = await q.query<{ id: string }>(
+    `INSERT INTO users (email, first_name, last_name, language_code, password_hash, external_idp, newsletter_opt_in, is_developer, terms_accepted_at, password_changed_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now(), CASE WHEN $5::text IS NULL THEN NULL ELSE now() END) RETURNING id`,
+    [u.email, u.firstName, u.lastName, u.languageCode, u.passwordHash, u.externalIdp, u.newsletter, u.isDeveloper],
+  );
+  return rows[0]!.id;
+}
+
+export async function insertMembership(q: Queryable, m: { organizationId: string; userId: string; email: string; organizationPath: string; rights: unknown }): Promise<string> {
+  const { rows } = await q.query<{ id: string }>(
+    `INSERT INTO memberships (organization_id, user_id, email, organization_path, rights) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+    [m.organizationId, m.userId, m.email, m.organizationPath, JSON.stringify(m.rights)],
+  );
+  return rows[0]!.id;
+}
+
+export async function findInviterName(q: Queryable, userId: string | null): Promise<string | null> {
+  if (!userId) return null;
+  const { rows } = await q.query<{ name: string }>(`SELECT trim(first_name || ' ' || last_name) AS name FROM users WHERE id = $1`, [userId]);
+  return rows[0]?.name || null;
+}

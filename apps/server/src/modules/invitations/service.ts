@@ -1,0 +1,266 @@
+import { timingSafeEqual } from 'node:crypto';
+import { applyRightsRules, toRights, type Invitation, type Rights } from '@partner-portal/contracts';
+import { hashPassword } from '../../bootstrap.js';
+import type { Config } from '../../config.js';
+import type { Database, Queryable } from '../../db/client.js';
+import { AppError, type FieldErrors } from '../../http/problem.js';
+import { hashSecret, newSecret } from '../../http/session.js';
+import type { Mailer } from '../mail/mailer.js';
+import { invitationEmail } from '../mail/messages.js';
+import { audit } from '../audit/service.js';
+import { rightsContextFor, validateRights } from '../members/rights-context.js';
+import { assertInSubtree, pgErrorCode, requireRole, type Actor } from '../organizations/access.js';
+import { findOrganizationById, listEmailDomains } from '../organizations/queries.js';
+import * as q from './queries.js';
+import type { InvitationRow } from './queries.js';
+import { passwordProblems } from '../identity/password-policy.js';
+
+/**
+ * Invitations (spec §4, §5, §7). userManagers of an organization's subtree invite, resend and
+ * revoke; anyone holding the link's code reads and accepts. Codes carry 256 bits and are kept only
+ * as SHA-256 hashes; a resend issues a new code (the old link stops working).
+ */
+
+export interface InvitationDeps {
+  db: Database;
+  config: Config;
+  mailer: Mailer;
+}
+
+/** The account kind given to users who sign in through the upstream identity provider. */
+export const EXTERNAL_IDP = 'external';
+
+export function invitationLink(config: Config, invitation: { id: string; isExternal: boolean }, code: string): string {
+  const route = invitation.isExternal ? 'invitation-external-identity' : 'invitation';
+  return `${config.publicUrl}/${route}/${invitation.id}?code=${encodeURIComponent(code)}`;
+}
+
+function domainOf(email: string): string {
+  return email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+}
+
+function codeMatches(row: InvitationRow, code: string | undefined): boolean {
+  if (!code || code.length > 200) return false;
+  const a = Buffer.from(hashSecret(code));
+  const b = Buffer.from(row.code_hash);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+async function sendInvitationEmail(deps: InvitationDeps, row: { id: string; email: string; language_code: string; is_external_identity_provider: boolean; organization_name: string }, code: string, inviterName: string): Promise<void> {
+  const link = invitationLink(deps.config, { id: row.id, isExternal: row.is_external_identity_provider }, code);
+  await deps.mailer.send({
+    to: row.email,
+    kind: 'invitation',
+    ...invitationEmail({ language: row.language_code, link, organizationName: row.organization_name, inviterName, isExternal: row.is_external_identity_provider }),
+  });
+}
+
+function inviterNameOf(actor: Actor): string {
+  return `${actor.user.firstName} ${actor.user.lastName}`.trim() || actor.user.email;
+}
+
+export async function createInvitation(
+  deps: InvitationDeps,
+  actor: Actor,
+  organizationId: string,
+  input: { email_address: string; language_code?: string | null | undefined; rights?: Rights | null | undefined; is_external_identity_provider?: boolean | null | undefined },
+): Promise<{ invitation: Invitation; organizationId: string }> {
+  const member = requireRole(actor, 'user');
+  const email = input.email_address.trim();
+  const code = newSecret();
+  let created: InvitationRow;
+  try {
+    created = await deps.db.transaction(async (tx) => {
+      const org = await findOrganizationById(tx, organizationId);
+      if (!org) throw new AppError('not_found');
+      assertInSubtree(member, org.path);
+      const domains = await listEmailDomains(tx, org.id);
+      if (domains.length && !domains.includes(domainOf(email))) {
+        const listed = domains.map((d) => `@${d}`);
+        throw new AppError('not_allowed_to_invite_other_domains', { messages: listed, params: { domains: listed.join(', ') } });
+      }
+      if (await q.userExists(tx, email)) throw new AppError('email_address_already_exists');
+      await q.sweepExpired(tx, email);
+      if (await q.hasPendingInvitation(tx, email)) throw new AppError('invitation_already_pending');
+      let rights: Rights | null = null;
+      if (input.rights) rights = validateRights(input.rights, await rightsContextFor(tx, org, actor.user.isDeveloper), null);
+      const isExternal = input.is_external_identity_provider === true || (deps.config.externalIdp?.emailDomains ?? []).includes(domainOf(email));
+      const id = await q.insertInvitation(tx, {
+        organizationId: org.id,
+        email,
+        codeHash: hashSecret(code),
+        languageCode: input.language_code ?? (actor.user.languageCode || 'en'),
+        isExternal,
+        rights,
+        invitedBy: actor.user.id,
+        ttlHours: deps.config.INVITATION_TTL_HOURS,
+      });
+      const row = (await q.findInvitation(tx, id))!;
+      await audit(tx, actor, {
+        organizationId: org.id,
+        organizationPath: org.path,
+        action: 'invitation.create',
+        targetType: 'invitation',
+        targetId: id,
+        after: { email_address: email, language_code: row.language_code, is_external_identity_provider: isExternal, rights },
+      });
+      return row;
+    });
+  } catch (err) {
+    if (pgErrorCode(err) === '23505') throw new AppError('invitation_already_pending');
+    throw err;
+  }
+  await sendInvitationEmail(deps, created, code, inviterNameOf(actor));
+  return { invitation: toInvitationWithOrg(created), organizationId: created.organization_id };
+}
+
+function toInvitationWithOrg(row: InvitationRow): Invitation {
+  return q.toInvitation(row, true);
+}
+
+/** Public read of an invitation: needs the link's code, so invitation ids cannot be enumerated. */
+export async function readInvitation(db: Database, invitationId: string, code: string | undefined): Promise<Invitation> {
+  const row = await q.findInvitation(db, invitationId);
+  if (!row || !codeMatches(row, code)) throw new AppError('unknown_invitation');
+  return toInvitationWithOrg(row);
+}
+
+async function loadForManager(db: Queryable, actor: Actor, invitationId: string, options: { forUpdate?: boolean } = {}): Promise<InvitationRow> {
+  const member = requireRole(actor, 'user');
+  const row = await q.findInvitation(db, invitationId, options);
+  if (!row) throw new AppError('unknown_invitation');
+  assertInSubtree(member, row.organization_path);
+  return row;
+}
+
+export async function resendInvitation(deps: InvitationDeps, actor: Actor, invitationId: string): Promise<void> {
+  const code = newSecret();
+  const row = await deps.db.transaction(async (tx) => {
+    const inv = await loadForManagerTx(tx, actor, invitationId);
+    if (inv.state !== 'PENDING') throw new AppError('only_pending_invitations_can_be_resent', { params: { invitation_state: inv.state } });
+    await q.renewCode(tx, inv.id, hashSecret(code), deps.config.INVITATION_TTL_HOURS);
+    await audit(tx, actor, {
+      organizationId: inv.organization_id,
+      organizationPath: inv.organization_path,
+      action: 'invitation.resend',
+      targetType: 'invitation',
+      targetId: inv.id,
+      before: { last_sent_at: inv.last_sent_at ? new Date(inv.last_sent_at).toISOString() : null },
+    });
+    return inv;
+  });
+  await sendInvitationEmail(deps, row, code, inviterNameOf(actor));
+}
+
+export async function revokeInvitation(db: Database, actor: Actor, invitationId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const inv = await loadForManagerTx(tx, actor, invitationId);
+    if (inv.state !== 'PENDING') throw new AppError('only_pending_invitations_can_be_revoked', { params: { invitation_state: inv.state } });
+    await q.markRevoked(tx, inv.id);
+    await audit(tx, actor, {
+      organizationId: inv.organization_id,
+      organizationPath: inv.organization_path,
+      action: 'invitation.revoke',
+      targetType: 'invitation',
+      targetId: inv.id,
+      before: { state: inv.state, email_address: inv.email },
+      after: { state: 'REVOKED' },
+    });
+  });
+}
+
+function loadForManagerTx(tx: Queryable, actor: Actor, invitationId: string): Promise<InvitationRow> {
+  return loadForManager(tx, actor, invitationId, { forUpdate: true });
+}
+
+export interface AcceptInput {
+  invitation_code: string;
+  first_name: string;
+  last_name: string;
+  language_code: string;
+  password?: string | null | undefined;
+  password_confirmation?: string | null | undefined;
+  opt_in_for_newsletter: boolean;
+  accept_agreement: boolean;
+}
+
+function checkNativeRegistration(input: AcceptInput): void {
+  const errors: FieldErrors = {};
+  const password = input.password ?? '';
+  // the same policy as every other new password: spec §5 rules and the common-password block-list
+  const problems = passwordProblems(password);
+  if (problems.length) errors.password = problems.map((key) => ({ message: key, translation_key: key }));
+  if (!input.password_confirmation) {
+    errors.password_confirmation = [{ message: 'password_required', translation_key: 'password_required' }];
+  } else if (password !== input.password_confirmation) {
+    errors.password_confirmation = [{ message: 'password_error_no_match', translation_key: 'password_error_no_match' }];
+  }
+  if (Object.keys(errors).length) {
+    const keys = Object.fromEntries(Object.entries(errors).map(([field, list]) => [field, list.map((e) => e.translation_key)]));
+    throw AppError.validation(keys as Parameters<typeof AppError.validation>[0]);
+  }
+}
+
+/**
+ * Accept: only PENDING. Native accounts register with a password; external accounts get no
+ * password and are linked to their upstream identity at the first external login
+ * (users.external_idp = 'external', external_subject NULL until then). The invitation row is
+ * locked, so of two concurrent accepts exactly one wins; the other sees ACCEPTED (409).
+ */
+export async function acceptInvitation(db: Database, invitationId: string, input: AcceptInput, requestId: string): Promise<void> {
+  const first = await q.findInvitation(db, invitationId);
+  if (!first || !codeMatches(first, input.invitation_code)) throw new AppError('unknown_invitation');
+  if (first.state !== 'PENDING') throw new AppError('only_pending_invitations_can_be_accepted', { params: { invitation_state: first.state } });
+  if (!input.accept_agreement) throw AppError.validation({ accept_agreement: 'agreement_required' });
+  const isExternal = first.is_external_identity_provider;
+  let passwordHash: string | null = null;
+  if (!isExternal) {
+    checkNativeRegistration(input);
+    passwordHash = await hashPassword(input.password!);
+  }
+  try {
+    await db.transaction(async (tx) => {
+      const inv = await q.findInvitation(tx, invitationId, { forUpdate: true });
+      if (!inv || inv.code_hash !== first.code_hash) throw new AppError('unknown_invitation');
+      if (inv.state !== 'PENDING') throw new AppError('only_pending_invitations_can_be_accepted', { params: { invitation_state: inv.state } });
+      if (await q.userExists(tx, inv.email)) throw new AppError('email_address_already_exists');
+      const ctx = await rightsContextFor(tx, { id: inv.organization_id, depth: inv.organization_depth }, true);
+      const rights = validateRightsLenient(inv.rights, ctx);
+      const userId = await q.insertUser(tx, {
+        email: inv.email,
+        firstName: input.first_name.trim(),
+        lastName: input.last_name.trim(),
+        languageCode: input.language_code,
+        passwordHash,
+        externalIdp: isExternal ? EXTERNAL_IDP : null,
+        newsletter: input.opt_in_for_newsletter,
+        isDeveloper: inv.organization_depth === 0 && rights.partner_portal.developer === true,
+      });
+      const membershipId = await q.insertMembership(tx, { organizationId: inv.organization_id, userId, email: inv.email, organizationPath: inv.organization_path, rights });
+      await q.markAccepted(tx, inv.id, userId);
+      await audit(tx, { userId, email: inv.email, requestId }, {
+        organizationId: inv.organization_id,
+        organizationPath: inv.organization_path,
+        action: 'invitation.accept',
+        targetType: 'invitation',
+        targetId: inv.id,
+        before: { state: 'PENDING' },
+        after: { state: 'ACCEPTED', user_id: userId, membership_id: membershipId, external: isExternal, rights },
+      });
+    });
+  } catch (err) {
+    if (pgErrorCode(err) === '23505') throw new AppError('email_address_already_exists');
+    throw err;
+  }
+}
+
+/** Rights stored with an invitation, applied to the organization as it is at acceptance. */
+function validateRightsLenient(stored: unknown, ctx: Parameters<typeof validateRights>[1]): Rights {
+  const rights = toRights(stored);
+  try {
+    return validateRights(rights, ctx, null);
+  } catch {
+    // the organization changed since the invitation (apps removed): keep what is still allowed
+    return applyRightsRules(rights, ctx);
+  }
+}

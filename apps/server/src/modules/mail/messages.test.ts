@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { USER_LANGUAGES } from '@partner-portal/contracts';
+import { invitationEmail, passwordResetEmail } from './messages.js';
+
+const link = 'http://localhost:3000/invitation/5f0c?code=abc&x=1';
+
+describe('e-mail messages', () => {
+  it('exist in every user language, with the link in text and HTML', () => {
+    const subjects = new Set<string>();
+    for (const language of USER_LANGUAGES) {
+      const invite = invitationEmail({ language, link, organizationName: 'Dealer Noord', inviterName: 'Anna', isExternal: false });
+      const reset = passwordResetEmail({ language, link, firstName: 'Jan' });
+      for (const mail of [invite, reset]) {
+        expect(mail.text).toContain(link);
+        expect(mail.html).toContain('http://localhost:3000/invitation/5f0c?code=abc&amp;x=1');
+        expect(mail.html).toContain(`lang="${language}"`);
+      }
+      expect(invite.subject).toContain('Dealer Noord');
+      subjects.add(reset.subject);
+    }
+    expect(subjects.size).toBe(USER_LANGUAGES.length);
+  });
+
+  it('escapes names in HTML', () => {
+    const mail = invitationEmail({ language: 'en', link, organizationName: '<script>x</script>', inviterName: 'A & B', isExternal: true });
+    expect(mail.html).not.toContain('<script>');
+    expect(mail.html).toContain('&lt;script&gt;');
+    expect(mail.html).toContain('A &amp; B');
+    expect(mail.text).toContain('company account');
+  });
+
+  it('falls back to English for an unknown language', () => {
+    expect(passwordResetEmail({ language: 'pt', link }).subject).toBe(passwordResetEmail({ language: 'en', link }).subject);
+  });
+});

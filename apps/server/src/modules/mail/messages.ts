@@ -1,0 +1,179 @@
+import { USER_LANGUAGES, type UserLanguage } from '@partner-portal/contracts';
+
+/**
+ * The e-mails of the portal in the five user languages (CONTRACT.md: recipient's language,
+ * multipart text and HTML). Pure functions: the caller sends the result with the mailer.
+ */
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+type Vars = Record<string, string>;
+
+interface Texts {
+  resetSubject: string;
+  resetGreeting: (v: Vars) => string;
+  resetIntro: string;
+  resetButton: string;
+  resetExpiry: string;
+  resetIgnore: string;
+  inviteSubject: (v: Vars) => string;
+  inviteGreeting: string;
+  inviteIntro: (v: Vars) => string;
+  inviteIntroExternal: string;
+  inviteButton: string;
+  inviteExpiry: string;
+  linkFallback: string;
+  signature: string;
+}
+
+const TEXTS: Record<UserLanguage, Texts> = {
+  en: {
+    resetSubject: 'Reset your Partner Portal password',
+    resetGreeting: (v) => (v.firstName ? `Dear ${v.firstName},` : 'Hello,'),
+    resetIntro: 'We received a request to reset the password of your Partner Portal account.',
+    resetButton: 'Choose a new password',
+    resetExpiry: 'This link works once and expires in one hour.',
+    resetIgnore: 'If you did not ask for this, you can ignore this e-mail; your password stays as it is.',
+    inviteSubject: (v) => `You are invited to the Partner Portal of ${v.organizationName}`,
+    inviteGreeting: 'Hello,',
+    inviteIntro: (v) => `${v.inviterName} invites you to join ${v.organizationName} on the Partner Portal: all relevant applications for partners and dealers in one place.`,
+    inviteIntroExternal: 'You will sign in with your company account.',
+    inviteButton: 'Accept the invitation',
+    inviteExpiry: 'The invitation expires after two weeks. If it has expired, ask your administrator to send it again.',
+    linkFallback: 'If the button does not work, copy this link into your browser:',
+    signature: 'Partner Portal',
+  },
+  nl: {
+    resetSubject: 'Stel je wachtwoord voor het Partner Portal opnieuw in',
+    resetGreeting: (v) => (v.firstName ? `Beste ${v.firstName},` : 'Hallo,'),
+    resetIntro: 'We hebben een verzoek ontvangen om het wachtwoord van je Partner Portal-account opnieuw in te stellen.',
+    resetButton: 'Kies een nieuw wachtwoord',
+    resetExpiry: 'Deze link werkt één keer en verloopt na één uur.',
+    resetIgnore: 'Heb je dit niet aangevraagd? Dan kun je deze e-mail negeren; je wachtwoord blijft ongewijzigd.',
+    inviteSubject: (v) => `Je bent uitgenodigd voor het Partner Portal van ${v.organizationName}`,
+    inviteGreeting: 'Hallo,',
+    inviteIntro: (v) => `${v.inviterName} nodigt je uit om lid te worden van ${v.organizationName} op het Partner Portal: alle relevante applicaties voor partners en dealers op één plek.`,
+    inviteIntroExternal: 'Je meldt je aan met je bedrijfsaccount.',
+    inviteButton: 'Uitnodiging accepteren',
+    inviteExpiry: 'De uitnodiging verloopt na twee weken. Is hij verlopen, vraag je beheerder dan om hem opnieuw te versturen.',
+    linkFallback: 'Werkt de knop niet? Kopieer dan deze link naar je browser:',
+    signature: 'Partner Portal',
+  },
+  de: {
+    resetSubject: 'Setzen Sie Ihr Partner-Portal-Passwort zurück',
+    resetGreeting: (v) => (v.firstName ? `Hallo ${v.firstName},` : 'Guten Tag,'),
+    resetIntro: 'Wir haben eine Anfrage erhalten, das Passwort Ihres Partner-Portal-Kontos zurückzusetzen.',
+    resetButton: 'Neues Passwort wählen',
+    resetExpiry: 'Dieser Link funktioniert einmal und läuft nach einer Stunde ab.',
+    resetIgnore: 'Wenn Sie das nicht angefordert haben, können Sie diese E-Mail ignorieren; Ihr Passwort bleibt unverändert.',
+    inviteSubject: (v) => `Sie sind zum Partner Portal von ${v.organizationName} eingeladen`,
+    inviteGreeting: 'Guten Tag,',
+    inviteIntro: (v) => `${v.inviterName} lädt Sie ein, ${v.organizationName} im Partner Portal beizutreten: alle relevanten Anwendungen für Partner und Händler an einem Ort.`,
+    inviteIntroExternal: 'Sie melden sich mit Ihrem Firmenkonto an.',
+    inviteButton: 'Einladung annehmen',
+    inviteExpiry: 'Die Einladung läuft nach zwei Wochen ab. Ist sie abgelaufen, bitten Sie Ihren Administrator, sie erneut zu senden.',
+    linkFallback: 'Falls die Schaltfläche nicht funktioniert, kopieren Sie diesen Link in Ihren Browser:',
+    signature: 'Partner Portal',
+  },
+  fr: {
+    resetSubject: 'Réinitialisez votre mot de passe du Partner Portal',
+    resetGreeting: (v) => (v.firstName ? `Bonjour ${v.firstName},` : 'Bonjour,'),
+    resetIntro: 'Nous avons reçu une demande de réinitialisation du mot de passe de votre compte Partner Portal.',
+    resetButton: 'Choisir un nouveau mot de passe',
+    resetExpiry: "Ce lien ne fonctionne qu'une fois et expire dans une heure.",
+    resetIgnore: "Si vous n'êtes pas à l'origine de cette demande, ignorez cet e-mail ; votre mot de passe reste inchangé.",
+    inviteSubject: (v) => `Vous êtes invité(e) au Partner Portal de ${v.organizationName}`,
+    inviteGreeting: 'Bonjour,',
+    inviteIntro: (v) => `${v.inviterName} vous invite à rejoindre ${v.organizationName} sur le Partner Portal : toutes les applications utiles aux partenaires et revendeurs, au même endroit.`,
+    inviteIntroExternal: 'Vous vous connecterez avec votre compte professionnel.',
+    inviteButton: "Accepter l'invitation",
+    inviteExpiry: "L'invitation expire au bout de deux semaines. Si elle a expiré, demandez à votre administrateur de la renvoyer.",
+    linkFallback: 'Si le bouton ne fonctionne pas, copiez ce lien dans votre navigateur :',
+    signature: 'Partner Portal',
+  },
+  es: {
+    resetSubject: 'Restablece tu contraseña del Partner Portal',
+    resetGreeting: (v) => (v.firstName ? `Hola ${v.firstName}:` : 'Hola:'),
+    resetIntro: 'Hemos recibido una solicitud para restablecer la contraseña de tu cuenta del Partner Portal.',
+    resetButton: 'Elegir una contraseña nueva',
+    resetExpiry: 'Este enlace funciona una sola vez y caduca en una hora.',
+    resetIgnore: 'Si no lo has solicitado, puedes ignorar este correo; tu contraseña no cambiará.',
+    inviteSubject: (v) => `Te han invitado al Partner Portal de ${v.organizationName}`,
+    inviteGreeting: 'Hola:',
+    inviteIntro: (v) => `${v.inviterName} te invita a unirte a ${v.organizationName} en el Partner Portal: todas las aplicaciones relevantes para socios y distribuidores en un solo lugar.`,
+    inviteIntroExternal: 'Iniciarás sesión con tu cuenta de empresa.',
+    inviteButton: 'Aceptar la invitación',
+    inviteExpiry: 'La invitación caduca a las dos semanas. Si ha caducado, pide a tu administrador que la vuelva a enviar.',
+    linkFallback: 'Si el botón no funciona, copia este enlace en tu navegador:',
+    signature: 'Partner Portal',
+  },
+};
+
+function textsFor(language: string): Texts {
+  return (USER_LANGUAGES as readonly string[]).includes(language) ? TEXTS[language as UserLanguage] : TEXTS.en;
+}
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+function layout(language: string, paragraphsBefore: string[], button: { label: string; link: string }, paragraphsAfter: string[], t: Texts): string {
+  const p = (s: string) => `<p style="margin:0 0 16px;font:16px/1.5 Arial,Helvetica,sans-serif;color:#1a1b1e">${escapeHtml(s)}</p>`;
+  const href = escapeHtml(button.link);
+  return `<!doctype html>
+<html lang="${escapeHtml(language)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(t.signature)}</title></head>
+<body style="margin:0;padding:24px;background:#f1f3f5">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center">
+<table role="presentation" width="560" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:8px;padding:32px">
+<tr><td>
+<p style="margin:0 0 24px;font:bold 20px Arial,Helvetica,sans-serif;color:#1864ab">${escapeHtml(t.signature)}</p>
+${paragraphsBefore.map(p).join('\n')}
+<p style="margin:24px 0"><a href="${href}" style="display:inline-block;background:#1864ab;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:6px;font:bold 16px Arial,Helvetica,sans-serif">${escapeHtml(button.label)}</a></p>
+${paragraphsAfter.map(p).join('\n')}
+<p style="margin:0 0 8px;font:13px/1.5 Arial,Helvetica,sans-serif;color:#495057">${escapeHtml(t.linkFallback)}</p>
+<p style="margin:0;font:13px/1.5 Arial,Helvetica,sans-serif;word-break:break-all"><a href="${href}" style="color:#1864ab">${href}</a></p>
+</td></tr></table>
+</td></tr></table>
+</body></html>`;
+}
+
+function plain(paragraphs: string[], link: string, t: Texts, after: string[]): string {
+  return [...paragraphs, link, ...after, `— ${t.signature}`].join('\n\n') + '\n';
+}
+
+/** The password reset e-mail; link: $PUBLIC_URL/reset-password?userId={userId}&code={code}. */
+export function passwordResetEmail(input: { language: string; link: string; firstName?: string | null }): RenderedEmail {
+  const t = textsFor(input.language);
+  const before = [t.resetGreeting({ firstName: input.firstName ?? '' }), t.resetIntro];
+  const after = [t.resetExpiry, t.resetIgnore];
+  return {
+    subject: t.resetSubject,
+    text: plain(before, input.link, t, after),
+    html: layout(input.language, before, { label: t.resetButton, link: input.link }, after, t),
+  };
+}
+
+/**
+ * The invitation e-mail; link: $PUBLIC_URL/invitation/{invitationId}?code={code}, or
+ * $PUBLIC_URL/invitation-external-identity/{invitationId}?code={code} for external identities.
+ */
+export function invitationEmail(input: {
+  language: string;
+  link: string;
+  organizationName: string;
+  inviterName: string;
+  isExternal: boolean;
+}): RenderedEmail {
+  const t = textsFor(input.language);
+  const vars = { organizationName: input.organizationName, inviterName: input.inviterName };
+  const before = [t.inviteGreeting, t.inviteIntro(vars), ...(input.isExternal ? [t.inviteIntroExternal] : [])];
+  const after = [t.inviteExpiry];
+  return {
+    subject: t.inviteSubject(vars),
+    text: plain(before, input.link, t, after),
+    html: layout(input.language, before, { label: t.inviteButton, link: input.link }, after, t),
+  };
+}

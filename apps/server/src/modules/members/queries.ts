@@ -1,0 +1,116 @@
+import type { Queryable } from '../../db/client.js';
+import { subtreeCondition } from '../organizations/access.js';
+import type { InvitationRow } from '../invitations/queries.js';
+
+/** SQL of members: rights, removal, subtree search (trigram index on lower(email)), export. */
+
+export interface MembershipRow {
+  id: string;
+  user_id: string;
+  organization_id: string;
+  email: string;
+  rights: unknown;
+  organization_path: string;
+  organization_depth: number;
+}
+
+export async function findMembership(q: Queryable, id: string, options: { forUpdate?: boolean } = {}): Promise<MembershipRow | null> {
+  const { rows } = await q.query<MembershipRow>(
+    `SELECT m.id, m.user_id, m.organization_id, m.email, m.rights, o.path AS organization_path, o.depth AS organization_depth
+     FROM memberships m JOIN organizations o ON o.id = m.organization_id WHERE m.id = $1${options.forUpdate ? ' FOR UPDATE OF m' : ''}`,
+    [id],
+  );
+  return rows[0] ?? null;
+}
+
+export async function updateRights(q: Queryable, membershipId: string, userId: string, rights: unknown, isDeveloper: boolean | null): Promise<void> {
+  await q.query('UPDATE memberships SET rights = $2, updated_at = now() WHERE id = $1', [membershipId, JSON.stringify(rights)]);
+  if (isDeveloper !== null) await q.query('UPDATE users SET is_developer = $2, updated_at = now() WHERE id = $1', [userId, isDeveloper]);
+}
+
+export async function deleteUser(q: Queryable, userId: string): Promise<void> {
+  await q.query('DELETE FROM users WHERE id = $1', [userId]);
+}
+
+/** A LIKE pattern matching the text anywhere, with LIKE's special characters escaped. */
+export function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export interface SearchMemberRow {
+  id: string;
+  organization_id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  organization_name: string;
+  organization_path: string;
+}
+
+/** The page of matching memberships first (path index or trigram index), then names for those rows only. */
+export const SEARCH_MEMBERS_SQL = (withText: boolean) => `
+  SELECT m.id, m.organization_id, m.email, u.first_name, u.last_name, o.name AS organization_name, m.organization_path
+  FROM (
+    SELECT m.id, m.organization_id, m.user_id, m.email, m.organization_path
+    FROM memberships m
+    WHERE ${subtreeCondition('m.organization_path', '$1')}${withText ? ' AND lower(m.email) LIKE $4' : ''}
+    ORDER BY m.organization_path, lower(m.email), m.id
+    LIMIT $2 OFFSET $3
+  ) AS m
+  JOIN organizations o ON o.id = m.organization_id
+  JOIN users u ON u.id = m.user_id
+  ORDER BY m.organization_path, lower(m.email), m.id`;
+
+export async function searchMembers(q: Queryable, path: string, text: string, limit: number, offset: number): Promise<SearchMemberRow[]> {
+  const withText = text.length > 0;
+  const { rows } = await q.query<SearchMemberRow>(SEARCH_MEMBERS_SQL(withText), withText ? [path, limit, offset, containsPattern(text)] : [path, limit, offset]);
+  return rows;
+}
+
+/** Matching members, counted up to `cap` (a count of a million rows costs more than the search). */
+export async function countMembersMatching(q: Queryable, path: string, text: string, cap: number): Promise<number> {
+  const withText = text.length > 0;
+  const { rows } = await q.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM (SELECT 1 FROM memberships m WHERE ${subtreeCondition('m.organization_path', '$1')}${withText ? ' AND lower(m.email) LIKE $3' : ''} LIMIT $2) AS s`,
+    withText ? [path, cap, containsPattern(text)] : [path, cap],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+export async function searchPendingInvitations(q: Queryable, path: string, text: string, limit: number, offset: number): Promise<(InvitationRow & { total: number })[]> {
+  const withText = text.length > 0;
+  const { rows } = await q.query<InvitationRow & { total: number }>(
+    `SELECT i.id, i.organization_id, i.email, i.state, i.code_hash, i.language_code, i.is_external_identity_provider, i.rights, i.invited_by,
+            i.created_at, i.last_sent_at, i.expires_at, o.name AS organization_name, o.path AS organization_path, o.depth AS organization_depth,
+            count(*) OVER () AS total
+     FROM invitations i JOIN organizations o ON o.id = i.organization_id
+     WHERE i.state = 'PENDING' AND i.expires_at > now() AND ${subtreeCondition('o.path', '$1')}${withText ? ' AND lower(i.email) LIKE $4' : ''}
+     ORDER BY o.path, lower(i.email), i.id
+     LIMIT $2 OFFSET $3`,
+    withText ? [path, limit, offset, containsPattern(text)] : [path, limit, offset],
+  );
+  return rows;
+}
+
+export interface ExportRow {
+  organization_path: string;
+  organization_name: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  language_code: string;
+  external_idp: string | null;
+  rights: unknown;
+  created_at: Date | string;
+}
+
+export async function listMembersForExport(q: Queryable, path: string): Promise<ExportRow[]> {
+  const { rows } = await q.query<ExportRow>(
+    `SELECT m.organization_path, o.name AS organization_name, m.email, u.first_name, u.last_name, u.language_code, u.external_idp, m.rights, m.created_at
+     FROM memberships m JOIN organizations o ON o.id = m.organization_id JOIN users u ON u.id = m.user_id
+     WHERE ${subtreeCondition('m.organization_path', '$1')}
+     ORDER BY m.organization_path, lower(m.email)`,
+    [path],
+  );
+  return rows;
+}

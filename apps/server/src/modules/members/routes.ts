@@ -1,0 +1,107 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  changeRightsRequestSchema,
+  memberExportQuerySchema,
+  memberIdParamsSchema,
+  memberRightsResponseSchema,
+  memberSearchQuerySchema,
+  memberSearchResponseSchema,
+  organizationMemberParamsSchema,
+  problemSchema,
+} from '@partner-portal/contracts';
+import * as service from './service.js';
+
+const noContent = z.null().describe('No content');
+const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, problemSchema]));
+
+/** Members (spec §7 Members, and DELETE /api/organizations/{id}/members/{memberId}). */
+export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { services } = app;
+  const actorOf = async (request: Parameters<typeof services.sessions.require>[0]) => ({ user: await services.sessions.require(request), requestId: request.id });
+
+  app.get(
+    '/api/members/rights/:memberId',
+    {
+      schema: {
+        tags: ['members'],
+        summary: 'A member’s rights with the context the editor needs (userManager of the member’s subtree)',
+        params: memberIdParamsSchema,
+        response: { 200: memberRightsResponseSchema, ...problems(400, 401, 403, 404) },
+      },
+    },
+    async (request) => service.getRights(services.db, await actorOf(request), request.params.memberId),
+  );
+
+  app.put(
+    '/api/members/rights/:memberId',
+    {
+      schema: {
+        tags: ['members'],
+        summary: 'Change a member’s rights (spec §6 rules; 409 invalid_rights lists the refused boxes)',
+        params: memberIdParamsSchema,
+        body: changeRightsRequestSchema,
+        response: { 204: noContent, ...problems(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await service.changeRights(services.db, await actorOf(request), request.params.memberId, request.body.rights);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/api/organizations/:organizationId/members/:memberId',
+    {
+      schema: {
+        tags: ['members'],
+        summary: 'Remove a member: the user account and its sessions are deleted; irreversible',
+        params: organizationMemberParamsSchema,
+        response: { 204: noContent, ...problems(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await service.removeMember(services.db, services.sessions, await actorOf(request), request.params.organizationId, request.params.memberId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/api/members/search',
+    {
+      schema: {
+        tags: ['members'],
+        summary: 'Search members and pending invitations by e-mail',
+        description:
+          'Case-insensitive substring match of `q` in e-mail addresses, across the organization `organizationId` and all its descendants ' +
+          '(which must lie in the actor’s subtree). Results are sorted by organization path, then e-mail, and paged with `page` (from 1) and ' +
+          '`pageSize` (1–200, default 50). `total` counts the matching members (exactly up to 1,000; beyond, `total_capped` is true), `invitations_total` the matching pending invitations; ' +
+          'an empty `q` lists everything. Served by the path index and a trigram index on lower(email).',
+        querystring: memberSearchQuerySchema,
+        response: { 200: memberSearchResponseSchema, ...problems(400, 401, 403, 404) },
+      },
+    },
+    async (request) => service.search(services.db, await actorOf(request), request.query),
+  );
+
+  app.get(
+    '/api/members/export',
+    {
+      schema: {
+        tags: ['members'],
+        summary: 'Export the members of the actor’s subtree (or of organizationId within it) as CSV or XLSX',
+        querystring: memberExportQuerySchema,
+        produces: ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+        response: { 200: z.any().describe('The file, as an attachment'), ...problems(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const file = await service.exportMembers(services.db, await actorOf(request), request.query);
+      return reply
+        .header('content-type', file.contentType)
+        .header('content-disposition', `attachment; filename="${file.filename}"`)
+        .header('cache-control', 'no-store')
+        .send(file.body);
+    },
+  );
+};

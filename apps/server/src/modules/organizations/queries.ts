@@ -1,0 +1,199 @@
+import type { Queryable } from '../../db/client.js';
+import { descendantsCondition, subtreeCondition } from './access.js';
+
+/** SQL of the organization tree. Subtree conditions are index ranges on the COLLATE "C" path. */
+
+export interface OrganizationRow {
+  id: string;
+  parent_id: string | null;
+  name: string;
+  path: string;
+  depth: number;
+  can_create_sub_organization: boolean;
+  sub_organization_can_have_children: boolean;
+  max_sub_organizations: number | null;
+}
+
+const ORG_COLUMNS = 'o.id, o.parent_id, o.name, o.path, o.depth, o.can_create_sub_organization, o.sub_organization_can_have_children, o.max_sub_organizations';
+
+export async function findOrganizationById(q: Queryable, id: string, options: { forUpdate?: boolean } = {}): Promise<OrganizationRow | null> {
+  const { rows } = await q.query<OrganizationRow>(`SELECT ${ORG_COLUMNS} FROM organizations o WHERE o.id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`, [id]);
+  return rows[0] ?? null;
+}
+
+export async function findOrganizationByPath(q: Queryable, path: string): Promise<OrganizationRow | null> {
+  const { rows } = await q.query<OrganizationRow>(`SELECT ${ORG_COLUMNS} FROM organizations o WHERE o.path = $1`, [path]);
+  return rows[0] ?? null;
+}
+
+export interface TreeRow extends OrganizationRow {
+  members: number;
+  pending_invitations: number;
+  apps: string[] | null;
+  allowed_email_domains: string[] | null;
+}
+
+/**
+ * Every organization of a subtree, sorted by path, with member and pending-invitation counts.
+ * One range scan of the path index; per organization a few index probes (apps, domains, pending
+ * invitations); member counts come from organization_member_counts (kept by triggers, 0020).
+ */
+export async function listSubtree(q: Queryable, rootPath: string): Promise<TreeRow[]> {
+  const { rows } = await q.query<TreeRow>(
+    `SELECT ${ORG_COLUMNS},
+            COALESCE(mc.members, 0) AS members,
+            (SELECT count(*)::int FROM invitations i WHERE i.organization_id = o.id AND i.state = 'PENDING' AND i.expires_at > now()) AS pending_invitations,
+            ARRAY(SELECT oa.client_id FROM organization_apps oa WHERE oa.organization_id = o.id ORDER BY oa.client_id) AS apps,
+            ARRAY(SELECT ed.domain FROM organization_email_domains ed WHERE ed.organization_id = o.id ORDER BY ed.domain) AS allowed_email_domains
+     FROM organizations o
+     LEFT JOIN organization_member_counts mc ON mc.organization_id = o.id
+     WHERE ${subtreeCondition('o.path', '$1')}
+     ORDER BY o.path`,
+    [rootPath],
+  );
+  return rows;
+}
+
+export interface ChildRow {
+  id: string;
+  name: string;
+  path: string;
+  has_children: boolean;
+  has_members: boolean;
+}
+
+export async function listChildren(q: Queryable, parentId: string): Promise<ChildRow[]> {
+  const { rows } = await q.query<ChildRow>(
+    `SELECT o.id, o.name, o.path,
+            EXISTS (SELECT 1 FROM organizations c WHERE c.parent_id = o.id) AS has_children,
+            EXISTS (SELECT 1 FROM memberships m WHERE m.organization_id = o.id) AS has_members
+     FROM organizations o WHERE o.parent_id = $1 ORDER BY o.path`,
+    [parentId],
+  );
+  return rows;
+}
+
+export async function countChildren(q: Queryable, parentId: string): Promise<number> {
+  const { rows } = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM organizations WHERE parent_id = $1', [parentId]);
+  return rows[0]?.n ?? 0;
+}
+
+export async function countMembers(q: Queryable, organizationId: string): Promise<number> {
+  const { rows } = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM memberships WHERE organization_id = $1', [organizationId]);
+  return rows[0]?.n ?? 0;
+}
+
+export interface AppRow {
+  client_id: string;
+  name: string;
+  available_for_sub_organizations: boolean;
+}
+
+export async function listOrganizationApps(q: Queryable, organizationId: string): Promise<AppRow[]> {
+  const { rows } = await q.query<AppRow>(
+    `SELECT oa.client_id, a.name, oa.available_for_sub_organizations
+     FROM organization_apps oa JOIN apps a ON a.client_id = oa.client_id
+     WHERE oa.organization_id = $1 ORDER BY a.sort_order, a.client_id`,
+    [organizationId],
+  );
+  return rows;
+}
+
+export async function listEmailDomains(q: Queryable, organizationId: string): Promise<string[]> {
+  const { rows } = await q.query<{ domain: string }>('SELECT domain FROM organization_email_domains WHERE organization_id = $1 ORDER BY domain', [organizationId]);
+  return rows.map((r) => r.domain);
+}
+
+export async function replaceEmailDomains(q: Queryable, organizationId: string, domains: string[]): Promise<void> {
+  await q.query('DELETE FROM organization_email_domains WHERE organization_id = $1', [organizationId]);
+  if (domains.length) {
+    await q.query('INSERT INTO organization_email_domains (organization_id, domain) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [organizationId, domains]);
+  }
+}
+
+export interface MemberRow {
+  id: string;
+  organization_id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+}
+
+export async function listMembersOf(q: Queryable, organizationId: string): Promise<MemberRow[]> {
+  const { rows } = await q.query<MemberRow>(
+    `SELECT m.id, m.organization_id, m.email, u.first_name, u.last_name
+     FROM memberships m JOIN users u ON u.id = m.user_id
+     WHERE m.organization_id = $1 ORDER BY lower(m.email)`,
+    [organizationId],
+  );
+  return rows;
+}
+
+export async function insertOrganization(
+  q: Queryable,
+  o: { parentId: string; name: string; path: string; depth: number; canCreate: boolean; subCanHaveChildren: boolean },
+): Promise<string> {
+  const { rows } = await q.query<{ id: string }>(
+    `INSERT INTO organizations (parent_id, name, path, depth, can_create_sub_organization, sub_organization_can_have_children)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+    [o.parentId, o.name, o.path, o.depth, o.canCreate, o.subCanHaveChildren],
+  );
+  return rows[0]!.id;
+}
+
+export async function insertOrganizationApps(q: Queryable, organizationId: string, clientIds: string[], availableForSub: string[]): Promise<void> {
+  if (!clientIds.length) return;
+  await q.query(
+    `INSERT INTO organization_apps (organization_id, client_id, available_for_sub_organizations)
+     SELECT $1, c, c = ANY($3::text[]) FROM unnest($2::text[]) AS c`,
+    [organizationId, clientIds, availableForSub],
+  );
+}
+
+export async function deleteOrganizationApps(q: Queryable, organizationId: string): Promise<void> {
+  await q.query('DELETE FROM organization_apps WHERE organization_id = $1', [organizationId]);
+}
+
+/** Descendants keep only the apps in the allowed set. Returns how many assignments were removed. */
+export async function restrictDescendantApps(q: Queryable, path: string, allowed: string[]): Promise<number> {
+  const { rowCount } = await q.query(
+    `DELETE FROM organization_apps oa USING organizations o
+     WHERE o.id = oa.organization_id AND ${descendantsCondition('o.path', '$1')} AND NOT (oa.client_id = ANY($2::text[]))`,
+    [path, allowed],
+  );
+  return rowCount;
+}
+
+export async function renameOrganization(q: Queryable, id: string, name: string): Promise<void> {
+  await q.query('UPDATE organizations SET name = $2, updated_at = now() WHERE id = $1', [id, name]);
+}
+
+/** Move a subtree to a new path: the organizations and the members' path copies. */
+export async function movePath(q: Queryable, oldPath: string, newPath: string): Promise<void> {
+  await q.query(
+    `UPDATE organizations SET path = $2::text || substr(path, length($1::text) + 1), updated_at = now() WHERE ${subtreeCondition('path', '$1')}`,
+    [oldPath, newPath],
+  );
+  await q.query(
+    `UPDATE memberships SET organization_path = $2::text || substr(organization_path, length($1::text) + 1), updated_at = now() WHERE ${subtreeCondition('organization_path', '$1')}`,
+    [oldPath, newPath],
+  );
+}
+
+export async function setCanCreateSubOrganizations(q: Queryable, id: string, path: string, value: boolean): Promise<void> {
+  if (value) {
+    await q.query('UPDATE organizations SET can_create_sub_organization = true, sub_organization_can_have_children = true, updated_at = now() WHERE id = $1', [id]);
+  } else {
+    await q.query('UPDATE organizations SET can_create_sub_organization = false, updated_at = now() WHERE id = $1', [id]);
+    await q.query(`UPDATE organizations SET sub_organization_can_have_children = false, updated_at = now() WHERE ${subtreeCondition('path', '$1')}`, [path]);
+  }
+}
+
+export async function deleteOrganization(q: Queryable, id: string): Promise<void> {
+  await q.query('DELETE FROM organizations WHERE id = $1', [id]);
+}
+
+export async function readFeatures(q: Queryable): Promise<Record<string, boolean>> {
+  const { rows } = await q.query<{ name: string; enabled: boolean }>('SELECT name, enabled FROM features');
+  return Object.fromEntries(rows.map((r) => [r.name, r.enabled]));
+}

@@ -1,0 +1,149 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  allowedEmailDomainsRequestSchema,
+  canCreateSubOrganizationsQuerySchema,
+  changeOrganizationAppsRequestSchema,
+  createOrganizationRequestSchema,
+  createOrganizationResponseSchema,
+  organizationIdParamsSchema,
+  organizationNodeSchema,
+  organizationSchema,
+  problemSchema,
+  updateOrganizationRequestSchema,
+} from '@partner-portal/contracts';
+import * as service from './service.js';
+
+const noContent = z.null().describe('No content');
+const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, problemSchema]));
+
+/** The organization tree (spec §7 Organizations). HTTP only: the rules live in service.ts. */
+export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { services } = app;
+  const actorOf = async (request: Parameters<typeof services.sessions.require>[0]) => ({ user: await services.sessions.require(request), requestId: request.id });
+
+  app.get(
+    '/api/organizations/tree',
+    {
+      schema: {
+        tags: ['organizations'],
+        summary: "The actor's organization with its whole subtree, children sorted by path, with member and pending-invitation counts",
+        response: { 200: organizationNodeSchema, ...problems(401, 403) },
+      },
+      // The tree may hold 10,000 nodes, built field by field by the service (toNode): plain JSON
+      // instead of a recursive zod pass, which cost more than the query. The schema still documents it.
+      serializerCompiler: () => (data) => JSON.stringify(data),
+    },
+    async (request) => service.getTree(services.db, await actorOf(request)),
+  );
+
+  app.get(
+    '/api/organizations/:organizationId',
+    {
+      schema: {
+        tags: ['organizations'],
+        summary: 'One organization of the actor’s subtree: sub-organizations, pending invitations, members, apps, allowed e-mail domains',
+        params: organizationIdParamsSchema,
+        response: { 200: organizationSchema, ...problems(400, 401, 403, 404) },
+      },
+    },
+    async (request) => service.getOrganization(services.db, await actorOf(request), request.params.organizationId),
+  );
+
+  app.post(
+    '/api/organizations',
+    {
+      schema: {
+        tags: ['organizations'],
+        summary: 'Create a sub-organization (organizationManager); the path is derived from the name',
+        body: createOrganizationRequestSchema,
+        response: { 201: createOrganizationResponseSchema, ...problems(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await service.createOrganization(services.db, await actorOf(request), request.body)),
+  );
+
+  app.patch(
+    '/api/organizations/:organizationId',
+    {
+      schema: {
+        tags: ['organizations'],
+        summary: 'Rename an organization other than one’s own; its path and its subtree’s paths follow the new name',
+        params: organizationIdParamsSchema,
+        body: updateOrganizationRequestSchema,
+        response: { 204: noContent, ...problems(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await service.updateOrganization(services.db, await actorOf(request), request.params.organizationId, request.body);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/api/organizations/:organizationId',
+    {
+      schema: {
+        tags: ['organizations'],
+        summary: 'Delete an organization other than one’s own, without members and sub-organizations',
+        params: organizationIdParamsSchema,
+        response: { 204: noContent, ...problems(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await service.deleteOrganization(services.db, await actorOf(request), request.params.organizationId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.patch(
+    '/api/organizations/:organizationId/apps',
+    {
+      schema: {
+        tags: ['organizations'],
+        summary: 'Change an organization’s apps (from its parent’s apps available for sub-organizations); descendants keep only the allowed apps',
+        params: organizationIdParamsSchema,
+        body: changeOrganizationAppsRequestSchema,
+        response: { 204: noContent, ...problems(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await service.changeApps(services.db, await actorOf(request), request.params.organizationId, request.body);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.patch(
+    '/api/organizations/:organizationId/can-create-sub-organizations',
+    {
+      schema: {
+        tags: ['organizations'],
+        summary: 'Allow or forbid creating sub-organizations; switching off also switches off sub_organization_can_have_children for the organization and all its descendants',
+        params: organizationIdParamsSchema,
+        querystring: canCreateSubOrganizationsQuerySchema,
+        response: { 204: noContent, ...problems(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await service.changeCanCreateSubOrganizations(services.db, await actorOf(request), request.params.organizationId, request.query.canCreateSubOrganizations);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.put(
+    '/api/organizations/:organizationId/allowed-email-domains',
+    {
+      schema: {
+        tags: ['organizations'],
+        summary: 'Replace the e-mail domains invitations of this organization are limited to (provider administrators only; empty list: any domain)',
+        params: organizationIdParamsSchema,
+        body: allowedEmailDomainsRequestSchema,
+        response: { 204: noContent, ...problems(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await service.setAllowedEmailDomains(services.db, await actorOf(request), request.params.organizationId, request.body.allowed_email_domains);
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,289 @@
+import {
+  MAX_ORGANIZATION_DEPTH,
+  organizationPathSegment,
+  type Organization,
+  type OrganizationNode,
+} from '@partner-portal/contracts';
+import type { Database, Queryable } from '../../db/client.js';
+import { AppError } from '../../http/problem.js';
+import { moveAuditPaths } from '../audit/queries.js';
+import { audit } from '../audit/service.js';
+import { listPendingInvitationsOf, toInvitation } from '../invitations/queries.js';
+import { assertInSubtree, pgErrorCode, withoutJit, requireProviderAdministrator, requireRole, type Actor, type MemberActor } from './access.js';
+import * as q from './queries.js';
+import type { OrganizationRow, TreeRow } from './queries.js';
+
+/**
+ * Organizations (spec §3, §4, §6). organizationManagers create sub-organizations under any
+ * organization of their subtree, and edit or delete organizations of their subtree other than
+ * their own. Reading is open to userManagers and organizationManagers of the subtree.
+ */
+
+async function loadManaged(db: Queryable, actor: MemberActor, organizationId: string, options: { forUpdate?: boolean } = {}): Promise<OrganizationRow> {
+  const org = await q.findOrganizationById(db, organizationId, options);
+  if (!org) throw new AppError('not_found');
+  assertInSubtree(actor, org.path);
+  return org;
+}
+
+/** Organizations other than the actor's own (edit, delete). */
+function assertNotOwn(actor: MemberActor, org: OrganizationRow, key: 'cannot_edit_own_organization' | 'cannot_delete_own_organization'): void {
+  if (org.id === actor.organizationId) throw new AppError(key);
+}
+
+function toNode(row: TreeRow): OrganizationNode {
+  return {
+    key: row.id,
+    label: row.name,
+    parent_id: row.parent_id,
+    path: row.path,
+    can_create_sub_organization: row.can_create_sub_organization,
+    sub_organization_can_have_children: row.sub_organization_can_have_children,
+    pending_invitations: row.pending_invitations,
+    members: row.members,
+    apps: row.apps ?? [],
+    allowed_email_domains: row.allowed_email_domains ?? [],
+    children: [],
+  };
+}
+
+/** Nest rows sorted by path into a tree rooted at the first row. */
+export function buildTree(rows: TreeRow[]): OrganizationNode | null {
+  const byId = new Map<string, OrganizationNode>();
+  let root: OrganizationNode | null = null;
+  for (const row of rows) {
+    const node = toNode(row);
+    byId.set(row.id, node);
+    const parent = row.parent_id ? byId.get(row.parent_id) : undefined;
+    if (parent) parent.children.push(node);
+    else root ??= node;
+  }
+  return root;
+}
+
+export async function getTree(db: Database, actor: Actor): Promise<OrganizationNode> {
+  const member = requireRole(actor, 'any');
+  const root = buildTree(await withoutJit(db, (tx) => q.listSubtree(tx, member.organizationPath)));
+  if (!root) throw new AppError('not_found');
+  return root;
+}
+
+export async function getOrganization(db: Database, actor: Actor, organizationId: string): Promise<Organization> {
+  const member = requireRole(actor, 'any');
+  const org = await loadManaged(db, member, organizationId);
+  const [children, invitations, members, apps, domains] = await Promise.all([
+    q.listChildren(db, org.id),
+    listPendingInvitationsOf(db, org.id),
+    q.listMembersOf(db, org.id),
+    q.listOrganizationApps(db, org.id),
+    q.listEmailDomains(db, org.id),
+  ]);
+  return {
+    id: org.id,
+    parent_id: org.parent_id,
+    name: org.name,
+    path: org.path,
+    can_create_sub_organization: org.can_create_sub_organization,
+    sub_organization_can_have_children: org.sub_organization_can_have_children,
+    sub_organizations: children.map((c) => ({ id: c.id, name: c.name, path: c.path, can_be_deleted: !c.has_children && !c.has_members })),
+    pending_invitations: invitations.map((i) => toInvitation(i)),
+    members: members.map((m) => ({ id: m.id, organization_id: m.organization_id, email_address: m.email, first_name: m.first_name, last_name: m.last_name })),
+    apps: apps.map((a) => ({ client_id: a.client_id, name: a.name, available_for_sub_organizations: a.available_for_sub_organizations })),
+    allowed_email_domains: domains,
+  };
+}
+
+function childPath(parentPath: string, name: string): string {
+  const segment = organizationPathSegment(name);
+  if (!segment) throw AppError.validation({ name: 'invalid_path_characters' });
+  return `${parentPath}/${segment}`;
+}
+
+function unique<T>(values: T[]): T[] {
+  return [...new Set(values)];
+}
+
+/** Apps given to a child must be apps of the parent that are available for sub-organizations. */
+async function assertAppsAvailable(tx: Queryable, parentId: string, clientIds: string[]): Promise<void> {
+  if (!clientIds.length) return;
+  const available = new Set((await q.listOrganizationApps(tx, parentId)).filter((a) => a.available_for_sub_organizations).map((a) => a.client_id));
+  const wrong = clientIds.filter((c) => !available.has(c));
+  if (wrong.length) throw new AppError('cannot_assign_apps_not_available', { messages: wrong, params: { client_ids: wrong.join(', ') } });
+}
+
+function mapUniquePath(err: unknown): never {
+  if (pgErrorCode(err) === '23505') throw new AppError('sub_organization_path_already_exists');
+  throw err;
+}
+
+export async function createOrganization(
+  db: Database,
+  actor: Actor,
+  input: { parent_organization_id: string; name: string; client_ids: string[]; can_create_sub_organization: boolean },
+): Promise<{ id: string }> {
+  const member = requireRole(actor, 'organization');
+  try {
+    return await db.transaction(async (tx) => {
+      // The parent row lock serializes creations under one parent (child count, path check).
+      const parent = await loadManaged(tx, member, input.parent_organization_id, { forUpdate: true });
+      if (!parent.can_create_sub_organization) throw new AppError('not_allowed_to_create_sub_organizations');
+      const depth = parent.depth + 1;
+      if (depth > MAX_ORGANIZATION_DEPTH) throw new AppError('invalid_organization_path_level', { params: { max_level: MAX_ORGANIZATION_DEPTH } });
+      if (parent.max_sub_organizations !== null && (await q.countChildren(tx, parent.id)) >= parent.max_sub_organizations) {
+        throw new AppError('maximum_number_of_sub_organizations_reached');
+      }
+      if (input.can_create_sub_organization && !parent.sub_organization_can_have_children) throw new AppError('not_allowed_to_create_sub_organizations');
+      const clientIds = unique(input.client_ids);
+      await assertAppsAvailable(tx, parent.id, clientIds);
+      const name = input.name.trim();
+      const path = childPath(parent.path, name);
+      if (await q.findOrganizationByPath(tx, path)) throw new AppError('sub_organization_path_already_exists');
+      const canCreate = input.can_create_sub_organization && depth < MAX_ORGANIZATION_DEPTH;
+      const id = await q.insertOrganization(tx, { parentId: parent.id, name, path, depth, canCreate, subCanHaveChildren: canCreate });
+      await q.insertOrganizationApps(tx, id, clientIds, clientIds);
+      await audit(tx, actor, {
+        organizationId: id,
+        organizationPath: path,
+        action: 'organization.create',
+        targetType: 'organization',
+        targetId: id,
+        after: { name, path, parent_id: parent.id, client_ids: clientIds, can_create_sub_organization: canCreate },
+      });
+      return { id };
+    });
+  } catch (err) {
+    return mapUniquePath(err);
+  }
+}
+
+/**
+ * Rename. The path is derived from the name, so it is derived again and the whole subtree moves
+ * (descendants, the members' path copies and the audit entries' path copies) in one transaction.
+ */
+export async function updateOrganization(db: Database, actor: Actor, organizationId: string, input: { name: string }): Promise<void> {
+  const member = requireRole(actor, 'organization');
+  try {
+    await db.transaction(async (tx) => {
+      const org = await loadManaged(tx, member, organizationId, { forUpdate: true });
+      assertNotOwn(member, org, 'cannot_edit_own_organization');
+      const name = input.name.trim();
+      const parentPath = org.path.slice(0, org.path.lastIndexOf('/'));
+      const path = childPath(parentPath, name);
+      await q.renameOrganization(tx, org.id, name);
+      if (path !== org.path) {
+        if (await q.findOrganizationByPath(tx, path)) throw new AppError('sub_organization_path_already_exists');
+        await q.movePath(tx, org.path, path);
+        await moveAuditPaths(tx, org.path, path);
+      }
+      await audit(tx, actor, {
+        organizationId: org.id,
+        organizationPath: path,
+        action: 'organization.update',
+        targetType: 'organization',
+        targetId: org.id,
+        before: { name: org.name, path: org.path },
+        after: { name, path },
+      });
+    });
+  } catch (err) {
+    mapUniquePath(err);
+  }
+}
+
+export async function changeApps(
+  db: Database,
+  actor: Actor,
+  organizationId: string,
+  input: { client_ids: string[]; available_for_sub_organizations?: string[] | undefined },
+): Promise<void> {
+  const member = requireRole(actor, 'organization');
+  await db.transaction(async (tx) => {
+    const org = await loadManaged(tx, member, organizationId, { forUpdate: true });
+    assertNotOwn(member, org, 'cannot_edit_own_organization');
+    if (!org.parent_id) throw new AppError('cannot_edit_own_organization');
+    const clientIds = unique(input.client_ids);
+    await assertAppsAvailable(tx, org.parent_id, clientIds);
+    const availableForSub = input.available_for_sub_organizations ? unique(input.available_for_sub_organizations).filter((c) => clientIds.includes(c)) : clientIds;
+    const before = await q.listOrganizationApps(tx, org.id);
+    await q.deleteOrganizationApps(tx, org.id);
+    await q.insertOrganizationApps(tx, org.id, clientIds, availableForSub);
+    const removed = await q.restrictDescendantApps(tx, org.path, availableForSub);
+    await audit(tx, actor, {
+      organizationId: org.id,
+      organizationPath: org.path,
+      action: 'organization.apps.update',
+      targetType: 'organization',
+      targetId: org.id,
+      before: { apps: before.map((a) => ({ client_id: a.client_id, available_for_sub_organizations: a.available_for_sub_organizations })) },
+      after: { apps: clientIds.map((c) => ({ client_id: c, available_for_sub_organizations: availableForSub.includes(c) })), descendant_assignments_removed: removed },
+    });
+  });
+}
+
+export async function changeCanCreateSubOrganizations(db: Database, actor: Actor, organizationId: string, value: boolean): Promise<void> {
+  const member = requireRole(actor, 'organization');
+  await db.transaction(async (tx) => {
+    const org = await loadManaged(tx, member, organizationId, { forUpdate: true });
+    assertNotOwn(member, org, 'cannot_edit_own_organization');
+    if (value) {
+      const parent = org.parent_id ? await q.findOrganizationById(tx, org.parent_id) : null;
+      if (!parent?.sub_organization_can_have_children) throw new AppError('not_allowed_to_create_sub_organizations');
+      if (org.depth >= MAX_ORGANIZATION_DEPTH) throw new AppError('invalid_organization_path_level', { params: { max_level: MAX_ORGANIZATION_DEPTH } });
+    }
+    await q.setCanCreateSubOrganizations(tx, org.id, org.path, value);
+    await audit(tx, actor, {
+      organizationId: org.id,
+      organizationPath: org.path,
+      action: 'organization.can_create_sub_organizations.update',
+      targetType: 'organization',
+      targetId: org.id,
+      before: { can_create_sub_organization: org.can_create_sub_organization, sub_organization_can_have_children: org.sub_organization_can_have_children },
+      after: { can_create_sub_organization: value, sub_organization_can_have_children: value, cascaded_to_descendants: !value },
+    });
+  });
+}
+
+export async function deleteOrganization(db: Database, actor: Actor, organizationId: string): Promise<void> {
+  const member = requireRole(actor, 'organization');
+  try {
+    await db.transaction(async (tx) => {
+      const org = await loadManaged(tx, member, organizationId, { forUpdate: true });
+      assertNotOwn(member, org, 'cannot_delete_own_organization');
+      if ((await q.countMembers(tx, org.id)) > 0) throw new AppError('cannot_delete_organization_with_members');
+      if ((await q.countChildren(tx, org.id)) > 0) throw new AppError('cannot_delete_organization_with_sub_organizations');
+      await q.deleteOrganization(tx, org.id);
+      await audit(tx, actor, {
+        organizationId: org.parent_id,
+        organizationPath: org.path.slice(0, org.path.lastIndexOf('/')),
+        action: 'organization.delete',
+        targetType: 'organization',
+        targetId: org.id,
+        before: { name: org.name, path: org.path },
+      });
+    });
+  } catch (err) {
+    // a member or a child added concurrently: the foreign key refuses the delete
+    if (pgErrorCode(err) === '23503') throw new AppError('cannot_delete_organization_with_sub_organizations');
+    throw err;
+  }
+}
+
+/** Allowed e-mail domains: provider administrators only. */
+export async function setAllowedEmailDomains(db: Database, actor: Actor, organizationId: string, domains: string[]): Promise<void> {
+  const admin = requireProviderAdministrator(actor);
+  await db.transaction(async (tx) => {
+    const org = await loadManaged(tx, admin, organizationId, { forUpdate: true });
+    const before = await q.listEmailDomains(tx, org.id);
+    const after = unique(domains).sort();
+    await q.replaceEmailDomains(tx, org.id, after);
+    await audit(tx, actor, {
+      organizationId: org.id,
+      organizationPath: org.path,
+      action: 'organization.allowed_email_domains.update',
+      targetType: 'organization',
+      targetId: org.id,
+      before: { allowed_email_domains: before },
+      after: { allowed_email_domains: after },
+    });
+  });
+}

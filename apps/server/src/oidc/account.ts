@@ -1,0 +1,67 @@
+import { APP_SECTIONS, toRights } from '@partner-portal/contracts';
+import type { Account, AccountClaims, KoaContextWithOIDC } from 'oidc-provider';
+import type { Database } from '../db/client.js';
+
+/** The claims the provider releases, by scope. */
+export const SCOPE_CLAIMS = {
+  openid: ['sub'],
+  email: ['email', 'email_verified'],
+  profile: ['name', 'given_name', 'family_name', 'locale'],
+  organization: ['organization_id', 'organization_name', 'organization_path'],
+  rights: ['rights'],
+} as const;
+
+interface AccountRow {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  language_code: string;
+  organization_id: string | null;
+  organization_name: string | null;
+  organization_path: string | null;
+  rights: unknown;
+}
+
+/**
+ * The user's rights for the client asking: the rights section of the app whose client id is the
+ * client's, plus global_full_permission. A client outside the catalogue gets only the latter.
+ */
+export function rightsForClient(stored: unknown, clientId: string | undefined): Record<string, boolean> {
+  const rights = toRights(stored);
+  const section = APP_SECTIONS.find((s) => s.clientId === clientId);
+  return { ...(section ? rights[section.section] : {}), global_full_permission: rights.global_full_permission };
+}
+
+export function findAccount(db: Database) {
+  return async (ctx: KoaContextWithOIDC, id: string): Promise<Account | undefined> => {
+    const { rows } = await db.query<AccountRow>(
+      `SELECT u.id, u.email, u.first_name, u.last_name, u.language_code,
+              o.id AS organization_id, o.name AS organization_name, o.path AS organization_path, m.rights
+       FROM users u LEFT JOIN memberships m ON m.user_id = u.id LEFT JOIN organizations o ON o.id = m.organization_id
+       WHERE u.id::text = $1`,
+      [id],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    const clientId = ctx.oidc?.client?.clientId;
+    return {
+      accountId: row.id,
+      claims(): AccountClaims {
+        return {
+          sub: row.id,
+          email: row.email,
+          email_verified: true,
+          name: `${row.first_name} ${row.last_name}`.trim() || row.email,
+          given_name: row.first_name,
+          family_name: row.last_name,
+          locale: row.language_code,
+          organization_id: row.organization_id,
+          organization_name: row.organization_name,
+          organization_path: row.organization_path,
+          rights: rightsForClient(row.rights, clientId),
+        };
+      },
+    };
+  };
+}

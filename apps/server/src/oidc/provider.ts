@@ -1,0 +1,231 @@
+import { randomBytes } from 'node:crypto';
+import Provider, { interactionPolicy, type AdapterConstructor, type Configuration, type Grant, type KoaContextWithOIDC, type Session } from 'oidc-provider';
+import type { JWK } from 'jose';
+import type { Services } from '../services.js';
+import { hashSecret, SESSION_COOKIE } from '../http/session.js';
+import { findAccount, SCOPE_CLAIMS } from './account.js';
+import type { ErrorRecord, LogoutRecord, RecordStore } from './records.js';
+
+/** Paths of the provider under the issuer (the portal origin). */
+export const ROUTES = {
+  authorization: '/connect/authorize',
+  token: '/connect/token',
+  userinfo: '/connect/userinfo',
+  end_session: '/connect/endsession',
+  revocation: '/connect/revocation',
+  introspection: '/connect/introspect',
+  jwks: '/connect/jwks',
+  registration: '/connect/dcr',
+  pushed_authorization_request: '/connect/par',
+} as const;
+
+export const INTERACTION_PATH = '/connect/interaction/';
+
+export interface ProviderRecords {
+  errors: RecordStore<ErrorRecord>;
+  logouts: RecordStore<LogoutRecord>;
+}
+
+/** The portal session of the cookie sent with a provider request, if it is live. */
+export async function portalSession(
+  services: Services,
+  secret: string | undefined,
+): Promise<{ userId: string; persistent: boolean; loginTs: number } | null> {
+  if (!secret || secret.length > 100) return null;
+  const { rows } = await services.db.query<{ user_id: string; persistent: boolean; login_ts: number }>(
+    'SELECT user_id, persistent, extract(epoch FROM created_at)::int AS login_ts FROM sessions WHERE id_hash = $1 AND expires_at > now()',
+    [hashSecret(secret)],
+  );
+  const row = rows[0];
+  return row ? { userId: row.user_id, persistent: row.persistent, loginTs: Number(row.login_ts) } : null;
+}
+
+/** The grant a user gave a client earlier (consent remembered per client), if it still lives. */
+async function rememberedGrantId(services: Services, accountId: string, clientId: string): Promise<string | undefined> {
+  const { rows } = await services.db.query<{ grant_id: string | null }>(
+    'SELECT grant_id FROM identity_consents WHERE user_id::text = $1 AND client_id = $2',
+    [accountId, clientId],
+  );
+  return rows[0]?.grant_id ?? undefined;
+}
+
+/** The front-channel logout URLs (with iss and sid) of the clients of a provider session. */
+export async function frontchannelLogoutUris(provider: Provider, session: Session, issuer: string): Promise<string[]> {
+  const uris: string[] = [];
+  for (const clientId of Object.keys(session.authorizations ?? {})) {
+    const client = await provider.Client.find(clientId).catch(() => undefined);
+    const uri = client?.metadata().frontchannel_logout_uri;
+    if (typeof uri !== 'string') continue;
+    const u = new URL(uri);
+    u.searchParams.set('iss', issuer);
+    const sid = session.sidFor(clientId);
+    if (sid) u.searchParams.set('sid', sid);
+    uris.push(u.toString());
+  }
+  return uris;
+}
+
+function str(value: unknown): string | null {
+  return typeof value === 'string' && value ? value : null;
+}
+
+function isHttpUrl(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  try {
+    const u = new URL(value);
+    return u.protocol === 'https:' || u.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The provider's configuration. See docs/decisions/004-login-and-logout.md for how the portal
+ * session and the provider session are one sign-in.
+ */
+export function createProvider(services: Services, keys: JWK[], Adapter: AdapterConstructor, records: ProviderRecords): Provider {
+  const { config } = services;
+
+  // The portal session (pp_session) is the identity session; the provider's session follows it.
+  // Unless the request carries a live portal session of the provider session's account, a login
+  // is needed (login_required for prompt=none); the interaction page then completes it at once for
+  // the portal session's user (see oidc/index.ts and docs/decisions/004-login-and-logout.md).
+  const policy = interactionPolicy.base();
+  policy.get('login')!.checks.add(
+    new interactionPolicy.Check('portal_session', 'The portal session ended or belongs to another user', 'login_required', async (ctx) => {
+      const portal = await portalSession(services, ctx.cookies.get(SESSION_COOKIE, { signed: false }) ?? undefined);
+      return portal && portal.userId === ctx.oidc.session?.accountId
+        ? interactionPolicy.Check.NO_NEED_TO_PROMPT
+        : interactionPolicy.Check.REQUEST_PROMPT;
+    }),
+    0,
+  );
+
+  const configuration: Configuration = {
+    adapter: Adapter,
+    clients: [],
+    findAccount: findAccount(services.db),
+    jwks: { keys: keys },
+    cookies: {
+      keys: [services.secrets.session],
+      long: { httpOnly: true, sameSite: 'lax', signed: true },
+      short: { httpOnly: true, sameSite: 'lax', signed: true },
+    },
+    claims: Object.fromEntries(Object.entries(SCOPE_CLAIMS).map(([k, v]) => [k, [...v]])),
+    scopes: ['openid', 'offline_access', 'email', 'profile', 'organization', 'rights'],
+    conformIdTokenClaims: false,
+    responseTypes: ['code'],
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_basic',
+      id_token_signed_response_alg: 'RS256',
+    },
+    extraClientMetadata: {
+      properties: ['frontchannel_logout_uri', 'frontchannel_logout_session_required'],
+      validator(_ctx, key, value) {
+        if (key === 'frontchannel_logout_uri' && value !== undefined && !isHttpUrl(value)) {
+          throw new Error('frontchannel_logout_uri must be an http(s) URL');
+        }
+        if (key === 'frontchannel_logout_session_required' && value !== undefined && typeof value !== 'boolean') {
+          throw new Error('frontchannel_logout_session_required must be a boolean');
+        }
+      },
+    },
+    features: {
+      devInteractions: { enabled: false },
+      introspection: { enabled: true },
+      revocation: { enabled: true },
+      userinfo: { enabled: true },
+      backchannelLogout: { enabled: true },
+      claimsParameter: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        // RP-initiated logout goes through the portal's /logout page (see the decision record)
+        async logoutSource(ctx: KoaContextWithOIDC) {
+          const session = ctx.oidc.session!;
+          const state = (session.state ?? {}) as { secret?: string; clientId?: string; postLogoutRedirectUri?: string };
+          const frontchannelUris = await frontchannelLogoutUris(ctx.oidc.provider, session, config.publicUrl);
+          const logoutId = await records.logouts.create({
+            xsrf: state.secret ?? '',
+            accountId: session.accountId ?? '',
+            clientId: state.clientId ?? null,
+            postLogoutRedirectUri: state.postLogoutRedirectUri ?? null,
+            frontchannelUris,
+          });
+          ctx.type = 'text/plain';
+          ctx.status = 303;
+          ctx.redirect(`${config.publicUrl}/logout?logoutId=${encodeURIComponent(logoutId)}`);
+        },
+        async postLogoutSuccessSource(ctx: KoaContextWithOIDC) {
+          ctx.status = 303;
+          ctx.redirect(`${config.publicUrl}/login`);
+        },
+      },
+      registration: {
+        enabled: true,
+        // Closed registration (no DCR_INITIAL_ACCESS_TOKEN) answers 401 to every token: an
+        // unguessable token nobody has.
+        initialAccessToken: config.DCR_INITIAL_ACCESS_TOKEN ?? randomBytes(32).toString('base64url'),
+      },
+      registrationManagement: { enabled: true, rotateRegistrationAccessToken: true },
+    },
+    interactions: {
+      policy,
+      url: (_ctx, interaction) => `${INTERACTION_PATH}${interaction.uid}`,
+    },
+    pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: true,
+    async loadExistingGrant(ctx): Promise<Grant | undefined> {
+      const clientId = ctx.oidc.client!.clientId;
+      const accountId = ctx.oidc.session!.accountId;
+      const candidates = [
+        ctx.oidc.result?.consent?.grantId,
+        ctx.oidc.session!.grantIdFor(clientId),
+        accountId ? await rememberedGrantId(services, accountId, clientId) : undefined,
+      ];
+      for (const grantId of candidates) {
+        if (!grantId) continue;
+        const grant = await ctx.oidc.provider.Grant.find(grantId);
+        if (grant && grant.accountId === accountId && grant.clientId === clientId) return grant;
+      }
+      return undefined;
+    },
+    async renderError(ctx, out) {
+      const params = (ctx.oidc?.params ?? {}) as Record<string, unknown>;
+      const errorId = await records.errors.create({
+        error: out.error,
+        error_description: str(out.error_description),
+        request_id: str(ctx.get('x-request-id')),
+        client_id: ctx.oidc?.client?.clientId ?? str(params.client_id),
+        redirect_uri: str(params.redirect_uri),
+        response_mode: str(params.response_mode),
+        ui_locales: str(params.ui_locales),
+        display_mode: str(params.display),
+      });
+      ctx.type = 'text/plain';
+      ctx.status = 303;
+      ctx.redirect(`${config.publicUrl}/error?errorId=${encodeURIComponent(errorId)}`);
+    },
+    routes: ROUTES,
+    // Outgoing calls (back-channel logout, sector and request URIs) refuse private and loopback
+    // addresses in production (the provider's SSRF protection); development and tests allow them.
+    fetch: (url, options) => globalThis.fetch(url, config.isProduction ? options : { ...options, dispatcher: undefined }),
+    ttl: {
+      AccessToken: config.ACCESS_TOKEN_TTL_SECONDS,
+      AuthorizationCode: 60,
+      IdToken: 3600,
+      RefreshToken: config.REFRESH_TOKEN_TTL_SECONDS,
+      Interaction: 3600,
+      Session: config.REMEMBER_ME_TTL_SECONDS,
+      Grant: config.REFRESH_TOKEN_TTL_SECONDS,
+    },
+  };
+
+  const provider = new Provider(config.publicUrl, configuration);
+  provider.proxy = config.TRUST_PROXY;
+  provider.on('server_error', (_ctx, err) => services.log.error({ err }, 'openid connect provider error'));
+  provider.on('backchannel.error', (_ctx, err, client) => services.log.warn({ err, clientId: client.clientId }, 'back-channel logout failed'));
+  return provider;
+}

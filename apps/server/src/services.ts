@@ -1,0 +1,26 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { Database } from './db/client.js';
+import type { CounterStore } from './http/rate-limit.js';
+import type { SessionStore } from './http/session.js';
+import type { Mailer } from './modules/mail/mailer.js';
+
+/** What the modules are built from; made once at start (main.ts) or per test. */
+export interface Services {
+  config: Config;
+  db: Database;
+  log: Logger;
+  sessions: SessionStore;
+  counters: CounterStore;
+  mailer: Mailer;
+  redis: Redis | null;
+  /** secrets shared by every instance (generated at first start when not configured) */
+  secrets: { session: string; keyEncryption: string };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+}

@@ -1,0 +1,274 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPortal, type TestPortal } from '../support/portal.js';
+import { createUser } from './support.js';
+
+/** change-password, update-profile, forgot/validate/reset password over HTTP, e-mails from the SMTP sink. */
+let portal: TestPortal;
+
+beforeAll(async () => {
+  portal = await startPortal({ LOGIN_RATE_LIMIT_PER_ACCOUNT: '1000', LOGIN_RATE_LIMIT_PER_IP: '1000' });
+});
+afterAll(async () => {
+  await portal?.close();
+});
+
+const login = (email: string, password: string) => portal.client().post('/api/identity/login', { email, password });
+const fieldKeys = (body: any, field: string): string[] => (body.errors?.[field] ?? []).map((e: any) => e.translation_key);
+
+describe('POST /api/identity/change-password', () => {
+  it('changes the password (204): the new one logs in, the old one no longer', async () => {
+    const user = await createUser(portal);
+    const client = await portal.sessionFor(user.id);
+    const res = await client.post('/api/identity/change-password', {
+      current_password: user.password,
+      new_password: 'New-Horse-Stable-9',
+      confirm_password: 'New-Horse-Stable-9',
+    });
+    expect(res.status).toBe(204);
+    expect(res.text).toBe('');
+    expect((await login(user.email, 'New-Horse-Stable-9')).status).toBe(200);
+    expect((await login(user.email, user.password)).status).toBe(400);
+    // this browser stays signed in
+    expect((await client.get('/api/identity/user-info')).status).toBe(200);
+  });
+
+  it('signs out the other browsers of the user', async () => {
+    const user = await createUser(portal);
+    const here = await portal.sessionFor(user.id);
+    const elsewhere = await portal.sessionFor(user.id);
+    await here.post('/api/identity/change-password', { current_password: user.password, new_password: 'Other-Horse-77!', confirm_password: 'Other-Horse-77!' });
+    expect((await here.get('/api/identity/user-info')).status).toBe(200);
+    expect((await elsewhere.get('/api/identity/user-info')).status).toBe(401);
+  });
+
+  it('409 current_password_incorrect when the current password is wrong', async () => {
+    const user = await createUser(portal);
+    const client = await portal.sessionFor(user.id);
+    const res = await client.post('/api/identity/change-password', {
+      current_password: 'Not-The-Passw0rd',
+      new_password: 'New-Horse-Stable-9',
+      confirm_password: 'New-Horse-Stable-9',
+    });
+    expect(res.status).toBe(409);
+    expect(res.body.i18NTranslationKey).toBe('current_password_incorrect');
+  });
+
+  it('400 password_error_no_match when new and confirm differ', async () => {
+    const user = await createUser(portal);
+    const res = await (await portal.sessionFor(user.id)).post('/api/identity/change-password', {
+      current_password: user.password,
+      new_password: 'New-Horse-Stable-9',
+      confirm_password: 'New-Horse-Stable-8',
+    });
+    expect(res.status).toBe(400);
+    expect(fieldKeys(res.body, 'confirm_password')).toEqual(['password_error_no_match']);
+  });
+
+  it('400 fill_all_required_fields for missing fields', async () => {
+    const user = await createUser(portal);
+    const res = await (await portal.sessionFor(user.id)).post('/api/identity/change-password', { current_password: '', new_password: '', confirm_password: '' });
+    expect(res.status).toBe(400);
+    for (const f of ['current_password', 'new_password', 'confirm_password']) expect(fieldKeys(res.body, f)).toContain('fill_all_required_fields');
+  });
+
+  it.each([
+    ['Sh0rt!', 'password_too_short'],
+    ['no-digits-Here', 'password_requires_digit'],
+    ['NO-LOWER-123', 'password_requires_lower'],
+    ['no-upper-123', 'password_requires_upper'],
+    ['NoSpecial123', 'password_requires_non_alphanumeric'],
+    ['P@ssw0rd2024!', 'password_too_common'],
+    ['Summer2025!', 'password_too_common'],
+  ])('400 for a new password breaking the policy: %s → %s', async (password, key) => {
+    const user = await createUser(portal);
+    const res = await (await portal.sessionFor(user.id)).post('/api/identity/change-password', {
+      current_password: user.password,
+      new_password: password,
+      confirm_password: password,
+    });
+    expect(res.status).toBe(400);
+    expect(fieldKeys(res.body, 'new_password')).toContain(key);
+  });
+
+  it('accepts long passphrases (64 and 128 characters)', async () => {
+    const user = await createUser(portal);
+    const client = await portal.sessionFor(user.id);
+    const p64 = `Aa1!${'correct-horse-battery-staple-'.repeat(3)}`.slice(0, 64);
+    const p128 = `Bb2?${'another-long-passphrase-word-'.repeat(5)}`.slice(0, 128);
+    expect((await client.post('/api/identity/change-password', { current_password: user.password, new_password: p64, confirm_password: p64 })).status).toBe(204);
+    expect((await client.post('/api/identity/change-password', { current_password: p64, new_password: p128, confirm_password: p128 })).status).toBe(204);
+    const tooLong = `${p128}x`;
+    expect((await client.post('/api/identity/change-password', { current_password: p128, new_password: tooLong, confirm_password: tooLong })).status).toBe(400);
+  });
+
+  it('401 without a session', async () => {
+    const res = await portal.client().post('/api/identity/change-password', { current_password: 'a', new_password: 'b', confirm_password: 'b' });
+    expect(res.status).toBe(401);
+  });
+
+  it('403 for an external identity account', async () => {
+    const external = await createUser(portal, { password: null, externalIdp: 'external', externalSubject: 'ext-1' });
+    const res = await (await portal.sessionFor(external.id)).post('/api/identity/change-password', {
+      current_password: 'Whatever-1!',
+      new_password: 'New-Horse-Stable-9',
+      confirm_password: 'New-Horse-Stable-9',
+    });
+    expect(res.status).toBe(403);
+    expect(res.body.i18NTranslationKey).toBe('external_identity_user');
+  });
+});
+
+describe('PUT /api/identity/update-profile', () => {
+  it('updates trimmed names and the language (204), user-info shows them', async () => {
+    const user = await createUser(portal);
+    const client = await portal.sessionFor(user.id);
+    const res = await client.put('/api/identity/update-profile', { first_name: '  Anna ', last_name: ' de Vries  ', language_code: 'nl' });
+    expect(res.status).toBe(204);
+    const me = await client.get('/api/identity/user-info');
+    expect(me.body).toMatchObject({ firstName: 'Anna', lastName: 'de Vries', fullName: 'Anna de Vries', languageCode: 'nl' });
+  });
+
+  it('400 with the keys of spec §5 for missing names and language', async () => {
+    const user = await createUser(portal);
+    const res = await (await portal.sessionFor(user.id)).put('/api/identity/update-profile', { first_name: '  ', last_name: '', language_code: '' });
+    expect(res.status).toBe(400);
+    expect(fieldKeys(res.body, 'first_name')).toContain('first_name_required');
+    expect(fieldKeys(res.body, 'last_name')).toContain('last_name_required');
+    expect(fieldKeys(res.body, 'language_code')).toContain('language_code_required');
+  });
+
+  it('400 invalid_language_code for a language outside en, nl, de, fr, es', async () => {
+    const user = await createUser(portal);
+    const res = await (await portal.sessionFor(user.id)).put('/api/identity/update-profile', { first_name: 'A', last_name: 'B', language_code: 'pt' });
+    expect(res.status).toBe(400);
+    expect(fieldKeys(res.body, 'language_code')).toContain('invalid_language_code');
+  });
+
+  it('401 without a session', async () => {
+    expect((await portal.client().put('/api/identity/update-profile', { first_name: 'A', last_name: 'B', language_code: 'en' })).status).toBe(401);
+  });
+});
+
+describe('forgot, validate and reset password', () => {
+  it('sends a reset link in the user language; the link validates, resets once, and ends every session', async () => {
+    const user = await createUser(portal, { language: 'de', firstName: 'Greta' });
+    const signedIn = await portal.sessionFor(user.id);
+    const res = await portal.client().post('/api/identity/forgot-password', { email_address: user.email });
+    expect(res.status).toBe(204);
+    const mail = await portal.smtp.waitFor(user.email);
+    expect(mail.html).toBeTruthy();
+    expect(mail.text).toContain('Greta');
+    const link = mail.links.find((l) => l.includes('/reset-password'))!;
+    const url = new URL(link);
+    expect(`${url.origin}${url.pathname}`).toBe(`${portal.url}/reset-password`);
+    expect(url.searchParams.get('userId')).toBe(user.id);
+    const code = url.searchParams.get('code')!;
+    expect(Buffer.from(code, 'base64url').length).toBeGreaterThanOrEqual(16);
+    // only a hash is stored
+    const stored = await portal.services.db.query<{ token_hash: string }>('SELECT token_hash FROM single_use_tokens WHERE user_id = $1', [user.id]);
+    expect(stored.rows[0]!.token_hash).not.toBe(code);
+
+    const valid = await portal.client().post('/api/identity/validate-reset-token', { user_id: user.id, token: code });
+    expect(valid.status).toBe(200);
+    expect(valid.body).toEqual({ is_valid: true, reset_token: code });
+
+    const reset = await portal.client().put('/api/identity/reset-password', { user_id: user.id, token: code, password: 'Fresh-Meadow-42', confirm_password: 'Fresh-Meadow-42' });
+    expect(reset.status).toBe(200);
+    expect((await signedIn.get('/api/identity/user-info')).status).toBe(401);
+    expect((await login(user.email, 'Fresh-Meadow-42')).status).toBe(200);
+    expect((await login(user.email, user.password)).status).toBe(400);
+
+    // single use
+    const again = await portal.client().put('/api/identity/reset-password', { user_id: user.id, token: code, password: 'Fresh-Meadow-43', confirm_password: 'Fresh-Meadow-43' });
+    expect(again.status).toBe(409);
+    expect(again.body.i18NTranslationKey).toBe('reset_link_expired');
+    expect((await portal.client().post('/api/identity/validate-reset-token', { user_id: user.id, token: code })).body).toEqual({ is_valid: false, reset_token: null });
+  });
+
+  it('answers 204 for an unknown address too, and sends nothing', async () => {
+    const res = await portal.client().post('/api/identity/forgot-password', { email_address: 'nobody-here@example.com' });
+    expect(res.status).toBe(204);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(portal.smtp.to('nobody-here@example.com')).toHaveLength(0);
+  });
+
+  it('sends nothing to an external identity account (still 204)', async () => {
+    const external = await createUser(portal, { password: null, externalIdp: 'external' });
+    const res = await portal.client().post('/api/identity/forgot-password', { email_address: external.email });
+    expect(res.status).toBe(204);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(portal.smtp.to(external.email)).toHaveLength(0);
+  });
+
+  it('400 fill_in_email / invalid_email_address', async () => {
+    const empty = await portal.client().post('/api/identity/forgot-password', { email_address: '' });
+    expect(empty.status).toBe(400);
+    expect(fieldKeys(empty.body, 'email_address')).toContain('fill_in_email');
+    const bad = await portal.client().post('/api/identity/forgot-password', { email_address: 'not-an-address' });
+    expect(bad.status).toBe(400);
+    expect(fieldKeys(bad.body, 'email_address')).toContain('invalid_email_address');
+  });
+
+  async function resetCode(user: { email: string }): Promise<string> {
+    const before = portal.smtp.to(user.email).length;
+    await portal.client().post('/api/identity/forgot-password', { email_address: user.email });
+    const mail = await portal.smtp.waitFor(user.email, () => portal.smtp.to(user.email).length > before);
+    const all = portal.smtp.to(user.email);
+    const latest = all[all.length - 1] ?? mail;
+    return new URL(latest.links.find((l) => l.includes('/reset-password'))!).searchParams.get('code')!;
+  }
+
+  it('409 reset_link_expired after the hour', async () => {
+    const user = await createUser(portal);
+    const code = await resetCode(user);
+    await portal.services.db.query(`UPDATE single_use_tokens SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [user.id]);
+    expect((await portal.client().post('/api/identity/validate-reset-token', { user_id: user.id, token: code })).body.is_valid).toBe(false);
+    const res = await portal.client().put('/api/identity/reset-password', { user_id: user.id, token: code, password: 'Fresh-Meadow-42', confirm_password: 'Fresh-Meadow-42' });
+    expect(res.status).toBe(409);
+    expect(res.body.i18NTranslationKey).toBe('reset_link_expired');
+  });
+
+  it('a newer link replaces an older one', async () => {
+    const user = await createUser(portal);
+    const first = await resetCode(user);
+    const second = await resetCode(user);
+    expect(first).not.toBe(second);
+    expect((await portal.client().post('/api/identity/validate-reset-token', { user_id: user.id, token: first })).body.is_valid).toBe(false);
+    expect((await portal.client().post('/api/identity/validate-reset-token', { user_id: user.id, token: second })).body.is_valid).toBe(true);
+  });
+
+  it('400 for a wrong confirmation or a weak password, 409 for a wrong token', async () => {
+    const user = await createUser(portal);
+    const code = await resetCode(user);
+    const mismatch = await portal.client().put('/api/identity/reset-password', { user_id: user.id, token: code, password: 'Fresh-Meadow-42', confirm_password: 'Fresh-Meadow-41' });
+    expect(mismatch.status).toBe(400);
+    expect(fieldKeys(mismatch.body, 'confirm_password')).toEqual(['password_error_no_match']);
+    const weak = await portal.client().put('/api/identity/reset-password', { user_id: user.id, token: code, password: 'short', confirm_password: 'short' });
+    expect(weak.status).toBe(400);
+    expect(fieldKeys(weak.body, 'password')).toContain('password_too_short');
+    const common = await portal.client().put('/api/identity/reset-password', { user_id: user.id, token: code, password: 'Welcome123!', confirm_password: 'Welcome123!' });
+    expect(fieldKeys(common.body, 'password')).toContain('password_too_common');
+    const wrong = await portal.client().put('/api/identity/reset-password', { user_id: user.id, token: 'x'.repeat(43), password: 'Fresh-Meadow-42', confirm_password: 'Fresh-Meadow-42' });
+    expect(wrong.status).toBe(409);
+    // the link still works after those failures
+    expect((await portal.client().post('/api/identity/validate-reset-token', { user_id: user.id, token: code })).body.is_valid).toBe(true);
+  });
+
+  it('400 token_required / user_id_required; 404 for an unknown user on validate', async () => {
+    const missing = await portal.client().post('/api/identity/validate-reset-token', { user_id: '', token: '' });
+    expect(missing.status).toBe(400);
+    expect(fieldKeys(missing.body, 'user_id')).toContain('user_id_required');
+    expect(fieldKeys(missing.body, 'token')).toContain('token_required');
+    const unknown = await portal.client().post('/api/identity/validate-reset-token', { user_id: '00000000-0000-4000-8000-000000000000', token: 'abc' });
+    expect(unknown.status).toBe(404);
+    const malformed = await portal.client().post('/api/identity/validate-reset-token', { user_id: 'not-a-uuid', token: 'abc' });
+    expect(malformed.status).toBe(404);
+    const reset = await portal.client().put('/api/identity/reset-password', {
+      user_id: '00000000-0000-4000-8000-000000000000',
+      token: 'abc',
+      password: 'Fresh-Meadow-42',
+      confirm_password: 'Fresh-Meadow-42',
+    });
+    expect(reset.status).toBe(409);
+  });
+});

@@ -1,0 +1,243 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import Provider from 'oidc-provider';
+import * as oidcClient from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpClient, type HttpResponse } from '../support/http.js';
+import { freePort, startPortal, type TestPortal } from '../support/portal.js';
+import { createUser } from '../identity/support.js';
+import { DCR_TOKEN, discover, registerClient, startAuthorization } from './support.js';
+
+/**
+ * The external identity provider end to end: a second oidc-provider started here is the upstream
+ * IdP (EXTERNAL_IDP_*). The browser (one cookie jar per origin) goes e-mail step → challenge →
+ * upstream login (its interaction posted with a test account) → callback → portal session.
+ */
+const UPSTREAM_ACCOUNTS: Record<string, { email: string; email_verified: boolean; given_name: string; family_name: string }> = {
+  'up-invited': { email: 'invited@partner.example', email_verified: true, given_name: 'Ingrid', family_name: 'Invited' },
+  'up-stranger': { email: 'stranger@partner.example', email_verified: true, given_name: 'Sam', family_name: 'Stranger' },
+  'up-unverified': { email: 'unverified@partner.example', email_verified: false, given_name: 'Uma', family_name: 'Unverified' },
+  'up-rp': { email: 'rp.user@partner.example', email_verified: true, given_name: 'Rita', family_name: 'Relying' },
+};
+
+let portal: TestPortal;
+let upstream: Provider;
+let upstreamServer: Server;
+let upstreamUrl: string;
+
+/** The upstream's interaction: GET shows a form (or finishes consent), POST logs the posted account in. */
+async function upstreamInteraction(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const details = await upstream.interactionDetails(req, res);
+  if (req.method === 'POST') {
+    let body = '';
+    for await (const chunk of req) body += (chunk as Buffer).toString();
+    const account = new URLSearchParams(body).get('account') ?? '';
+    await upstream.interactionFinished(req, res, { login: { accountId: account } }, { mergeWithLastSubmission: false });
+    return;
+  }
+  if (details.prompt.name === 'consent') {
+    const grant = new upstream.Grant({ accountId: details.session!.accountId, clientId: String(details.params.client_id) });
+    grant.addOIDCScope('openid email profile');
+    await upstream.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/html' }).end(`<form method="post"><input name="account"></form>`);
+}
+
+beforeAll(async () => {
+  const upstreamPort = await freePort();
+  upstreamUrl = `http://localhost:${upstreamPort}`;
+  portal = await startPortal({
+    DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN,
+    EXTERNAL_IDP_ISSUER: upstreamUrl,
+    EXTERNAL_IDP_CLIENT_ID: 'partner-portal',
+    EXTERNAL_IDP_CLIENT_SECRET: 'upstream-client-secret-0123456789',
+    EXTERNAL_IDP_NAME: 'Partner AD',
+    EXTERNAL_IDP_EMAIL_DOMAINS: 'partner.example',
+    LOGIN_RATE_LIMIT_PER_ACCOUNT: '1000',
+  });
+  upstream = new Provider(upstreamUrl, {
+    clients: [
+      {
+        client_id: 'partner-portal',
+        client_secret: 'upstream-client-secret-0123456789',
+        redirect_uris: [`${portal.url}/api/identity/login-external-callback`],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
+    ],
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['given_name', 'family_name'] },
+    conformIdTokenClaims: false,
+    features: { devInteractions: { enabled: false } },
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    cookies: { keys: ['upstream-cookie-key-for-tests'] },
+    findAccount: (_ctx, id) => {
+      const account = UPSTREAM_ACCOUNTS[id];
+      return account ? { accountId: id, claims: () => ({ sub: id, ...account }) } : undefined;
+    },
+  });
+  const callback = upstream.callback();
+  upstreamServer = createServer((req, res) => {
+    if (req.url?.startsWith('/interaction/')) {
+      upstreamInteraction(req, res).catch((err: Error) => res.writeHead(500).end(err.message));
+    } else {
+      void callback(req, res);
+    }
+  });
+  await new Promise<void>((resolve) => upstreamServer.listen(upstreamPort, '127.0.0.1', () => resolve()));
+});
+afterAll(async () => {
+  await new Promise((resolve) => upstreamServer?.close(resolve));
+  await portal?.close();
+});
+
+/** A browser: one cookie jar per origin, X-CSRF only where the portal's API wants it. */
+class Browser {
+  readonly portal: HttpClient;
+  readonly upstream: HttpClient;
+  constructor() {
+    this.portal = portal.client();
+    this.upstream = new HttpClient(upstreamUrl);
+  }
+  jar(url: string): HttpClient {
+    return url.startsWith(upstreamUrl) ? this.upstream : this.portal;
+  }
+  async get(url: string): Promise<HttpResponse> {
+    const absolute = url.startsWith('http') ? url : `${portal.url}${url}`;
+    return this.jar(absolute).get(absolute);
+  }
+  /** Follow redirects until a page answers (returned) or a URL starts with stopAt. */
+  async follow(url: string, stopAt?: string): Promise<{ url: string; res?: HttpResponse }> {
+    let next = url.startsWith('http') ? url : `${portal.url}${url}`;
+    for (let i = 0; i < 15; i++) {
+      // the portal's API navigations (challenge, callback) are always followed
+      if (stopAt && next.startsWith(stopAt) && !next.startsWith(`${portal.url}/api/`)) return { url: next };
+      const res = await this.get(next);
+      const location = res.headers.get('location');
+      if (res.status < 300 || res.status >= 400 || !location) return { url: next, res };
+      next = new URL(location, next).toString();
+    }
+    throw new Error('too many redirects');
+  }
+  /** Log in at the upstream IdP: the interaction page answered, post the account, follow back. */
+  async upstreamLogin(challengeUrl: string, account: string, stopAt: string): Promise<string> {
+    const page = await this.follow(challengeUrl);
+    expect(page.url.startsWith(`${upstreamUrl}/interaction/`), page.url).toBe(true);
+    const posted = await this.upstream.request('POST', page.url, { raw: `account=${account}`, contentType: 'application/x-www-form-urlencoded' });
+    expect(posted.status).toBe(303);
+    return (await this.follow(new URL(posted.headers.get('location')!, upstreamUrl).toString(), stopAt)).url;
+  }
+}
+
+describe('external identity provider', () => {
+  it('email-login points an address of the IdP domains to the challenge', async () => {
+    const res = await portal.client().post('/api/identity/email-login', { email: 'anyone@partner.example', invitation_login: true });
+    expect(res.status).toBe(200);
+    const challenge = new URL(res.body.external_login);
+    expect(`${challenge.origin}${challenge.pathname}`).toBe(`${portal.url}/api/identity/challenge-external-login`);
+    expect(challenge.searchParams.get('invitationLogin')).toBe('true');
+  });
+
+  it('signs an invited external user in end to end and links the account on first login', async () => {
+    const user = await createUser(portal, { email: 'invited@partner.example', password: null, externalIdp: 'external' });
+    const browser = new Browser();
+    const step1 = await browser.portal.post('/api/identity/email-login', { email: user.email });
+    expect(step1.body.external_login).toContain('/api/identity/challenge-external-login');
+    // the challenge sends the browser upstream with state, nonce and PKCE
+    const challenge = await browser.get(step1.body.external_login);
+    expect(challenge.status).toBe(303);
+    const authorize = new URL(challenge.headers.get('location')!);
+    expect(authorize.origin).toBe(upstreamUrl);
+    expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(authorize.searchParams.get('state')).toBeTruthy();
+    expect(authorize.searchParams.get('nonce')).toBeTruthy();
+    expect(authorize.searchParams.get('redirect_uri')).toBe(`${portal.url}/api/identity/login-external-callback`);
+
+    const landing = await browser.upstreamLogin(authorize.toString(), 'up-invited', `${portal.url}/`);
+    expect(landing.startsWith(`${portal.url}/`)).toBe(true);
+    expect(landing).not.toContain('loginError');
+    const me = await browser.portal.get('/api/identity/user-info');
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ email: 'invited@partner.example', externalIdentityProvider: 'external' });
+    const { rows } = await portal.services.db.query<{ external_subject: string }>('SELECT external_subject FROM users WHERE id = $1', [user.id]);
+    expect(rows[0]!.external_subject).toBe('up-invited');
+
+    // a second login finds the account by its upstream subject
+    const again = new Browser();
+    const second = await again.upstreamLogin(`${portal.url}/api/identity/challenge-external-login`, 'up-invited', `${portal.url}/`);
+    expect(second).not.toContain('loginError');
+    expect((await again.portal.get('/api/identity/user-info')).body.email).toBe('invited@partner.example');
+  });
+
+  it('links a native account of an EXTERNAL_IDP_EMAIL_DOMAINS domain on its first upstream login', async () => {
+    const native = await createUser(portal, { email: 'stranger@partner.example' });
+    const browser = new Browser();
+    const landing = await browser.upstreamLogin(`${portal.url}/api/identity/challenge-external-login`, 'up-stranger', `${portal.url}/`);
+    expect(landing).not.toContain('loginError');
+    expect((await browser.portal.get('/api/identity/user-info')).body).toMatchObject({ email: native.email, externalIdentityProvider: 'external' });
+    const { rows } = await portal.services.db.query<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE id = $1', [native.id]);
+    expect(rows[0]!.password_hash).toBeNull();
+    await portal.services.db.query('DELETE FROM users WHERE id = $1', [native.id]);
+  });
+
+  it('refuses an upstream user without an invited account: /login?loginError=… with external_login_failed', async () => {
+    const browser = new Browser();
+    const landing = await browser.upstreamLogin(`${portal.url}/api/identity/challenge-external-login`, 'up-stranger', `${portal.url}/login`);
+    const loginError = new URL(landing).searchParams.get('loginError')!;
+    expect(loginError).toBeTruthy();
+    const message = await browser.portal.get(`/api/identity/login-error?errorId=${encodeURIComponent(loginError)}`);
+    expect(message.status).toBe(200);
+    expect(message.body.error).toBe('external_login_failed');
+    expect((await browser.portal.get('/api/identity/user-info')).status).toBe(401);
+  });
+
+  it('does not link an account by an unverified upstream e-mail', async () => {
+    await createUser(portal, { email: 'unverified@partner.example', password: null, externalIdp: 'external' });
+    const browser = new Browser();
+    const landing = await browser.upstreamLogin(`${portal.url}/api/identity/challenge-external-login`, 'up-unverified', `${portal.url}/login`);
+    expect(landing).toContain('loginError=');
+  });
+
+  it('refuses a callback without the state cookie of this browser', async () => {
+    const res = await portal.client().get('/api/identity/login-external-callback?code=abc&state=def');
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toMatch(/^\/login\?loginError=/);
+  });
+
+  it('passes an upstream error back to the login page', async () => {
+    const browser = new Browser();
+    const challenge = await browser.get('/api/identity/challenge-external-login');
+    expect(challenge.status).toBe(303);
+    const res = await browser.portal.get('/api/identity/login-external-callback?error=access_denied&error_description=nope');
+    expect(res.headers.get('location')).toMatch(/^\/login\?loginError=/);
+    const id = new URL(res.headers.get('location')!, portal.url).searchParams.get('loginError')!;
+    expect((await browser.portal.get(`/api/identity/login-error?errorId=${id}`)).body).toMatchObject({ error: 'access_denied', error_description: 'nope' });
+  });
+
+  it('completes a relying party code flow through the external login', async () => {
+    await createUser(portal, { email: 'rp.user@partner.example', password: null, externalIdp: 'external' });
+    const redirect = 'http://127.0.0.1:8125/callback';
+    const registered = await registerClient(portal, { redirect_uris: [redirect] });
+    const config = await discover(portal, registered.client_id);
+    const start = await startAuthorization(config, redirect);
+    const browser = new Browser();
+    const loginPage = await browser.follow(start.url.toString(), `${portal.url}/login`);
+    const returnUrl = new URL(loginPage.url).searchParams.get('ReturnUrl')!;
+    const step1 = await browser.portal.post('/api/identity/email-login', { email: 'rp.user@partner.example', return_url: returnUrl });
+    expect(step1.body.valid_return_url).toBe(returnUrl);
+    const callback = await browser.upstreamLogin(step1.body.external_login, 'up-rp', redirect);
+    const tokens = await oidcClient.authorizationCodeGrant(config, new URL(callback), {
+      pkceCodeVerifier: start.codeVerifier,
+      expectedState: start.state,
+      expectedNonce: start.nonce,
+    });
+    expect(tokens.claims()!.email).toBe('rp.user@partner.example');
+  });
+
+  it('external accounts cannot change or reset a password', async () => {
+    const { rows } = await portal.services.db.query<{ id: string }>("SELECT id FROM users WHERE email = 'invited@partner.example'");
+    const client = await portal.sessionFor(rows[0]!.id);
+    const res = await client.post('/api/identity/change-password', { current_password: 'x', new_password: 'New-Horse-Stable-9', confirm_password: 'New-Horse-Stable-9' });
+    expect(res.status).toBe(403);
+    expect((await portal.client().post('/api/identity/login', { email: 'invited@partner.example', password: 'Anything-123!' })).status).toBe(400);
+  });
+});

@@ -1,0 +1,94 @@
+import { createServer } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig, type Config } from '../../src/config.js';
+import { buildApp } from '../../src/app.js';
+import { bootstrap } from '../../src/bootstrap.js';
+import { closeServices, createLogger, createServices } from '../../src/main.js';
+import type { Services } from '../../src/services.js';
+import { createFreshDatabase, testDatabaseUrl } from './database.js';
+import { HttpClient } from './http.js';
+import { SmtpSink } from './smtp.js';
+
+export const ADMIN_EMAIL = 'admin@example.com';
+export const ADMIN_PASSWORD = 'Admin-Passw0rd!';
+
+export interface TestPortal {
+  url: string;
+  config: Config;
+  services: Services;
+  app: FastifyInstance;
+  smtp: SmtpSink;
+  /** a new client with its own cookie jar */
+  client(): HttpClient;
+  /** a client signed in as the given user (a session made directly, without the login flow) */
+  sessionFor(userId: string): Promise<HttpClient>;
+  adminUserId: string;
+  rootOrganizationId: string;
+  close(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+/**
+ * Start the whole portal for a test file: a fresh database (PostgreSQL when configured, else
+ * PGlite in memory), a real SMTP sink, the bootstrap administrator, listening on a free port.
+ */
+export async function startPortal(env: Record<string, string> = {}): Promise<TestPortal> {
+  const smtp = await new SmtpSink().start();
+  const base = testDatabaseUrl();
+  const database = base ? await createFreshDatabase(base) : null;
+  const port = await freePort();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    SMTP_URL: smtp.url,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    BOOTSTRAP_ADMIN_EMAIL: ADMIN_EMAIL,
+    BOOTSTRAP_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    RATE_LIMIT_MAX: '100000',
+    ...(database ? { DATABASE_URL: database.url, DATABASE_POOL_SIZE: '5' } : {}),
+    ...env,
+  });
+  const services = await createServices(config, createLogger(config), { inMemory: !database });
+  await bootstrap(services.db, { adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD, providerName: config.PROVIDER_ORGANIZATION_NAME });
+  const app = await buildApp(services);
+  await app.listen({ port, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${port}`;
+  const admin = await services.db.query<{ user_id: string; organization_id: string }>(
+    'SELECT m.user_id, m.organization_id FROM memberships m JOIN users u ON u.id = m.user_id WHERE lower(u.email) = lower($1)',
+    [ADMIN_EMAIL],
+  );
+  return {
+    url,
+    config,
+    services,
+    app,
+    smtp,
+    adminUserId: admin.rows[0]!.user_id,
+    rootOrganizationId: admin.rows[0]!.organization_id,
+    client: () => new HttpClient(url),
+    async sessionFor(userId) {
+      const client = new HttpClient(url);
+      client.cookies.set('pp_session', await services.sessions.create(userId, false));
+      return client;
+    },
+    async close() {
+      await app.close();
+      await closeServices(services);
+      await smtp.stop();
+      await database?.drop();
+    },
+  };
+}

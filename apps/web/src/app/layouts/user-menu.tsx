@@ -1,0 +1,42 @@
+import { Button, Menu, Text } from '@mantine/core';
+import { IconChevronDown, IconKey, IconLogout, IconUser, IconUsers } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { UserInfo } from '@partner-portal/contracts';
+import { paths } from '@/lib/paths';
+
+/** The header's user dropdown (spec §2), opened and closed by click. */
+export function UserMenu({ user }: { user: UserInfo }) {
+  const { t } = useTranslation();
+  return (
+    <Menu position="bottom-end" width={240} shadow="md" withinPortal trigger="click">
+      <Menu.Target>
+        <Button variant="subtle" color="dark" rightSection={<IconChevronDown size={16} aria-hidden />} aria-label={t('user_menu_label', { name: user.fullName })}>
+          <Text component="span" fw={600} truncate maw={{ base: 140, sm: 260 }}>
+            {user.fullName || user.email}
+          </Text>
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>{user.email}</Menu.Label>
+        <Menu.Item component={Link} to={paths.profile} leftSection={<IconUser size={16} aria-hidden />}>
+          {t('menu_profile')}
+        </Menu.Item>
+        {user.manageUsersOrOrganizations && user.organizationId && (
+          <Menu.Item component={Link} to={paths.manageOrganization(user.organizationId)} leftSection={<IconUsers size={16} aria-hidden />}>
+            {t('menu_user_management')}
+          </Menu.Item>
+        )}
+        {!user.externalIdentityProvider && (
+          <Menu.Item component={Link} to={paths.changePassword} leftSection={<IconKey size={16} aria-hidden />}>
+            {t('menu_change_password')}
+          </Menu.Item>
+        )}
+        <Menu.Divider />
+        <Menu.Item component={Link} to={paths.logout} leftSection={<IconLogout size={16} aria-hidden />}>
+          {t('menu_logout')}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

@@ -1,0 +1,58 @@
+import { forwardRef, useState, type ComponentPropsWithoutRef } from 'react';
+import { Box, List, PasswordInput, Text, VisuallyHidden } from '@mantine/core';
+import { IconCheck, IconX } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { PASSWORD_RULES, brokenPasswordRules } from '@partner-portal/contracts';
+
+type Props = ComponentPropsWithoutRef<typeof PasswordInput> & { value?: string };
+
+/**
+ * A new-password field whose rules (spec §5) show below it while it has focus, each ticked off as
+ * it is met. The field is described by the hints, so screen readers hear them too.
+ */
+export const PasswordWithHints = forwardRef<HTMLInputElement, Props>(function PasswordWithHints(props, ref) {
+  const { t } = useTranslation();
+  const [focused, setFocused] = useState(false);
+  const broken = new Set(brokenPasswordRules(props.value ?? ''));
+  const hintsId = `${props.id ?? props.name ?? 'password'}-hints`;
+  return (
+    <div>
+      <PasswordInput
+        {...props}
+        ref={ref}
+        aria-describedby={focused ? hintsId : undefined}
+        onFocus={(e) => {
+          setFocused(true);
+          props.onFocus?.(e);
+        }}
+        onBlur={(e) => {
+          setFocused(false);
+          props.onBlur?.(e);
+        }}
+      />
+      {focused && (
+        <Box id={hintsId} mt={6} p="xs" bg="gray.0" bd="1px solid var(--mantine-color-gray-3)" style={{ borderRadius: 'var(--mantine-radius-sm)' }}>
+          <Text size="sm" fw={600} mb={4}>
+            {t('password_hints_title')}
+          </Text>
+          <List size="sm" spacing={2} listStyleType="none">
+            {PASSWORD_RULES.map((rule) => {
+              const ok = !broken.has(rule);
+              return (
+                <List.Item
+                  key={rule}
+                  icon={ok ? <IconCheck size={14} color="var(--mantine-color-green-8)" aria-hidden /> : <IconX size={14} color="var(--mantine-color-red-8)" aria-hidden />}
+                >
+                  <Text size="sm" component="span" fw={ok ? 400 : 500}>
+                    {t(`hint_${rule}`)}
+                    {ok && <VisuallyHidden>{` (${t('hint_met')})`}</VisuallyHidden>}
+                  </Text>
+                </List.Item>
+              );
+            })}
+          </List>
+        </Box>
+      )}
+    </div>
+  );
+});

@@ -1,0 +1,93 @@
+import { useState } from 'react';
+import { Button, Container, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { Controller, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import type { ChangePasswordRequest } from '@partner-portal/contracts';
+import { FormErrors } from '@/components/form-errors';
+import { notifyError, notifySuccess } from '@/components/notify';
+import { PasswordWithHints } from '@/components/password-with-hints';
+import { ApiError } from '@/lib/api';
+import { describeError } from '@/lib/errors';
+import { passwordFormErrors } from '@/lib/password-form';
+import { paths } from '@/lib/paths';
+import { changePassword } from '../api/change-password';
+
+/**
+ * Change password (spec §2, §5): current, new and confirm. All errors show together; hints show
+ * while the new password has focus; the button stays disabled after success.
+ */
+export function ChangePasswordPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [messages, setMessages] = useState<string[]>([]);
+  const [done, setDone] = useState(false);
+  const form = useForm<ChangePasswordRequest>({ defaultValues: { current_password: '', new_password: '', confirm_password: '' } });
+  const { isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    const problems = passwordFormErrors(
+      [values.current_password, values.new_password, values.confirm_password],
+      values.new_password,
+      values.confirm_password,
+    );
+    setMessages(problems.map((k) => t(k)));
+    if (problems.length > 0) return;
+    try {
+      await changePassword(values);
+      setDone(true);
+      notifySuccess(t('password_changed'));
+      await navigate(paths.home);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 429) return; // spec §8: silently ignored here
+      const view = describeError(err);
+      if (view.kind === 'fields') setMessages(view.summary.map((k) => t(k, { defaultValue: k })));
+      else if (view.kind === 'conflict') setMessages([t(view.key, { defaultValue: t('invalid_operation') })]);
+      else notifyError(err, { ignoreTooManyRequests: true });
+    }
+  });
+
+  return (
+    <Container size={520} py="xl">
+      <Paper withBorder shadow="sm" p={{ base: 'md', sm: 'xl' }} radius="lg">
+        <Stack gap="md">
+          <Title order={1} size="h2">
+            {t('change_password_title')}
+          </Title>
+          <Text size="sm" c="dimmed">
+            {t('change_password_text')}
+          </Text>
+          <FormErrors messages={messages} />
+          <form onSubmit={(e) => void onSubmit(e)} noValidate>
+            <Stack gap="md">
+              <PasswordInput
+                label={t('current_password')}
+                autoComplete="current-password"
+                required
+                maxLength={128}
+                {...form.register('current_password')}
+              />
+              <Controller
+                control={form.control}
+                name="new_password"
+                render={({ field }) => (
+                  <PasswordWithHints {...field} label={t('new_password')} autoComplete="new-password" required maxLength={128} />
+                )}
+              />
+              <PasswordInput
+                label={t('confirm_password')}
+                autoComplete="new-password"
+                required
+                maxLength={128}
+                {...form.register('confirm_password')}
+              />
+              <Button type="submit" loading={isSubmitting} disabled={done}>
+                {t('change_password_button')}
+              </Button>
+            </Stack>
+          </form>
+        </Stack>
+      </Paper>
+    </Container>
+  );
+}

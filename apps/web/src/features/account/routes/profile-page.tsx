@@ -1,0 +1,141 @@
+import { useEffect } from 'react';
+import { Alert, Button, Container, Group, NativeSelect, Paper, Stack, TextInput, Title } from '@mantine/core';
+import { IconInfoCircle } from '@tabler/icons-react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { Controller, useForm, useWatch } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import {
+  USER_LANGUAGES,
+  interfaceLanguageFor,
+  updateProfileRequestSchema,
+  userLanguageFor,
+  type UpdateProfileRequest,
+  type UserInfo,
+} from '@partner-portal/contracts';
+import { LANGUAGE_NAMES } from '@/components/language-names';
+import { notifyError, notifySuccess } from '@/components/notify';
+import { PageLoader } from '@/components/page-loader';
+import { describeError } from '@/lib/errors';
+import { changeLanguage, i18n } from '@/lib/i18n';
+import { paths } from '@/lib/paths';
+import { sessionQueryKey, useSessionUser } from '@/lib/session';
+import { updateProfile } from '../api/update-profile';
+
+/** Profile (spec §2): read-only e-mail, names and the preferred language. */
+export function ProfilePage() {
+  const { data: user } = useSessionUser();
+  if (!user) return <PageLoader minHeight="50vh" />;
+  return <ProfileForm user={user} />;
+}
+
+function ProfileForm({ user }: { user: UserInfo }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const saved = userLanguageFor(user.languageCode);
+  const form = useForm<z.input<typeof updateProfileRequestSchema>, unknown, UpdateProfileRequest>({
+    resolver: zodResolver(updateProfileRequestSchema),
+    defaultValues: { first_name: user.firstName, last_name: user.lastName, language_code: saved },
+  });
+  const { errors, isSubmitting } = form.formState;
+  const language = useWatch({ control: form.control, name: 'language_code' });
+
+  // Leaving without saving puts the interface back in the saved language.
+  useEffect(
+    () => () => {
+      const current = queryClient.getQueryData<UserInfo | null>(sessionQueryKey);
+      const wanted = interfaceLanguageFor(current?.languageCode);
+      if (current && i18n.language !== wanted) void changeLanguage(wanted);
+    },
+    [queryClient],
+  );
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      await updateProfile(values);
+      await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+      notifySuccess(t('profile_updated'));
+      await navigate(paths.home);
+    } catch (err) {
+      const view = describeError(err);
+      if (view.kind === 'fields') {
+        for (const [field, keys] of Object.entries(view.fields)) {
+          if (field === 'first_name' || field === 'last_name' || field === 'language_code') form.setError(field, { message: keys[0] });
+        }
+        if (Object.keys(view.fields).length === 0) notifyError(err);
+      } else notifyError(err);
+    }
+  });
+
+  const fieldError = (key?: string) => (key ? t(key, { defaultValue: key }) : undefined);
+
+  return (
+    <Container size={560} py="xl">
+      <Paper withBorder shadow="sm" p={{ base: 'md', sm: 'xl' }} radius="lg">
+        <Stack gap="md">
+          <Title order={1} size="h2">
+            {t('profile_title')}
+          </Title>
+          <form onSubmit={(e) => void onSubmit(e)} noValidate>
+            <Stack gap="md">
+              <TextInput label={t('email_address')} value={user.email} readOnly disabled />
+              <TextInput
+                label={t('first_name')}
+                autoComplete="given-name"
+                required
+                maxLength={100}
+                {...form.register('first_name')}
+                error={fieldError(errors.first_name?.message)}
+              />
+              <TextInput
+                label={t('last_name')}
+                autoComplete="family-name"
+                required
+                maxLength={100}
+                {...form.register('last_name')}
+                error={fieldError(errors.last_name?.message)}
+              />
+              <Controller
+                control={form.control}
+                name="language_code"
+                render={({ field }) => (
+                  <NativeSelect
+                    label={t('preferred_language')}
+                    required
+                    data={USER_LANGUAGES.map((code) => ({ value: code, label: LANGUAGE_NAMES[code] }))}
+                    value={field.value}
+                    onChange={(event) => {
+                      const value = event.currentTarget.value;
+                      field.onChange(value);
+                      void changeLanguage(interfaceLanguageFor(value));
+                    }}
+                    onBlur={field.onBlur}
+                    name={field.name}
+                    ref={field.ref}
+                    error={fieldError(errors.language_code?.message)}
+                  />
+                )}
+              />
+              {language !== saved && (
+                <Alert color="yellow" variant="light" icon={<IconInfoCircle aria-hidden />} role="status">
+                  {t('language_differs_warning', { language: LANGUAGE_NAMES[saved] })}
+                </Alert>
+              )}
+              <Group justify="flex-end" gap="sm">
+                <Button variant="default" component={Link} to={paths.home}>
+                  {t('cancel')}
+                </Button>
+                <Button type="submit" loading={isSubmitting}>
+                  {t('save')}
+                </Button>
+              </Group>
+            </Stack>
+          </form>
+        </Stack>
+      </Paper>
+    </Container>
+  );
+}

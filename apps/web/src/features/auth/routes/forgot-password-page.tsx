@@ -1,0 +1,63 @@
+import { Anchor, Button, Stack, Text, TextInput, Title } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { forgotPasswordRequestSchema, type ForgotPasswordRequest } from '@partner-portal/contracts';
+import { notifyError } from '@/components/notify';
+import { ApiError } from '@/lib/api';
+import { paths } from '@/lib/paths';
+import { forgotPassword } from '../api/forgot-password';
+
+/** Forgot password (spec §2): an e-mail address; a reset link is sent when the account exists. */
+export function ForgotPasswordPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const form = useForm<ForgotPasswordRequest>({ resolver: zodResolver(forgotPasswordRequestSchema), defaultValues: { email_address: '' } });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      await forgotPassword(values);
+    } catch (err) {
+      // spec §8: 429 is silently ignored here; the visitor sees the same confirmation
+      if (!(err instanceof ApiError && err.status === 429)) {
+        if (err instanceof ApiError && err.status === 400) form.setError('email_address', { message: 'invalid_email_address' });
+        else notifyError(err, { ignoreTooManyRequests: true });
+        return;
+      }
+    }
+    await navigate(paths.forgotPasswordConfirmation);
+  });
+
+  return (
+    <Stack gap="md">
+      <Title order={1} size="h2">
+        {t('forgot_password_title')}
+      </Title>
+      <Text size="sm" c="dimmed">
+        {t('forgot_password_text')}
+      </Text>
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="md">
+          <TextInput
+            label={t('email_address')}
+            type="email"
+            autoComplete="email"
+            required
+            autoFocus
+            maxLength={100}
+            {...form.register('email_address')}
+            error={errors.email_address?.message ? t(errors.email_address.message) : undefined}
+          />
+          <Button type="submit" loading={isSubmitting} fullWidth>
+            {t('send')}
+          </Button>
+        </Stack>
+      </form>
+      <Anchor component={Link} to={paths.login} size="sm">
+        {t('back_to_login')}
+      </Anchor>
+    </Stack>
+  );
+}

@@ -1,0 +1,34 @@
+import { Anchor, Code, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { PageLoader } from '@/components/page-loader';
+import { paths } from '@/lib/paths';
+import { errorQuery } from '../api/get-error';
+
+/** /error?errorId (spec §2): why an authorization request failed. */
+export function ErrorPage() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const errorId = params.get('errorId');
+  const query = useQuery(errorQuery(errorId));
+  if (errorId && query.isPending) return <PageLoader minHeight={200} />;
+  const error = query.data;
+  const title = !error?.error ? t('error') : error.error === 'unauthorized_client' ? t('unauthorized') : error.error;
+  return (
+    <Stack gap="md">
+      <Title order={1} size="h2">
+        {title}
+      </Title>
+      {error?.error_description ? <Text>{error.error_description}</Text> : !error && <Text>{t('something_went_wrong')}</Text>}
+      {error?.request_id && (
+        <Text size="sm">
+          {t('request_id')}: <Code>{error.request_id}</Code>
+        </Text>
+      )}
+      <Anchor component={Link} to={paths.home}>
+        {t('back_to_homepage')}
+      </Anchor>
+    </Stack>
+  );
+}

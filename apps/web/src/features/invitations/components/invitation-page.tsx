@@ -1,0 +1,60 @@
+import { Suspense, use } from 'react';
+import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useSessionUser } from '@/lib/session';
+import { notifySuccess } from '@/components/notify';
+import { useInvitation } from '../api/get-invitation';
+import { invitationLocales } from '../lib/locales';
+import { externalLoginUrl } from '../lib/registration';
+import { InvitationLoading, LoggedInVisitor, NotPendingInvitation, UnknownInvitation } from './invitation-views';
+import { RegistrationForm } from './registration-form';
+
+/**
+ * /invitation/{id}?code= and /invitation-external-identity/{id}?code= (spec §2, §4): the form only
+ * for a pending invitation and a visitor who is not logged in; otherwise unknown invitation, log
+ * out first, or the invitation's state. Each page sends an invitation of the other kind to the
+ * other page with the same query.
+ */
+export function InvitationPage({ external }: { external: boolean }) {
+  return (
+    <Suspense fallback={<InvitationLoading />}>
+      <Invitation external={external} />
+    </Suspense>
+  );
+}
+
+function Invitation({ external }: { external: boolean }) {
+  use(invitationLocales());
+  const { t } = useTranslation();
+  const { invitationId = '' } = useParams();
+  const [searchParams] = useSearchParams();
+  const code = searchParams.get('code') ?? '';
+  const navigate = useNavigate();
+  const invitation = useInvitation(invitationId, code);
+  const session = useSessionUser();
+
+  if (invitation.isPending || session.isPending) return <InvitationLoading />;
+  if (invitation.isError) return <UnknownInvitation />;
+  const data = invitation.data;
+  if (data.is_external_identity_provider !== external) {
+    const target = data.is_external_identity_provider ? '/invitation-external-identity/' : '/invitation/';
+    return <Navigate to={`${target}${encodeURIComponent(invitationId)}?${searchParams.toString()}`} replace />;
+  }
+  if (session.data) return <LoggedInVisitor />;
+  if (data.invitation_state !== 'PENDING') return <NotPendingInvitation invitation={data} />;
+  return (
+    <RegistrationForm
+      invitation={data}
+      code={code}
+      external={external}
+      onRegistered={() => {
+        if (external) {
+          window.location.assign(externalLoginUrl(invitationId));
+          return;
+        }
+        notifySuccess(t('inv_registered'));
+        void navigate('/login');
+      }}
+    />
+  );
+}

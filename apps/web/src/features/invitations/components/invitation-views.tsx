@@ -1,0 +1,57 @@
+import { Anchor, Center, Loader, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import type { Invitation } from '@partner-portal/contracts';
+
+export function InvitationLoading() {
+  const { t } = useTranslation();
+  return (
+    <Center py="xl">
+      <Loader aria-label={t('inv_loading')} />
+    </Center>
+  );
+}
+
+/** The invitation could not be loaded (unknown, wrong code). */
+export function UnknownInvitation() {
+  const { t } = useTranslation();
+  return (
+    <Stack>
+      <Title order={1} size="h2">
+        {t('inv_unknown_title')}
+      </Title>
+      <Text>{t('inv_unknown_text')}</Text>
+    </Stack>
+  );
+}
+
+/** A logged-in visitor is told to log out first. */
+export function LoggedInVisitor() {
+  const { t } = useTranslation();
+  return (
+    <Stack>
+      <Title order={1} size="h2">
+        {t('inv_logged_in_title')}
+      </Title>
+      <Text>{t('inv_logged_in_text')}</Text>
+      <Anchor component={Link} to="/logout">
+        {t('inv_logout')}
+      </Anchor>
+    </Stack>
+  );
+}
+
+/** The invitation is no longer pending: its state and a contact hint (spec §4). */
+export function NotPendingInvitation({ invitation }: { invitation: Invitation }) {
+  const { t } = useTranslation();
+  const state = invitation.invitation_state.toLowerCase();
+  return (
+    <Stack>
+      <Title order={1} size="h2">
+        {t('inv_not_pending_title')}
+      </Title>
+      <Text>{state === 'revoked' ? t('inv_revoked_text') : t('inv_state_text', { invitation_state: t(`inv_state_${state}`) })}</Text>
+      <Text c="gray.7">{t('inv_contact_hint')}</Text>
+    </Stack>
+  );
+}

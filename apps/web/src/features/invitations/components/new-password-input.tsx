@@ -1,0 +1,74 @@
+import { forwardRef, useState, type ComponentPropsWithoutRef } from 'react';
+import { List, PasswordInput, Popover, Text, VisuallyHidden } from '@mantine/core';
+import { IconCheck, IconX } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { PASSWORD_RULES, brokenPasswordRules } from '@partner-portal/contracts';
+
+type Props = ComponentPropsWithoutRef<typeof PasswordInput> & { value?: string };
+
+/**
+ * The new-password field of the registration form: the rules of spec §5 show while it has focus,
+ * each ticked off as it is met (brokenPasswordRules), and are announced politely. The popover
+ * adds no popup roles to the input (aria-expanded is not allowed on a password field).
+ */
+export const NewPasswordInput = forwardRef<HTMLInputElement, Props>(function NewPasswordInput(props, ref) {
+  const { t } = useTranslation();
+  const [focused, setFocused] = useState(false);
+  const broken = new Set(brokenPasswordRules(props.value ?? ''));
+  const hintsId = `${props.name ?? 'password'}-hints`;
+  return (
+    <Popover
+      opened={focused}
+      position="bottom-start"
+      width="target"
+      shadow="md"
+      withinPortal={false}
+      trapFocus={false}
+      returnFocus={false}
+      withRoles={false}
+    >
+      <Popover.Target>
+        <PasswordInput
+          {...props}
+          ref={ref}
+          aria-describedby={hintsId}
+          onFocus={(e) => {
+            setFocused(true);
+            props.onFocus?.(e);
+          }}
+          onBlur={(e) => {
+            setFocused(false);
+            props.onBlur?.(e);
+          }}
+        />
+      </Popover.Target>
+      <Popover.Dropdown>
+        <Text size="sm" fw={600} mb={4}>
+          {t('inv_password_hints')}
+        </Text>
+        <List id={hintsId} size="sm" spacing={2} aria-live="polite" listStyleType="none">
+          {PASSWORD_RULES.map((rule) => {
+            const ok = !broken.has(rule);
+            return (
+              <List.Item
+                key={rule}
+                icon={
+                  ok ? (
+                    <IconCheck size={14} color="var(--mantine-color-green-9)" aria-hidden />
+                  ) : (
+                    <IconX size={14} color="var(--mantine-color-red-9)" aria-hidden />
+                  )
+                }
+              >
+                <Text size="sm" c={ok ? 'green.9' : 'red.9'} component="span">
+                  {t(`inv_hint_${rule}`)}
+                  {ok ? <VisuallyHidden>{` (${t('inv_hint_met')})`}</VisuallyHidden> : null}
+                </Text>
+              </List.Item>
+            );
+          })}
+        </List>
+      </Popover.Dropdown>
+    </Popover>
+  );
+});

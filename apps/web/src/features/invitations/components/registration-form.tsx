@@ -1,0 +1,189 @@
+import { useState, type CSSProperties } from 'react';
+import { Alert, Anchor, Button, Checkbox, NativeSelect, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Controller, useForm, useWatch, type FieldPath } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Trans, useTranslation } from 'react-i18next';
+import { interfaceLanguageFor, USER_LANGUAGES, userLanguageFor, type Invitation } from '@partner-portal/contracts';
+import { ApiError } from '@/lib/api';
+import { DEFAULT_CONFIGURATION, configurationQuery } from '@/lib/config';
+import { changeLanguage } from '@/lib/i18n';
+import { LANGUAGE_NAMES } from '@/components/language-names';
+import { errorText } from '@/components/notify';
+import { fieldErrorMessages } from '@/lib/errors';
+import { NewPasswordInput } from './new-password-input';
+import { useAcceptInvitation } from '../api/accept-invitation';
+import { externalRegistrationSchema, registrationSchema, type Registration } from '../lib/registration';
+
+type Values = Registration;
+
+/**
+ * The registration form of an invitation (spec §2): greeting, disabled e-mail, names, preferred
+ * language, (native accounts) new and confirm password with hints, newsletter opt-in and the
+ * required agreement with the privacy statement and licence links (new tab).
+ */
+export function RegistrationForm({
+  invitation,
+  code,
+  external,
+  onRegistered,
+}: {
+  invitation: Invitation;
+  code: string;
+  external: boolean;
+  onRegistered: () => void;
+}) {
+  const { t } = useTranslation();
+  const { data: config = DEFAULT_CONFIGURATION } = useQuery(configurationQuery);
+  const accept = useAcceptInvitation();
+  const [failure, setFailure] = useState<string | null>(null);
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<Values>({
+    resolver: zodResolver(external ? (externalRegistrationSchema as unknown as typeof registrationSchema) : registrationSchema),
+    defaultValues: {
+      first_name: '',
+      last_name: '',
+      language_code: userLanguageFor(invitation.language_code),
+      password: '',
+      password_confirmation: '',
+      opt_in_for_newsletter: false,
+      accept_agreement: false,
+    },
+  });
+  const password = useWatch({ control, name: 'password' });
+
+  const submit = handleSubmit((values) => {
+    setFailure(null);
+    accept.mutate(
+      {
+        invitationId: invitation.invitation_id,
+        invitation_code: code,
+        email_address: invitation.email_address,
+        first_name: values.first_name,
+        last_name: values.last_name,
+        language_code: values.language_code,
+        ...(external ? {} : { password: values.password, password_confirmation: values.password_confirmation }),
+        opt_in_for_newsletter: values.opt_in_for_newsletter,
+        accept_agreement: values.accept_agreement,
+      },
+      {
+        onSuccess: onRegistered,
+        onError: (error) => {
+          const fields = fieldErrorMessages(error, (key, options) => t(key, options ?? {}));
+          let placed = false;
+          for (const [field, message] of Object.entries(fields)) {
+            if (['first_name', 'last_name', 'language_code', 'password', 'password_confirmation', 'accept_agreement'].includes(field)) {
+              setError(field as FieldPath<Values>, { message });
+              placed = true;
+            }
+          }
+          if (!placed || !(error instanceof ApiError) || error.status !== 400) setFailure(errorText(error));
+        },
+      },
+    );
+  });
+
+  const message = (key: string | undefined) => (key ? t(key) : undefined);
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate style={{ '--mantine-color-error': 'var(--mantine-color-red-9)' } as CSSProperties}>
+      <Stack gap="sm">
+        <Title order={1} size="h2">
+          {t('inv_title')}
+        </Title>
+        <Text>
+          {invitation.organization_name
+            ? t('inv_greeting_organization', { organization: invitation.organization_name })
+            : t('inv_greeting')}
+        </Text>
+        {external ? (
+          <Text size="sm" c="gray.7">
+            {t('inv_external_intro')}
+          </Text>
+        ) : null}
+        {failure ? (
+          <Alert color="red" role="alert" style={{ whiteSpace: 'pre-line' }}>
+            {failure}
+          </Alert>
+        ) : null}
+        <TextInput label={t('inv_email')} value={invitation.email_address} disabled={!external} readOnly />
+        <TextInput
+          label={t('inv_first_name')}
+          required
+          autoComplete="given-name"
+          maxLength={100}
+          {...register('first_name')}
+          error={message(errors.first_name?.message)}
+        />
+        <TextInput
+          label={t('inv_last_name')}
+          required
+          autoComplete="family-name"
+          maxLength={100}
+          {...register('last_name')}
+          error={message(errors.last_name?.message)}
+        />
+        <Controller
+          control={control}
+          name="language_code"
+          render={({ field }) => (
+            <NativeSelect
+              label={t('inv_language')}
+              required
+              data={USER_LANGUAGES.map((code) => ({ value: code, label: LANGUAGE_NAMES[code] }))}
+              value={field.value}
+              onChange={(e) => {
+                const value = e.currentTarget.value as Values['language_code'];
+                field.onChange(value);
+                void changeLanguage(interfaceLanguageFor(value));
+              }}
+              onBlur={field.onBlur}
+              error={message(errors.language_code?.message)}
+            />
+          )}
+        />
+        {external ? null : (
+          <>
+            <NewPasswordInput
+              label={t('inv_password')}
+              required
+              autoComplete="new-password"
+              {...register('password')}
+              value={password}
+              error={message(errors.password?.message)}
+            />
+            <PasswordInput
+              label={t('inv_password_confirm')}
+              required
+              autoComplete="new-password"
+              {...register('password_confirmation')}
+              error={message(errors.password_confirmation?.message)}
+            />
+          </>
+        )}
+        <Checkbox label={t('inv_newsletter')} {...register('opt_in_for_newsletter')} />
+        <Checkbox
+          required
+          {...register('accept_agreement')}
+          error={message(errors.accept_agreement?.message)}
+          label={
+            <Trans
+              i18nKey="inv_agreement"
+              components={{
+                privacy: <Anchor href={config.privacy_statement_url} target="_blank" rel="noopener noreferrer" inherit />,
+                eula: <Anchor href={config.eula_url} target="_blank" rel="noopener noreferrer" inherit />,
+              }}
+            />
+          }
+        />
+        <Button type="submit" loading={accept.isPending} mt="sm">
+          {external ? t('inv_register_external') : t('inv_register')}
+        </Button>
+      </Stack>
+    </form>
+  );
+}

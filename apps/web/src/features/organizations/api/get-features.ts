@@ -1,0 +1,27 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { featuresSchema, type Features } from '@partner-portal/contracts';
+import { api } from '@/lib/api';
+
+/** GET /api/portal/application/features: gates the Control Tower and Ordering Tools rights sections. */
+const NONE: Features = {
+  control_tower_enabled: false,
+  control_tower_enabled_for_non_nedap_users: false,
+  ordering_tools_enabled: false,
+  ordering_tools_enabled_for_non_nedap_users: false,
+};
+
+export async function getFeatures(signal?: AbortSignal): Promise<Features> {
+  try {
+    return featuresSchema.parse(await api.get<unknown>('/portal/application/features', { signal, retries: 0 }));
+  } catch {
+    // without the flags, the gated sections stay hidden
+    return NONE;
+  }
+}
+
+export const featuresQueryOptions = () =>
+  queryOptions({ queryKey: ['portal', 'features'] as const, queryFn: ({ signal }) => getFeatures(signal), staleTime: 300_000 });
+
+export function useFeatures() {
+  return useQuery(featuresQueryOptions());
+}

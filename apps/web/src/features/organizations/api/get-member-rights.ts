@@ -1,0 +1,22 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { memberRightsResponseSchema, toRights } from '@partner-portal/contracts';
+import { api } from '@/lib/api';
+
+/** GET /api/members/rights/{memberId} */
+export { memberRightsResponseSchema };
+export type MemberRights = z.infer<typeof memberRightsResponseSchema>;
+
+export async function getMemberRights(memberId: string, signal?: AbortSignal): Promise<MemberRights> {
+  const body = await api.get<Record<string, unknown>>(`/members/rights/${encodeURIComponent(memberId)}`, { signal });
+  return memberRightsResponseSchema.parse({ ...body, rights: toRights(body.rights) });
+}
+
+export const memberRightsQueryKey = (memberId: string) => ['members', 'rights', memberId] as const;
+
+export const memberRightsQueryOptions = (memberId: string) =>
+  queryOptions({ queryKey: memberRightsQueryKey(memberId), queryFn: ({ signal }) => getMemberRights(memberId, signal), staleTime: 0 });
+
+export function useMemberRights(memberId: string) {
+  return useQuery(memberRightsQueryOptions(memberId));
+}

@@ -1,0 +1,20 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { organizationNodeSchema, type OrganizationNode } from '@partner-portal/contracts';
+import { api } from '@/lib/api';
+
+/** GET /api/organizations/tree: the actor's organization as root, with its whole subtree. */
+export const organizationTreeSchema = organizationNodeSchema;
+
+export const organizationTreeQueryKey = ['organizations', 'tree'] as const;
+
+export async function getOrganizationTree(signal?: AbortSignal): Promise<OrganizationNode> {
+  // the tree can hold 10,000 nodes: it is trusted as typed rather than parsed node by node
+  return api.get<OrganizationNode>('/organizations/tree', { signal });
+}
+
+export const organizationTreeQueryOptions = () =>
+  queryOptions({ queryKey: organizationTreeQueryKey, queryFn: ({ signal }) => getOrganizationTree(signal), staleTime: Infinity });
+
+export function useOrganizationTree() {
+  return useQuery(organizationTreeQueryOptions());
+}

@@ -1,0 +1,50 @@
+import { useState } from 'react';
+import { Button, Group, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { problemLines } from '../lib/problems';
+import { ModalFrame, ProblemSummary } from './modal-frame';
+
+/** A confirmation for an irreversible action (delete organization, remove user, revoke invitation). */
+export function ConfirmModal({
+  title,
+  message,
+  confirmLabel,
+  onClose,
+  onConfirm,
+}: {
+  title: string;
+  message: string;
+  confirmLabel: string;
+  onClose: () => void;
+  onConfirm: () => Promise<void>;
+}) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const [problems, setProblems] = useState<string[] | null>(null);
+  const confirm = async () => {
+    setBusy(true);
+    setProblems(null);
+    try {
+      await onConfirm();
+    } catch (error) {
+      setProblems(problemLines(error, t));
+      setBusy(false);
+    }
+  };
+  return (
+    <ModalFrame title={title} onClose={onClose}>
+      <Stack>
+        <ProblemSummary lines={problems} />
+        <Text>{message}</Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose} data-autofocus>
+            {t('org_cancel')}
+          </Button>
+          <Button color="red" onClick={() => void confirm()} loading={busy}>
+            {confirmLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </ModalFrame>
+  );
+}

@@ -1,0 +1,88 @@
+import { useState } from 'react';
+import { Button, Group, Loader, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { Features, Rights } from '@partner-portal/contracts';
+import { useMemberRights, type MemberRights } from '../api/get-member-rights';
+import { useChangeMemberRights } from '../api/change-member-rights';
+import { problemLines } from '../lib/problems';
+import { ModalFrame, ProblemSummary } from './modal-frame';
+import { RightsEditor } from './rights-editor';
+
+/** Edit user rights (spec §6) for one member. */
+export function EditRightsModal({
+  memberId,
+  email,
+  features,
+  editorIsDeveloper,
+  onClose,
+  onSaved,
+}: {
+  memberId: string;
+  email: string;
+  features: Features;
+  editorIsDeveloper: boolean;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
+  const { t } = useTranslation();
+  const query = useMemberRights(memberId);
+  return (
+    <ModalFrame title={t('org_rights_title', { email })} onClose={onClose} size="xl">
+      {query.isPending ? <Loader aria-label={t('org_loading')} /> : null}
+      {query.isError ? <ProblemSummary lines={problemLines(query.error, t)} /> : null}
+      {query.data ? (
+        <RightsForm data={query.data} features={features} editorIsDeveloper={editorIsDeveloper} onClose={onClose} onSaved={onSaved} />
+      ) : null}
+    </ModalFrame>
+  );
+}
+
+function RightsForm({
+  data,
+  features,
+  editorIsDeveloper,
+  onClose,
+  onSaved,
+}: {
+  data: MemberRights;
+  features: Features;
+  editorIsDeveloper: boolean;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
+  const { t } = useTranslation();
+  const [rights, setRights] = useState<Rights>(data.rights);
+  const [problems, setProblems] = useState<string[] | null>(null);
+  const save = useChangeMemberRights();
+  const context = {
+    isProviderOrganization: data.is_provider_organization,
+    organizationClientIds: data.organization_client_ids,
+    features,
+    editorIsDeveloper,
+  };
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        setProblems(null);
+        save.mutate({ memberId: data.member_id, rights }, { onSuccess: onSaved, onError: (error) => setProblems(problemLines(error, t)) });
+      }}
+    >
+      <Stack>
+        <ProblemSummary lines={problems} />
+        <Text size="sm" c="gray.7">
+          {t('org_rights_intro')}
+        </Text>
+        <RightsEditor rights={rights} context={context} onChange={setRights} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            {t('org_cancel')}
+          </Button>
+          <Button type="submit" loading={save.isPending}>
+            {t('org_save')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,55 @@
+import type { CSSProperties, ReactNode } from 'react';
+import { Alert, List, Modal } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+
+/** Error texts one step darker than Mantine's default red, for WCAG AA contrast on white. */
+const ERROR_CONTRAST = { '--mantine-color-error': 'var(--mantine-color-red-9)' } as CSSProperties;
+
+/** A modal of this feature: above the overlay (modal layer 1100, overlay 1000; spec §9). */
+export function ModalFrame({
+  title,
+  onClose,
+  children,
+  size = 'md',
+}: {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  size?: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      title={title}
+      size={size}
+      zIndex={1100}
+      overlayProps={{ zIndex: 1000 }}
+      closeButtonProps={{ 'aria-label': t('org_close') }}
+      styles={{ content: ERROR_CONTRAST }}
+      centered
+    >
+      {children}
+    </Modal>
+  );
+}
+
+/** The summary of a failure inside a modal: the translated error and the returned Messages. */
+export function ProblemSummary({ lines }: { lines: string[] | null }) {
+  const { t } = useTranslation();
+  if (!lines || lines.length === 0) return null;
+  return (
+    <Alert color="red" title={t('org_error_title')} role="alert" mb="md">
+      {lines.length === 1 ? (
+        lines[0]
+      ) : (
+        <List size="sm">
+          {lines.map((line) => (
+            <List.Item key={line}>{line}</List.Item>
+          ))}
+        </List>
+      )}
+    </Alert>
+  );
+}

@@ -1,0 +1,303 @@
+import { useState } from 'react';
+import { Button, Group, Loader, Stack, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconPencil, IconPlus, IconSearch, IconTrash, IconUserPlus } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import type { Invitation, Organization, OrganizationMember, OrganizationNode, UserInfo } from '@partner-portal/contracts';
+import { organizationTreeQueryKey } from '../api/get-organization-tree';
+import { organizationQueryOptions } from '../api/get-organization';
+import { useMemberSearch } from '../api/search-members';
+import { deleteOrganization } from '../api/delete-organization';
+import { removeMember } from '../api/remove-member';
+import { revokeInvitation } from '../api/revoke-invitation';
+import { useResendInvitation } from '../api/resend-invitation';
+import { useFeatures } from '../api/get-features';
+import { changeCount, insertNode, removeNode, renameNode, setApps, setCanCreateSubOrganizations } from '../lib/tree';
+import { problemLines } from '../lib/problems';
+import { notifyError, notifySuccess } from '../lib/notify';
+import { CreateOrganizationModal } from './create-organization-modal';
+import { EditOrganizationModal, type OrganizationChanges } from './edit-organization-modal';
+import { ConfirmModal } from './confirm-modal';
+import { InviteUserModal } from './invite-user-modal';
+import { EditRightsModal } from './edit-rights-modal';
+import { InvitationsTable, UsersTable } from './people-tables';
+
+type ModalState =
+  | { type: 'create' }
+  | { type: 'edit' }
+  | { type: 'delete' }
+  | { type: 'invite' }
+  | { type: 'rights'; member: OrganizationMember }
+  | { type: 'remove'; member: OrganizationMember }
+  | { type: 'revoke'; invitation: Invitation }
+  | null;
+
+const NO_FEATURES = {
+  control_tower_enabled: false,
+  control_tower_enabled_for_non_nedap_users: false,
+  ordering_tools_enabled: false,
+  ordering_tools_enabled_for_non_nedap_users: false,
+};
+
+/** The selected organization: heading, actions by permission, search and the two tables (spec §2). */
+export function OrganizationView({ organization, user }: { organization: Organization; user: UserInfo }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const features = useFeatures().data ?? NO_FEATURES;
+  const [modal, setModal] = useState<ModalState>(null);
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search.trim(), 250);
+  const searching = search.trim().length > 0;
+  const results = useMemberSearch(organization.id, debounced);
+  const [showAllUsers, setShowAllUsers] = useState(false);
+  const [showAllInvitations, setShowAllInvitations] = useState(false);
+  const resend = useResendInvitation();
+
+  const isOwn = organization.id === user.organizationId;
+  const isRoot = organization.parent_id === null;
+  const canCreate = user.organizationManager && organization.can_create_sub_organization;
+  const canEdit = user.organizationManager && !isOwn && !isRoot;
+  const canDelete = canEdit && organization.members.length === 0 && organization.sub_organizations.length === 0;
+  const canManageUsers = user.userManager;
+  const rightsContext = {
+    isProviderOrganization: isRoot,
+    organizationClientIds: organization.apps.map((a) => a.client_id),
+    features,
+    editorIsDeveloper: user.isDeveloper,
+  };
+
+  const updateTree = (change: (root: OrganizationNode) => OrganizationNode) =>
+    queryClient.setQueryData<OrganizationNode>(organizationTreeQueryKey, (root) => (root ? change(root) : root));
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: ['organizations', 'detail'] }),
+      queryClient.invalidateQueries({ queryKey: ['members', 'search'] }),
+    ]);
+  const close = () => setModal(null);
+
+  const members = searching ? (results.data?.members ?? []) : organization.members;
+  const invitations = searching ? (results.data?.invitations ?? []) : organization.pending_invitations;
+
+  const onCreated = async (id: string, name: string) => {
+    let node: OrganizationNode = {
+      key: id,
+      label: name,
+      parent_id: organization.id,
+      path: `${organization.path}.${id}`,
+      can_create_sub_organization: false,
+      sub_organization_can_have_children: false,
+      pending_invitations: 0,
+      members: 0,
+      apps: [],
+      allowed_email_domains: organization.allowed_email_domains,
+      children: [],
+    };
+    try {
+      const created = await queryClient.fetchQuery(organizationQueryOptions(id));
+      node = {
+        ...node,
+        label: created.name,
+        path: created.path,
+        can_create_sub_organization: created.can_create_sub_organization,
+        sub_organization_can_have_children: created.sub_organization_can_have_children,
+        apps: created.apps.map((a) => a.client_id),
+        allowed_email_domains: created.allowed_email_domains,
+      };
+    } catch {
+      // the synthesized node stands in until the next load
+    }
+    updateTree((root) => insertNode(root, organization.id, node));
+    void queryClient.invalidateQueries({ queryKey: organizationQueryOptions(organization.id).queryKey });
+    notifySuccess(t('org_created', { name }));
+    close();
+    void navigate(`/manage-organization/${id}`);
+  };
+
+  const onUpdated = (changes: OrganizationChanges, finished: boolean) => {
+    updateTree((root) => {
+      let next = root;
+      if (changes.name) next = renameNode(next, organization.id, changes.name, organization.parent_id);
+      if (changes.clientIds) next = setApps(next, organization.id, changes.clientIds);
+      if (changes.canCreateSubOrganizations !== undefined)
+        next = setCanCreateSubOrganizations(next, organization.id, changes.canCreateSubOrganizations);
+      return next;
+    });
+    void refresh();
+    if (finished) {
+      notifySuccess(t('org_updated'));
+      close();
+    }
+  };
+
+  const onDelete = async () => {
+    await deleteOrganization(organization.id);
+    updateTree((root) => removeNode(root, organization.id));
+    queryClient.removeQueries({ queryKey: organizationQueryOptions(organization.id).queryKey });
+    void refresh();
+    notifySuccess(t('org_deleted'));
+    close();
+    if (organization.parent_id) void navigate(`/manage-organization/${organization.parent_id}`);
+  };
+
+  const onRemove = async (member: OrganizationMember) => {
+    await removeMember({ organizationId: member.organization_id, memberId: member.id });
+    updateTree((root) => changeCount(root, member.organization_id, 'members', -1));
+    await refresh();
+    notifySuccess(t('org_user_removed', { email: member.email_address }));
+    close();
+  };
+
+  const onRevoke = async (invitation: Invitation) => {
+    await revokeInvitation(invitation.invitation_id);
+    updateTree((root) => changeCount(root, invitation.organization_id, 'pending_invitations', -1));
+    await refresh();
+    notifySuccess(t('org_invitation_revoked'));
+    close();
+  };
+
+  const onResend = (invitation: Invitation) =>
+    resend.mutate(invitation.invitation_id, {
+      onSuccess: () => {
+        notifySuccess(t('org_invitation_resent'));
+        void refresh();
+      },
+      onError: (error) => notifyError(problemLines(error, t)),
+    });
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-start" gap="sm">
+        <Title order={1} size="h2" style={{ wordBreak: 'break-word' }}>
+          {organization.name}
+        </Title>
+        <Group gap="xs">
+          {canCreate ? (
+            <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setModal({ type: 'create' })}>
+              {t('org_create_sub_organization')}
+            </Button>
+          ) : null}
+          {canManageUsers ? (
+            <Button leftSection={<IconUserPlus size={16} aria-hidden />} onClick={() => setModal({ type: 'invite' })}>
+              {t('org_invite_user')}
+            </Button>
+          ) : null}
+          {canEdit ? (
+            <Button variant="default" leftSection={<IconPencil size={16} aria-hidden />} onClick={() => setModal({ type: 'edit' })}>
+              {t('org_edit_organization')}
+            </Button>
+          ) : null}
+          {canDelete ? (
+            <Button
+              variant="default"
+              color="red"
+              c="red.9"
+              leftSection={<IconTrash size={16} aria-hidden />}
+              onClick={() => setModal({ type: 'delete' })}
+            >
+              {t('org_delete_organization')}
+            </Button>
+          ) : null}
+        </Group>
+      </Group>
+
+      <TextInput
+        type="search"
+        label={t('org_search_label')}
+        placeholder={t('org_search_placeholder')}
+        leftSection={<IconSearch size={16} aria-hidden />}
+        rightSection={searching && results.isFetching ? <Loader size="xs" aria-label={t('org_loading')} /> : null}
+        value={search}
+        onChange={(e) => setSearch(e.currentTarget.value)}
+        maw={480}
+      />
+
+      {searching ? (
+        <Title order={2} size="h3">
+          {t('org_search_results')}
+        </Title>
+      ) : null}
+      <UsersTable
+        rows={members}
+        searching={searching}
+        showAll={showAllUsers}
+        onToggleAll={() => setShowAllUsers(!showAllUsers)}
+        canManage={canManageUsers}
+        onEditRights={(member) => setModal({ type: 'rights', member })}
+        onRemove={(member) => setModal({ type: 'remove', member })}
+      />
+      <InvitationsTable
+        rows={invitations}
+        searching={searching}
+        showAll={showAllInvitations}
+        onToggleAll={() => setShowAllInvitations(!showAllInvitations)}
+        canManage={canManageUsers}
+        onResend={onResend}
+        onRevoke={(invitation) => setModal({ type: 'revoke', invitation })}
+      />
+
+      {modal?.type === 'create' ? <CreateOrganizationModal parent={organization} onClose={close} onCreated={onCreated} /> : null}
+      {modal?.type === 'edit' ? <EditOrganizationModal organization={organization} onClose={close} onUpdated={onUpdated} /> : null}
+      {modal?.type === 'delete' ? (
+        <ConfirmModal
+          title={t('org_delete_title')}
+          message={t('org_delete_confirm', { name: organization.name })}
+          confirmLabel={t('org_delete')}
+          onClose={close}
+          onConfirm={onDelete}
+        />
+      ) : null}
+      {modal?.type === 'invite' ? (
+        <InviteUserModal
+          organization={organization}
+          inviterLanguage={user.languageCode}
+          rightsContext={rightsContext}
+          onClose={close}
+          onInvited={(invitation) => {
+            updateTree((root) => changeCount(root, invitation.organization_id, 'pending_invitations', 1));
+            void refresh();
+            notifySuccess(t('org_invitation_sent'));
+            close();
+          }}
+        />
+      ) : null}
+      {modal?.type === 'rights' ? (
+        <EditRightsModal
+          memberId={modal.member.id}
+          email={modal.member.email_address}
+          features={features}
+          editorIsDeveloper={user.isDeveloper}
+          onClose={close}
+          onSaved={() => {
+            void queryClient.invalidateQueries({ queryKey: ['members', 'rights', modal.member.id] });
+            notifySuccess(t('org_rights_updated'));
+            close();
+          }}
+        />
+      ) : null}
+      {modal?.type === 'remove' ? (
+        <ConfirmModal
+          title={t('org_remove_title')}
+          message={t('org_remove_confirm', {
+            email: modal.member.email_address,
+            name: modal.member.organization_name ?? organization.name,
+          })}
+          confirmLabel={t('org_remove')}
+          onClose={close}
+          onConfirm={() => onRemove(modal.member)}
+        />
+      ) : null}
+      {modal?.type === 'revoke' ? (
+        <ConfirmModal
+          title={t('org_revoke_title')}
+          message={t('org_revoke_confirm', { email: modal.invitation.email_address })}
+          confirmLabel={t('org_revoke')}
+          onClose={close}
+          onConfirm={() => onRevoke(modal.invitation)}
+        />
+      ) : null}
+    </Stack>
+  );
+}

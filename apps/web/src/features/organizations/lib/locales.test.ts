@@ -1,0 +1,39 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { APP_SECTIONS, INTERFACE_LANGUAGES } from '@partner-portal/contracts';
+
+/** Every locale file of the two features has the same keys, none empty (CONVENTIONS §8). */
+const keys = (value: unknown, prefix = ''): string[] =>
+  Object.entries(value as Record<string, unknown>).flatMap(([k, v]) =>
+    typeof v === 'object' && v ? keys(v, `${prefix}${k}.`) : [`${prefix}${k}`],
+  );
+const load = (feature: string, language: string) =>
+  JSON.parse(readFileSync(fileURLToPath(new URL(`../../${feature}/locales/${language}.json`, import.meta.url)), 'utf8')) as Record<
+    string,
+    unknown
+  >;
+
+describe.each(['organizations', 'invitations'])('the %s locales', (feature) => {
+  it('exist for the six interface languages with identical, non-empty keys', () => {
+    const files = readdirSync(fileURLToPath(new URL(`../../${feature}/locales/`, import.meta.url))).map((f) => f.replace('.json', ''));
+    expect(files.sort()).toEqual([...INTERFACE_LANGUAGES].sort());
+    const reference = keys(load(feature, 'en-GB')).sort();
+    for (const language of INTERFACE_LANGUAGES) {
+      const bundle = load(feature, language);
+      expect(keys(bundle).sort()).toEqual(reference);
+      for (const key of reference) expect(key.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown>)[k], bundle)).not.toBe('');
+    }
+  });
+});
+
+describe('the rights labels', () => {
+  it('name every section and every right', () => {
+    const bundle = load('organizations', 'en-GB') as { rights: Record<string, Record<string, string>> };
+    for (const section of APP_SECTIONS) {
+      expect(bundle.rights[section.section]?.title).toBeTruthy();
+      for (const right of section.rights)
+        expect(bundle.rights[section.section]?.[right.name] ?? bundle.rights.common?.[right.name]).toBeTruthy();
+    }
+  });
+});

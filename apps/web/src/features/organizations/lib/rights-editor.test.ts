@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { emptyRights, type Features, type RightsContext } from '@partner-portal/contracts';
+import { editorState, toggleGlobal, toggleRight } from './rights-editor';
+
+const features: Features = {
+  control_tower_enabled: true,
+  control_tower_enabled_for_non_nedap_users: false,
+  ordering_tools_enabled: false,
+  ordering_tools_enabled_for_non_nedap_users: false,
+};
+const partner: RightsContext = {
+  isProviderOrganization: false,
+  organizationClientIds: ['loyalty-app', 'freshdesk'],
+  features,
+  editorIsDeveloper: true,
+};
+const provider: RightsContext = { isProviderOrganization: true, organizationClientIds: [], features, editorIsDeveloper: true };
+
+const box = (state: ReturnType<typeof editorState>, section: string, name: string) =>
+  state.sections.find((s) => s.section.section === section)!.boxes.find((b) => b.right.name === name);
+
+describe('the rights editor', () => {
+  it('shows sections per app, global full permission only outside the provider', () => {
+    const state = editorState(emptyRights(), partner);
+    expect(state.globalOffered).toBe(true);
+    expect(state.sections.map((s) => s.section.section)).toEqual(['partner_portal', 'loyalty', 'support_center']);
+    expect(box(state, 'loyalty', 'developer')).toBeUndefined();
+    expect(box(state, 'loyalty', 'nedap_user_order_manager')).toBeUndefined();
+    const root = editorState(emptyRights(), provider);
+    expect(root.globalOffered).toBe(false);
+    expect(root.sections.map((s) => s.section.section)).toContain('control_tower');
+    expect(box(root, 'loyalty', 'developer')).toBeDefined();
+    expect(box(root, 'loyalty', 'user_full_permission')).toBeUndefined();
+    expect(box(root, 'loyalty', 'nedap_user_full_permission')).toBeDefined();
+    expect(
+      editorState(emptyRights(), { ...provider, editorIsDeveloper: false }).sections.every((s) =>
+        s.boxes.every((b) => b.right.kind !== 'developer'),
+      ),
+    ).toBe(true);
+  });
+
+  it('global full permission checks and disables every app box', () => {
+    const rights = toggleGlobal(emptyRights(), true, partner);
+    const state = editorState(rights, partner);
+    for (const s of state.sections) for (const b of s.boxes) expect(b.disabled).toBe(true);
+    expect(box(state, 'loyalty', 'user_full_permission')!.checked).toBe(true);
+    expect(box(state, 'loyalty', 'user_request_manager')!.checked).toBe(true);
+    expect(box(state, 'loyalty', 'user_access')!.checked).toBe(true);
+  });
+
+  it('an app full permission sets access and sub-rights; provider staff use the provider variant', () => {
+    const state = editorState(toggleRight(emptyRights(), 'loyalty', 'user_full_permission', true, partner), partner);
+    expect(box(state, 'loyalty', 'user_access')).toMatchObject({ checked: true, disabled: true });
+    expect(box(state, 'loyalty', 'user_request_manager')).toMatchObject({ checked: true, disabled: true });
+    const root = editorState(toggleRight(emptyRights(), 'loyalty', 'nedap_user_full_permission', true, provider), provider);
+    expect(box(root, 'loyalty', 'nedap_user_order_manager')!.checked).toBe(true);
+    expect(box(root, 'loyalty', 'developer')!.checked).toBe(false);
+  });
+
+  it('a sub-right ticks access and access locks while any sub-right is ticked', () => {
+    let rights = toggleRight(emptyRights(), 'loyalty', 'user_request_manager', true, partner);
+    expect(box(editorState(rights, partner), 'loyalty', 'user_access')).toMatchObject({ checked: true, disabled: true });
+    rights = toggleRight(rights, 'loyalty', 'user_access', false, partner);
+    expect(rights.loyalty.user_access).toBe(true);
+    rights = toggleRight(rights, 'loyalty', 'user_request_manager', false, partner);
+    expect(box(editorState(rights, partner), 'loyalty', 'user_access')).toMatchObject({ checked: true, disabled: false });
+    rights = toggleRight(rights, 'loyalty', 'user_access', false, partner);
+    expect(rights.loyalty.user_access).toBe(false);
+  });
+});

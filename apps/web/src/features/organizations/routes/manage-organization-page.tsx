@@ -1,0 +1,105 @@
+import { Suspense, use, useEffect, useState } from 'react';
+import { Alert, Box, Button, Center, Collapse, Loader, Paper } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconBinaryTree } from '@tabler/icons-react';
+import { useNavigate, useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useSessionUser } from '@/lib/session';
+import { Footer } from '@/components/footer';
+import { useOrganizationTree } from '../api/get-organization-tree';
+import { useOrganization } from '../api/get-organization';
+import { OrganizationTree } from '../components/organization-tree';
+import { OrganizationView } from '../components/organization-view';
+import { organizationLocales } from '../lib/locales';
+import { problemLines } from '../lib/problems';
+import { notifyError } from '../lib/notify';
+
+/** /manage-organization/{organizationId}: side tree and the selected organization (spec §2). */
+export function ManageOrganizationPage() {
+  return (
+    <Suspense fallback={<PageLoader />}>
+      <ManageOrganization />
+    </Suspense>
+  );
+}
+
+function PageLoader() {
+  return (
+    <Center py="xl">
+      <Loader />
+    </Center>
+  );
+}
+
+function ManageOrganization() {
+  use(organizationLocales());
+  const { t } = useTranslation();
+  const { organizationId = '' } = useParams();
+  const navigate = useNavigate();
+  const user = useSessionUser().data;
+  const tree = useOrganizationTree();
+  const organization = useOrganization(organizationId);
+  // at 768 px or narrower the tree folds away behind a toggle button (spec §2, §9)
+  const narrow = useMediaQuery('(max-width: 768px)', false, { getInitialValueInEffect: false });
+  const [treeOpen, setTreeOpen] = useState(false);
+
+  useEffect(() => {
+    if (tree.isError) notifyError([t('something_went_wrong')]);
+  }, [tree.isError, t]);
+
+  const select = (id: string) => {
+    if (narrow) setTreeOpen(false);
+    if (id !== organizationId) void navigate(`/manage-organization/${id}`);
+  };
+
+  const treePanel = tree.data ? (
+    <OrganizationTree root={tree.data} selectedId={organizationId} onSelect={select} height={narrow ? 320 : 'calc(100vh - 220px)'} />
+  ) : tree.isPending ? (
+    <Loader size="sm" aria-label={t('org_loading')} />
+  ) : null;
+
+  return (
+    <>
+      <Box
+        style={{ display: 'flex', flexDirection: narrow ? 'column' : 'row', gap: 'var(--mantine-spacing-lg)', alignItems: 'stretch' }}
+        p={narrow ? 'sm' : 'md'}
+      >
+        <Box component="nav" aria-label={t('org_tree_label')} style={{ width: narrow ? '100%' : 300, flex: 'none' }}>
+          {narrow ? (
+            <>
+              <Button
+                variant="light"
+                leftSection={<IconBinaryTree size={16} aria-hidden />}
+                onClick={() => setTreeOpen(!treeOpen)}
+                aria-expanded={treeOpen}
+                aria-controls="org-tree-panel"
+                fullWidth
+              >
+                {treeOpen ? t('org_tree_hide') : t('org_tree_show')}
+              </Button>
+              <Collapse expanded={treeOpen} id="org-tree-panel">
+                <Paper withBorder p="sm" mt="xs">
+                  {treeOpen ? treePanel : null}
+                </Paper>
+              </Collapse>
+            </>
+          ) : (
+            <Paper withBorder p="sm" id="org-tree-panel">
+              {treePanel}
+            </Paper>
+          )}
+        </Box>
+        <Box component="section" style={{ flex: 1, minWidth: 0 }} aria-busy={organization.isPending}>
+          {organization.isPending ? <PageLoader /> : null}
+          {organization.isError ? (
+            <Alert color="red" role="alert" title={t('org_error_title')}>
+              {problemLines(organization.error, t).join(' ')}
+            </Alert>
+          ) : null}
+          {organization.data && user ? <OrganizationView key={organization.data.id} organization={organization.data} user={user} /> : null}
+        </Box>
+      </Box>
+      <Footer />
+    </>
+  );
+}

@@ -1,0 +1,46 @@
+import { api } from './api';
+
+/**
+ * Site settings the operator configures on the server (README: PRIVACY_STATEMENT_URL, EULA_URL,
+ * SALES_CONTACT_EMAIL, LOGIN_VIDEO_URL). They are read from GET /api/portal/configuration when the
+ * server offers it; until then (or when it fails) the defaults below, which match the server's
+ * defaults, are used.
+ */
+export interface PortalConfiguration {
+  privacy_statement_url: string;
+  eula_url: string;
+  sales_contact_email: string;
+  login_video_url: string;
+  login_video_poster_url: string;
+}
+
+export const DEFAULT_CONFIGURATION: PortalConfiguration = {
+  privacy_statement_url: 'https://www.nedap.com/privacy-statement/',
+  eula_url: '/documents/end-user-licence-agreement.pdf',
+  sales_contact_email: 'sales@example.com',
+  login_video_url: '/media/cows.mp4',
+  login_video_poster_url: '/media/cows-poster.jpg',
+};
+
+export const configurationQueryKey = ['portal', 'configuration'] as const;
+
+export async function fetchConfiguration(): Promise<PortalConfiguration> {
+  try {
+    const given = await api.get<Partial<PortalConfiguration>>('/portal/configuration', { retries: 0 });
+    const merged = { ...DEFAULT_CONFIGURATION };
+    for (const key of Object.keys(DEFAULT_CONFIGURATION) as (keyof PortalConfiguration)[]) {
+      const value = given?.[key];
+      if (typeof value === 'string' && value) merged[key] = value;
+    }
+    return merged;
+  } catch {
+    return DEFAULT_CONFIGURATION;
+  }
+}
+
+export const configurationQuery = {
+  queryKey: configurationQueryKey,
+  queryFn: fetchConfiguration,
+  staleTime: Infinity,
+  gcTime: Infinity,
+} as const;

@@ -1,0 +1,60 @@
+import { ApiError } from './api';
+
+/**
+ * How a failed call is shown (spec §8), as pure data so it can be tested:
+ * - 400: per-field errors, each by its translation key when present, else by its message;
+ * - 409: the translated key of the problem, falling back to 'invalid_operation';
+ * - 429: a red toast 'too_many_requests' (callers may ignore it, e.g. change and forgot password);
+ * - anything else: 'error_try_again'.
+ */
+export type ErrorView =
+  | { kind: 'fields'; fields: Record<string, string[]>; summary: string[] }
+  | { kind: 'conflict'; key: string; messages: string[]; params: Record<string, string | number> }
+  | { kind: 'too_many_requests'; key: 'too_many_requests' }
+  | { kind: 'generic'; key: string; status: number | null };
+
+/** Translation function shape used by the helpers (i18next's `t`, or a stub in tests). */
+export type Translate = (key: string, options?: Record<string, unknown>) => string;
+
+export function describeError(err: unknown, knownKey: (key: string) => boolean = () => true): ErrorView {
+  if (!(err instanceof ApiError)) return { kind: 'generic', key: 'error_try_again', status: null };
+  const problem = err.problem;
+  if (err.status === 400) {
+    const fields: Record<string, string[]> = {};
+    for (const [field, list] of Object.entries(problem?.errors ?? {})) {
+      fields[field] = list.map((e) => (e.translation_key && knownKey(e.translation_key) ? e.translation_key : e.message));
+    }
+    const summary = Object.values(fields).flat();
+    if (summary.length === 0) {
+      const key = problem?.i18NTranslationKey;
+      summary.push(key && knownKey(key) && key !== 'validation_failed' ? key : (problem?.detail ?? problem?.title ?? 'error_try_again'));
+    }
+    return { kind: 'fields', fields, summary };
+  }
+  if (err.status === 409) {
+    const key = problem?.i18NTranslationKey;
+    return { kind: 'conflict', key: key && knownKey(key) ? key : 'invalid_operation', messages: problem?.messages ?? [], params: problem?.params ?? {} };
+  }
+  if (err.status === 429) return { kind: 'too_many_requests', key: 'too_many_requests' };
+  return { kind: 'generic', key: 'error_try_again', status: err.status };
+}
+
+/** One line of text for a failure, translated. */
+export function errorMessage(err: unknown, t: Translate, knownKey?: (key: string) => boolean): string {
+  const view = describeError(err, knownKey);
+  switch (view.kind) {
+    case 'fields':
+      return view.summary.map((s) => t(s, { defaultValue: s })).join('\n');
+    case 'conflict':
+      return [t(view.key, { ...view.params, defaultValue: t('invalid_operation') }), ...view.messages].join('\n');
+    default:
+      return t(view.key);
+  }
+}
+
+/** The translated message of each field error of a 400, keyed by the wire field name. */
+export function fieldErrorMessages(err: unknown, t: Translate, knownKey?: (key: string) => boolean): Record<string, string> {
+  const view = describeError(err, knownKey);
+  if (view.kind !== 'fields') return {};
+  return Object.fromEntries(Object.entries(view.fields).map(([field, list]) => [field, list.map((s) => t(s, { defaultValue: s })).join(' ')]));
+}

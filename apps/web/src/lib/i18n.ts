@@ -1,0 +1,67 @@
+import i18n from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { DEFAULT_INTERFACE_LANGUAGE, INTERFACE_LANGUAGES, type InterfaceLanguage } from '@partner-portal/contracts';
+import enGB from '../locales/en-GB.json';
+
+/**
+ * The six interface languages (spec §1). en-GB is bundled as the default and fallback; the others
+ * are loaded on demand so the login page stays small.
+ */
+const loaders: Record<Exclude<InterfaceLanguage, 'en-GB'>, () => Promise<{ default: Record<string, unknown> }>> = {
+  nl: () => import('../locales/nl.json'),
+  de: () => import('../locales/de.json'),
+  fr: () => import('../locales/fr.json'),
+  es: () => import('../locales/es.json'),
+  'pt-BR': () => import('../locales/pt-BR.json'),
+};
+
+const STORAGE_KEY = 'pp.language';
+
+export function storedLanguage(): InterfaceLanguage {
+  const value = localStorage.getItem(STORAGE_KEY);
+  return (INTERFACE_LANGUAGES as readonly string[]).includes(value ?? '') ? (value as InterfaceLanguage) : DEFAULT_INTERFACE_LANGUAGE;
+}
+
+export async function changeLanguage(language: InterfaceLanguage): Promise<void> {
+  if (language !== 'en-GB' && !i18n.hasResourceBundle(language, 'translation')) {
+    const resources = await loaders[language]();
+    i18n.addResourceBundle(language, 'translation', resources.default, true, true);
+  }
+  localStorage.setItem(STORAGE_KEY, language);
+  document.documentElement.lang = language;
+  await i18n.changeLanguage(language);
+}
+
+export async function initI18n(): Promise<typeof i18n> {
+  await i18n.use(initReactI18next).init({
+    resources: { 'en-GB': { translation: enGB } },
+    lng: 'en-GB',
+    fallbackLng: 'en-GB',
+    supportedLngs: [...INTERFACE_LANGUAGES],
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  });
+  const language = storedLanguage();
+  if (language !== 'en-GB') await changeLanguage(language);
+  return i18n;
+}
+
+export { i18n };
+
+/**
+ * A feature's own translations (e.g. features/organizations/locales/<language>.json), loaded with
+ * the feature's code and added to the one 'translation' namespace. Every file has the same keys in
+ * all six languages.
+ */
+export type LocaleLoaders = Record<InterfaceLanguage, () => Promise<{ default: Record<string, unknown> }>>;
+
+export async function registerFeatureLocales(loaders: LocaleLoaders): Promise<void> {
+  const load = async (language: InterfaceLanguage) => {
+    const resources = await loaders[language]();
+    i18n.addResourceBundle(language, 'translation', resources.default, true, false);
+  };
+  await Promise.all([load('en-GB'), load((i18n.language as InterfaceLanguage) ?? 'en-GB')]);
+  i18n.on('languageChanged', (language) => {
+    if ((INTERFACE_LANGUAGES as readonly string[]).includes(language)) void load(language as InterfaceLanguage);
+  });
+}

@@ -1,0 +1,30 @@
+/** One typed table of the web app's paths (spec §2). */
+export const paths = {
+  home: '/',
+  login: '/login',
+  loggedIn: '/loggedIn',
+  logout: '/logout',
+  profile: '/profile',
+  changePassword: '/change-password',
+  forgotPassword: '/forgot-password',
+  forgotPasswordConfirmation: '/forgot-password-confirmation',
+  resetPassword: '/reset-password',
+  error: '/error',
+  forbidden: '/forbidden',
+  manageOrganization: (organizationId: string) => `/manage-organization/${encodeURIComponent(organizationId)}`,
+  invitation: (invitationId: string) => `/invitation/${encodeURIComponent(invitationId)}`,
+  externalInvitation: (invitationId: string) => `/invitation-external-identity/${encodeURIComponent(invitationId)}`,
+} as const;
+
+/** A return path is only followed when it stays on this site (no scheme, no //host). */
+export function safeReturnPath(value: string | null | undefined): string | null {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
+  if (/^\/(login|logout|loggedIn)(\/|\?|$)/.test(value)) return null;
+  return value;
+}
+
+/** The login address that brings the visitor back to where they were. */
+export function loginPathFor(location: { pathname: string; search: string; hash?: string }): string {
+  const returnPath = `${location.pathname}${location.search}${location.hash ?? ''}`;
+  return `/login?returnPath=${encodeURIComponent(returnPath)}`;
+}

@@ -1,0 +1,48 @@
+import { useQuery } from '@tanstack/react-query';
+import { interfaceLanguageFor, type UserInfo } from '@partner-portal/contracts';
+import { ApiError, api } from './api';
+import { changeLanguage } from './i18n';
+import { queryClient } from './query-client';
+
+/** The session user (GET /api/identity/user-info), or null when not logged in. */
+export const sessionQueryKey = ['session', 'user-info'] as const;
+
+/** How often the session is checked on routes that need login (spec §9). */
+export const SESSION_CHECK_INTERVAL_MS = 1000;
+
+export async function fetchSessionUser(): Promise<UserInfo | null> {
+  try {
+    return await api.get<UserInfo>('/identity/user-info', { retries: 0 });
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) return null;
+    throw err;
+  }
+}
+
+export function useSessionUser(options: { watch?: boolean } = {}) {
+  return useQuery({
+    queryKey: sessionQueryKey,
+    queryFn: fetchSessionUser,
+    staleTime: 60_000,
+    refetchInterval: options.watch ? SESSION_CHECK_INTERVAL_MS : false,
+    refetchIntervalInBackground: false,
+  });
+}
+
+/** Reload the session user (after login or a profile change) and return it. */
+export async function reloadSessionUser(): Promise<UserInfo | null> {
+  return queryClient.fetchQuery({ queryKey: sessionQueryKey, queryFn: fetchSessionUser, staleTime: 0 });
+}
+
+/** After login: the interface follows the user's language (spec §4). */
+export async function applyUserLanguage(user: UserInfo | null): Promise<void> {
+  if (user) await changeLanguage(interfaceLanguageFor(user.languageCode));
+}
+
+/** After logout: every cached answer is dropped and the interface returns to en-GB (spec §4). */
+export async function clearSession(): Promise<void> {
+  await queryClient.cancelQueries();
+  queryClient.clear();
+  queryClient.setQueryData(sessionQueryKey, null);
+  await changeLanguage('en-GB');
+}

@@ -1,0 +1,28 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+export default defineConfig({
+  plugins: [react()],
+  resolve: {
+    alias: {
+      '@partner-portal/contracts': fileURLToPath(new URL('../../packages/contracts/src/index.ts', import.meta.url)),
+      '@': fileURLToPath(new URL('./src', import.meta.url)),
+    },
+  },
+  build: {
+    outDir: 'dist',
+    sourcemap: false,
+    chunkSizeWarningLimit: 600,
+    manifest: true,
+    rolldownOptions: {
+      // The contracts package is pure declarations: a page that only needs the language list must
+      // not pull every zod schema (and zod) into the login route's bundle.
+      treeshake: { moduleSideEffects: (id: string) => !id.includes('/packages/contracts/src/') },
+    },
+  },
+  server: {
+    port: 5173,
+    proxy: { '/api': 'http://localhost:3000', '/connect': 'http://localhost:3000', '/.well-known': 'http://localhost:3000', '/health': 'http://localhost:3000' },
+  },
+});

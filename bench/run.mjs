@@ -1,0 +1,524 @@
+#!/usr/bin/env node
+// npm run bench: measure the portal against the physical limits and its peers, in one run on this
+// machine with PostgreSQL. Prints a table and writes bench/results.json. See bench/README.md.
+//
+// Environment: DATABASE_URL (admin URL; a fresh pp_bench_<ts> database is made on it and dropped),
+// BENCH_QUICK=1 (short runs, 100k members only), BENCH_MEMBERS_LARGE (default 1000000),
+// BENCH_SKIP_BUILD=1, BENCH_KEEP_DB=1, BENCH_VERBOSE=1, BENCH_REFRESH_CHAINS, BENCH_LOGIN_CONCURRENCY.
+import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism, cpus, totalmem } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { Client, requireExists, sampleLatency, signIn } from './lib/http.mjs';
+import { load } from './lib/load.mjs';
+import { prepareRefreshTokens, refreshChains } from './lib/oidc.mjs';
+import { activityPerRequest, createBenchDatabase, databaseActivity, freePort, killChildren, pgClient, runCommand, startNode } from './lib/processes.mjs';
+import { Report } from './lib/report.mjs';
+import { log, memoryOf, ROOT, round, sleep, Unavailable, withTimeout } from './lib/util.mjs';
+import { launch, routeJavaScript, signedInContext, treeFilterTiming } from './lib/web.mjs';
+
+const QUICK = process.env.BENCH_QUICK === '1';
+const CORES = availableParallelism();
+const ADMIN_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const ADMIN_EMAIL = 'bench-admin@example.com';
+const ADMIN_PASSWORD = 'Bench-Admin-Passw0rd!';
+const ORGANIZATIONS = Number(process.env.BENCH_ORGANIZATIONS ?? 10_000);
+const MEMBERS_SMALL = Number(process.env.BENCH_MEMBERS ?? 100_000);
+const MEMBERS_LARGE = Number(process.env.BENCH_MEMBERS_LARGE ?? 1_000_000);
+const LOAD_SECONDS = QUICK ? 4 : 10;
+const WARMUP_SECONDS = QUICK ? 1 : 2;
+const LOGIN_CONCURRENCY = Number(process.env.BENCH_LOGIN_CONCURRENCY ?? CORES);
+const REFRESH_CHAINS = Number(process.env.BENCH_REFRESH_CHAINS ?? 16);
+const READ_CONNECTIONS = 50;
+const DEFAULT_ARGON2 = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 };
+// the whole run stays within 15 minutes; BENCH_BUDGET_MINUTES raises it on a machine too busy for the 1M step
+const RUN_LIMIT_MS = Number(process.env.BENCH_BUDGET_MINUTES ?? 14) * 60_000;
+
+const report = new Report();
+const started = Date.now();
+
+// ------------------------------------------------------------------ the table, declared up front
+report.declare('argon2.raw', 'argon2id raw hashes/s (@node-rs/argon2)', 'limit (peer)');
+report.declare('login.rate', 'password logins/s (email-login + login)', 'info');
+report.declare('login.ratio', 'logins/s ÷ raw argon2id hashes/s', '≥ 0.85');
+report.declare('hello.rps', 'Fastify hello-world rps @50', 'peer');
+report.declare('hellodb.rps', 'Fastify + 1 PostgreSQL query rps @50', 'peer');
+report.declare('userinfo.rps', 'GET /api/identity/user-info rps @50', 'info');
+report.declare('userinfo.ratio', 'user-info rps ÷ hello-world rps', '≥ 0.35');
+report.declare('userinfo.p99', 'user-info p99 @50 (ms)', '≤ 25');
+report.declare('orgpage.rps', 'GET /api/organizations/{root} rps @50', 'info');
+report.declare('orgpage.p99', 'organization page p99 @50 (ms)', '≤ 25');
+report.declare('refresh.rate', 'refresh_token grants/s', `≥ ${480 * CORES} (480/core × ${CORES})`);
+report.declare('refresh.perCore', 'refresh grants/s per core', '≥ 480');
+report.declare('refresh.100k', 'refresh grants/s with 100k users seeded', '≥ 480/core');
+for (const [tag, members] of [
+  ['100k', MEMBERS_SMALL],
+  ['1m', MEMBERS_LARGE],
+]) {
+  const label = members >= 1e6 ? `${members / 1e6}M` : `${members / 1e3}k`;
+  report.declare(`seed.${tag}`, `seed:bench ${ORGANIZATIONS / 1000}k orgs, ${label} members (s)`, 'info');
+  report.declare(`tree.${tag}`, `GET /api/organizations/tree p50/p95 (ms), ${label}`, 'p95 ≤ 250');
+  report.declare(`org.${tag}`, `GET /api/organizations/{id} p50/p95 (ms), ${label}`, 'p95 ≤ 30');
+  report.declare(`search.${tag}`, `GET /api/members/search 3-letter p50/p95 (ms), ${label}`, 'p95 ≤ 50');
+}
+report.declare('search.growth', 'member search p95 growth 100k → 1M', '≤ 2×');
+report.declare('web.login', 'gzipped JS, /login (KB)', '≤ 120');
+report.declare('web.manage', 'gzipped JS, /manage-organization/{id} (KB)', '≤ 250');
+report.declare('web.filter', 'tree filter per keystroke, 10k nodes p50/p95 (ms)', 'p95 ≤ 50');
+report.declare('rss.idle', 'server RSS at idle (MB)', '≤ 250');
+report.declare('rss.load', 'server RSS after the load (MB)', '≤ 250');
+report.declare('rss.peak', 'server peak RSS, VmHWM (MB)', '≤ 250');
+
+/** Run a step; its rows left pending become unavailable/error with the reason. */
+async function step(name, keys, limitMs, fn) {
+  log(`— ${name}`);
+  const t = Date.now();
+  try {
+    await withTimeout(fn(), limitMs, name);
+  } catch (err) {
+    log(`${name}: ${err instanceof Unavailable ? '' : 'ERROR '}${err.message.split('\n')[0]}`);
+    if (!(err instanceof Unavailable) && process.env.BENCH_VERBOSE) console.error(err);
+    report.settle(keys, err);
+  }
+  report.detail(`time.${name}`, round((Date.now() - t) / 1000));
+  // the portal's memory after every step, to see which one grows it
+  if (portal?.child.exitCode === null) report.detail(`memory.after ${name}`, memoryOf(portal.pid, readFileSync));
+}
+
+/** Run a measured load and record the database round trips per request (pg_stat_database). */
+async function measured(name, fn, requestsOf = (r) => r.ok) {
+  const before = await databaseActivity(db.url, db.name);
+  const r = await fn();
+  const after = await databaseActivity(db.url, db.name);
+  const perRequest = activityPerRequest(before, after, requestsOf(r));
+  report.detail(`${name}.database`, perRequest);
+  return { ...r, db: perRequest };
+}
+
+// ------------------------------------------------------------------------------- build
+let db;
+let portal;
+let hello;
+let browser;
+let keepDb = process.env.BENCH_KEEP_DB === '1';
+
+async function cleanup() {
+  await browser?.close().catch(() => undefined);
+  await hello?.stop().catch(() => undefined);
+  await portal?.stop().catch(() => undefined);
+  killChildren();
+  if (db && !keepDb) await db.drop().catch((err) => log(`could not drop ${db.name}: ${err.message}`));
+  else if (db) log(`database kept: ${db.url}`);
+}
+
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    log(`${signal}: cleaning up`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+async function build() {
+  if (process.env.BENCH_SKIP_BUILD === '1') {
+    report.note('build skipped (BENCH_SKIP_BUILD=1)');
+    return;
+  }
+  log('building the server (tsc -b) and the web app (vite)');
+  const server = await runCommand('npx', ['tsc', '-b', 'apps/server/tsconfig.build.json'], { timeoutMs: 240_000, label: 'tsc' });
+  if (server.code !== 0) {
+    const msg = `server build failed (${server.code}); measuring the last emitted apps/server/dist`;
+    log(`${msg}\n${server.tail}`);
+    report.note(`${msg}: ${server.tail.split('\n')[0]}`);
+  }
+  const web = await runCommand('npm', ['run', 'build', '-w', '@partner-portal/web'], { timeoutMs: 240_000, label: 'vite' });
+  if (web.code !== 0) {
+    log(`web build failed (${web.code})\n${web.tail}`);
+    report.note(`web build failed (${web.code}); measuring the last apps/web/dist`);
+  }
+  report.detail('buildSeconds', { server: round(server.ms / 1000), web: round(web.ms / 1000) });
+  if (!existsSync(`${ROOT}apps/server/dist/main.js`)) throw new Error('apps/server/dist/main.js is missing: the server did not build');
+}
+
+// ------------------------------------------------------------------------------- steps
+async function startPortal() {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const dcrToken = randomBytes(24).toString('base64url');
+  const env = {
+    NODE_ENV: process.env.BENCH_NODE_ENV ?? 'production',
+    DATABASE_URL: db.url,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: baseUrl,
+    BOOTSTRAP_ADMIN_EMAIL: ADMIN_EMAIL,
+    BOOTSTRAP_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    DCR_INITIAL_ACCESS_TOKEN: dcrToken,
+    RATE_LIMIT_MAX: '1000000000',
+    LOGIN_RATE_LIMIT_PER_ACCOUNT: '1000000000',
+    LOGIN_RATE_LIMIT_PER_IP: '1000000000',
+    LOG_LEVEL: 'warn',
+    // nothing external: no SMTP (outbox), no Redis, no upstream identity provider
+    SMTP_URL: '',
+    REDIS_URL: '',
+    EXTERNAL_IDP_ISSUER: '',
+    EXTERNAL_IDP_CLIENT_ID: '',
+  };
+  const started = await startNode('apps/server/dist/main.js', { env, readyUrl: `${baseUrl}/health`, timeoutMs: 90_000, label: 'portal' });
+  log(`portal pid ${started.pid} on ${baseUrl}`);
+  return { ...started, baseUrl, dcrToken, env };
+}
+
+async function rootOrganization() {
+  const c = await pgClient(db.url);
+  try {
+    const { rows } = await c.query('SELECT id, path FROM organizations WHERE parent_id IS NULL LIMIT 1');
+    const hashRow = await c.query('SELECT password_hash FROM users WHERE lower(email) = lower($1)', [ADMIN_EMAIL]);
+    return { id: rows[0]?.id, path: rows[0]?.path, passwordHash: hashRow.rows[0]?.password_hash ?? '' };
+  } finally {
+    await c.end();
+  }
+}
+
+/** Argon2 options of the server build (ARGON2_OPTIONS), else the documented defaults. */
+async function argon2Options() {
+  try {
+    const mod = await import(`${ROOT}apps/server/dist/bootstrap.js`);
+    if (mod.ARGON2_OPTIONS) return { ...mod.ARGON2_OPTIONS };
+  } catch {
+    /* fall through */
+  }
+  return DEFAULT_ARGON2;
+}
+
+async function stepLogins() {
+  const options = await argon2Options();
+  const stored = /\$m=(\d+),t=(\d+),p=(\d+)\$/.exec(rootInfo.passwordHash);
+  if (stored && (Number(stored[1]) !== options.memoryCost || Number(stored[2]) !== options.timeCost || Number(stored[3]) !== options.parallelism)) {
+    report.note(`the stored admin hash uses m=${stored[1]},t=${stored[2]},p=${stored[3]}, not ARGON2_OPTIONS`);
+  }
+  report.detail('argon2', { options, storedHashParameters: stored?.slice(1).join(',') ?? null, concurrency: LOGIN_CONCURRENCY });
+  const raw = await runCommand(process.execPath, ['bench/argon2-rate.mjs', String(LOGIN_CONCURRENCY), String(LOAD_SECONDS), JSON.stringify(options)], {
+    timeoutMs: (LOAD_SECONDS + 30) * 1000,
+    label: 'argon2',
+  });
+  if (raw.code !== 0) throw new Error(`argon2-rate: ${raw.tail}`);
+  const rawResult = JSON.parse(raw.tail.split('\n').pop());
+  report.detail('argon2.raw', rawResult);
+  report.set('argon2.raw', round(rawResult.perSecond, 1), undefined, `concurrency ${LOGIN_CONCURRENCY}`);
+
+  // probe: does the two-step login exist and work?
+  await signIn(new Client(portal.baseUrl), ADMIN_EMAIL, ADMIN_PASSWORD);
+  const headers = { 'content-type': 'application/json', 'x-csrf': '1' };
+  const requests = [
+    { method: 'POST', path: '/api/identity/email-login', headers, body: JSON.stringify({ email: ADMIN_EMAIL }) },
+    { method: 'POST', path: '/api/identity/login', headers, body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD, remember: false }) },
+  ];
+  await load({ url: portal.baseUrl, connections: LOGIN_CONCURRENCY, durationSeconds: WARMUP_SECONDS, requests });
+  const r = await measured('login', () => load({ url: portal.baseUrl, connections: LOGIN_CONCURRENCY, durationSeconds: LOAD_SECONDS, requests }), (x) => x.ok / 2);
+  report.detail('login.load', r);
+  const loginsPerSecond = round(r.ok / 2 / r.durationSeconds, 1);
+  const ratio = round(loginsPerSecond / rawResult.perSecond, 2);
+  const errs = r.non2xx || r.errors ? `${r.non2xx} non-2xx, ${r.errors} errors` : '';
+  report.set('login.rate', loginsPerSecond, undefined, `concurrency ${LOGIN_CONCURRENCY}; p50 ${r.p50} ms/request; ≈${r.db.xacts} db statements/login${errs ? `; ${errs}` : ''}`);
+  report.set('login.ratio', ratio, ratio >= 0.85 && !r.non2xx, errs);
+}
+
+async function stepReads() {
+  const port = await freePort();
+  hello = await startNode('bench/hello.mjs', { args: [String(port), db.url], readyUrl: `http://127.0.0.1:${port}/`, label: 'hello' });
+  await load({ url: `http://127.0.0.1:${port}/`, connections: READ_CONNECTIONS, durationSeconds: WARMUP_SECONDS });
+  const h = await load({ url: `http://127.0.0.1:${port}/`, connections: READ_CONNECTIONS, durationSeconds: LOAD_SECONDS });
+  report.detail('hello.load', h);
+  report.set('hello.rps', h.rps, undefined, `p99 ${h.p99} ms`);
+  // a second peer: the same plus one PostgreSQL round trip, what user-info needs at least
+  await load({ url: `http://127.0.0.1:${port}/db`, connections: READ_CONNECTIONS, durationSeconds: WARMUP_SECONDS });
+  const hd = await load({ url: `http://127.0.0.1:${port}/db`, connections: READ_CONNECTIONS, durationSeconds: LOAD_SECONDS });
+  await hello.stop();
+  hello = undefined;
+  report.detail('hellodb.load', hd);
+  report.set('hellodb.rps', hd.rps, undefined, `${round(hd.rps / h.rps, 2)} × hello-world; p99 ${hd.p99} ms`);
+
+  const client = new Client(portal.baseUrl);
+  const session = await signIn(client, ADMIN_EMAIL, ADMIN_PASSWORD);
+  const headers = { cookie: `pp_session=${session}`, 'x-csrf': '1' };
+  const probe = await client.get('/api/identity/user-info');
+  requireExists(probe, 'GET /api/identity/user-info');
+  if (probe.status !== 200) throw new Error(`user-info: ${probe.status}`);
+  await load({ url: `${portal.baseUrl}/api/identity/user-info`, connections: READ_CONNECTIONS, durationSeconds: WARMUP_SECONDS, headers });
+  const u = await measured('userinfo', () => load({ url: `${portal.baseUrl}/api/identity/user-info`, connections: READ_CONNECTIONS, durationSeconds: LOAD_SECONDS, headers }));
+  report.detail('userinfo.load', u);
+  const ratio = round(u.rps / h.rps, 2);
+  const bad = u.non2xx ? ` (${u.non2xx} non-2xx: ${JSON.stringify(u.statuses)})` : '';
+  report.set('userinfo.rps', u.rps, undefined, `${round(u.rps / hd.rps, 2)} × Fastify+1 query; p50 ${u.p50} ms; ≈${u.db.xacts} db statements/request${bad}`);
+  report.set('userinfo.ratio', ratio, ratio >= 0.35 && !u.non2xx, bad);
+  report.set('userinfo.p99', u.p99, u.p99 <= 25);
+
+  const orgProbe = await client.get(`/api/organizations/${rootInfo.id}`);
+  requireExists(orgProbe, 'GET /api/organizations/{id}');
+  if (orgProbe.status !== 200) throw new Error(`organization page: ${orgProbe.status}`);
+  const url = `${portal.baseUrl}/api/organizations/${rootInfo.id}`;
+  await load({ url, connections: READ_CONNECTIONS, durationSeconds: WARMUP_SECONDS, headers });
+  const o = await measured('orgpage', () => load({ url, connections: READ_CONNECTIONS, durationSeconds: LOAD_SECONDS, headers }));
+  report.detail('orgpage.load', o);
+  report.set('orgpage.rps', o.rps, undefined, `${round(o.rps / h.rps, 2)} × hello-world; p50 ${o.p50} ms; ≈${o.db.xacts} db statements/request${o.non2xx ? `; ${o.non2xx} non-2xx` : ''}`);
+  report.set('orgpage.p99', o.p99, o.p99 <= 25 && !o.non2xx);
+}
+
+/**
+ * Refresh grants/s. Run on the empty database (the target), and again once the seed has put
+ * 100k users in the users table (the provider looks the account up on every grant).
+ */
+async function stepRefresh(tag = '') {
+  const prepare = () => prepareRefreshTokens({ baseUrl: portal.baseUrl, dcrToken: portal.dcrToken, email: ADMIN_EMAIL, password: ADMIN_PASSWORD, chains: REFRESH_CHAINS });
+  const seconds = tag ? Math.min(LOAD_SECONDS, 5) : LOAD_SECONDS;
+  if (!tag) {
+    // warm-up on chains of its own (tokens rotate, so the measured run gets fresh ones)
+    const warm = await prepare();
+    const w = await refreshChains(portal.baseUrl, warm.meta, warm.registered, warm.tokens, WARMUP_SECONDS);
+    if (w.errors) throw new Error(`refresh grants fail: ${w.errorSamples.join(' | ')}`);
+  }
+  const fresh = await prepare();
+  const r = await measured(`refresh${tag}`, () => refreshChains(portal.baseUrl, fresh.meta, fresh.registered, fresh.tokens, seconds), (x) => x.grants);
+  report.detail(`refresh${tag}`, { ...r, chains: REFRESH_CHAINS });
+  const perCore = round(r.grantsPerSecond / CORES, 1);
+  const errs = r.errors ? `; ${r.errors} broken chains: ${r.errorSamples[0]}` : '';
+  const note = `${REFRESH_CHAINS} chains; p50 ${r.p50} ms, p99 ${r.p99} ms; ≈${r.db.xacts} db statements/grant${errs}`;
+  if (tag) {
+    report.set(`refresh${tag}`, `${r.grantsPerSecond} (${perCore}/core)`, perCore >= 480 && !r.errors, note);
+  } else {
+    report.set('refresh.rate', r.grantsPerSecond, r.grantsPerSecond >= 480 * CORES && !r.errors, note);
+    report.set('refresh.perCore', perCore, perCore >= 480 && !r.errors);
+  }
+}
+
+// ---------------------------------------------------------------- scale
+const scale = {};
+
+async function seed(tag, members, limitMs) {
+  const script = `${ROOT}apps/server/dist/cli/seed-bench.js`;
+  if (!existsSync(script)) throw new Unavailable('unavailable (no apps/server/dist/cli/seed-bench.js yet)');
+  log(`seeding ${ORGANIZATIONS} organizations, ${members} members (limit ${round(limitMs / 60_000)} min)`);
+  // the same program as `npm run seed:bench -- …`, without its rebuild (the bench built already)
+  const r = await runCommand(process.execPath, [script, '--organizations', String(ORGANIZATIONS), '--members', String(members)], {
+    env: portal.env,
+    timeoutMs: limitMs,
+    label: 'seed',
+  });
+  if (r.code !== 0) {
+    const progress = /members: (\d+) \/ (\d+)/.exec(r.tail.split('\n').reverse().find((l) => /members: \d+ \//.test(l)) ?? '');
+    const how = typeof r.code === 'string' ? `not finished in ${round(r.ms / 1000)} s of the time budget` : `exited ${r.code}`;
+    throw new Error(`seed:bench ${how}${progress ? ` (${progress[1]} of ${progress[2]} members loaded)` : ''}: ${r.tail.split('\n').slice(-2).join(' / ')}`);
+  }
+  const c = await pgClient(db.url);
+  try {
+    await c.query('SET statement_timeout = 300000');
+    const t = Date.now();
+    // steady state: a production database has been vacuumed and analysed after a bulk load
+    await c.query('VACUUM ANALYZE');
+    const counts = (await c.query('SELECT (SELECT count(*)::int FROM organizations) AS organizations, (SELECT count(*)::int FROM memberships) AS members')).rows[0];
+    report.detail(`seed.${tag}`, { seconds: round(r.ms / 1000), vacuumAnalyzeSeconds: round((Date.now() - t) / 1000), ...counts });
+    report.set(`seed.${tag}`, round(r.ms / 1000), undefined, `${counts.organizations} organizations, ${counts.members} members in the database`);
+    scale.counts = counts;
+  } finally {
+    await c.end();
+  }
+}
+
+/** A fixed pseudo-random generator, so every run samples the same way. */
+function prng(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+async function pickSamples() {
+  const c = await pgClient(db.url);
+  try {
+    const orgs = (await c.query('SELECT id FROM organizations ORDER BY md5(id::text) LIMIT 200')).rows.map((r) => r.id);
+    const emails = (await c.query('SELECT email FROM memberships ORDER BY md5(id::text) LIMIT 400')).rows.map((r) => r.email.toLowerCase());
+    const rand = prng(42);
+    const substrings = new Set();
+    for (const email of emails) {
+      // a substring of one word of the local part (first.last123 → "first" or "last")
+      const words = email.split('@')[0].split(/[^a-z]+/).filter((w) => w.length >= 3);
+      if (!words.length) continue;
+      const word = words[Math.floor(rand() * words.length)];
+      const i = Math.floor(rand() * (word.length - 2));
+      substrings.add(word.slice(i, i + 3));
+      if (substrings.size >= 12) break;
+    }
+    const names = (await c.query("SELECT name FROM organizations WHERE parent_id IS NOT NULL ORDER BY md5(id::text) LIMIT 20")).rows.map((r) => r.name);
+    return { orgs: [rootInfo.id, ...orgs], substrings: [...substrings], orgNames: names };
+  } finally {
+    await c.end();
+  }
+}
+
+async function searchMatchCounts(substrings) {
+  const c = await pgClient(db.url);
+  try {
+    await c.query('SET statement_timeout = 20000');
+    const out = {};
+    for (const q of substrings) {
+      out[q] = (await c.query("SELECT count(*)::int AS n FROM memberships WHERE lower(email) LIKE '%' || $1 || '%'", [q])).rows[0].n;
+    }
+    return out;
+  } catch {
+    return null;
+  } finally {
+    await c.end();
+  }
+}
+
+async function measureScale(tag) {
+  const client = new Client(portal.baseUrl);
+  const session = await signIn(client, ADMIN_EMAIL, ADMIN_PASSWORD);
+  const headers = { cookie: `pp_session=${session}` };
+  if (!scale.samples) scale.samples = await pickSamples();
+  const { orgs, substrings } = scale.samples;
+  const results = {};
+  const measure = async (key, label, pathFor, count, limit) => {
+    try {
+      const r = await sampleLatency(portal.baseUrl, pathFor, { count, maxMs: (QUICK ? 20 : 45) * 1000, headers });
+      results[key] = r;
+      const errs = Object.entries(r.statuses).filter(([s]) => s !== '200');
+      const note = `n=${r.n}, max ${r.max} ms, ~${Math.round(r.avgBytes / 1024)} KB${errs.length ? `; statuses ${JSON.stringify(r.statuses)}` : ''}`;
+      report.set(`${key}.${tag}`, `${r.p50} / ${r.p95}`, r.p95 <= limit && !errs.length, note);
+    } catch (err) {
+      report.settle([`${key}.${tag}`], err);
+      log(`${label}: ${err.message}`);
+    }
+  };
+  await measure('tree', 'tree', () => '/api/organizations/tree', QUICK ? 8 : 25, 250);
+  await measure('org', 'organization page', (i) => `/api/organizations/${orgs[i % orgs.length]}`, QUICK ? 100 : 300, 30);
+  await measure('search', 'member search', (i) => `/api/members/search?organizationId=${rootInfo.id}&q=${substrings[i % substrings.length]}`, QUICK ? 100 : 300, 50);
+  results.searchMatches = await searchMatchCounts(substrings);
+  report.detail(`scale.${tag}`, results);
+  scale[tag] = results;
+}
+
+async function stepWeb() {
+  browser = await launch();
+  const anonymous = await browser.newContext({ baseURL: portal.baseUrl });
+  const login = await routeJavaScript(anonymous, '/login');
+  await login.page.close();
+  report.detail('web.login', login);
+  report.set('web.login', login.gzipKb, login.gzipKb <= 120, `${login.files.length} files, ${login.rawKb} KB raw; largest ${login.files[0]?.file} ${round((login.files[0]?.gzip ?? 0) / 1024)} KB`);
+  await anonymous.close();
+
+  const context = await signedInContext(browser, portal.baseUrl, ADMIN_EMAIL, ADMIN_PASSWORD);
+  const path = `/manage-organization/${rootInfo.id}`;
+  const manage = await routeJavaScript(context, path, {
+    settle: (page) => page.waitForSelector('[role=tree]', { timeout: 30_000, state: 'attached' }).catch(() => undefined),
+  });
+  report.detail('web.manage', { ...manage, page: undefined });
+  const wrongPage = manage.finalPath !== path ? ` (ended on ${manage.finalPath})` : '';
+  report.set('web.manage', manage.gzipKb, manage.gzipKb <= 250 && !wrongPage, `${manage.files.length} files, ${manage.rawKb} KB raw${wrongPage}`);
+
+  const orgCount = scale.counts?.organizations ?? 0;
+  if (orgCount < ORGANIZATIONS) {
+    report.mark('web.filter', 'unavailable', `needs the seeded tree (${orgCount} organizations)`);
+  } else {
+    // the last four characters of an organization's name: the first keystroke matches many
+    // organizations, each further one fewer (a prefix every name shares would not filter at all)
+    const names = (scale.samples?.orgNames ?? []).map((n) => n.trim()).filter((n) => n.length >= 4);
+    const word = (names[0] ?? 'dealer').slice(-4).toLowerCase();
+    try {
+      const t = await treeFilterTiming(manage.page, word, QUICK ? 1 : 2);
+      report.detail('web.filter', t);
+      report.set('web.filter', `${t.p50} / ${t.p95}`, t.p95 <= 50, `${t.keystrokes} keystrokes of "${word}" and back; max ${t.max} ms; ${orgCount} organizations`);
+    } catch (err) {
+      report.settle(['web.filter'], err);
+    }
+  }
+  await context.close();
+  await browser.close();
+  browser = undefined;
+}
+
+function recordMemory(key) {
+  const m = memoryOf(portal.pid, readFileSync);
+  report.detail(`memory.${key}`, m);
+  return m;
+}
+
+// ------------------------------------------------------------------------------- main
+let rootInfo;
+
+async function main() {
+  log(`${QUICK ? 'QUICK' : 'full'} run on ${CORES} cores (${cpus()[0]?.model ?? 'cpu'}), ${Math.round(totalmem() / 2 ** 30)} GB`);
+  await build();
+  db = await createBenchDatabase(ADMIN_URL);
+  portal = await startPortal();
+  rootInfo = await rootOrganization();
+  if (!rootInfo.id) throw new Error('the portal started but bootstrapped no root organization');
+  await sleep(3000);
+  const idle = recordMemory('idle');
+  report.set('rss.idle', idle.rssMb, idle.rssMb <= 250);
+
+  await step('logins', ['argon2.raw', 'login.rate', 'login.ratio'], 120_000, stepLogins);
+  await step('reads', ['hello.rps', 'hellodb.rps', 'userinfo.rps', 'userinfo.ratio', 'userinfo.p99', 'orgpage.rps', 'orgpage.p99'], 180_000, stepReads);
+  await step('refresh', ['refresh.rate', 'refresh.perCore'], 120_000, stepRefresh);
+
+  const scaleKeys = (tag) => [`seed.${tag}`, `tree.${tag}`, `org.${tag}`, `search.${tag}`];
+  await step('scale 100k', scaleKeys('100k'), 7 * 60_000, async () => {
+    await seed('100k', MEMBERS_SMALL, 4 * 60_000);
+    await measureScale('100k');
+  });
+  if (scale.counts) await step('refresh 100k', ['refresh.100k'], 90_000, () => stepRefresh('.100k'));
+  else report.mark('refresh.100k', 'unavailable', 'needs the seeded users');
+  await step('web', ['web.login', 'web.manage', 'web.filter'], 150_000, stepWeb);
+  const remaining = RUN_LIMIT_MS - (Date.now() - started);
+  if (QUICK) {
+    for (const k of [...scaleKeys('1m'), 'search.growth']) report.mark(k, 'skipped', 'BENCH_QUICK=1');
+  } else if (remaining < 5 * 60_000) {
+    for (const k of [...scaleKeys('1m'), 'search.growth']) report.mark(k, 'skipped', `not enough time left in the 15-minute budget (${Math.round(remaining / 1000)} s)`);
+  } else {
+    // the seed gets what the budget leaves after the measurements (about 2 minutes)
+    const limit = Math.min(remaining - 30_000, 11 * 60_000);
+    await step('scale 1M', scaleKeys('1m'), limit, async () => {
+      await seed('1m', MEMBERS_LARGE, limit - 150_000);
+      await measureScale('1m');
+    });
+    const a = scale['100k']?.search;
+    const b = scale['1m']?.search;
+    if (a && b) {
+      const growth = round(b.p95 / a.p95, 2);
+      report.set('search.growth', `${growth}×`, growth <= 2, `p95 ${a.p95} → ${b.p95} ms`);
+    } else report.mark('search.growth', 'unavailable', 'needs both member-search measurements');
+  }
+
+  const after = recordMemory('afterLoad');
+  report.set('rss.load', after.rssMb, after.rssMb <= 250);
+  report.set('rss.peak', after.peakMb, after.peakMb <= 250);
+}
+
+let exitCode = 0;
+try {
+  await main();
+} catch (err) {
+  exitCode = 1;
+  log(`FAILED: ${err.stack ?? err}`);
+  report.note(`run failed: ${err.message.split('\n')[0]}`);
+  for (const row of report.rows) report.mark(row.key, 'error', 'the run stopped early');
+} finally {
+  if (portal) report.detail('portalLogTail', portal.output.slice(-10));
+  await cleanup();
+}
+const seconds = round((Date.now() - started) / 1000);
+report.print();
+report.write(`${ROOT}bench/results.json`, {
+  generatedAt: new Date().toISOString(),
+  quick: QUICK,
+  cores: CORES,
+  cpu: cpus()[0]?.model,
+  node: process.version,
+  durationSeconds: seconds,
+  git: await runCommand('git', ['rev-parse', '--short', 'HEAD'], { timeoutMs: 10_000 }).then((r) => r.tail.trim()).catch(() => null),
+});
+console.log(`bench/results.json written; ${seconds} s`);
+process.exit(exitCode);

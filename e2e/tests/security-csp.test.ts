@@ -1,0 +1,147 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { hashSecret } from '../../apps/server/src/http/session.js';
+import { startPortal, type TestPortal } from '../../apps/server/test/support/portal.js';
+import { launchBrowser, newPage } from '../support/browser.js';
+
+/**
+ * Content security policy in a real browser (issue 7 §4): every page of spec §2, anonymous and
+ * signed in, loads without a single CSP violation, under a policy without inline scripts.
+ * Violations are caught twice: the `securitypolicyviolation` DOM event (installed before any
+ * page script runs) and Chromium's console report.
+ */
+let portal: TestPortal;
+let browser: Browser;
+let invitation: { id: string; code: string };
+
+beforeAll(async () => {
+  portal = await startPortal();
+  browser = await launchBrowser();
+  const code = randomBytes(32).toString('base64url');
+  const { rows } = await portal.services.db.query<{ id: string }>(
+    `INSERT INTO invitations (organization_id, email, state, code_hash, language_code, expires_at, last_sent_at)
+     VALUES ($1, 'csp-invitee@example.com', 'PENDING', $2, 'en', now() + interval '7 days', now()) RETURNING id`,
+    [portal.rootOrganizationId, hashSecret(code)],
+  );
+  invitation = { id: rows[0]!.id, code };
+});
+afterAll(async () => {
+  await browser?.close();
+  await portal?.close();
+});
+
+const anonymousPages = () => [
+  '/login',
+  '/login?returnPath=%2Fprofile',
+  '/loggedIn',
+  '/forgot-password',
+  '/forgot-password-confirmation',
+  `/reset-password?userId=${portal.adminUserId}&code=not-a-valid-code`,
+  `/invitation/${invitation.id}?code=${invitation.code}`,
+  `/invitation-external-identity/${invitation.id}?code=${invitation.code}`,
+  '/error?errorId=unknown',
+  '/this/page/does/not/exist',
+  '/',
+  '/logout',
+];
+
+const signedInPages = () => [
+  '/',
+  '/profile',
+  '/change-password',
+  `/manage-organization/${portal.rootOrganizationId}`,
+  '/forbidden',
+  '/error?errorId=unknown',
+  '/this/page/does/not/exist',
+  `/invitation/${invitation.id}?code=${invitation.code}`,
+  '/logout',
+];
+
+async function visit(context: BrowserContext, path: string): Promise<{ violations: string[]; csp: string }> {
+  const { page, watch } = await newPage(context);
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
+    document.addEventListener('securitypolicyviolation', (e) =>
+      seen.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber})`),
+    );
+  });
+  const response = await page.goto(path, { waitUntil: 'load' });
+  await settle(page);
+  const events = await page
+    .evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? [])
+    .catch(() => [] as string[]);
+  const violations = [...events, ...watch.problems.filter((p) => p.startsWith('csp:') || /Content Security Policy/i.test(p))];
+  const csp = (await response?.headerValue('content-security-policy')) ?? '';
+  await page.close();
+  return { violations, csp };
+}
+
+/** Let the single-page app render, fetch and redirect (the session check runs every second). */
+async function settle(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle', { timeout: 3000 }).catch(() => undefined);
+  await page.waitForTimeout(600);
+}
+
+describe('content security policy in Chromium', () => {
+  it('no page, anonymous, has a CSP violation, and the policy allows no inline script', async () => {
+    const context = await browser.newContext({ baseURL: portal.url });
+    try {
+      const found: Record<string, string[]> = {};
+      for (const path of anonymousPages()) {
+        const { violations, csp } = await visit(context, path);
+        expect(csp, path).toMatch(/script-src 'self'/);
+        expect(/script-src([^;]*)/.exec(csp)?.[1] ?? '', path).not.toMatch(/unsafe-inline|unsafe-eval/);
+        if (violations.length) found[path] = violations;
+      }
+      expect(found).toEqual({});
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('no page, signed in, has a CSP violation', async () => {
+    const context = await browser.newContext({ baseURL: portal.url });
+    try {
+      const session = await portal.sessionFor(portal.adminUserId);
+      await context.addCookies([
+        { name: 'pp_session', value: session.cookies.get('pp_session')!, url: portal.url, httpOnly: true, sameSite: 'Lax' },
+      ]);
+      const found: Record<string, string[]> = {};
+      for (const path of signedInPages()) {
+        const { violations } = await visit(context, path);
+        if (violations.length) found[path] = violations;
+      }
+      expect(found).toEqual({});
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('an injected inline script is blocked and reported (the check itself works)', async () => {
+    const context = await browser.newContext({ baseURL: portal.url });
+    try {
+      const { page } = await newPage(context);
+      await page.addInitScript(() => {
+        const seen: string[] = [];
+        (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
+        document.addEventListener('securitypolicyviolation', (e) => seen.push(e.violatedDirective));
+      });
+      await page.goto('/login');
+      const ran = await page.evaluate(async () => {
+        (window as unknown as { __inlineRan?: boolean }).__inlineRan = false;
+        const s = document.createElement('script');
+        s.textContent = 'window.__inlineRan = true';
+        document.body.appendChild(s);
+        await new Promise((r) => setTimeout(r, 100));
+        return (window as unknown as { __inlineRan?: boolean }).__inlineRan;
+      });
+      expect(ran).toBe(false);
+      const violations = await page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
+      expect(violations.some((v) => v.startsWith('script-src'))).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+});

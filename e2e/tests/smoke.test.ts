@@ -1,0 +1,37 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { startPortal, type TestPortal } from '../../apps/server/test/support/portal.js';
+import { launchBrowser, newPage, seriousAxeViolations } from '../support/browser.js';
+
+let portal: TestPortal;
+let browser: Browser;
+let context: BrowserContext;
+
+beforeAll(async () => {
+  portal = await startPortal();
+  browser = await launchBrowser();
+  context = await browser.newContext({ baseURL: portal.url });
+});
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await portal?.close();
+});
+
+describe('the web shell', () => {
+  it('shows the not-found page for an unknown path, with no CSP violation and no serious axe violation', async () => {
+    const { page, watch } = await newPage(context);
+    await page.goto('/this/does/not/exist');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Back to homepage' }).waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(watch.problems).toEqual([]);
+  });
+
+  it('rewrites a #/ URL to a normal path', async () => {
+    const { page } = await newPage(context);
+    await page.goto('/#/somewhere');
+    await page.waitForFunction(() => window.location.pathname === '/somewhere');
+    expect(new URL(page.url()).hash).toBe('');
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * Every error the server may answer with, keyed by the translation key the web app shows.
+ * The key is the stable contract: clients branch on `i18NTranslationKey`, never on text.
+ */
+export const ERRORS = {
+  // transport and generic
+  validation_failed: { status: 400, title: 'One or more validation errors occurred.' },
+  invalid_json: { status: 400, title: 'The request body is not valid JSON.' },
+  unsupported_media_type: { status: 415, title: 'Unsupported media type.' },
+  payload_too_large: { status: 413, title: 'The request body is too large.' },
+  unauthorized: { status: 401, title: 'Unauthorized' },
+  forbidden: { status: 403, title: 'Forbidden (no access to the requested page)' },
+  csrf_header_missing: { status: 403, title: 'The anti-forgery header X-CSRF is missing.' },
+  not_found: { status: 404, title: 'Sorry, we could not find this page' },
+  method_not_allowed: { status: 405, title: 'Method not allowed.' },
+  too_many_requests: { status: 429, title: 'Too many requests, try again later' },
+  something_went_wrong: { status: 500, title: 'Something went wrong. Please try again' },
+  service_unavailable: { status: 503, title: 'The service is temporarily unavailable.' },
+  invalid_operation: { status: 409, title: 'Invalid operation' },
+
+  // identity
+  invalid_login: { status: 400, title: 'Invalid login' },
+  fill_all_required_fields: { status: 400, title: 'Fill all required fields' },
+  password_error_no_match: { status: 400, title: 'Passwords do not match' },
+  current_password_incorrect: { status: 409, title: 'The current password is incorrect' },
+  password_required: { status: 400, title: 'Password is required' },
+  password_too_short: { status: 400, title: 'Password must be at least 8 characters' },
+  password_too_long: { status: 400, title: 'Password is too long' },
+  password_requires_digit: { status: 400, title: 'Password requires a number' },
+  password_requires_lower: { status: 400, title: 'Password requires a lowercase character' },
+  password_requires_upper: { status: 400, title: 'Password requires an uppercase character' },
+  password_requires_non_alphanumeric: { status: 400, title: 'Password requires a special character' },
+  password_too_common: { status: 400, title: 'This password is too common' },
+  fill_in_email: { status: 400, title: 'Fill in your e-mail address' },
+  invalid_email_address: { status: 400, title: 'Invalid email address' },
+  required_field: { status: 400, title: 'Required field' },
+  first_name_required: { status: 400, title: 'First name is required' },
+  last_name_required: { status: 400, title: 'Last name is required' },
+  language_code_required: { status: 400, title: 'Language is required' },
+  invalid_language_code: { status: 400, title: 'Language code must be one of en, nl, de, fr, es' },
+  token_required: { status: 400, title: 'Token is required' },
+  user_id_required: { status: 400, title: 'User id is required' },
+  reset_link_expired: { status: 409, title: 'Your reset link has already been used or is expired' },
+  external_identity_user: { status: 403, title: 'Accounts of an external identity provider have no password here' },
+  email_address_already_exists: { status: 409, title: 'Email address already exists' },
+  user_name_already_exists: { status: 409, title: 'User name already exists' },
+  invalid_user_name: { status: 400, title: 'Invalid user name' },
+  invalid_member_name: { status: 400, title: 'Invalid member name' },
+  agreement_required: { status: 400, title: 'You must accept the privacy statement and the end user licence agreement' },
+  external_login_failed: { status: 400, title: 'The external login failed' },
+  interaction_expired: { status: 409, title: 'The login request has expired. Please start again' },
+  unknown_error_id: { status: 404, title: 'Unknown error' },
+  invalid_return_url: { status: 400, title: 'The return address is not allowed' },
+
+  // organizations
+  organization_name_required: { status: 400, title: 'Organization name is required' },
+  invalid_organization_name: { status: 400, title: 'Invalid organization name' },
+  invalid_path_characters: { status: 400, title: 'Invalid organization path: contains invalid characters' },
+  invalid_organization_path_level: { status: 409, title: 'Invalid organization path: does not contain correct level' },
+  sub_organization_path_already_exists: { status: 409, title: 'sub-organization path already exists' },
+  maximum_number_of_sub_organizations_reached: { status: 409, title: 'Maximum number of sub-organizations has been reached' },
+  not_allowed_to_create_sub_organizations: { status: 409, title: 'Not allowed to create sub organizations in this organization' },
+  cannot_assign_apps_not_available: { status: 409, title: 'Cannot assign apps that are not available for the current organization' },
+  cannot_delete_organization_with_members: { status: 409, title: 'Cannot delete organization with members' },
+  cannot_delete_organization_with_sub_organizations: { status: 409, title: 'Cannot delete organization with sub organizations' },
+  cannot_edit_own_organization: { status: 403, title: 'You cannot edit your own organization' },
+  cannot_delete_own_organization: { status: 403, title: 'You cannot delete your own organization' },
+  invalid_email_domain: { status: 400, title: 'Invalid e-mail domain' },
+
+  // invitations
+  unknown_invitation: { status: 404, title: 'Unknown invitation (contact your administrator)' },
+  only_pending_invitations_can_be_accepted: { status: 409, title: 'Only pending invitations can be accepted' },
+  only_pending_invitations_can_be_resent: { status: 409, title: 'Only pending invitations can be resent' },
+  only_pending_invitations_can_be_revoked: { status: 409, title: 'Only pending invitations can be revoked' },
+  not_allowed_to_invite_other_domains: { status: 409, title: 'Not allowed to invite users with email addresses from other domains' },
+  invitation_already_pending: { status: 409, title: 'A pending invitation for this e-mail address already exists' },
+  user_already_member: { status: 409, title: 'Email address already exists' },
+
+  // members and rights
+  invalid_rights: { status: 409, title: 'These rights cannot be given in this organization' },
+  cannot_remove_yourself: { status: 409, title: 'You cannot remove yourself' },
+  unknown_member: { status: 404, title: 'Unknown member' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ErrorKey = keyof typeof ERRORS;
+
+export function isErrorKey(key: string): key is ErrorKey {
+  return Object.hasOwn(ERRORS, key);
+}

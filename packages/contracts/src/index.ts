@@ -1,0 +1,5 @@
+export * from './languages.js';
+export * from './errors.js';
+export * from './rights.js';
+export * from './schemas.js';
+export * from './organizations.js';

@@ -1,0 +1,430 @@
+import { z } from 'zod';
+import { USER_LANGUAGES } from './languages.js';
+import { rightsSchema } from './rights.js';
+
+/**
+ * Every request and response payload of the API (spec §3, §7), with the specification's field
+ * names. The server validates with these and the web app types its calls and forms with them.
+ * Validation messages are translation keys (see errors.ts), so the web app can show them.
+ */
+
+export const uuidSchema = z.uuid({ message: 'invalid_id' });
+export const languageCodeSchema = z.enum(USER_LANGUAGES, { message: 'invalid_language_code' });
+export const emailSchema = z
+  .string({ message: 'fill_in_email' })
+  .trim()
+  .min(1, { message: 'fill_in_email' })
+  .max(100, { message: 'invalid_email_address' })
+  .pipe(z.email({ message: 'invalid_email_address' }));
+const returnValue = z.string().max(2000).nullish();
+
+// ---- problem details (RFC 9457) -----------------------------------------------------------------
+
+export const fieldErrorSchema = z.object({ message: z.string(), translation_key: z.string() });
+export const problemSchema = z.object({
+  type: z.string(),
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string().optional(),
+  instance: z.string().optional(),
+  i18NTranslationKey: z.string(),
+  errors: z.record(z.string(), z.array(fieldErrorSchema)).optional(),
+  /** human-readable messages of a business error, e.g. the allowed domains (spec §8) */
+  messages: z.array(z.string()).optional(),
+  /** values for interpolation into the translated message */
+  params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+});
+export type Problem = z.infer<typeof problemSchema>;
+
+// ---- identity -----------------------------------------------------------------------------------
+
+export const contextResponseSchema = z.object({
+  login_hint: z.string().nullable(),
+  idp: z.string().nullable(),
+  tenant: z.string().nullable(),
+  scopes: z.array(z.string()).nullable(),
+  client: z.object({ client_id: z.string(), client_name: z.string().nullable() }).nullable(),
+});
+export type ContextResponse = z.infer<typeof contextResponseSchema>;
+
+export const emailLoginRequestSchema = z.object({
+  email: z.string({ message: 'fill_all_required_fields' }).trim().min(1, { message: 'fill_all_required_fields' }).max(100),
+  invitation_login: z.boolean().nullish(),
+  return_url: returnValue,
+  return_path: returnValue,
+});
+export type EmailLoginRequest = z.infer<typeof emailLoginRequestSchema>;
+
+export const loginRequestSchema = z.object({
+  email: z.string({ message: 'fill_all_required_fields' }).trim().min(1, { message: 'fill_all_required_fields' }).max(100),
+  // up to the password policy's maximum (128), so every password that can be set can sign in
+  password: z.string({ message: 'fill_all_required_fields' }).min(1, { message: 'fill_all_required_fields' }).max(128),
+  remember: z.boolean().nullish(),
+  return_url: returnValue,
+  return_path: returnValue,
+});
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+export const loginConsentResponseSchema = z.object({
+  error: z.string().nullable(),
+  valid_return_url: z.string().nullable(),
+  external_login: z.string().nullable(),
+});
+export type LoginConsentResponse = z.infer<typeof loginConsentResponseSchema>;
+
+export const consentRequestSchema = z.object({
+  deny: z.boolean().nullish(),
+  remember: z.boolean().nullish(),
+  return_url: z.string().max(2000),
+});
+export type ConsentRequest = z.infer<typeof consentRequestSchema>;
+
+export const errorMessageSchema = z.object({
+  display_mode: z.string().nullable(),
+  ui_locales: z.string().nullable(),
+  error: z.string().nullable(),
+  error_description: z.string().nullable(),
+  request_id: z.string().nullable(),
+  activity_id: z.string().nullable(),
+  redirect_uri: z.string().nullable(),
+  response_mode: z.string().nullable(),
+  client_id: z.string().nullable(),
+});
+export type ErrorMessage = z.infer<typeof errorMessageSchema>;
+
+export const logoutRequestSchema = z.object({ logoutId: z.string().max(2000).nullish() });
+export const logoutResponseSchema = z.object({
+  iframe_url: z.string().nullable(),
+  post_logout_redirect_uri: z.string().nullable(),
+});
+export type LogoutResponse = z.infer<typeof logoutResponseSchema>;
+
+export const userInfoSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  fullName: z.string(),
+  languageCode: z.string(),
+  organizationId: z.string().nullable(),
+  organizationName: z.string().nullable(),
+  organizationPath: z.string().nullable(),
+  userManager: z.boolean(),
+  organizationManager: z.boolean(),
+  externalIdentityProvider: z.string().nullable(),
+  isDeveloper: z.boolean(),
+  manageUsersOrOrganizations: z.boolean(),
+});
+export type UserInfo = z.infer<typeof userInfoSchema>;
+
+/** Password policy of spec §5; messages are translation keys. Up to 128 characters accepted. */
+export const passwordSchema = z
+  .string({ message: 'password_required' })
+  .min(1, { message: 'password_required' })
+  .min(8, { message: 'password_too_short' })
+  .max(128, { message: 'password_too_long' })
+  .regex(/[0-9]/, { message: 'password_requires_digit' })
+  .regex(/\p{Ll}/u, { message: 'password_requires_lower' })
+  .regex(/\p{Lu}/u, { message: 'password_requires_upper' })
+  .regex(/[^\p{L}\p{N}]/u, { message: 'password_requires_non_alphanumeric' });
+
+export const PASSWORD_RULES = ['password_too_short', 'password_requires_digit', 'password_requires_lower', 'password_requires_upper', 'password_requires_non_alphanumeric'] as const;
+
+/** Which password rules a candidate still breaks (for the hints shown while typing). */
+export function brokenPasswordRules(password: string): (typeof PASSWORD_RULES)[number][] {
+  const broken: (typeof PASSWORD_RULES)[number][] = [];
+  if (password.length < 8) broken.push('password_too_short');
+  if (!/[0-9]/.test(password)) broken.push('password_requires_digit');
+  if (!/\p{Ll}/u.test(password)) broken.push('password_requires_lower');
+  if (!/\p{Lu}/u.test(password)) broken.push('password_requires_upper');
+  if (!/[^\p{L}\p{N}]/u.test(password)) broken.push('password_requires_non_alphanumeric');
+  return broken;
+}
+
+const requiredText = (key: string, max = 100) => z.string({ message: key }).min(1, { message: key }).max(max);
+
+export const changePasswordRequestSchema = z.object({
+  current_password: requiredText('fill_all_required_fields', 128),
+  new_password: requiredText('fill_all_required_fields', 128),
+  confirm_password: requiredText('fill_all_required_fields', 128),
+});
+export type ChangePasswordRequest = z.infer<typeof changePasswordRequestSchema>;
+
+const personName = (key: string) => z.string({ message: key }).trim().min(1, { message: key }).max(100, { message: 'invalid_member_name' });
+
+export const updateProfileRequestSchema = z.object({
+  first_name: personName('first_name_required'),
+  last_name: personName('last_name_required'),
+  language_code: z.string({ message: 'language_code_required' }).min(1, { message: 'language_code_required' }).pipe(languageCodeSchema),
+});
+export type UpdateProfileRequest = z.infer<typeof updateProfileRequestSchema>;
+
+export const forgotPasswordRequestSchema = z.object({ email_address: emailSchema });
+export type ForgotPasswordRequest = z.infer<typeof forgotPasswordRequestSchema>;
+
+export const resetPasswordRequestSchema = z.object({
+  user_id: requiredText('user_id_required', 100),
+  token: requiredText('token_required', 500),
+  password: requiredText('fill_all_required_fields', 128),
+  confirm_password: requiredText('fill_all_required_fields', 128),
+});
+export type ResetPasswordRequest = z.infer<typeof resetPasswordRequestSchema>;
+
+export const validateTokenRequestSchema = z.object({
+  user_id: requiredText('user_id_required', 100),
+  token: requiredText('token_required', 500),
+});
+export type ValidateTokenRequest = z.infer<typeof validateTokenRequestSchema>;
+export const validateTokenResponseSchema = z.object({ is_valid: z.boolean(), reset_token: z.string().nullable() });
+export type ValidateTokenResponse = z.infer<typeof validateTokenResponseSchema>;
+
+// ---- organizations ------------------------------------------------------------------------------
+
+export const appSchema = z.object({ client_id: z.string(), name: z.string(), available_for_sub_organizations: z.boolean() });
+export type App = z.infer<typeof appSchema>;
+
+export const subOrganizationSchema = z.object({ id: z.string(), name: z.string(), path: z.string(), can_be_deleted: z.boolean() });
+export type SubOrganization = z.infer<typeof subOrganizationSchema>;
+
+export const organizationMemberSchema = z.object({
+  id: z.string(),
+  organization_id: z.string(),
+  email_address: z.string(),
+  first_name: z.string().optional(),
+  last_name: z.string().optional(),
+  organization_name: z.string().optional(),
+  organization_path: z.string().optional(),
+});
+export type OrganizationMember = z.infer<typeof organizationMemberSchema>;
+
+export const invitationStateSchema = z.enum(['PENDING', 'ACCEPTED', 'REVOKED', 'EXPIRED', 'REJECTED']);
+export type InvitationState = z.infer<typeof invitationStateSchema>;
+
+export const invitationSchema = z.object({
+  invitation_id: z.string(),
+  organization_id: z.string(),
+  email_address: z.string(),
+  invitation_state: invitationStateSchema,
+  created_at: z.string(),
+  last_sent_at: z.string().nullable(),
+  language_code: z.string(),
+  is_external_identity_provider: z.boolean(),
+  organization_name: z.string().optional(),
+  organization_path: z.string().optional(),
+});
+export type Invitation = z.infer<typeof invitationSchema>;
+
+export const organizationSchema = z.object({
+  id: z.string(),
+  parent_id: z.string().nullable(),
+  name: z.string(),
+  path: z.string(),
+  can_create_sub_organization: z.boolean(),
+  sub_organization_can_have_children: z.boolean(),
+  sub_organizations: z.array(subOrganizationSchema),
+  pending_invitations: z.array(invitationSchema),
+  members: z.array(organizationMemberSchema),
+  apps: z.array(appSchema),
+  allowed_email_domains: z.array(z.string()),
+});
+export type Organization = z.infer<typeof organizationSchema>;
+
+export interface OrganizationNode {
+  key: string;
+  label: string;
+  parent_id: string | null;
+  path: string;
+  can_create_sub_organization: boolean;
+  sub_organization_can_have_children: boolean;
+  pending_invitations: number;
+  members: number;
+  apps: string[];
+  allowed_email_domains: string[];
+  children: OrganizationNode[];
+}
+export const organizationNodeSchema: z.ZodType<OrganizationNode> = z.lazy(() =>
+  z.object({
+    key: z.string(),
+    label: z.string(),
+    parent_id: z.string().nullable(),
+    path: z.string(),
+    can_create_sub_organization: z.boolean(),
+    sub_organization_can_have_children: z.boolean(),
+    pending_invitations: z.number().int(),
+    members: z.number().int(),
+    apps: z.array(z.string()),
+    allowed_email_domains: z.array(z.string()),
+    children: z.array(organizationNodeSchema),
+  }),
+);
+
+// Recursive: registered with an id so the OpenAPI document can reference it as a component.
+z.globalRegistry.add(organizationNodeSchema, { id: 'OrganizationNode' });
+
+export const organizationNameSchema = z
+  .string({ message: 'organization_name_required' })
+  .trim()
+  .min(1, { message: 'organization_name_required' })
+  .max(100, { message: 'invalid_organization_name' });
+
+export const createOrganizationRequestSchema = z.object({
+  parent_organization_id: uuidSchema,
+  name: organizationNameSchema,
+  client_ids: z.array(z.string().max(100)).max(100).default([]),
+  can_create_sub_organization: z.boolean().default(false),
+});
+export type CreateOrganizationRequest = z.input<typeof createOrganizationRequestSchema>;
+export const createOrganizationResponseSchema = z.object({ id: z.string() });
+
+export const updateOrganizationRequestSchema = z.object({ name: organizationNameSchema });
+export type UpdateOrganizationRequest = z.infer<typeof updateOrganizationRequestSchema>;
+
+export const changeOrganizationAppsRequestSchema = z.object({
+  client_ids: z.array(z.string().max(100)).max(100),
+  /** client ids, of those given, that sub-organizations may also receive (default: all given) */
+  available_for_sub_organizations: z.array(z.string().max(100)).max(100).optional(),
+});
+export type ChangeOrganizationAppsRequest = z.infer<typeof changeOrganizationAppsRequestSchema>;
+
+export const allowedEmailDomainsRequestSchema = z.object({
+  allowed_email_domains: z
+    .array(
+      z
+        .string()
+        .trim()
+        .toLowerCase()
+        .transform((d) => d.replace(/^@/, ''))
+        .pipe(z.string().regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, { message: 'invalid_email_domain' })),
+    )
+    .max(50),
+});
+
+// ---- invitations --------------------------------------------------------------------------------
+
+export const invitationRequestSchema = z.object({
+  email_address: emailSchema,
+  language_code: languageCodeSchema.nullish(),
+  rights: rightsSchema.nullish(),
+  is_external_identity_provider: z.boolean().nullish(),
+});
+export type InvitationRequest = z.input<typeof invitationRequestSchema>;
+export const invitationCreatedResponseSchema = z.object({ invitation: invitationSchema, organizationId: z.string() });
+
+export const acceptInvitationRequestSchema = z.object({
+  invitation_code: requiredText('token_required', 500),
+  email_address: z.string().max(100).optional(),
+  first_name: personName('first_name_required'),
+  last_name: personName('last_name_required'),
+  language_code: z.string({ message: 'language_code_required' }).min(1, { message: 'language_code_required' }).pipe(languageCodeSchema),
+  password: z.string().max(128).nullish(),
+  password_confirmation: z.string().max(128).nullish(),
+  opt_in_for_newsletter: z.boolean().default(false),
+  accept_agreement: z.boolean().default(false),
+});
+export type AcceptInvitationRequest = z.input<typeof acceptInvitationRequestSchema>;
+
+// ---- members ------------------------------------------------------------------------------------
+
+export const changeRightsRequestSchema = z.object({ rights: rightsSchema });
+export type ChangeRightsRequest = z.input<typeof changeRightsRequestSchema>;
+
+export const memberRightsResponseSchema = z.object({
+  member_id: z.string(),
+  organization_id: z.string(),
+  email_address: z.string(),
+  is_provider_organization: z.boolean(),
+  organization_client_ids: z.array(z.string()),
+  rights: rightsSchema,
+});
+
+export const memberSearchQuerySchema = z.object({
+  organizationId: uuidSchema,
+  q: z.string().max(100).default(''),
+  page: z.coerce.number().int().min(1).max(100000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(50),
+});
+export const memberSearchResponseSchema = z.object({
+  total: z.number().int(),
+  page: z.number().int(),
+  page_size: z.number().int(),
+  /** pending invitations matching (the invitations list is paged like the members list) */
+  invitations_total: z.number().int().optional(),
+  /** true when more members match than `total` (counting stops at 1,000) */
+  total_capped: z.boolean().optional(),
+  members: z.array(organizationMemberSchema),
+  invitations: z.array(invitationSchema),
+});
+
+// ---- portal -------------------------------------------------------------------------------------
+
+export const tileSchema = z.object({
+  name: z.string(),
+  description_i18_nkey: z.string(),
+  uri: z.string(),
+  icon: z.string(),
+  coming_soon: z.boolean(),
+  router_path: z.string().nullable(),
+});
+export type Tile = z.infer<typeof tileSchema>;
+export const notificationSchema = z.object({ text: z.string() });
+export type Notification = z.infer<typeof notificationSchema>;
+export const featuresSchema = z.object({
+  control_tower_enabled: z.boolean(),
+  control_tower_enabled_for_non_nedap_users: z.boolean(),
+  ordering_tools_enabled: z.boolean(),
+  ordering_tools_enabled_for_non_nedap_users: z.boolean(),
+});
+
+export const healthResponseSchema = z.object({ status: z.enum(['ok', 'unavailable']) });
+
+// ---- organization administration: parameters, audit, export (issue 4) --------------------------
+
+export const organizationIdParamsSchema = z.object({ organizationId: uuidSchema });
+export const invitationIdParamsSchema = z.object({ invitationId: uuidSchema });
+export const memberIdParamsSchema = z.object({ memberId: uuidSchema });
+export const organizationMemberParamsSchema = z.object({ organizationId: uuidSchema, memberId: uuidSchema });
+
+/** PATCH …/can-create-sub-organizations?canCreateSubOrganizations=true|false */
+export const canCreateSubOrganizationsQuerySchema = z.object({
+  canCreateSubOrganizations: z.enum(['true', 'false'], { message: 'validation_failed' }).transform((v) => v === 'true'),
+});
+
+/** GET /api/invitations/{id}?code=…: the link's code is needed to read an invitation. */
+export const invitationCodeQuerySchema = z.object({ code: z.string().max(200).optional() });
+
+export const memberExportQuerySchema = z.object({
+  output: z.enum(['csv', 'xlsx'], { message: 'validation_failed' }).default('csv'),
+  organizationId: uuidSchema.optional(),
+});
+
+export const auditQuerySchema = z.object({
+  organizationId: uuidSchema.optional(),
+  page: z.coerce.number().int().min(1).max(100000).default(1),
+});
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  occurred_at: z.string(),
+  actor_user_id: z.string().nullable(),
+  actor_email: z.string().nullable(),
+  organization_id: z.string().nullable(),
+  organization_path: z.string().nullable(),
+  action: z.string(),
+  target_type: z.string(),
+  target_id: z.string().nullable(),
+  before: z.unknown(),
+  after: z.unknown(),
+  request_id: z.string().nullable(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+export const auditResponseSchema = z.object({
+  total: z.number().int(),
+  page: z.number().int(),
+  page_size: z.number().int(),
+  entries: z.array(auditEntrySchema),
+});
+
+export const organizationExportResponseSchema = z.object({
+  exported_at: z.string(),
+  organizations: z.number().int(),
+  tree: organizationNodeSchema,
+});

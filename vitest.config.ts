@@ -1,0 +1,71 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const contracts = fileURLToPath(new URL('./packages/contracts/src/index.ts', import.meta.url));
+const alias = { '@partner-portal/contracts': contracts };
+
+/**
+ * Test layers (CONVENTIONS.md §9): unit tests beside the code; integration tests of the real
+ * server over HTTP against a real database and SMTP sink; end-to-end tests in Chromium; and the
+ * resilience suite (faults, scale, load). `npm test` runs the first three.
+ */
+export default defineConfig({
+  test: {
+    reporters: ['default', './scripts/summary-reporter.ts'],
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: 'unit',
+          sequence: { groupOrder: 0 },
+          environment: 'node',
+          include: ['packages/*/src/**/*.test.ts', 'apps/server/src/**/*.test.ts', 'apps/web/src/**/*.test.ts'],
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'integration',
+          sequence: { groupOrder: 1 },
+          environment: 'node',
+          include: ['apps/server/test/**/*.test.ts'],
+          globalSetup: ['apps/server/test/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          pool: 'forks',
+          maxWorkers: 2,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'e2e',
+          sequence: { groupOrder: 2 },
+          environment: 'node',
+          include: ['e2e/tests/**/*.test.ts'],
+          globalSetup: ['apps/server/test/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+          maxWorkers: 1,
+          fileParallelism: false,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'resilience',
+          sequence: { groupOrder: 3 },
+          environment: 'node',
+          include: ['apps/server/test-resilience/**/*.test.ts'],
+          globalSetup: ['apps/server/test/global-setup.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+          maxWorkers: 1,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
