@@ -211,7 +211,7 @@ export function createProvider(services: Services, keys: JWK[], Adapter: Adapter
     routes: ROUTES,
     // Outgoing calls (back-channel logout, sector and request URIs) refuse private and loopback
     // addresses in production (the provider's SSRF protection); development and tests allow them.
-    fetch: (url, options) => globalThis.fetch(url, config.isProduction ? options : ({ ...options, dispatcher: undefined } as RequestInit)),
+    fetch: (url, options) => globalThis.fetch(url, config.isProduction ? options : Object.assign({}, options, { dispatcher: undefined })),
     ttl: {
       AccessToken: config.ACCESS_TOKEN_TTL_SECONDS,
       AuthorizationCode: 60,
