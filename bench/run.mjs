@@ -59,6 +59,7 @@ for (const [tag, members] of [
   report.declare(`tree.${tag}`, `GET /api/organizations/tree p50/p95 (ms), ${label}`, 'p95 ≤ 250');
   report.declare(`org.${tag}`, `GET /api/organizations/{id} p50/p95 (ms), ${label}`, 'p95 ≤ 30');
   report.declare(`search.${tag}`, `GET /api/members/search 3-letter p50/p95 (ms), ${label}`, 'p95 ≤ 50');
+  report.declare(`answers.${tag}`, `tree and search answers equal a plain SQL scan, ${label}`, 'equal');
 }
 report.declare('search.growth', 'member search p95 growth 100k → 1M', '≤ 2×');
 report.declare('web.login', 'gzipped JS, /login (KB)', '≤ 120');
@@ -374,6 +375,53 @@ async function searchMatchCounts(substrings) {
   }
 }
 
+/**
+ * Correctness at scale (issue 4): the root administrator's tree holds every organization once with
+ * member counts that add up to every membership, and each sampled search answers the exact total and
+ * first page that a plain scan of memberships gives (case-insensitive substring, organization path
+ * then e-mail order). Totals are exact up to 1,000; beyond that the answer must say total_capped.
+ */
+async function checkAnswers(tag, client, substrings) {
+  const problems = [];
+  const tree = await client.get('/api/organizations/tree');
+  if (tree.status !== 200) throw new Error(`tree answered ${tree.status}`);
+  const ids = new Set();
+  let members = 0;
+  let nodes = 0;
+  const visit = (node) => {
+    nodes++;
+    ids.add(node.key);
+    members += node.members;
+    for (const child of node.children ?? []) visit(child);
+  };
+  visit(tree.body);
+  if (nodes !== scale.counts.organizations || ids.size !== nodes) problems.push(`tree has ${nodes} nodes (${ids.size} distinct) for ${scale.counts.organizations} organizations`);
+  if (members !== scale.counts.members) problems.push(`tree counts ${members} members for ${scale.counts.members}`);
+  const c = await pgClient(db.url);
+  try {
+    await c.query('SET statement_timeout = 60000');
+    for (const q of substrings.slice(0, 4)) {
+      const expected = await c.query(
+        `SELECT lower(email) AS email FROM memberships WHERE position($1 in lower(email)) > 0 ORDER BY organization_path, lower(email) LIMIT 50`,
+        [q],
+      );
+      const total = (await c.query('SELECT count(*)::int AS n FROM memberships WHERE position($1 in lower(email)) > 0', [q])).rows[0].n;
+      const res = await client.get(`/api/members/search?organizationId=${rootInfo.id}&q=${encodeURIComponent(q.toUpperCase())}&pageSize=50`);
+      if (res.status !== 200) {
+        problems.push(`search ${q} answered ${res.status}`);
+        continue;
+      }
+      const got = res.body.members.map((m) => m.email_address.toLowerCase());
+      if (JSON.stringify(got) !== JSON.stringify(expected.rows.map((r) => r.email))) problems.push(`search ${q}: first page differs from the scan`);
+      const totalOk = res.body.total_capped ? total > res.body.total : total === res.body.total;
+      if (!totalOk) problems.push(`search ${q}: total ${res.body.total}${res.body.total_capped ? ' (capped)' : ''}, scan ${total}`);
+    }
+  } finally {
+    await c.end();
+  }
+  report.set(`answers.${tag}`, problems.length ? 'differ' : 'equal', problems.length === 0, problems.length ? problems.join('; ') : `${nodes} nodes, ${members} members, 4 searches`);
+}
+
 async function measureScale(tag) {
   const client = new Client(portal.baseUrl);
   const session = await signIn(client, ADMIN_EMAIL, ADMIN_PASSWORD);
@@ -397,6 +445,11 @@ async function measureScale(tag) {
   await measure('org', 'organization page', (i) => `/api/organizations/${orgs[i % orgs.length]}`, QUICK ? 100 : 300, 30);
   await measure('search', 'member search', (i) => `/api/members/search?organizationId=${rootInfo.id}&q=${substrings[i % substrings.length]}`, QUICK ? 100 : 300, 50);
   results.searchMatches = await searchMatchCounts(substrings);
+  try {
+    await checkAnswers(tag, client, substrings);
+  } catch (err) {
+    report.settle([`answers.${tag}`], err);
+  }
   report.detail(`scale.${tag}`, results);
   scale[tag] = results;
 }
