@@ -1,4 +1,4 @@
-import { APP_SECTIONS, toRights } from '@partner-portal/contracts';
+import { APP_SECTIONS, toRights, uuidSchema } from '@partner-portal/contracts';
 import type { Account, AccountClaims, KoaContextWithOIDC } from 'oidc-provider';
 import type { Database } from '../db/client.js';
 
@@ -33,15 +33,21 @@ export function rightsForClient(stored: unknown, clientId: string | undefined): 
   return { ...(section ? rights[section.section] : {}), global_full_permission: rights.global_full_permission };
 }
 
+/** The account behind an OpenID Connect subject: user, organization and rights, by primary key. */
+export const ACCOUNT_SQL = `SELECT u.id, u.email, u.first_name, u.last_name, u.language_code,
+          o.id AS organization_id, o.name AS organization_name, o.path AS organization_path, m.rights
+   FROM users u LEFT JOIN memberships m ON m.user_id = u.id LEFT JOIN organizations o ON o.id = m.organization_id
+   WHERE u.id = $1::uuid`;
+
+/** Account ids are user ids (UUIDs): anything else is no account, and the lookup stays on the primary key. */
+export function isAccountId(id: string): boolean {
+  return uuidSchema.safeParse(id).success;
+}
+
 export function findAccount(db: Database) {
   return async (ctx: KoaContextWithOIDC, id: string): Promise<Account | undefined> => {
-    const { rows } = await db.query<AccountRow>(
-      `SELECT u.id, u.email, u.first_name, u.last_name, u.language_code,
-              o.id AS organization_id, o.name AS organization_name, o.path AS organization_path, m.rights
-       FROM users u LEFT JOIN memberships m ON m.user_id = u.id LEFT JOIN organizations o ON o.id = m.organization_id
-       WHERE u.id::text = $1`,
-      [id],
-    );
+    if (!isAccountId(id)) return undefined;
+    const { rows } = await db.query<AccountRow>(ACCOUNT_SQL, [id]);
     const row = rows[0];
     if (!row) return undefined;
     const clientId = ctx.oidc?.client?.clientId;

@@ -3,7 +3,7 @@ import Provider, { interactionPolicy, type AdapterConstructor, type Configuratio
 import type { JWK } from 'jose';
 import type { Services } from '../services.js';
 import { hashSecret, SESSION_COOKIE } from '../http/session.js';
-import { findAccount, SCOPE_CLAIMS } from './account.js';
+import { findAccount, isAccountId, SCOPE_CLAIMS } from './account.js';
 import type { ErrorRecord, LogoutRecord, RecordStore } from './records.js';
 
 /** Paths of the provider under the issuer (the portal origin). */
@@ -42,8 +42,9 @@ export async function portalSession(
 
 /** The grant a user gave a client earlier (consent remembered per client), if it still lives. */
 async function rememberedGrantId(services: Services, accountId: string, clientId: string): Promise<string | undefined> {
+  if (!isAccountId(accountId)) return undefined;
   const { rows } = await services.db.query<{ grant_id: string | null }>(
-    'SELECT grant_id FROM identity_consents WHERE user_id::text = $1 AND client_id = $2',
+    'SELECT grant_id FROM identity_consents WHERE user_id = $1::uuid AND client_id = $2',
     [accountId, clientId],
   );
   return rows[0]?.grant_id ?? undefined;

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { bootstrap } from '../../src/bootstrap.js';
+import { ACCOUNT_SQL } from '../../src/oidc/account.js';
 import { closeServices, createLogger, createServices } from '../../src/main.js';
 import { adminQuery, testDatabaseUrl, withDatabase } from '../support/database.js';
 import { freePort } from '../support/portal.js';
@@ -102,6 +104,12 @@ describe.runIf(pgUrl)('PostgreSQL', () => {
       expect(subtree.rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/organizations_path_key/);
       const search = await services.db.query<{ 'QUERY PLAN': string }>("EXPLAIN SELECT id FROM memberships WHERE lower(email) LIKE '%abc%'");
       expect(search.rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/memberships_email_trgm_idx/);
+      // the account behind every token, refresh and userinfo call: by primary key, never a scan of users
+      const account = await services.db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${ACCOUNT_SQL}`, [randomUUID()]);
+      const accountPlan = account.rows.map((r) => r['QUERY PLAN']).join('\n');
+      expect(accountPlan).toMatch(/users_pkey/);
+      expect(accountPlan).toMatch(/Index Cond: \(id = /);
+      expect(accountPlan).not.toMatch(/Seq Scan on users|Filter: \(\(id\)::text/);
     } finally {
       await closeServices(services);
       await adminQuery(pgUrl!, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
