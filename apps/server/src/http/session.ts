@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isOrganizationManager, isUserManager, toRights, type Rights, type UserInfo } from '@partner-portal/contracts';
-import type { Database, Queryable } from '../db/client.js';
+import { preparedStatement, type Database, type Queryable } from '../db/client.js';
 import { AppError } from './problem.js';
 
 /**
@@ -135,7 +135,9 @@ interface SessionRow {
 
 // One round trip: find the live session, slide its expiry (at most once a minute), load the user.
 // Sliding never takes a session past the "remember me" lifetime from its start (absolute limit).
-const SESSION_USER_SQL = `
+const SESSION_USER_SQL = preparedStatement(
+  'session-user',
+  `
 WITH s AS (
   UPDATE sessions SET
     last_seen_at = now(),
@@ -153,7 +155,8 @@ SELECT u.id AS user_id, u.email, u.first_name, u.last_name, u.language_code, u.e
        o.depth AS organization_depth, m.rights
 FROM live JOIN users u ON u.id = live.user_id
 LEFT JOIN memberships m ON m.user_id = u.id
-LEFT JOIN organizations o ON o.id = m.organization_id`;
+LEFT JOIN organizations o ON o.id = m.organization_id`,
+);
 
 function toSessionUser(row: SessionRow, sessionIdHash: string): SessionUser {
   const rights = toRights(row.rights);
