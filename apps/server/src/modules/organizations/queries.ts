@@ -38,20 +38,32 @@ export interface TreeRow extends OrganizationRow {
  * One range scan of the path index; per organization a few index probes (apps, domains, pending
  * invitations); member counts come from organization_member_counts (kept by triggers, 0020).
  */
+const UNIT_SEPARATOR = '\u001f';
+type SubtreeRow = Omit<TreeRow, 'apps' | 'allowed_email_domains'> & { apps: string | null; allowed_email_domains: string | null };
+
+/**
+ * Every organization of a subtree, sorted by path, with its counts, apps and allowed domains.
+ * Apps and domains come as one text joined by the unit separator (U+001F) rather than as arrays:
+ * for 10,000 organizations, pg's text-array parser cost a fifth of the whole request.
+ */
 export async function listSubtree(q: Queryable, rootPath: string): Promise<TreeRow[]> {
-  const { rows } = await q.query<TreeRow>(
+  const { rows } = await q.query<SubtreeRow>(
     `SELECT ${ORG_COLUMNS},
             COALESCE(mc.members, 0) AS members,
             (SELECT count(*)::int FROM invitations i WHERE i.organization_id = o.id AND i.state = 'PENDING' AND i.expires_at > now()) AS pending_invitations,
-            ARRAY(SELECT oa.client_id FROM organization_apps oa WHERE oa.organization_id = o.id ORDER BY oa.client_id) AS apps,
-            ARRAY(SELECT ed.domain FROM organization_email_domains ed WHERE ed.organization_id = o.id ORDER BY ed.domain) AS allowed_email_domains
+            (SELECT string_agg(oa.client_id, chr(31) ORDER BY oa.client_id) FROM organization_apps oa WHERE oa.organization_id = o.id) AS apps,
+            (SELECT string_agg(ed.domain, chr(31) ORDER BY ed.domain) FROM organization_email_domains ed WHERE ed.organization_id = o.id) AS allowed_email_domains
      FROM organizations o
      LEFT JOIN organization_member_counts mc ON mc.organization_id = o.id
      WHERE ${subtreeCondition('o.path', '$1')}
      ORDER BY o.path`,
     [rootPath],
   );
-  return rows;
+  return rows.map((row) => ({
+    ...row,
+    apps: row.apps ? row.apps.split(UNIT_SEPARATOR) : [],
+    allowed_email_domains: row.allowed_email_domains ? row.allowed_email_domains.split(UNIT_SEPARATOR) : [],
+  }));
 }
 
 export interface ChildRow {
