@@ -1,7 +1,6 @@
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
 import type { SessionUser } from '../../http/session.js';
-import { withoutJit } from '../organizations/access.js';
 import { buildTree } from '../organizations/service.js';
 import { listSubtree } from '../organizations/queries.js';
 
@@ -11,7 +10,7 @@ export async function organizationExport(db: Database, user: SessionUser) {
   const { rows } = await db.query<{ path: string }>('SELECT path FROM organizations WHERE parent_id IS NULL');
   const rootPath = rows[0]?.path;
   if (rootPath === undefined) throw new AppError('not_found');
-  const list = await withoutJit(db, (tx) => listSubtree(tx, rootPath));
+  const list = await listSubtree(db, rootPath);
   const tree = buildTree(list);
   if (!tree) throw new AppError('not_found');
   return { exported_at: new Date().toISOString(), organizations: list.length, tree };

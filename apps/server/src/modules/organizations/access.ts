@@ -1,4 +1,3 @@
-import type { Database, Queryable } from '../../db/client.js';
 import type { SessionUser } from '../../http/session.js';
 import { AppError } from '../../http/problem.js';
 
@@ -75,16 +74,4 @@ export function descendantsCondition(column: string, param: string): string {
 export function pgErrorCode(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : undefined;
-}
-
-/**
- * Run reads over large subtrees in one transaction without JIT compilation: the planner's row
- * estimates for whole-tree joins pass jit_above_cost, and compiling then costs seconds while the
- * query itself takes milliseconds (measured on the seed:bench tree of 10,000 organizations).
- */
-export function withoutJit<T>(db: Database, fn: (q: Queryable) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    if (db.kind === 'postgres') await tx.query('SET LOCAL jit = off');
-    return fn(tx);
-  });
 }

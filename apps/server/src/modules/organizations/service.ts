@@ -9,7 +9,7 @@ import { AppError } from '../../http/problem.js';
 import { moveAuditPaths } from '../audit/queries.js';
 import { audit } from '../audit/service.js';
 import { listPendingInvitationsOf, toInvitation } from '../invitations/queries.js';
-import { assertInSubtree, pgErrorCode, withoutJit, requireProviderAdministrator, requireRole, type Actor, type MemberActor } from './access.js';
+import { assertInSubtree, pgErrorCode, requireProviderAdministrator, requireRole, type Actor, type MemberActor } from './access.js';
 import * as q from './queries.js';
 import type { OrganizationRow, TreeRow } from './queries.js';
 
@@ -63,7 +63,7 @@ export function buildTree(rows: TreeRow[]): OrganizationNode | null {
 
 export async function getTree(db: Database, actor: Actor): Promise<OrganizationNode> {
   const member = requireRole(actor, 'any');
-  const root = buildTree(await withoutJit(db, (tx) => q.listSubtree(tx, member.organizationPath)));
+  const root = buildTree(await q.listSubtree(db, member.organizationPath));
   if (!root) throw new AppError('not_found');
   return root;
 }
