@@ -48,12 +48,13 @@ export async function findInvitation(q: Queryable, id: string, options: { forUpd
   return rows[0] ?? null;
 }
 
+/** SQL of the live pending invitations of one organization (`organizationId`: a parameter or a column), unordered. */
+export const pendingInvitationsOfSql = (organizationId: string) =>
+  `SELECT ${COLUMNS} FROM invitations i JOIN organizations o ON o.id = i.organization_id
+   WHERE i.organization_id = ${organizationId} AND i.state = 'PENDING' AND i.expires_at > now()`;
+
 export async function listPendingInvitationsOf(q: Queryable, organizationId: string): Promise<InvitationRow[]> {
-  const { rows } = await q.query<InvitationRow>(
-    `SELECT ${COLUMNS} FROM invitations i JOIN organizations o ON o.id = i.organization_id
-     WHERE i.organization_id = $1 AND i.state = 'PENDING' AND i.expires_at > now() ORDER BY lower(i.email)`,
-    [organizationId],
-  );
+  const { rows } = await q.query<InvitationRow>(`${pendingInvitationsOfSql('$1')} ORDER BY lower(i.email)`, [organizationId]);
   return rows;
 }
 

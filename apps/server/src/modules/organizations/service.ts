@@ -8,7 +8,7 @@ import type { Database, Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
 import { moveAuditPaths } from '../audit/queries.js';
 import { audit } from '../audit/service.js';
-import { listPendingInvitationsOf, toInvitation } from '../invitations/queries.js';
+import { toInvitation } from '../invitations/queries.js';
 import { assertInSubtree, pgErrorCode, requireProviderAdministrator, requireRole, type Actor, type MemberActor } from './access.js';
 import * as q from './queries.js';
 import type { OrganizationRow, TreeRow } from './queries.js';
@@ -70,14 +70,10 @@ export async function getTree(db: Database, actor: Actor): Promise<OrganizationN
 
 export async function getOrganization(db: Database, actor: Actor, organizationId: string): Promise<Organization> {
   const member = requireRole(actor, 'any');
-  const org = await loadManaged(db, member, organizationId);
-  const [children, invitations, members, apps, domains] = await Promise.all([
-    q.listChildren(db, org.id),
-    listPendingInvitationsOf(db, org.id),
-    q.listMembersOf(db, org.id),
-    q.listOrganizationApps(db, org.id),
-    q.listEmailDomains(db, org.id),
-  ]);
+  const org = await q.findOrganizationPage(db, organizationId);
+  if (!org) throw new AppError('not_found');
+  assertInSubtree(member, org.path);
+  const { children, invitations, members, apps, allowed_email_domains: domains } = org;
   return {
     id: org.id,
     parent_id: org.parent_id,
