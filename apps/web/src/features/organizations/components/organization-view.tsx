@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Button, Group, Loader, Stack, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconPencil, IconPlus, IconSearch, IconTrash, IconUserPlus } from '@tabler/icons-react';
@@ -17,12 +17,16 @@ import { useFeatures } from '../api/get-features';
 import { changeCount, insertNode, removeNode, renameNode, setApps, setCanCreateSubOrganizations } from '../lib/tree';
 import { problemLines } from '../lib/problems';
 import { notifyError, notifySuccess } from '../lib/notify';
-import { CreateOrganizationModal } from './create-organization-modal';
-import { EditOrganizationModal, type OrganizationChanges } from './edit-organization-modal';
+import type { OrganizationChanges } from './edit-organization-modal';
 import { ConfirmModal } from './confirm-modal';
-import { InviteUserModal } from './invite-user-modal';
-import { EditRightsModal } from './edit-rights-modal';
 import { InvitationsTable, UsersTable } from './people-tables';
+
+// The form modals load when first opened: the invite form alone brings react-hook-form and zod
+// (38 KB gzipped) that the page itself does not need (docs/performance.md, web bundles).
+const CreateOrganizationModal = lazy(() => import('./create-organization-modal').then((m) => ({ default: m.CreateOrganizationModal })));
+const EditOrganizationModal = lazy(() => import('./edit-organization-modal').then((m) => ({ default: m.EditOrganizationModal })));
+const InviteUserModal = lazy(() => import('./invite-user-modal').then((m) => ({ default: m.InviteUserModal })));
+const EditRightsModal = lazy(() => import('./edit-rights-modal').then((m) => ({ default: m.EditRightsModal })));
 
 type ModalState =
   | { type: 'create' }
@@ -238,8 +242,38 @@ export function OrganizationView({ organization, user }: { organization: Organiz
         onRevoke={(invitation) => setModal({ type: 'revoke', invitation })}
       />
 
-      {modal?.type === 'create' ? <CreateOrganizationModal parent={organization} onClose={close} onCreated={onCreated} /> : null}
-      {modal?.type === 'edit' ? <EditOrganizationModal organization={organization} onClose={close} onUpdated={onUpdated} /> : null}
+      <Suspense fallback={null}>
+        {modal?.type === 'create' ? <CreateOrganizationModal parent={organization} onClose={close} onCreated={onCreated} /> : null}
+        {modal?.type === 'edit' ? <EditOrganizationModal organization={organization} onClose={close} onUpdated={onUpdated} /> : null}
+        {modal?.type === 'invite' ? (
+          <InviteUserModal
+            organization={organization}
+            inviterLanguage={user.languageCode}
+            rightsContext={rightsContext}
+            onClose={close}
+            onInvited={(invitation) => {
+              updateTree((root) => changeCount(root, invitation.organization_id, 'pending_invitations', 1));
+              void refresh();
+              notifySuccess(t('org_invitation_sent'));
+              close();
+            }}
+          />
+        ) : null}
+        {modal?.type === 'rights' ? (
+          <EditRightsModal
+            memberId={modal.member.id}
+            email={modal.member.email_address}
+            features={features}
+            editorIsDeveloper={user.isDeveloper}
+            onClose={close}
+            onSaved={() => {
+              void queryClient.invalidateQueries({ queryKey: ['members', 'rights', modal.member.id] });
+              notifySuccess(t('org_rights_updated'));
+              close();
+            }}
+          />
+        ) : null}
+      </Suspense>
       {modal?.type === 'delete' ? (
         <ConfirmModal
           title={t('org_delete_title')}
@@ -247,34 +281,6 @@ export function OrganizationView({ organization, user }: { organization: Organiz
           confirmLabel={t('org_delete')}
           onClose={close}
           onConfirm={onDelete}
-        />
-      ) : null}
-      {modal?.type === 'invite' ? (
-        <InviteUserModal
-          organization={organization}
-          inviterLanguage={user.languageCode}
-          rightsContext={rightsContext}
-          onClose={close}
-          onInvited={(invitation) => {
-            updateTree((root) => changeCount(root, invitation.organization_id, 'pending_invitations', 1));
-            void refresh();
-            notifySuccess(t('org_invitation_sent'));
-            close();
-          }}
-        />
-      ) : null}
-      {modal?.type === 'rights' ? (
-        <EditRightsModal
-          memberId={modal.member.id}
-          email={modal.member.email_address}
-          features={features}
-          editorIsDeveloper={user.isDeveloper}
-          onClose={close}
-          onSaved={() => {
-            void queryClient.invalidateQueries({ queryKey: ['members', 'rights', modal.member.id] });
-            notifySuccess(t('org_rights_updated'));
-            close();
-          }}
         />
       ) : null}
       {modal?.type === 'remove' ? (
