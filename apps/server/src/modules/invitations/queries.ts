@@ -53,11 +53,6 @@ export const pendingInvitationsOfSql = (organizationId: string) =>
   `SELECT ${COLUMNS} FROM invitations i JOIN organizations o ON o.id = i.organization_id
    WHERE i.organization_id = ${organizationId} AND i.state = 'PENDING' AND i.expires_at > now()`;
 
-export async function listPendingInvitationsOf(q: Queryable, organizationId: string): Promise<InvitationRow[]> {
-  const { rows } = await q.query<InvitationRow>(`${pendingInvitationsOfSql('$1')} ORDER BY lower(i.email)`, [organizationId]);
-  return rows;
-}
-
 /** Mark the PENDING invitations past their expiry as EXPIRED (all, or those of one e-mail address). */
 export async function sweepExpired(q: Queryable, email?: string): Promise<number> {
   const { rowCount } = await q.query(

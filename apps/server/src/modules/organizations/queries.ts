@@ -75,17 +75,6 @@ export interface ChildRow {
   has_members: boolean;
 }
 
-export async function listChildren(q: Queryable, parentId: string): Promise<ChildRow[]> {
-  const { rows } = await q.query<ChildRow>(
-    `SELECT o.id, o.name, o.path,
-            EXISTS (SELECT 1 FROM organizations c WHERE c.parent_id = o.id) AS has_children,
-            EXISTS (SELECT 1 FROM memberships m WHERE m.organization_id = o.id) AS has_members
-     FROM organizations o WHERE o.parent_id = $1 ORDER BY o.path`,
-    [parentId],
-  );
-  return rows;
-}
-
 export async function countChildren(q: Queryable, parentId: string): Promise<number> {
   const { rows } = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM organizations WHERE parent_id = $1', [parentId]);
   return rows[0]?.n ?? 0;
@@ -134,8 +123,8 @@ const ORGANIZATION_PAGE_SQL = preparedStatement(
  * One organization with everything its page lists (sub-organizations, pending invitations,
  * members, apps, allowed domains) in one statement: the page is read on every click in the tree,
  * and each round trip to PostgreSQL costs more CPU than the reads themselves (docs/performance.md).
- * The lists keep the orders of listChildren, listPendingInvitationsOf, listMembersOf,
- * listOrganizationApps and listEmailDomains.
+ * Sub-organizations by path, invitations and members by e-mail, apps in catalogue order (as
+ * listOrganizationApps), domains alphabetically (as listEmailDomains).
  */
 export async function findOrganizationPage(q: Queryable, id: string): Promise<OrganizationPageRow | null> {
   const { rows } = await q.query<OrganizationPageRow>(ORGANIZATION_PAGE_SQL, [id]);
@@ -170,16 +159,6 @@ export interface MemberRow {
   email: string;
   first_name: string;
   last_name: string;
-}
-
-export async function listMembersOf(q: Queryable, organizationId: string): Promise<MemberRow[]> {
-  const { rows } = await q.query<MemberRow>(
-    `SELECT m.id, m.organization_id, m.email, u.first_name, u.last_name
-     FROM memberships m JOIN users u ON u.id = m.user_id
-     WHERE m.organization_id = $1 ORDER BY lower(m.email)`,
-    [organizationId],
-  );
-  return rows;
 }
 
 export async function insertOrganization(
