@@ -48,10 +48,9 @@ export async function findInvitation(q: Queryable, id: string, options: { forUpd
   return rows[0] ?? null;
 }
 
-/** SQL of the live pending invitations of one organization (`organizationId`: a parameter or a column), unordered. */
-export const pendingInvitationsOfSql = (organizationId: string) =>
-  `SELECT ${COLUMNS} FROM invitations i JOIN organizations o ON o.id = i.organization_id
-   WHERE i.organization_id = ${organizationId} AND i.state = 'PENDING' AND i.expires_at > now()`;
+/** SQL of the live pending invitations of the organization $1, unordered. */
+export const PENDING_INVITATIONS_OF_SQL = `SELECT ${COLUMNS} FROM invitations i JOIN organizations o ON o.id = i.organization_id
+   WHERE i.organization_id = $1 AND i.state = 'PENDING' AND i.expires_at > now()`;
 
 /** Mark the PENDING invitations past their expiry as EXPIRED (all, or those of one e-mail address). */
 export async function sweepExpired(q: Queryable, email?: string): Promise<number> {

@@ -1,5 +1,5 @@
 import { preparedStatement, type Queryable } from '../../db/client.js';
-import { pendingInvitationsOfSql, type InvitationRow } from '../invitations/queries.js';
+import { PENDING_INVITATIONS_OF_SQL, type InvitationRow } from '../invitations/queries.js';
 import { descendantsCondition, subtreeCondition } from './access.js';
 
 /** SQL of the organization tree. Subtree conditions are index ranges on the COLLATE "C" path. */
@@ -34,18 +34,15 @@ export interface TreeRow extends OrganizationRow {
   allowed_email_domains: string[] | null;
 }
 
-/**
- * Every organization of a subtree, sorted by path, with member and pending-invitation counts.
- * One range scan of the path index; per organization a few index probes (apps, domains, pending
- * invitations); member counts come from organization_member_counts (kept by triggers, 0020).
- */
 const UNIT_SEPARATOR = '\u001f';
 type SubtreeRow = Omit<TreeRow, 'apps' | 'allowed_email_domains'> & { apps: string | null; allowed_email_domains: string | null };
 
 /**
- * Every organization of a subtree, sorted by path, with its counts, apps and allowed domains.
- * Apps and domains come as one text joined by the unit separator (U+001F) rather than as arrays:
- * for 10,000 organizations, pg's text-array parser cost a fifth of the whole request.
+ * Every organization of a subtree, sorted by path, with member and pending-invitation counts, apps
+ * and allowed domains. One range scan of the path index; per organization a few index probes (apps,
+ * domains, pending invitations); member counts come from organization_member_counts (kept by
+ * triggers, 0020). Apps and domains come as one text joined by the unit separator (U+001F) rather
+ * than as arrays: for 10,000 organizations, pg's text-array parser cost a fifth of the whole request.
  */
 export async function listSubtree(q: Queryable, rootPath: string): Promise<TreeRow[]> {
   const { rows } = await q.query<SubtreeRow>(
@@ -108,7 +105,7 @@ const ORGANIZATION_PAGE_SQL = preparedStatement(
                EXISTS (SELECT 1 FROM organizations g WHERE g.parent_id = c.id) AS has_children,
                EXISTS (SELECT 1 FROM memberships cm WHERE cm.organization_id = c.id) AS has_members
         FROM organizations c WHERE c.parent_id = o.id) AS ch) AS children,
-     (SELECT coalesce(json_agg(inv ORDER BY lower(inv.email)), '[]') FROM (${pendingInvitationsOfSql('$1')}) AS inv) AS invitations,
+     (SELECT coalesce(json_agg(inv ORDER BY lower(inv.email)), '[]') FROM (${PENDING_INVITATIONS_OF_SQL}) AS inv) AS invitations,
      (SELECT coalesce(json_agg(mem ORDER BY lower(mem.email)), '[]') FROM (
         SELECT m.id, m.organization_id, m.email, u.first_name, u.last_name
         FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.organization_id = o.id) AS mem) AS members,
