@@ -34,4 +34,17 @@ describe('the web shell', () => {
     await page.waitForFunction(() => window.location.pathname === '/somewhere');
     expect(new URL(page.url()).hash).toBe('');
   });
+
+  it('shows the error view with a reload button when a view fails to load, and the routes again after navigating', async () => {
+    const { page } = await newPage(context);
+    // a release replaced the forgot-password view's chunk: loading it fails
+    await page.route(/\/assets\/forgot-password-page-[^/]+\.js$/, (route) => route.fulfill({ status: 404, body: 'gone' }));
+    await page.goto('/login');
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Something went wrong. Please try again' }).waitFor();
+    await page.getByRole('button', { name: 'Reload the page' }).waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.goBack();
+    await page.getByRole('button', { name: 'Next' }).waitFor();
+  });
 });

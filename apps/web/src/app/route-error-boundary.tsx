@@ -1,16 +1,40 @@
+import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { Button, Center, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { isRouteErrorResponse, useRouteError } from 'react-router';
+
+interface Props {
+  children: ReactNode;
+  /** the error view gives way to the routes again when this changes (the visitor navigated) */
+  resetKey: string;
+}
 
 /** Shown when a view fails to load or render (e.g. a new release replaced its chunk). */
-export function RouteErrorBoundary() {
+export class RouteErrorBoundary extends Component<Props, { error: unknown }> {
+  override state = { error: null as unknown };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { error };
+  }
+
+  override componentDidCatch(error: unknown, info: ErrorInfo) {
+    console.error('view failed', error, info.componentStack);
+  }
+
+  override componentDidUpdate(previous: Props) {
+    if (this.state.error && previous.resetKey !== this.props.resetKey) this.setState({ error: null });
+  }
+
+  override render() {
+    return this.state.error ? <RouteErrorView /> : this.props.children;
+  }
+}
+
+function RouteErrorView() {
   const { t } = useTranslation();
-  const error = useRouteError();
-  const status = isRouteErrorResponse(error) ? error.status : null;
   return (
     <Center mih="100dvh" p="md" component="main">
       <Stack align="center" gap="md" maw={480} ta="center">
-        <Title order={1}>{status === 404 ? t('not_found_title') : t('something_went_wrong')}</Title>
+        <Title order={1}>{t('something_went_wrong')}</Title>
         <Text>{t('error_try_again')}</Text>
         <Button onClick={() => window.location.reload()}>{t('reload_page')}</Button>
       </Stack>

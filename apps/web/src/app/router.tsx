@@ -1,70 +1,87 @@
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { lazy, type ComponentType } from 'react';
+import { BrowserRouter, Route, Routes, useLocation } from 'react-router';
 import { RequireAuth, RequireManager, RequireNativeAccount } from './guards';
 import { RouteErrorBoundary } from './route-error-boundary';
-import type { RouteHandle } from './layouts/app-layout';
+import { Loading } from './routed-view';
 
 /**
- * Every route of spec §2. Views are loaded on demand: the login route only pulls the shell, the
- * login layout and the login page.
+ * Every route of spec §2. Views are loaded on demand (React.lazy): the login route only pulls the
+ * shell, the login layout and the login page. The router runs in declarative mode: the portal
+ * has no loaders or actions, and the data router would add ~17 KB gzipped to every route
+ * (docs/decisions/006-web-bundle-budget.md).
  */
-const page = <M,>(load: () => Promise<M>, pick: (m: M) => React.ComponentType) => () => load().then((m) => ({ Component: pick(m) }));
+const view = <M,>(load: () => Promise<M>, pick: (m: M) => ComponentType) => lazy(() => load().then((m) => ({ default: pick(m) })));
 
-const publicRoutes: RouteObject[] = [
-  { path: 'login', lazy: page(() => import('@/features/auth/routes/login-page'), (m) => m.LoginPage) },
-  { path: 'loggedIn', lazy: page(() => import('@/features/auth/routes/logged-in-page'), (m) => m.LoggedInPage) },
-  { path: 'logout', lazy: page(() => import('@/features/auth/routes/logout-page'), (m) => m.LogoutPage) },
-  { path: 'forgot-password', lazy: page(() => import('@/features/auth/routes/forgot-password-page'), (m) => m.ForgotPasswordPage) },
-  {
-    path: 'forgot-password-confirmation',
-    lazy: page(() => import('@/features/auth/routes/forgot-password-confirmation-page'), (m) => m.ForgotPasswordConfirmationPage),
-  },
-  { path: 'reset-password', lazy: page(() => import('@/features/auth/routes/reset-password-page'), (m) => m.ResetPasswordPage) },
-  { path: 'error', lazy: page(() => import('@/features/errors/routes/error-page'), (m) => m.ErrorPage) },
-  { path: 'invitation/:invitationId', lazy: page(() => import('@/features/invitations/routes/accept-invitation-page'), (m) => m.AcceptInvitationPage) },
-  {
-    path: 'invitation-external-identity/:invitationId',
-    lazy: page(() => import('@/features/invitations/routes/accept-external-invitation-page'), (m) => m.AcceptExternalInvitationPage),
-  },
-];
+const LoginLayout = view(() => import('./layouts/login-layout'), (m) => m.LoginLayout);
+const AppLayout = view(() => import('./layouts/app-layout'), (m) => m.AppLayout);
 
-const manageHandle: RouteHandle = { ownFooter: true };
+const LoginPage = view(() => import('@/features/auth/routes/login-page'), (m) => m.LoginPage);
+const LoggedInPage = view(() => import('@/features/auth/routes/logged-in-page'), (m) => m.LoggedInPage);
+const LogoutPage = view(() => import('@/features/auth/routes/logout-page'), (m) => m.LogoutPage);
+const ForgotPasswordPage = view(() => import('@/features/auth/routes/forgot-password-page'), (m) => m.ForgotPasswordPage);
+const ForgotPasswordConfirmationPage = view(
+  () => import('@/features/auth/routes/forgot-password-confirmation-page'),
+  (m) => m.ForgotPasswordConfirmationPage,
+);
+const ResetPasswordPage = view(() => import('@/features/auth/routes/reset-password-page'), (m) => m.ResetPasswordPage);
+const ErrorPage = view(() => import('@/features/errors/routes/error-page'), (m) => m.ErrorPage);
+const AcceptInvitationPage = view(() => import('@/features/invitations/routes/accept-invitation-page'), (m) => m.AcceptInvitationPage);
+const AcceptExternalInvitationPage = view(
+  () => import('@/features/invitations/routes/accept-external-invitation-page'),
+  (m) => m.AcceptExternalInvitationPage,
+);
+const HomePage = view(() => import('@/features/home/routes/home-page'), (m) => m.HomePage);
+const ProfilePage = view(() => import('@/features/account/routes/profile-page'), (m) => m.ProfilePage);
+const ForbiddenPage = view(() => import('@/features/errors/routes/forbidden-page'), (m) => m.ForbiddenPage);
+const ChangePasswordPage = view(() => import('@/features/account/routes/change-password-page'), (m) => m.ChangePasswordPage);
+const ManageOrganizationPage = view(
+  () => import('@/features/organizations/routes/manage-organization-page'),
+  (m) => m.ManageOrganizationPage,
+);
+const NotFoundPage = view(() => import('@/features/errors/routes/not-found-page'), (m) => m.NotFoundPage);
 
-const loggedInRoutes: RouteObject[] = [
-  { index: true, lazy: page(() => import('@/features/home/routes/home-page'), (m) => m.HomePage) },
-  { path: 'profile', lazy: page(() => import('@/features/account/routes/profile-page'), (m) => m.ProfilePage) },
-  { path: 'forbidden', lazy: page(() => import('@/features/errors/routes/forbidden-page'), (m) => m.ForbiddenPage) },
-  {
-    Component: RequireNativeAccount,
-    children: [{ path: 'change-password', lazy: page(() => import('@/features/account/routes/change-password-page'), (m) => m.ChangePasswordPage) }],
-  },
-  {
-    Component: RequireManager,
-    children: [
-      {
-        path: 'manage-organization/:organizationId',
-        handle: manageHandle,
-        lazy: page(() => import('@/features/organizations/routes/manage-organization-page'), (m) => m.ManageOrganizationPage),
-      },
-    ],
-  },
-];
+function PortalRoutes() {
+  const location = useLocation();
+  return (
+    // a failed view (e.g. a new release replaced its chunk) shows the error view until the path changes
+    <RouteErrorBoundary resetKey={location.pathname}>
+      <Loading>
+        <Routes>
+          <Route element={<LoginLayout />}>
+            <Route path="login" element={<LoginPage />} />
+            <Route path="loggedIn" element={<LoggedInPage />} />
+            <Route path="logout" element={<LogoutPage />} />
+            <Route path="forgot-password" element={<ForgotPasswordPage />} />
+            <Route path="forgot-password-confirmation" element={<ForgotPasswordConfirmationPage />} />
+            <Route path="reset-password" element={<ResetPasswordPage />} />
+            <Route path="error" element={<ErrorPage />} />
+            <Route path="invitation/:invitationId" element={<AcceptInvitationPage />} />
+            <Route path="invitation-external-identity/:invitationId" element={<AcceptExternalInvitationPage />} />
+          </Route>
+          <Route element={<RequireAuth />}>
+            <Route element={<AppLayout />}>
+              <Route index element={<HomePage />} />
+              <Route path="profile" element={<ProfilePage />} />
+              <Route path="forbidden" element={<ForbiddenPage />} />
+              <Route element={<RequireNativeAccount />}>
+                <Route path="change-password" element={<ChangePasswordPage />} />
+              </Route>
+              <Route element={<RequireManager />}>
+                <Route path="manage-organization/:organizationId" element={<ManageOrganizationPage />} />
+              </Route>
+            </Route>
+          </Route>
+          <Route path="*" element={<NotFoundPage />} />
+        </Routes>
+      </Loading>
+    </RouteErrorBoundary>
+  );
+}
 
-export const routes: RouteObject[] = [
-  {
-    path: '/',
-    ErrorBoundary: RouteErrorBoundary,
-    children: [
-      { lazy: page(() => import('./layouts/login-layout'), (m) => m.LoginLayout), children: publicRoutes },
-      {
-        Component: RequireAuth,
-        children: [{ lazy: page(() => import('./layouts/app-layout'), (m) => m.AppLayout), children: loggedInRoutes }],
-      },
-      { path: '*', lazy: page(() => import('@/features/errors/routes/not-found-page'), (m) => m.NotFoundPage) },
-    ],
-  },
-];
-
-// A URL starting with #/ is rewritten to a normal path (spec §2), before the router reads it.
-if (window.location.hash.startsWith('#/')) window.history.replaceState(null, '', window.location.hash.slice(1));
-
-export const router = createBrowserRouter(routes);
+export function PortalRouter() {
+  return (
+    <BrowserRouter>
+      <PortalRoutes />
+    </BrowserRouter>
+  );
+}

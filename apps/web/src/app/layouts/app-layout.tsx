@@ -1,21 +1,17 @@
 import { AppShell, Box, Group, UnstyledButton } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
-import { Link, Outlet, useMatches } from 'react-router';
+import { Link, useMatch } from 'react-router';
 import { Logo } from '@/components/logo';
 import { useSessionUser } from '@/lib/session';
 import { Footer } from '@/components/footer';
+import { RoutedView } from '../routed-view';
 import { UserMenu } from './user-menu';
-
-export interface RouteHandle {
-  /** the page renders its own footer (the organization-management page, spec §2) */
-  ownFooter?: boolean;
-}
 
 /** Logged-in pages: header with the logo and the user dropdown, the page, the footer. */
 export function AppLayout() {
   const { data: user } = useSessionUser();
-  const matches = useMatches();
-  const ownFooter = matches.some((m) => (m.handle as RouteHandle | undefined)?.ownFooter);
+  // the organization-management page renders its own footer (spec §2)
+  const ownFooter = useMatch('/manage-organization/:organizationId') !== null;
   return (
     // modals (spec §9: layer 1100 over the overlay 1000) are only used on logged-in pages, so their
     // code stays out of the login route
@@ -31,7 +27,7 @@ export function AppLayout() {
         </AppShell.Header>
         <AppShell.Main style={{ display: 'flex', flexDirection: 'column', minHeight: '100dvh' }}>
           <Box id="content" style={{ flex: 1 }}>
-            <Outlet />
+            <RoutedView />
           </Box>
           {!ownFooter && <Footer />}
         </AppShell.Main>

@@ -1,9 +1,10 @@
 import { Box, Center, Paper, Stack } from '@mantine/core';
 import { useReducedMotion } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { Link, Outlet } from 'react-router';
+import { Link } from 'react-router';
 import { Logo } from '@/components/logo';
 import { DEFAULT_CONFIGURATION, configurationQuery } from '@/lib/config';
+import { RoutedView } from '../routed-view';
 import classes from './login-layout.module.css';
 
 /**
@@ -42,7 +43,7 @@ export function LoginLayout() {
             </Link>
           </Center>
           <Paper component="main" id="main" shadow="xl" radius="lg" p={{ base: 'lg', sm: 'xl' }} withBorder>
-            <Outlet />
+            <RoutedView />
           </Paper>
         </Stack>
       </Center>

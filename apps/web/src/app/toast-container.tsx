@@ -1,0 +1,6 @@
+import { Notifications } from '@mantine/notifications';
+
+/** The toasts' container (spec §9: top-right, 2000 ms, paused on hover, several at once). */
+export function ToastContainer() {
+  return <Notifications position="top-right" autoClose={2000} limit={5} pauseResetOnHover="notification" zIndex={1200} />;
+}
