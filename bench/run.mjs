@@ -185,7 +185,7 @@ async function rootOrganization() {
 /** Argon2 options of the server build (ARGON2_OPTIONS), else the documented defaults. */
 async function argon2Options() {
   try {
-    const mod = await import(`${ROOT}apps/server/dist/bootstrap.js`);
+    const mod = await import(`${ROOT}apps/server/dist/passwords.js`);
     if (mod.ARGON2_OPTIONS) return { ...mod.ARGON2_OPTIONS };
   } catch {
     /* fall through */

@@ -1,14 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { hash } from '@node-rs/argon2';
 import { APP_SECTIONS, emptyRights, organizationPathSegment, type Rights } from '@partner-portal/contracts';
 import type { Database } from './db/client.js';
-
-/** argon2id with the parameters of OWASP's recommendation (m=19456 KiB, t=2, p=1). */
-export const ARGON2_OPTIONS = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
-
-export function hashPassword(password: string): Promise<string> {
-  return hash(password, ARGON2_OPTIONS);
-}
+import { hashPassword } from './passwords.js';
 
 /** Every right a member of the provider's root organization can have: the administrator's rights. */
 export function providerAdministratorRights(): Rights {

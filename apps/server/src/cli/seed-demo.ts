@@ -1,5 +1,5 @@
 import { applyRightsRules, emptyRights, organizationPathSegment, type Rights } from '@partner-portal/contracts';
-import { hashPassword } from '../bootstrap.js';
+import { hashPassword } from '../passwords.js';
 import type { Config } from '../config.js';
 import type { Database, Queryable } from '../db/client.js';
 import { hashSecret, newSecret } from '../http/session.js';

@@ -1,7 +1,6 @@
-import { verify } from '@node-rs/argon2';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ContextResponse, ErrorMessage, LoginConsentResponse, LogoutResponse } from '@partner-portal/contracts';
-import { ARGON2_OPTIONS, hashPassword } from '../../bootstrap.js';
+import { hashPassword, verifyPassword } from '../../passwords.js';
 import { AppError } from '../../http/problem.js';
 import { throttle } from '../../http/rate-limit.js';
 import { hashSecret, newSecret, type SessionUser } from '../../http/session.js';
@@ -145,7 +144,7 @@ export class IdentityService {
     const returnUrl = await this.validReturnUrl(input.return_url);
     const user = await q.findUserByEmail(this.services.db, input.email);
     const hash = user?.password_hash && !user.external_idp ? user.password_hash : await this.dummyHash;
-    const ok = await verify(hash, input.password, ARGON2_OPTIONS).catch(() => false);
+    const ok = await verifyPassword(hash, input.password);
     if (!user || !ok || !user.password_hash || user.external_idp || this.oidc.upstream?.ownsEmail(user.email)) {
       throw new AppError('invalid_login');
     }
@@ -260,7 +259,7 @@ export class IdentityService {
     if (input.new_password !== input.confirm_password) fields.confirm_password = ['password_error_no_match'];
     if (Object.keys(fields).length) throw AppError.validation(fields);
     const row = await q.findUserById(this.services.db, user.id);
-    const ok = row?.password_hash ? await verify(row.password_hash, input.current_password, ARGON2_OPTIONS).catch(() => false) : false;
+    const ok = row?.password_hash ? await verifyPassword(row.password_hash, input.current_password) : false;
     if (!row || !ok) throw new AppError('current_password_incorrect');
     await q.setPasswordHash(this.services.db, user.id, await hashPassword(input.new_password));
     // other browsers signed in as this user are signed out; this one stays

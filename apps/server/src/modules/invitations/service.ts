@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { applyRightsRules, toRights, type Invitation, type Rights } from '@partner-portal/contracts';
-import { hashPassword } from '../../bootstrap.js';
+import { hashPassword } from '../../passwords.js';
 import type { Config } from '../../config.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { AppError, type FieldErrors } from '../../http/problem.js';
