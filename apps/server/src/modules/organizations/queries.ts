@@ -64,6 +64,40 @@ export async function listSubtree(q: Queryable, rootPath: string): Promise<TreeR
   }));
 }
 
+/** The time the first pending invitation of a subtree expires (its tree's counts change then), or null. */
+export async function firstPendingInvitationExpiry(q: Queryable, rootPath: string): Promise<Date | null> {
+  const { rows } = await q.query<{ expires_at: Date | string | null }>(
+    `SELECT min(i.expires_at) AS expires_at
+     FROM organizations o JOIN invitations i ON i.organization_id = o.id AND i.state = 'PENDING' AND i.expires_at > now()
+     WHERE ${subtreeCondition('o.path', '$1')}`,
+    [rootPath],
+  );
+  const at = rows[0]?.expires_at;
+  return at ? new Date(at) : null;
+}
+
+const TREE_CHANGES_SQL = preparedStatement(
+  'organization-tree-changes',
+  `SELECT pg_current_snapshot()::text AS snapshot,
+          EXISTS (SELECT 1 FROM organization_tree_changes c
+                  WHERE c.txid >= pg_snapshot_xmin($1::pg_snapshot) AND NOT pg_visible_in_snapshot(c.txid, $1::pg_snapshot)) AS changed`,
+);
+
+/**
+ * Whether anything the tree shows changed after `snapshot` (a pg_snapshot as text; null: unknown),
+ * with the snapshot of this statement (0030_organization_tree_changes.sql).
+ */
+export async function treeChangesSince(q: Queryable, snapshot: string | null): Promise<{ snapshot: string; changed: boolean }> {
+  const { rows } = await q.query<{ snapshot: string; changed: boolean | null }>(TREE_CHANGES_SQL, [snapshot]);
+  const row = rows[0]!;
+  return { snapshot: row.snapshot, changed: snapshot === null || row.changed !== false };
+}
+
+/** The clean-up job: change records older than any cached tree (TREE_CACHE_MAX_AGE_MS). */
+export async function sweepTreeChanges(q: Queryable): Promise<void> {
+  await q.query(`DELETE FROM organization_tree_changes WHERE recorded_at < now() - interval '1 hour'`);
+}
+
 export interface ChildRow {
   id: string;
   name: string;

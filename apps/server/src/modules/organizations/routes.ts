@@ -11,8 +11,11 @@ import {
   organizationSchema,
   problemSchema,
   updateOrganizationRequestSchema,
+  type OrganizationNode,
 } from '@partner-portal/contracts';
 import * as service from './service.js';
+import { sweepTreeChanges } from './queries.js';
+import { TREE_CACHE_MAX_AGE_MS, TreeCache } from './tree-cache.js';
 
 const noContent = z.null().describe('No content');
 const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, problemSchema]));
@@ -20,6 +23,12 @@ const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((s) 
 /** The organization tree (spec §7 Organizations). HTTP only: the rules live in service.ts. */
 export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
   const { services } = app;
+  const treeCache = new TreeCache();
+  // the tree's change log keeps an hour (no cached tree lives longer than TREE_CACHE_MAX_AGE_MS)
+  const sweepChanges = () => void sweepTreeChanges(services.db).catch((err: unknown) => services.log.warn({ err }, 'tree change clean-up failed'));
+  const sweepTimer = setInterval(sweepChanges, TREE_CACHE_MAX_AGE_MS);
+  sweepTimer.unref();
+  app.addHook('onClose', async () => clearInterval(sweepTimer));
   const actorOf = async (request: Parameters<typeof services.sessions.require>[0]) => ({ user: await services.sessions.require(request), requestId: request.id });
 
   app.get(
@@ -30,11 +39,14 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "The actor's organization with its whole subtree, children sorted by path, with member and pending-invitation counts",
         response: { 200: organizationNodeSchema, ...problems(401, 403) },
       },
-      // The tree may hold 10,000 nodes, built field by field by the service (toNode): plain JSON
-      // instead of a recursive zod pass, which cost more than the query. The schema still documents it.
-      serializerCompiler: () => (data) => JSON.stringify(data),
     },
-    async (request) => service.getTree(services.db, await actorOf(request)),
+    // The tree may hold 10,000 nodes, built field by field by the service (toNode) and serialized
+    // once per change (TreeCache): JSON text, sent as it is, with no recursive zod pass (which cost
+    // more than the query). The schema still documents it; the cast tells the type provider so.
+    async (request, reply) => {
+      const json = await service.getTree(services.db, await actorOf(request), treeCache);
+      return reply.type('application/json; charset=utf-8').send(json as unknown as OrganizationNode);
+    },
   );
 
   app.get(

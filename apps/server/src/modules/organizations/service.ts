@@ -12,6 +12,7 @@ import { toInvitation } from '../invitations/queries.js';
 import { assertInSubtree, pgErrorCode, requireProviderAdministrator, requireRole, type Actor, type MemberActor } from './access.js';
 import * as q from './queries.js';
 import type { OrganizationRow, TreeRow } from './queries.js';
+import type { TreeCache } from './tree-cache.js';
 
 /**
  * Organizations (spec §3, §4, §6). organizationManagers create sub-organizations under any
@@ -61,11 +62,14 @@ export function buildTree(rows: TreeRow[]): OrganizationNode | null {
   return root;
 }
 
-export async function getTree(db: Database, actor: Actor): Promise<OrganizationNode> {
+/** The actor's organization with its whole subtree, as JSON (an OrganizationNode), from `cache` while unchanged. */
+export async function getTree(db: Database, actor: Actor, cache: TreeCache): Promise<string> {
   const member = requireRole(actor, 'any');
-  const root = buildTree(await q.listSubtree(db, member.organizationPath));
-  if (!root) throw new AppError('not_found');
-  return root;
+  return cache.get(db, member.organizationPath, async (): Promise<OrganizationNode> => {
+    const root = buildTree(await q.listSubtree(db, member.organizationPath));
+    if (!root) throw new AppError('not_found');
+    return root;
+  });
 }
 
 export async function getOrganization(db: Database, actor: Actor, organizationId: string): Promise<Organization> {
