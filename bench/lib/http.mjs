@@ -106,10 +106,12 @@ export function timedGet(url, headers) {
  * stopping early after `maxMs`. pathFor(i) picks the path of the i-th request. Warm-up requests are
  * not counted.
  */
-export async function sampleLatency(baseUrl, pathFor, { count, maxMs, warmup = 3, headers = {} }) {
+/** `before(i)`, when given, runs before each request, untimed (e.g. a change that ends a cache). */
+export async function sampleLatency(baseUrl, pathFor, { count, maxMs, warmup = 3, headers = {}, before }) {
   assertLoopback(baseUrl);
   const h = { 'x-csrf': '1', ...headers };
   for (let i = 0; i < warmup; i++) {
+    if (before) await before(i);
     const r = await timedGet(`${baseUrl}${pathFor(i)}`, h);
     if (r.status === 404 || r.status === 405) {
       // a 404 for a real resource and a missing route look alike; the caller decides with a probe
@@ -121,6 +123,7 @@ export async function sampleLatency(baseUrl, pathFor, { count, maxMs, warmup = 3
   let bytes = 0;
   const deadline = Date.now() + maxMs;
   for (let i = 0; i < count && Date.now() < deadline; i++) {
+    if (before) await before(i);
     const r = await timedGet(`${baseUrl}${pathFor(i)}`, h);
     statuses[r.status] = (statuses[r.status] ?? 0) + 1;
     bytes += r.bytes;

@@ -32,10 +32,10 @@ describe('subtrees', () => {
     expect(subtreeCondition('path', '$1')).toContain("'0'");
   });
 
-  it('nests rows sorted by path', () => {
-    const row = (id: string, parent: string | null, path: string) => ({
-      id, parent_id: parent, name: id, path, depth: path.split('/').length - 1, can_create_sub_organization: false, sub_organization_can_have_children: false,
-      max_sub_organizations: null, members: 0, pending_invitations: 0, apps: null, allowed_email_domains: null,
+  it('nests nodes sorted by path', () => {
+    const row = (key: string, parent: string | null, path: string) => ({
+      key, parent_id: parent, label: key, path, can_create_sub_organization: false, sub_organization_can_have_children: false,
+      members: 0, pending_invitations: 0, apps: [], allowed_email_domains: [], children: [],
     });
     const tree = buildTree([row('a', 'x', 'r/a'), row('b', 'a', 'r/a/b'), row('c', 'a', 'r/a/c'), row('d', 'b', 'r/a/b/d')])!;
     expect(tree.key).toBe('a');

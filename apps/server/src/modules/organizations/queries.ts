@@ -1,3 +1,4 @@
+import type { OrganizationNode } from '@partner-portal/contracts';
 import { preparedStatement, type Queryable } from '../../db/client.js';
 import { PENDING_INVITATIONS_OF_SQL, type InvitationRow } from '../invitations/queries.js';
 import { descendantsCondition, subtreeCondition } from './access.js';
@@ -27,28 +28,26 @@ export async function findOrganizationByPath(q: Queryable, path: string): Promis
   return rows[0] ?? null;
 }
 
-export interface TreeRow extends OrganizationRow {
-  members: number;
-  pending_invitations: number;
-  apps: string[] | null;
-  allowed_email_domains: string[] | null;
-}
-
 const UNIT_SEPARATOR = '\u001f';
-type SubtreeRow = Omit<TreeRow, 'apps' | 'allowed_email_domains'> & { apps: string | null; allowed_email_domains: string | null };
+type SubtreeRow = Omit<OrganizationNode, 'apps' | 'allowed_email_domains' | 'children'> & { apps: string | null; allowed_email_domains: string | null };
 
 /**
- * Every organization of a subtree, sorted by path, with member and pending-invitation counts, apps
- * and allowed domains. One range scan of the path index; per organization a few index probes (apps,
- * domains, pending invitations); member counts come from organization_member_counts (kept by
- * triggers, 0020). Apps and domains come as one text joined by the unit separator (U+001F) rather
- * than as arrays: for 10,000 organizations, pg's text-array parser cost a fifth of the whole request.
+ * Every organization of a subtree as a node of GET /api/organizations/tree (children still empty),
+ * sorted by path, with member and pending-invitation counts, apps and allowed domains. One range
+ * scan of the path index; per organization a few index probes (apps, domains, pending
+ * invitations); member counts come from organization_member_counts (kept by triggers, 0020).
+ *
+ * For 10,000 organizations this is the tree request's memory: the rows come with the nodes' field
+ * names, in the nodes' order, and become the nodes in place (no copies: each copy of 10,000 objects
+ * was promoted to the old heap and the process grew by ~60 MB over a dozen builds). Apps and
+ * domains come as one text joined by the unit separator (U+001F): pg's text-array parser cost a
+ * fifth of the request.
  */
-export async function listSubtree(q: Queryable, rootPath: string): Promise<TreeRow[]> {
+export async function listSubtree(q: Queryable, rootPath: string): Promise<OrganizationNode[]> {
   const { rows } = await q.query<SubtreeRow>(
-    `SELECT ${ORG_COLUMNS},
-            COALESCE(mc.members, 0) AS members,
+    `SELECT o.id AS key, o.name AS label, o.parent_id, o.path, o.can_create_sub_organization, o.sub_organization_can_have_children,
             (SELECT count(*)::int FROM invitations i WHERE i.organization_id = o.id AND i.state = 'PENDING' AND i.expires_at > now()) AS pending_invitations,
+            COALESCE(mc.members, 0) AS members,
             (SELECT string_agg(oa.client_id, chr(31) ORDER BY oa.client_id) FROM organization_apps oa WHERE oa.organization_id = o.id) AS apps,
             (SELECT string_agg(ed.domain, chr(31) ORDER BY ed.domain) FROM organization_email_domains ed WHERE ed.organization_id = o.id) AS allowed_email_domains
      FROM organizations o
@@ -57,11 +56,8 @@ export async function listSubtree(q: Queryable, rootPath: string): Promise<TreeR
      ORDER BY o.path`,
     [rootPath],
   );
-  return rows.map((row) => ({
-    ...row,
-    apps: row.apps ? row.apps.split(UNIT_SEPARATOR) : [],
-    allowed_email_domains: row.allowed_email_domains ? row.allowed_email_domains.split(UNIT_SEPARATOR) : [],
-  }));
+  const list = (joined: string | null) => (joined ? joined.split(UNIT_SEPARATOR) : []);
+  return rows.map((row): OrganizationNode => Object.assign(row, { apps: list(row.apps), allowed_email_domains: list(row.allowed_email_domains), children: [] }));
 }
 
 /** The time the first pending invitation of a subtree expires (its tree's counts change then), or null. */

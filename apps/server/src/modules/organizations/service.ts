@@ -11,7 +11,7 @@ import { audit } from '../audit/service.js';
 import { toInvitation } from '../invitations/queries.js';
 import { assertInSubtree, pgErrorCode, requireProviderAdministrator, requireRole, type Actor, type MemberActor } from './access.js';
 import * as q from './queries.js';
-import type { OrganizationRow, TreeRow } from './queries.js';
+import type { OrganizationRow } from './queries.js';
 import type { TreeCache } from './tree-cache.js';
 
 /**
@@ -32,30 +32,13 @@ function assertNotOwn(actor: MemberActor, org: OrganizationRow, key: 'cannot_edi
   if (org.id === actor.organizationId) throw new AppError(key);
 }
 
-function toNode(row: TreeRow): OrganizationNode {
-  return {
-    key: row.id,
-    label: row.name,
-    parent_id: row.parent_id,
-    path: row.path,
-    can_create_sub_organization: row.can_create_sub_organization,
-    sub_organization_can_have_children: row.sub_organization_can_have_children,
-    pending_invitations: row.pending_invitations,
-    members: row.members,
-    apps: row.apps ?? [],
-    allowed_email_domains: row.allowed_email_domains ?? [],
-    children: [],
-  };
-}
-
-/** Nest rows sorted by path into a tree rooted at the first row. */
-export function buildTree(rows: TreeRow[]): OrganizationNode | null {
+/** Nest nodes sorted by path (children empty) into a tree rooted at the first node, in place. */
+export function buildTree(nodes: OrganizationNode[]): OrganizationNode | null {
   const byId = new Map<string, OrganizationNode>();
   let root: OrganizationNode | null = null;
-  for (const row of rows) {
-    const node = toNode(row);
-    byId.set(row.id, node);
-    const parent = row.parent_id ? byId.get(row.parent_id) : undefined;
+  for (const node of nodes) {
+    byId.set(node.key, node);
+    const parent = node.parent_id ? byId.get(node.parent_id) : undefined;
     if (parent) parent.children.push(node);
     else root ??= node;
   }
