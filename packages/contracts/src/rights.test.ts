@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  APP_SECTIONS,
   applyRightsRules,
   disallowedRights,
   emptyRights,
@@ -85,5 +86,18 @@ describe('rights rules', () => {
     expect(rightsSchema.safeParse({ loyalty: { bogus: true } }).success).toBe(false);
     expect(rightsSchema.safeParse({ loyalty: { user_access: 'yes' } }).success).toBe(false);
     expect(toRights({ loyalty: { user_access: true, bogus: true }, x: 1 }).loyalty.user_access).toBe(true);
+  });
+
+  it('gives every box of every section, true only where true was given', () => {
+    const rights = toRights({ global_full_permission: 'true', loyalty: { user_access: true, user_full_permission: 1 }, portal: 'x' });
+    expect(rights.global_full_permission).toBe(false);
+    for (const section of APP_SECTIONS) {
+      expect(Object.keys(rights[section.section]).sort()).toEqual(section.rights.map((r) => r.name).sort());
+      for (const right of section.rights) {
+        expect(rights[section.section][right.name as never]).toBe(section.section === 'loyalty' && right.name === 'user_access');
+      }
+    }
+    expect(emptyRights()).toEqual(toRights(undefined));
+    expect(Object.values(emptyRights().loyalty).every((v) => v === false)).toBe(true);
   });
 });

@@ -207,21 +207,22 @@ export type Rights = { global_full_permission: boolean } & Record<SectionKey, Se
 export type RightsInput = { global_full_permission?: boolean } & Partial<Record<SectionKey, Partial<SectionRights>>>;
 
 export function emptyRights(): Rights {
-  const rights = { global_full_permission: false } as Rights;
-  for (const s of APP_SECTIONS) rights[s.section] = Object.fromEntries(s.rights.map((x) => [x.name, false]));
-  return rights;
+  return toRights(null);
 }
 
-/** Parse stored or received rights leniently into the full shape (unknown boxes dropped). */
+/**
+ * Parse stored or received rights leniently into the full shape (unknown boxes dropped). Built in
+ * one pass: every authenticated request makes the session user's rights with it.
+ */
 export function toRights(input: unknown): Rights {
-  const rights = emptyRights();
-  if (!input || typeof input !== 'object') return rights;
-  const source = input as Record<string, unknown>;
-  rights.global_full_permission = source.global_full_permission === true;
+  const source = input && typeof input === 'object' ? (input as Record<string, unknown>) : {};
+  const rights = { global_full_permission: source.global_full_permission === true } as Rights;
   for (const s of APP_SECTIONS) {
-    const given = source[s.section];
-    if (!given || typeof given !== 'object') continue;
-    for (const right of s.rights) rights[s.section][right.name] = (given as Record<string, unknown>)[right.name] === true;
+    const value = source[s.section];
+    const given = value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+    const section: Record<string, boolean> = {};
+    for (const right of s.rights) section[right.name] = given[right.name] === true;
+    rights[s.section] = section;
   }
   return rights;
 }
