@@ -167,7 +167,9 @@ async function startPortal() {
     EXTERNAL_IDP_ISSUER: '',
     EXTERNAL_IDP_CLIENT_ID: '',
   };
-  const started = await startNode('apps/server/dist/main.js', { env, readyUrl: `${baseUrl}/health`, timeoutMs: 90_000, label: 'portal' });
+  // BENCH_PORTAL_NODE_ARGS: node flags for the portal only, for diagnosis (e.g. --trace-gc with BENCH_VERBOSE=1)
+  const nodeArgs = (process.env.BENCH_PORTAL_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const started = await startNode('apps/server/dist/main.js', { env, nodeArgs, readyUrl: `${baseUrl}/health`, timeoutMs: 90_000, label: 'portal' });
   log(`portal pid ${started.pid} on ${baseUrl}`);
   return { ...started, baseUrl, dcrToken, env };
 }
@@ -434,8 +436,14 @@ async function measureScale(tag) {
   const results = {};
   const measure = async (key, label, pathFor, count, limit, before) => {
     try {
-      const r = await sampleLatency(portal.baseUrl, pathFor, { count, maxMs: (QUICK ? 20 : 45) * 1000, headers, before });
+      const { times, startedAt, ...r } = await sampleLatency(portal.baseUrl, pathFor, { count, maxMs: (QUICK ? 20 : 45) * 1000, headers, before });
       results[key] = r;
+      // the slow tail, request by request: which path, and when in the series (clusters point at
+      // the process or the machine, one path at its query)
+      r.slowest = times
+        .map((ms, i) => ({ ms, i, at: startedAt[i], path: pathFor(i).replace(/organizationId=[^&]+&/, '') }))
+        .sort((a, b) => b.ms - a.ms)
+        .slice(0, Math.max(3, Math.ceil(times.length * 0.05)));
       const errs = Object.entries(r.statuses).filter(([s]) => s !== '200');
       const note = `n=${r.n}, max ${r.max} ms, ~${Math.round(r.avgBytes / 1024)} KB${errs.length ? `; statuses ${JSON.stringify(r.statuses)}` : ''}`;
       report.set(`${key}.${tag}`, `${r.p50} / ${r.p95}`, r.p95 <= limit && !errs.length, note);

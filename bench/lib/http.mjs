@@ -119,11 +119,14 @@ export async function sampleLatency(baseUrl, pathFor, { count, maxMs, warmup = 3
     }
   }
   const times = [];
+  const startedAt = [];
   const statuses = {};
   let bytes = 0;
-  const deadline = Date.now() + maxMs;
+  const begin = Date.now();
+  const deadline = begin + maxMs;
   for (let i = 0; i < count && Date.now() < deadline; i++) {
     if (before) await before(i);
+    startedAt.push(Date.now() - begin);
     const r = await timedGet(`${baseUrl}${pathFor(i)}`, h);
     statuses[r.status] = (statuses[r.status] ?? 0) + 1;
     bytes += r.bytes;
@@ -137,5 +140,8 @@ export async function sampleLatency(baseUrl, pathFor, { count, maxMs, warmup = 3
     max: round(Math.max(...times)),
     statuses,
     avgBytes: Math.round(bytes / Math.max(1, times.length)),
+    /** every request's time (ms) and its start (ms after the first), in order */
+    times: times.map(round),
+    startedAt,
   };
 }
