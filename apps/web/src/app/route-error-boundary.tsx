@@ -9,11 +9,11 @@ interface Props {
 }
 
 /** Shown when a view fails to load or render (e.g. a new release replaced its chunk). */
-export class RouteErrorBoundary extends Component<Props, { error: unknown }> {
-  override state = { error: null as unknown };
+export class RouteErrorBoundary extends Component<Props, { failed: boolean }> {
+  override state = { failed: false };
 
-  static getDerivedStateFromError(error: unknown) {
-    return { error };
+  static getDerivedStateFromError() {
+    return { failed: true };
   }
 
   override componentDidCatch(error: unknown, info: ErrorInfo) {
@@ -21,11 +21,11 @@ export class RouteErrorBoundary extends Component<Props, { error: unknown }> {
   }
 
   override componentDidUpdate(previous: Props) {
-    if (this.state.error && previous.resetKey !== this.props.resetKey) this.setState({ error: null });
+    if (this.state.failed && previous.resetKey !== this.props.resetKey) this.setState({ failed: false });
   }
 
   override render() {
-    return this.state.error ? <RouteErrorView /> : this.props.children;
+    return this.state.failed ? <RouteErrorView /> : this.props.children;
   }
 }
 

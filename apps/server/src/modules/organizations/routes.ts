@@ -40,9 +40,9 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: organizationNodeSchema, ...problems(401, 403) },
       },
     },
-    // The tree may hold 10,000 nodes, built field by field by the service (toNode) and serialized
-    // once per change (TreeCache): JSON text, sent as it is, with no recursive zod pass (which cost
-    // more than the query). The schema still documents it; the cast tells the type provider so.
+    // The tree may hold 10,000 nodes, made from the query's rows and serialized once per change
+    // (TreeCache): JSON text, sent as it is, with no recursive zod pass (which cost more than the
+    // query). The schema still documents it; the cast tells the type provider so.
     async (request, reply) => {
       const json = await service.getTree(services.db, await actorOf(request), treeCache);
       return reply.type('application/json; charset=utf-8').send(json as unknown as OrganizationNode);
