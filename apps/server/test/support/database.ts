@@ -4,9 +4,10 @@ import pg from 'pg';
 /**
  * Test databases. With TEST_DATABASE_URL or DATABASE_URL set, every test file gets its own fresh
  * PostgreSQL database, cloned from a migrated template (made once by the global setup). Without
- * either, tests run on the embedded PGlite in memory.
+ * either, tests run on the embedded PGlite in memory. TEST_TEMPLATE_DATABASE names the template, so
+ * that two checkouts can run their suites on one PostgreSQL at once.
  */
-export const TEMPLATE_DATABASE = 'partner_portal_test_template';
+export const TEMPLATE_DATABASE = process.env.TEST_TEMPLATE_DATABASE || 'partner_portal_test_template';
 
 export function testDatabaseUrl(): string | undefined {
   return process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || undefined;
