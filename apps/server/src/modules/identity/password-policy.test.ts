@@ -24,4 +24,13 @@ describe('password policy', () => {
       expect(isCommonPassword(p), p).toBe(false);
     }
   });
+
+  it('refuses common words of the users\' languages and the product\'s own words', () => {
+    for (const p of ['Wachtwoord1!', 'Passwort2024!', 'Bonjour123!', 'Contraseña1!', 'Nedap2024!', 'Partnerportal1!', '5ummer2025!', 'droWssap1!']) {
+      expect(isCommonPassword(p), p).toBe(true);
+    }
+    for (const p of ['Sterk-Wachtw00rd!', 'Green-Pasture-77', 'Kuhstall-Morgen-3']) {
+      expect(isCommonPassword(p), p).toBe(false);
+    }
+  });
 });

@@ -1,36 +1,57 @@
+import { createRequire } from 'node:module';
 import { brokenPasswordRules, type ErrorKey } from '@partner-portal/contracts';
-import { COMMON_PASSWORDS_TEXT } from './common-passwords.js';
+import type { ZxcvbnFactory as Factory, MatchExtended } from '@zxcvbn-ts/core';
 
 /**
- * The password policy: spec §5 (at least 8 characters, lower, upper, digit, special; the rules
- * shared with the web app in the contracts), at most 128 characters, and not a common password
- * (NIST SP 800-63B block-list).
+ * The password policy (docs/security.md, V6): at least 8 characters with lower, upper, digit and
+ * special (the rules shared with the web app in the contracts), at most 128 characters, and not on
+ * the block-list of NIST SP 800-63B: a password is refused when, apart from leading and trailing
+ * digits and symbols, it is one breached password, one common word of the users' languages (en,
+ * nl, de, fr, es) or one of the product's own words, also reversed or in l33t ("P@ssw0rd2024!" is
+ * "password"). zxcvbn-ts finds the words; only the block-list verdict is used, not its score.
  */
 export const PASSWORD_MAX_LENGTH = 128;
 
-const SUBSTITUTIONS: Record<string, string> = { '@': 'a', '4': 'a', '3': 'e', '1': 'i', '!': 'i', '0': 'o', $: 's', '5': 's', '7': 't', '+': 't' };
+/** Context-specific words (ASVS 6.1.2): the product, the provider and the trade. */
+export const CONTEXT_WORDS = ['nedap', 'partner', 'partners', 'portal', 'partnerportal', 'dealer', 'dealers', 'cow', 'cows', 'livestock', 'farm', 'farmer', 'dairy'];
 
-function normalise(value: string): string {
-  return value.toLowerCase().normalize('NFKC');
+const LANGUAGE_PACKAGES = ['@zxcvbn-ts/language-en', '@zxcvbn-ts/language-nl-be', '@zxcvbn-ts/language-de', '@zxcvbn-ts/language-fr', '@zxcvbn-ts/language-es-es'];
+
+type Dictionaries = Record<string, string[]>;
+
+let checker: Factory | undefined;
+
+/**
+ * The word lists take about 70 MB, so they are loaded at the first password check (a password is
+ * set rarely), synchronously from the packages' CommonJS builds so that the policy stays a plain
+ * function.
+ */
+function blockList(): Factory {
+  if (checker) return checker;
+  const require = createRequire(import.meta.url);
+  const { ZxcvbnFactory } = require('@zxcvbn-ts/core') as typeof import('@zxcvbn-ts/core');
+  const common = require('@zxcvbn-ts/language-common') as { dictionary: Dictionaries; adjacencyGraphs: NonNullable<ConstructorParameters<typeof Factory>[0]>['graphs'] };
+  const dictionary: Dictionaries = { 'passwords-common': common.dictionary['passwords-common'] ?? [] };
+  for (const name of LANGUAGE_PACKAGES) {
+    const words = Object.entries((require(name) as { dictionary: Dictionaries }).dictionary).find(([key]) => key.startsWith('commonWords'));
+    if (words) dictionary[`commonWords-${name}`] = words[1];
+  }
+  checker = new ZxcvbnFactory({ dictionary, graphs: common.adjacencyGraphs });
+  return checker;
 }
 
-function deLeet(value: string): string {
-  return [...value].map((c) => SUBSTITUTIONS[c] ?? c).join('');
-}
+const FIRST_LETTER = /\p{L}/u;
+const LAST_LETTER = /\p{L}(?!.*\p{L})/su;
 
-const COMMON = new Set(
-  COMMON_PASSWORDS_TEXT.split('\n')
-    .map((l) => normalise(l.trim()))
-    .filter(Boolean),
-);
-
-/** Whether a password is, or is a trivial variation of, a common password. */
+/** Whether a password is, or is a trivial variation of, a blocked word. */
 export function isCommonPassword(password: string): boolean {
-  const lower = normalise(password);
-  // the core without leading/trailing digits and symbols: "Summer2024!" -> "summer"
-  const core = lower.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '');
-  const candidates = [lower, core, deLeet(lower), deLeet(core), deLeet(lower).replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '')];
-  return candidates.some((c) => c.length > 0 && COMMON.has(c));
+  const normalised = password.normalize('NFKC');
+  const first = normalised.search(FIRST_LETTER);
+  if (first < 0) return false; // no letters: the composition rules refuse it already
+  const last = normalised.search(LAST_LETTER);
+  const { sequence } = blockList().check(normalised, CONTEXT_WORDS);
+  // one dictionary word covers every letter: what is left is digits and symbols at the ends
+  return sequence.some((match: MatchExtended) => match.pattern === 'dictionary' && match.i <= first && match.j >= last);
 }
 
 /** Every rule a new password breaks, as translation keys (empty when it is acceptable). */
