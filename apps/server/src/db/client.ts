@@ -3,27 +3,17 @@ import { resolve } from 'node:path';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import * as schema from './schema.js';
 
 /** Something that answers SQL: the database, or a transaction on it. */
 export interface Queryable {
   query<T extends object = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<{ rows: T[]; rowCount: number }>;
 }
 
-export type Orm = PgDatabase<PgQueryResultHKT, typeof schema>;
-
-/** A transaction: raw SQL and Drizzle over the same connection. */
-export interface Tx extends Queryable {
-  orm: Orm;
-}
+/** A transaction: SQL over the one connection that holds it. */
+export type Tx = Queryable;
 
 export interface Database extends Queryable {
   readonly kind: 'postgres' | 'pglite';
-  /** Drizzle over the pool (outside transactions). */
-  readonly orm: Orm;
   /** Run fn in one transaction; rolled back when it throws. */
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** Run fn holding a PostgreSQL advisory lock (used for migrations and bootstrap). */
@@ -79,7 +69,6 @@ function openPostgres(url: string, options: DatabaseOptions): Database {
   pool.on('connect', (client) => {
     client.query('SET jit = off').catch((err: unknown) => options.onError?.(err instanceof Error ? err : new Error(String(err))));
   });
-  const orm = drizzlePg(pool, { schema }) as unknown as Orm;
   const query: Queryable['query'] = async (text, params) => {
     const name = PREPARED_STATEMENTS.get(text);
     const result = await (name ? pool.query({ name, text, values: params as unknown[] }) : pool.query(text, params as unknown[]));
@@ -87,14 +76,12 @@ function openPostgres(url: string, options: DatabaseOptions): Database {
   };
   return {
     kind: 'postgres',
-    orm,
     query,
     async transaction(fn) {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
         const tx: Tx = {
-          orm: drizzlePg(client, { schema }),
           async query(text, params) {
             const result = await client.query(text, params as unknown[]);
             return { rows: result.rows as never[], rowCount: result.rowCount ?? 0 };
@@ -157,7 +144,6 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
     releaseLock();
     throw err;
   }
-  const orm = drizzlePglite(db, { schema }) as unknown as Orm;
   const wrap =
     (q: Pick<PGlite, 'query' | 'exec'>): Queryable['query'] =>
     async (text, params) => {
@@ -173,16 +159,11 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
   const query = wrap(db);
   return {
     kind: 'pglite',
-    orm,
     query,
     async transaction(fn) {
       return db.transaction(async (t) => {
         // PGlite runs one statement at a time; the transaction object is its only connection.
-        const tx: Tx = {
-          orm: drizzlePglite(t as unknown as PGlite, { schema }),
-          query: wrap(t),
-        };
-        return fn(tx);
+        return fn({ query: wrap(t) });
       });
     },
     async withAdvisoryLock(_lockKey, fn) {
