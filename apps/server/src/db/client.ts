@@ -33,6 +33,8 @@ export interface Database extends Queryable {
   /** Run fn holding a PostgreSQL advisory lock (used for migrations and bootstrap). */
   withAdvisoryLock<T>(lockKey: number, fn: (q: Queryable) => Promise<T>): Promise<T>;
   ping(): Promise<boolean>;
+  /** Connections of this instance (metrics): open, idle, and requests waiting for one. */
+  poolStats(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -140,6 +142,9 @@ function openPostgres(url: string, options: DatabaseOptions): Database {
         return false;
       }
     },
+    poolStats() {
+      return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
+    },
     async close() {
       await pool.end();
     },
@@ -205,6 +210,10 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
       } catch {
         return false;
       }
+    },
+    poolStats() {
+      // one connection, used by one statement at a time
+      return { total: 1, idle: 1, waiting: 0 };
     },
     async close() {
       await db.close();
