@@ -74,7 +74,7 @@ const envSchema = z.object({
   METRICS_ENABLED: bool.default(false),
   METRICS_TOKEN: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
   SHUTDOWN_TIMEOUT_SECONDS: positiveInt.max(3600).default(25),
-  OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number({ message: 'must be a whole number' }).int().min(0).default(1000),
+  OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number({ message: 'must be a whole number' }).int().min(0).default(0),
   OVERLOAD_MAX_HEAP_USED_MB: z.coerce.number({ message: 'must be a whole number' }).int().min(0).optional(),
   OVERLOAD_MAX_RSS_MB: z.coerce.number({ message: 'must be a whole number' }).int().min(0).default(0),
   OVERLOAD_RETRY_AFTER_SECONDS: positiveInt.max(3600).default(10),

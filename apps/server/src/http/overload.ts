@@ -6,10 +6,11 @@ import { AppError, sendProblem } from './problem.js';
 const MB = 1024 * 1024;
 
 /**
- * Overload (README, "Operations"): while the event loop lags behind, or the process holds more
- * memory than allowed, new requests are answered at once with 503 and Retry-After (a problem
+ * Overload (README, "Operations"): while the process holds more memory than allowed (by default
+ * 90 % of V8's heap limit, where V8 would stop the process), or, when configured, while the event
+ * loop lags behind, new requests are answered at once with 503 and Retry-After (a problem
  * `service_unavailable`) instead of queueing until memory runs out. Measured every second by
- * @fastify/under-pressure. /health/live is always answered.
+ * @fastify/under-pressure. /health/live and /metrics are always answered.
  */
 export async function registerOverloadProtection(app: FastifyInstance): Promise<void> {
   const { config, metrics } = app.services;
