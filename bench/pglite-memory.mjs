@@ -27,7 +27,18 @@ function memory(pid) {
 
 async function start(dataDir) {
   const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH, NODE_ENV: 'production', LOG_LEVEL: 'warn', DATA_DIR: dataDir, PORT: String(PORT), HOST: '127.0.0.1', BOOTSTRAP_ADMIN_PASSWORD: PASSWORD, RATE_LIMIT_MAX: '1000000', LOGIN_RATE_LIMIT_PER_ACCOUNT: '10000', LOGIN_RATE_LIMIT_PER_IP: '10000' },
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      BOOTSTRAP_ADMIN_PASSWORD: PASSWORD,
+      RATE_LIMIT_MAX: '1000000',
+      LOGIN_RATE_LIMIT_PER_ACCOUNT: '10000',
+      LOGIN_RATE_LIMIT_PER_IP: '10000',
+    },
     stdio: 'ignore',
   });
   for (let i = 0; i < 240; i++) {
@@ -62,7 +73,10 @@ async function smallLoad() {
   for (let i = 0; i < 20; i++) {
     const login = await api('POST', '/api/identity/login', '', { email: 'admin@example.com', password: PASSWORD });
     if (login.status !== 200) throw new Error(`login: ${login.status}`);
-    cookie = login.headers.getSetCookie().find((c) => c.startsWith('pp_session=')).split(';')[0];
+    cookie = login.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('pp_session='))
+      .split(';')[0];
     await Promise.all(Array.from({ length: 20 }, () => api('GET', '/api/identity/user-info', cookie)));
     await api('GET', '/api/organizations/tree', cookie);
   }

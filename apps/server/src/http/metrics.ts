@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onResponseAsyncHookHandler } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Database } from '../db/client.js';
 import { answeredUnderPressure } from './overload.js';
@@ -100,14 +100,24 @@ export async function registerMetrics(app: FastifyInstance): Promise<void> {
   const enabled = config.METRICS_ENABLED || token !== undefined;
   if (enabled) metrics.collectProcessAndDatabase(db);
 
-  app.addHook('onResponse', async (request, reply) => {
-    if (reply.statusCode === 429 && request.method === 'POST' && request.routeOptions.url === '/api/identity/login') metrics.loginLocks.inc();
-    if (!enabled) return;
-    metrics.requestDuration.observe(
-      { method: request.method, route: request.routeOptions.url ?? '(unmatched)', status_code: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
+  // login locks: a hook on the login route only, so that other requests pay nothing for it
+  const countLock: onResponseAsyncHookHandler = async (_request, reply) => {
+    if (reply.statusCode === 429) metrics.loginLocks.inc();
+  };
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (route.url !== '/api/identity/login' || !methods.includes('POST')) return;
+    route.onResponse = [...(route.onResponse ? [route.onResponse].flat() : []), countLock];
   });
+
+  if (enabled) {
+    app.addHook('onResponse', async (request, reply) => {
+      metrics.requestDuration.observe(
+        { method: request.method, route: request.routeOptions.url ?? '(unmatched)', status_code: String(reply.statusCode) },
+        reply.elapsedTime / 1000,
+      );
+    });
+  }
 
   app.get(
     '/metrics',

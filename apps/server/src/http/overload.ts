@@ -15,7 +15,10 @@ const MB = 1024 * 1024;
 export async function registerOverloadProtection(app: FastifyInstance): Promise<void> {
   const { config, metrics } = app.services;
   // V8 stops the process when its heap reaches its limit: refuse work at 90 % of it by default
-  const maxHeapUsedBytes = config.OVERLOAD_MAX_HEAP_USED_MB !== undefined ? config.OVERLOAD_MAX_HEAP_USED_MB * MB : Math.floor(getHeapStatistics().heap_size_limit * 0.9);
+  const maxHeapUsedBytes =
+    config.OVERLOAD_MAX_HEAP_USED_MB !== undefined
+      ? config.OVERLOAD_MAX_HEAP_USED_MB * MB
+      : Math.floor(getHeapStatistics().heap_size_limit * 0.9);
   const retryAfter = String(config.OVERLOAD_RETRY_AFTER_SECONDS);
   await app.register(underPressure, {
     maxEventLoopDelay: config.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS,

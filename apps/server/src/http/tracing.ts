@@ -27,7 +27,9 @@ export function startTracing(config: Pick<Config, 'tracesEndpoint' | 'OTEL_SERVI
   });
   // the context manager (AsyncLocalStorage) and the W3C propagators, for the whole process
   provider.register();
-  const instrumentation = new FastifyOtelInstrumentation({ ignorePaths: (opts) => opts.url.startsWith('/health') || opts.url === '/metrics' });
+  const instrumentation = new FastifyOtelInstrumentation({
+    ignorePaths: (opts) => opts.url.startsWith('/health') || opts.url === '/metrics',
+  });
   instrumentation.setTracerProvider(provider);
   return {
     async register(app) {

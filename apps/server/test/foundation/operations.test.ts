@@ -36,7 +36,8 @@ function parseExposition(text: string): Sample[] {
     const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)(?:\s+\d+)?$/.exec(line);
     if (!m) throw new Error(`not a sample line: ${line}`);
     const labels: Record<string, string> = {};
-    for (const l of (m[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[l[1]!] = l[2]!.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
+    for (const l of (m[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g))
+      labels[l[1]!] = l[2]!.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
     samples.push({ name: m[1]!, labels, value: Number(m[3]) });
   }
   return samples;
@@ -69,7 +70,8 @@ describe('GET /metrics', () => {
     expect(wrong.status).toBe(400);
     const other = p.client();
     const statuses: number[] = [];
-    for (let i = 0; i < 3; i++) statuses.push((await other.post('/api/identity/login', { email: 'locked@example.com', password: 'Wrong-Passw0rd!' })).status);
+    for (let i = 0; i < 3; i++)
+      statuses.push((await other.post('/api/identity/login', { email: 'locked@example.com', password: 'Wrong-Passw0rd!' })).status);
     expect(statuses).toEqual([400, 400, 429]);
     // the organization tree twice: built once (a miss), then served from the cache (a hit)
     expect((await admin.get('/api/organizations/tree')).status).toBe(200);
@@ -207,16 +209,31 @@ describe('OpenTelemetry traces', () => {
     try {
       const p = await startPortal({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint });
       const traceId = randomBytes(16).toString('hex');
-      const res = await p.client().get('/api/identity/user-info', { headers: { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` } });
+      const res = await p
+        .client()
+        .get('/api/identity/user-info', { headers: { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` } });
       expect(res.status).toBe(401);
       await p.close(); // sends what is buffered
-      const spans = (received as { resourceSpans: { resource: { attributes: { key: string; value: { stringValue?: string } }[] }; scopeSpans: { spans: { traceId: string; name: string; attributes: { key: string; value: { stringValue?: string } }[] }[] }[] }[] }[])
+      const spans = (
+        received as {
+          resourceSpans: {
+            resource: { attributes: { key: string; value: { stringValue?: string } }[] };
+            scopeSpans: { spans: { traceId: string; name: string; attributes: { key: string; value: { stringValue?: string } }[] }[] }[];
+          }[];
+        }[]
+      )
         .flatMap((r) => r.resourceSpans)
-        .flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans.map((s) => ({ ...s, service: rs.resource.attributes.find((a) => a.key === 'service.name')?.value.stringValue }))));
+        .flatMap((rs) =>
+          rs.scopeSpans.flatMap((ss) =>
+            ss.spans.map((s) => ({ ...s, service: rs.resource.attributes.find((a) => a.key === 'service.name')?.value.stringValue })),
+          ),
+        );
       const ours = spans.filter((s) => s.traceId === traceId);
       expect(ours.length).toBeGreaterThan(0);
       expect(ours.every((s) => s.service === 'partner-portal')).toBe(true);
-      expect(ours.some((s) => s.attributes.some((a) => a.key === 'http.route' && a.value.stringValue === '/api/identity/user-info'))).toBe(true);
+      expect(ours.some((s) => s.attributes.some((a) => a.key === 'http.route' && a.value.stringValue === '/api/identity/user-info'))).toBe(
+        true,
+      );
     } finally {
       await new Promise((r) => collector.close(r));
     }
