@@ -2,7 +2,6 @@ import { connect } from 'node:net';
 import { createServer as createHttpServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
 import { shutdownGracefully } from '../../src/main.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startPortal, type TestPortal } from '../support/portal.js';
 
@@ -147,48 +146,42 @@ function refused(port: number): Promise<boolean> {
 describe('graceful shutdown', () => {
   it('lets a request in flight finish while new connections are refused', async () => {
     const p = await portal();
-    if (!p.config.DATABASE_URL) throw new Error('this test holds a row lock in PostgreSQL: set DATABASE_URL');
     const client = await p.sessionFor(p.adminUserId);
     const port = Number(new URL(p.url).port);
-    // hold the administrator's row, so that a profile update waits in the middle of its request
-    const blocker = new pg.Client({ connectionString: p.config.DATABASE_URL });
-    await blocker.connect();
-    try {
-      await blocker.query('BEGIN');
-      await blocker.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [p.adminUserId]);
-      const inFlight = client.put('/api/identity/update-profile', { first_name: 'Drained', last_name: 'Request', language_code: 'en' });
-      for (let i = 0; i < 100; i++) {
-        const { rows } = await blocker.query<{ n: number }>(
-          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()",
-        );
-        if (rows[0]!.n > 0) break;
-        if (i === 99) throw new Error('the profile update never waited for the row lock');
-        await sleep(50);
-      }
-      const started = Date.now();
-      const shutdown = shutdownGracefully(p.app, p.services);
-      // the listener closes at once; the request in flight is still waiting
-      let isRefused = false;
-      for (let i = 0; i < 50 && !isRefused; i++) {
-        isRefused = await refused(port);
-        if (!isRefused) await sleep(20);
-      }
-      expect(isRefused).toBe(true);
-      await sleep(300);
-      await blocker.query('COMMIT');
-      const res = await inFlight;
-      expect(res.status).toBe(204);
-      expect(await shutdown).toBe(true);
-      expect(Date.now() - started).toBeGreaterThanOrEqual(300);
-    } finally {
-      await blocker.end();
+    // a transaction holds the administrator's row (on PGlite: the one connection), so that a
+    // profile update waits in the middle of its request until it ends
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let holding!: () => void;
+    const held = new Promise<void>((r) => (holding = r));
+    const blocker = p.services.db.transaction(async (tx) => {
+      await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [p.adminUserId]);
+      holding();
+      await gate;
+    });
+    await held;
+    const inFlight = client.put('/api/identity/update-profile', { first_name: 'Drained', last_name: 'Request', language_code: 'en' });
+    // the request has reached the server (its connection is open) and waits
+    const connections = () => new Promise<number>((r) => p.app.server.getConnections((_err, n) => r(n)));
+    for (let i = 0; i < 100 && (await connections()) === 0; i++) await sleep(20);
+    await sleep(200);
+
+    const started = Date.now();
+    const shutdown = shutdownGracefully(p.app, p.services);
+    // the listener closes at once; the request in flight is still waiting
+    let isRefused = false;
+    for (let i = 0; i < 50 && !isRefused; i++) {
+      isRefused = await refused(port);
+      if (!isRefused) await sleep(20);
     }
-    // the update that was in flight was written
-    const check = new pg.Client({ connectionString: p.config.DATABASE_URL });
-    await check.connect();
-    const { rows } = await check.query<{ first_name: string }>('SELECT first_name FROM users WHERE id = $1', [p.adminUserId]);
-    await check.end();
-    expect(rows[0]!.first_name).toBe('Drained');
+    expect(isRefused).toBe(true);
+    await sleep(300);
+    release();
+    await blocker;
+    const res = await inFlight;
+    expect(res.status).toBe(204);
+    expect(await shutdown).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
   });
 });
 
