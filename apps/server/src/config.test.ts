@@ -39,4 +39,16 @@ describe('loadConfig', () => {
     const config = loadConfig({ EXTERNAL_IDP_ISSUER: 'https://idp.example.com', EXTERNAL_IDP_CLIENT_ID: 'portal', EXTERNAL_IDP_EMAIL_DOMAINS: '@Corp.example, other.example' });
     expect(config.externalIdp?.emailDomains).toEqual(['corp.example', 'other.example']);
   });
+
+  it('operations: metrics off and no traces by default; the OTLP traces URL from the standard variables', () => {
+    const defaults = loadConfig({});
+    expect(defaults.METRICS_ENABLED).toBe(false);
+    expect(defaults.METRICS_TOKEN).toBeUndefined();
+    expect(defaults.tracesEndpoint).toBeNull();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracesEndpoint).toBe('http://collector:4318/v1/traces');
+    expect(
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://traces:4318/custom' }).tracesEndpoint,
+    ).toBe('http://traces:4318/custom');
+    expect(() => loadConfig({ METRICS_TOKEN: 'short', OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(/METRICS_TOKEN[\s\S]*OTEL_EXPORTER_OTLP_ENDPOINT/);
+  });
 });

@@ -70,6 +70,17 @@ const envSchema = z.object({
   SALES_CONTACT_EMAIL: z.email({ message: 'must be an e-mail address' }).default('sales@example.com'),
   LOGIN_VIDEO_URL: z.string().min(1).default('/media/cows.mp4'),
   WEB_DIST_DIR: z.string().min(1).optional(),
+  // operations (README, "Operations")
+  METRICS_ENABLED: bool.default(false),
+  METRICS_TOKEN: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
+  SHUTDOWN_TIMEOUT_SECONDS: positiveInt.max(3600).default(25),
+  OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number({ message: 'must be a whole number' }).int().min(0).default(0),
+  OVERLOAD_MAX_HEAP_USED_MB: z.coerce.number({ message: 'must be a whole number' }).int().min(0).optional(),
+  OVERLOAD_MAX_RSS_MB: z.coerce.number({ message: 'must be a whole number' }).int().min(0).default(0),
+  OVERLOAD_RETRY_AFTER_SECONDS: positiveInt.max(3600).default(10),
+  OTEL_EXPORTER_OTLP_ENDPOINT: url(['http:', 'https:'], 'an http(s) URL').optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: url(['http:', 'https:'], 'an http(s) URL').optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default('partner-portal'),
 });
 
 export type Env = z.output<typeof envSchema>;
@@ -79,6 +90,8 @@ export interface Config extends Env {
   isProduction: boolean;
   isHttps: boolean;
   externalIdp: { issuer: string; clientId: string; clientSecret: string | undefined; name: string; emailDomains: string[] } | null;
+  /** where traces are sent (OTLP over HTTP), or null: no tracing */
+  tracesEndpoint: string | null;
 }
 
 export class ConfigError extends Error {
@@ -106,6 +119,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl,
     isProduction: e.NODE_ENV === 'production',
     isHttps: publicUrl.startsWith('https:'),
+    tracesEndpoint:
+      e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (e.OTEL_EXPORTER_OTLP_ENDPOINT ? `${e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces` : null),
     externalIdp:
       e.EXTERNAL_IDP_ISSUER && e.EXTERNAL_IDP_CLIENT_ID
         ? {

@@ -3,9 +3,12 @@ import { Redis } from 'ioredis';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/client.js';
 import { migrate } from './db/migrate.js';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { bootstrap } from './bootstrap.js';
+import { Metrics } from './http/metrics.js';
 import { postgresCounterStore, redisCounterStore } from './http/rate-limit.js';
+import { startTracing } from './http/tracing.js';
 import { SessionStore } from './http/session.js';
 import { createMailer } from './modules/mail/mailer.js';
 import { sharedSecret } from './secrets.js';
@@ -35,6 +38,7 @@ export async function createServices(config: Config, log: Logger, options: { inM
     session: await sharedSecret(db, 'session_secret', config.SESSION_SECRET, onGenerated),
     keyEncryption: await sharedSecret(db, 'key_encryption_key', config.KEY_ENCRYPTION_KEY, onGenerated),
   };
+  const tracing = startTracing(config);
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null;
   redis?.on('error', (err) => log.warn({ err }, 'redis error'));
   return {
@@ -42,6 +46,8 @@ export async function createServices(config: Config, log: Logger, options: { inM
     db,
     log,
     redis,
+    metrics: new Metrics(),
+    tracing,
     secrets,
     counters: redis ? redisCounterStore(redis) : postgresCounterStore(db),
     sessions: new SessionStore(db, {
@@ -53,10 +59,40 @@ export async function createServices(config: Config, log: Logger, options: { inM
   };
 }
 
+const closed = new WeakSet<Services>();
+
+/** Close what the services hold; a second call does nothing. */
 export async function closeServices(services: Services): Promise<void> {
+  if (closed.has(services)) return;
+  closed.add(services);
   services.mailer.close();
   services.redis?.disconnect();
+  await services.tracing?.shutdown().catch((err: unknown) => services.log.warn({ err }, 'traces could not be sent'));
   await services.db.close();
+}
+
+/**
+ * Graceful shutdown (README, "Operations"): stop accepting connections, answer /health/ready 503,
+ * let the requests in flight finish (at most SHUTDOWN_TIMEOUT_SECONDS), then close the database.
+ * Returns false when requests had to be cut at the time limit.
+ */
+export async function shutdownGracefully(app: FastifyInstance, services: Services): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeLimit = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), services.config.SHUTDOWN_TIMEOUT_SECONDS * 1000);
+  });
+  // a connection whose request was in flight at the start stays open (keep-alive) once answered:
+  // close each as soon as it is idle
+  const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100);
+  const drained = await Promise.race([app.close().then(() => true as const), timeLimit]);
+  clearTimeout(timer);
+  clearInterval(closeIdle);
+  if (!drained) {
+    services.log.warn({ timeoutSeconds: services.config.SHUTDOWN_TIMEOUT_SECONDS }, 'requests still in flight at the shutdown time limit were cut');
+    app.server.closeAllConnections();
+  }
+  await closeServices(services);
+  return drained;
 }
 
 export async function main(): Promise<void> {
@@ -92,14 +128,23 @@ export async function main(): Promise<void> {
     }
   }
   const app = await buildApp(services);
+  let stopping = false;
   const shutdown = async (signal: string) => {
-    log.info({ signal }, 'shutting down');
-    await app.close().catch(() => undefined);
-    await closeServices(services).catch(() => undefined);
+    if (stopping) {
+      log.warn({ signal }, 'second signal: stopping at once');
+      process.exit(1);
+    }
+    stopping = true;
+    log.info({ signal }, 'shutting down: draining requests in flight');
+    const drained = await shutdownGracefully(app, services).catch((err: unknown) => {
+      log.error({ err }, 'shutdown failed');
+      return false;
+    });
+    log.info({ drained }, 'stopped');
     process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
   await app.listen({ port: config.PORT, host: config.HOST });
   console.log(`Partner Portal is listening on ${config.publicUrl} (database: ${services.db.kind})`);
 }

@@ -2,7 +2,9 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
+import type { Metrics } from './http/metrics.js';
 import type { CounterStore } from './http/rate-limit.js';
+import type { Tracing } from './http/tracing.js';
 import type { SessionStore } from './http/session.js';
 import type { Mailer } from './modules/mail/mailer.js';
 
@@ -15,6 +17,10 @@ export interface Services {
   counters: CounterStore;
   mailer: Mailer;
   redis: Redis | null;
+  /** Prometheus metrics of this instance (served at /metrics when configured) */
+  metrics: Metrics;
+  /** OpenTelemetry traces, when an exporter endpoint is configured */
+  tracing: Tracing | null;
   /** secrets shared by every instance (generated at first start when not configured) */
   secrets: { session: string; keyEncryption: string };
 }

@@ -9,8 +9,8 @@ import { api, login, spawnServer, sql, waitForHealth, type ServerProcess } from 
  * - kill -9 of the server in the middle of a stream of writes, then a restart: every write that
  *   was acknowledged (2xx) is there, and nothing is half-written (each organization has its apps
  *   and its audit entry, written in the same transaction).
- * - A PostgreSQL restart under a running portal: /health goes 503, then 200 again, and requests
- *   recover without restarting the portal. This uses a PostgreSQL cluster of its own (never the
+ * - A PostgreSQL restart under a running portal: /health and /health/ready go 503 (while
+ *   /health/live stays 200), then 200 again, and requests recover without restarting the portal. This uses a PostgreSQL cluster of its own (never the
  *   machine's shared server).
  */
 const base = testDatabaseUrl();
@@ -22,6 +22,7 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const probe = async (url: string, path: string) => (await fetch(`${url}${path}`, { signal: AbortSignal.timeout(10_000) })).status;
 
 describe('kill -9 during a stream of writes', () => {
   it('keeps every acknowledged write, and nothing half-written', async () => {
@@ -140,7 +141,7 @@ describe('kill -9 during a stream of writes', () => {
 });
 
 describe('a PostgreSQL restart under a running portal', () => {
-  it('/health goes 503, then 200, and requests recover without restarting the portal', async () => {
+  it('/health and /health/ready go 503 (/health/live stays 200), then 200, and requests recover without restarting the portal', async () => {
     let own: OwnPostgres;
     try {
       own = await startOwnPostgres(await freePort());
@@ -161,8 +162,14 @@ describe('a PostgreSQL restart under a running portal', () => {
     const cookie = await login(server.url);
     expect((await api(server.url, 'GET', '/api/identity/user-info', { cookie })).status).toBe(200);
 
+    expect(await probe(server.url, '/health/ready')).toBe(200);
+    expect(await probe(server.url, '/health/live')).toBe(200);
+
     own.stop('fast');
     await waitForHealth(server.url, { status: 503, timeoutMs: 30_000 });
+    // not ready while the database is away, but alive: restarting the portal would not help
+    expect(await probe(server.url, '/health/ready')).toBe(503);
+    expect(await probe(server.url, '/health/live')).toBe(200);
     // while the database is away: problems with 503, never a crash or a 500
     const during = await api(server.url, 'GET', '/api/identity/user-info', { cookie, timeoutMs: 20_000 });
     expect(during.status).toBe(503);
@@ -171,6 +178,7 @@ describe('a PostgreSQL restart under a running portal', () => {
 
     own.start();
     await waitForHealth(server.url, { status: 200, timeoutMs: 60_000 });
+    expect(await probe(server.url, '/health/ready')).toBe(200);
     // the same process, the same session, reads and writes work again
     expect(server.child.exitCode).toBeNull();
     let status = 0;

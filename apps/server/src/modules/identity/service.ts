@@ -146,9 +146,11 @@ export class IdentityService {
     const hash = user?.password_hash && !user.external_idp ? user.password_hash : await this.dummyHash;
     const ok = await verifyPassword(hash, input.password);
     if (!user || !ok || !user.password_hash || user.external_idp || this.oidc.upstream?.ownsEmail(user.email)) {
+      this.services.metrics.login(false);
       throw new AppError('invalid_login');
     }
     await this.services.sessions.start(request, reply, user.id, input.remember === true);
+    this.services.metrics.login(true);
     return { error: null, valid_return_url: returnUrl ?? this.safeReturnPath(input.return_path), external_login: null };
   }
 

@@ -23,7 +23,7 @@ const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((s) 
 /** The organization tree (spec §7 Organizations). HTTP only: the rules live in service.ts. */
 export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
   const { services } = app;
-  const treeCache = new TreeCache();
+  const treeCache = new TreeCache((hit) => services.metrics.cacheLookup('organization_tree', hit));
   // the tree's change log keeps an hour (no cached tree lives longer than TREE_CACHE_MAX_AGE_MS)
   const sweepChanges = () => void sweepTreeChanges(services.db).catch((err: unknown) => services.log.warn({ err }, 'tree change clean-up failed'));
   const sweepTimer = setInterval(sweepChanges, TREE_CACHE_MAX_AGE_MS);

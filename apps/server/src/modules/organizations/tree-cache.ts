@@ -25,10 +25,15 @@ export class TreeCache {
   private readonly entries = new Map<string, Entry>();
   private chars = 0;
 
+  /** onLookup: told of every lookup, hit or miss (metrics) */
+  constructor(private readonly onLookup: (hit: boolean) => void = () => {}) {}
+
   async get(db: Queryable, rootPath: string, build: () => Promise<unknown>): Promise<string> {
     const cached = this.entries.get(rootPath);
     const { snapshot, changed } = await q.treeChangesSince(db, cached?.snapshot ?? null);
-    if (cached && !changed && Date.now() < cached.validUntil) {
+    const hit = cached !== undefined && !changed && Date.now() < cached.validUntil;
+    this.onLookup(hit);
+    if (cached && hit) {
       // most recently used last
       this.entries.delete(rootPath);
       this.entries.set(rootPath, cached);
