@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
-import { isOrganizationManager, isUserManager, toRights, type Rights } from '@partner-portal/contracts';
+import { isOrganizationManager, isUserManager, toRights, type InactiveDays, type Rights } from '@partner-portal/contracts';
 import type { Database, Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
 import type { SessionStore } from '../../http/session.js';
@@ -93,15 +93,21 @@ export const SEARCH_COUNT_CAP = 1_000;
  * Case-insensitive substring search of e-mail addresses over an organization and its descendants,
  * sorted by organization path then e-mail; members and pending invitations, each paged alike.
  */
-export async function search(db: Database, actor: Actor, query: { organizationId: string; q: string; page: number; pageSize: number }) {
+export async function search(
+  db: Database,
+  actor: Actor,
+  query: { organizationId: string; q: string; page: number; pageSize: number; inactiveDays?: InactiveDays | undefined },
+) {
   const org = await managedOrganization(db, actor, query.organizationId);
   const text = query.q.trim();
+  const filter = { text, inactiveDays: query.inactiveDays };
   const offset = (query.page - 1) * query.pageSize;
-  // three independent reads at once: the answer takes the slowest, not the sum
+  // three independent reads at once: the answer takes the slowest, not the sum;
+  // the inactive-member filter is about members only, so it lists no invitations
   const [counted, members, invitations] = await Promise.all([
-    q.countMembersMatching(db, org.path, text, SEARCH_COUNT_CAP + 1),
-    q.searchMembers(db, org.path, text, query.pageSize, offset),
-    q.searchPendingInvitations(db, org.path, text, query.pageSize, offset),
+    q.countMembersMatching(db, org.path, filter, SEARCH_COUNT_CAP + 1),
+    q.searchMembers(db, org.path, filter, query.pageSize, offset),
+    query.inactiveDays === undefined ? q.searchPendingInvitations(db, org.path, text, query.pageSize, offset) : Promise.resolve([]),
   ]);
   return {
     total: Math.min(counted, SEARCH_COUNT_CAP),
@@ -117,12 +123,30 @@ export async function search(db: Database, actor: Actor, query: { organizationId
       last_name: m.last_name,
       organization_name: m.organization_name,
       organization_path: m.organization_path,
+      last_sign_in_at: isoOrNull(m.last_sign_in_at),
     })),
     invitations: invitations.map((i) => toInvitation(i, true)),
   };
 }
 
-const EXPORT_COLUMNS = ['organization_path', 'organization_name', 'email_address', 'first_name', 'last_name', 'language_code', 'external_identity_provider', 'user_manager', 'organization_manager', 'created_at'] as const;
+/** A timestamp from the database as ISO 8601, or null. */
+export function isoOrNull(value: Date | string | null | undefined): string | null {
+  return value === null || value === undefined ? null : new Date(value).toISOString();
+}
+
+const EXPORT_COLUMNS = [
+  'organization_path',
+  'organization_name',
+  'email_address',
+  'first_name',
+  'last_name',
+  'language_code',
+  'external_identity_provider',
+  'user_manager',
+  'organization_manager',
+  'created_at',
+  'last_sign_in_at',
+] as const;
 
 /** Spreadsheet formula injection (OWASP): a cell starting with = + - @ tab or CR is prefixed with '. */
 export function neutralizeFormula(value: string): string {
@@ -150,6 +174,7 @@ export async function exportMembers(db: Database, actor: Actor, query: { output:
       isUserManager(rights) ? 'yes' : 'no',
       isOrganizationManager(rights) ? 'yes' : 'no',
       new Date(r.created_at).toISOString(),
+      isoOrNull(r.last_sign_in_at) ?? '',
     ].map((v) => neutralizeFormula(String(v)));
   });
   const stamp = new Date().toISOString().slice(0, 10);
