@@ -18,6 +18,8 @@ import { invitationRoutes } from './modules/invitations/routes.js';
 import { memberRoutes } from './modules/members/routes.js';
 import { organizationRoutes } from './modules/organizations/routes.js';
 import { portalRoutes } from './modules/portal/routes.js';
+import { sessionRoutes } from './modules/sessions/routes.js';
+import { AccountAccess } from './modules/sessions/service.js';
 import { registerWebApp } from './modules/web/static.js';
 import type { Services } from './services.js';
 
@@ -101,7 +103,9 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(identityRoutes, { oidc });
   await app.register(organizationRoutes);
   await app.register(invitationRoutes);
-  await app.register(memberRoutes);
+  const access = new AccountAccess(services, oidc);
+  await app.register(memberRoutes, { access });
+  await app.register(sessionRoutes);
   await app.register(portalRoutes);
   await app.register(auditRoutes);
   await app.register(developerRoutes);

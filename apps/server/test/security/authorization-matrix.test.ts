@@ -70,6 +70,10 @@ const MATRIX: Record<string, Entry> = {
     body: () => ({ current_password: 'Not-the-passw0rd!', new_password: 'N3w-Passw0rd!x', confirm_password: 'N3w-Passw0rd!x' }),
   },
   'PUT /api/identity/update-profile': { expect: SIGNED_IN, body: () => ({ first_name: 'Same', last_name: 'Tester', language_code: 'en' }) },
+  'GET /api/identity/sessions': { expect: SIGNED_IN },
+  // someone else's or an unknown session id: nothing ends, 204 for every signed-in user
+  'DELETE /api/identity/sessions/{sessionId}': { expect: SIGNED_IN },
+  'POST /api/identity/sessions/end-others': { expect: SIGNED_IN },
   'POST /api/identity/forgot-password': { expect: PUBLIC, body: () => ({ email_address: uniqueEmail('nobody') }) },
   'PUT /api/identity/reset-password': {
     expect: PUBLIC,
@@ -107,6 +111,8 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/members/export': { expect: ANY_MANAGER, query: () => ({ output: 'csv' }) },
   'GET /api/members/rights/{memberId}': { expect: USER_MANAGER_OF_TARGET },
   'PUT /api/members/rights/{memberId}': { expect: USER_MANAGER_OF_TARGET, body: () => ({ rights: {} }) },
+  'POST /api/members/bulk-remove': { expect: USER_MANAGER_OF_TARGET, body: (c) => ({ member_ids: [c.extra.memberId] }) },
+  'POST /api/members/{memberId}/sign-out': { expect: USER_MANAGER_OF_TARGET },
   'GET /api/members/search': { expect: ANY_MANAGER_OF_TARGET, query: (c) => ({ organizationId: c.world.north.id, q: 'e' }) },
 
   // ---- organizations --------------------------------------------------------------------------
@@ -182,8 +188,11 @@ async function paramsFor(route: ApiRoute): Promise<{ params: Record<string, stri
       params[name] = invitation.id;
       extra.code = invitation.code;
     } else if (name === 'userId') params[name] = (await world.fresh.member(organization)).userId;
+    else if (name === 'sessionId') params[name] = 'not-a-session-of-this-user';
     else throw new Error(`the matrix has no value for path parameter {${name}} of ${route.key}: add one in paramsFor`);
   }
+  // a body that names a member (bulk removal): a fresh one in north
+  if (route.key === 'POST /api/members/bulk-remove') extra.memberId = (await world.fresh.member(world.north)).membershipId;
   return { params, extra };
 }
 

@@ -1,13 +1,14 @@
 import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
-import { isOrganizationManager, isUserManager, toRights, type InactiveDays, type Rights } from '@partner-portal/contracts';
-import type { Database, Queryable } from '../../db/client.js';
+import { isOrganizationManager, isUserManager, rightsTakenAway, toRights, type InactiveDays, type Rights } from '@partner-portal/contracts';
+import { joinTransaction, type Database, type Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
 import type { SessionStore } from '../../http/session.js';
 import { audit } from '../audit/service.js';
 import { toInvitation } from '../invitations/queries.js';
 import { assertInSubtree, requireRole, type Actor } from '../organizations/access.js';
 import { findOrganizationById } from '../organizations/queries.js';
+import type { AccountAccess, BackchannelNotice } from '../sessions/service.js';
 import * as q from './queries.js';
 import { rightsContextFor, validateRights } from './rights-context.js';
 
@@ -76,6 +77,78 @@ export async function removeMember(db: Database, sessions: SessionStore, actor: 
       before: { email_address: row.email, user_id: row.user_id, rights: toRights(row.rights) },
     });
   });
+}
+
+// ---- ending access: removal, rights taken away, sign out everywhere -----------------------------
+
+/**
+ * Remove members at once, all or none: each with removeMember's checks (the same rules as removing
+ * one), each audited. Their portal sessions end, everything the OpenID provider issued to them is
+ * revoked, and their clients get back-channel logout once the removal has committed. A refused
+ * member refuses the whole request; its id is in the problem's params (member_id).
+ */
+export async function removeMembers(db: Database, sessions: SessionStore, access: AccountAccess, actor: Actor, memberIds: string[]): Promise<{ removed: number }> {
+  requireRole(actor, 'user');
+  const notices = await db.transaction(async (tx) => {
+    const joined = joinTransaction(tx, db);
+    const pending: BackchannelNotice[] = [];
+    for (const memberId of memberIds) {
+      try {
+        const row = await q.findMembership(tx, memberId);
+        if (!row) throw new AppError('unknown_member');
+        await removeMember(joined, sessions, actor, row.organization_id, memberId);
+        pending.push(...(await access.revokeAll(tx, row.user_id)));
+      } catch (err) {
+        if (err instanceof AppError && memberIds.length > 1) {
+          throw new AppError(err.key, { detail: err.message, params: { ...err.params, member_id: memberId }, ...(err.messages ? { messages: err.messages } : {}) });
+        }
+        throw err;
+      }
+    }
+    return pending;
+  });
+  await access.notify(notices);
+  return { removed: memberIds.length };
+}
+
+/** Remove one member of an organization (removeMember), ending all their access as removeMembers does. */
+export async function removeMemberEndingAccess(db: Database, sessions: SessionStore, access: AccountAccess, actor: Actor, organizationId: string, memberId: string): Promise<void> {
+  const notices = await db.transaction(async (tx) => {
+    const row = await q.findMembership(tx, memberId);
+    await removeMember(joinTransaction(tx, db), sessions, actor, organizationId, memberId);
+    return row ? access.revokeAll(tx, row.user_id) : [];
+  });
+  await access.notify(notices);
+}
+
+/**
+ * Change a member's rights (changeRights); when any right is taken away, the member's sessions and
+ * tokens end at once (they carry the old rights) and their clients get back-channel logout.
+ */
+export async function changeRightsEndingAccess(db: Database, access: AccountAccess, actor: Actor, memberId: string, input: Rights): Promise<void> {
+  const before = await q.findMembership(db, memberId);
+  await changeRights(db, actor, memberId, input);
+  const after = before ? await q.findMembership(db, memberId) : null;
+  if (before && after && rightsTakenAway(toRights(before.rights), toRights(after.rights))) await access.revokeAllNow(before.user_id);
+}
+
+/** A userManager signs a member of their subtree out everywhere (audited); not themselves (409). */
+export async function signOutMember(db: Database, access: AccountAccess, actor: Actor, memberId: string): Promise<void> {
+  const notices = await db.transaction(async (tx) => {
+    const row = await loadMember(tx, actor, memberId, true);
+    if (row.user_id === actor.user.id) throw new AppError('invalid_operation', { detail: 'Use the list of your own sessions' });
+    const pending = await access.revokeAll(tx, row.user_id);
+    await audit(tx, actor, {
+      organizationId: row.organization_id,
+      organizationPath: row.organization_path,
+      action: 'member.sign_out',
+      targetType: 'member',
+      targetId: row.id,
+      before: { email_address: row.email },
+    });
+    return pending;
+  });
+  await access.notify(notices);
 }
 
 async function managedOrganization(db: Database, actor: Actor, organizationId: string | undefined) {
