@@ -14,6 +14,7 @@ import { identityRoutes } from './modules/identity/routes.js';
 import { registerOidc } from './oidc/index.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { developerRoutes } from './modules/developer/routes.js';
+import { bulkInvitationRoutes } from './modules/invitations/bulk-routes.js';
 import { invitationRoutes } from './modules/invitations/routes.js';
 import { memberRoutes } from './modules/members/routes.js';
 import { organizationRoutes } from './modules/organizations/routes.js';
@@ -103,6 +104,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(identityRoutes, { oidc });
   await app.register(organizationRoutes);
   await app.register(invitationRoutes);
+  await app.register(bulkInvitationRoutes);
   const access = new AccountAccess(services, oidc);
   await app.register(memberRoutes, { access });
   await app.register(sessionRoutes);

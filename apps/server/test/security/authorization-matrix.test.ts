@@ -140,6 +140,15 @@ const MATRIX: Record<string, Entry> = {
     expect: USER_MANAGER_OF_TARGET,
     body: () => ({ email_address: uniqueEmail('invited'), language_code: 'en' }),
   },
+  'POST /api/organizations/{organizationId}/invitations/bulk/dry-run': {
+    expect: USER_MANAGER_OF_TARGET,
+    body: () => ({ csv: `email,first_name,last_name,language\n${uniqueEmail('bulk')},A,B,en\n` }),
+  },
+  'POST /api/organizations/{organizationId}/invitations/bulk': {
+    expect: USER_MANAGER_OF_TARGET,
+    body: () => ({ csv: `email,first_name,last_name,language\n${uniqueEmail('bulk')},A,B,en\n` }),
+  },
+  'GET /api/invitations/batches/{batchId}/report': { expect: USER_MANAGER_OF_TARGET },
   'DELETE /api/organizations/{organizationId}/members/{memberId}': { expect: USER_MANAGER_OF_TARGET },
 
   // ---- portal ---------------------------------------------------------------------------------
@@ -189,6 +198,13 @@ async function paramsFor(route: ApiRoute): Promise<{ params: Record<string, stri
       extra.code = invitation.code;
     } else if (name === 'userId') params[name] = (await world.fresh.member(organization)).userId;
     else if (name === 'sessionId') params[name] = 'not-a-session-of-this-user';
+    else if (name === 'batchId') {
+      const { rows } = await portal.services.db.query<{ id: string }>(
+        `INSERT INTO invitation_batches (organization_id, sent, refused, rows) VALUES ($1, 0, 0, '[]') RETURNING id`,
+        [organization.id],
+      );
+      params[name] = rows[0]!.id;
+    }
     else throw new Error(`the matrix has no value for path parameter {${name}} of ${route.key}: add one in paramsFor`);
   }
   // a body that names a member (bulk removal): a fresh one in north
