@@ -138,7 +138,7 @@ describe('bulk invitations from a 200-row CSV', () => {
     expect(report.status).toBe(200);
     expect(report.headers.get('content-type')).toContain('text/csv');
     expect(report.headers.get('content-disposition')).toMatch(/^attachment; filename="invitations-.*\.csv"$/);
-    const records = parse(report.text, { bom: true, columns: true }) as Record<string, string>[];
+    const records = parse<Record<string, string>>(report.text, { bom: true, columns: true });
     expect(records).toHaveLength(200);
     records.forEach((r, i) => {
       expect(r.line).toBe(String(i + 2));

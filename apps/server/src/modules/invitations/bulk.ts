@@ -139,10 +139,11 @@ async function plan(db: Database, actor: Actor, organizationId: string, input: {
   );
   const seen = new Set<string>();
   const rows = parsed.map((r, i): BulkInvitationRow => {
-    const email = valid[i]!.success ? valid[i]!.data! : r.email;
+    const check = valid[i]!;
+    const email = check.success ? check.data : r.email;
     const language = languageOf(r.language);
     const verdict = ((): BulkInvitationVerdict => {
-      if (!valid[i]!.success) return 'invalid_address';
+      if (!check.success) return 'invalid_address';
       const key = email.toLowerCase();
       if (seen.has(key)) return 'duplicate_in_file';
       seen.add(key);
