@@ -11,7 +11,8 @@ let portal: TestPortal;
 let browser: Browser;
 
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:131.0) Gecko/20100101 Firefox/131.0';
-const SAFARI = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const SAFARI =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 beforeAll(async () => {
   portal = await startAccountPortal({ LOGIN_RATE_LIMIT_PER_ACCOUNT: '1000', LOGIN_RATE_LIMIT_PER_IP: '1000' });
@@ -25,7 +26,11 @@ afterAll(async () => {
 /** Another device signed in with a password (its own User-Agent). */
 async function otherDevice(user: TestUser, userAgent: string): Promise<HttpClient> {
   const client = portal.client();
-  const res = await client.post('/api/identity/login', { email: user.email, password: user.password }, { headers: { 'user-agent': userAgent } });
+  const res = await client.post(
+    '/api/identity/login',
+    { email: user.email, password: user.password },
+    { headers: { 'user-agent': userAgent } },
+  );
   expect(res.status).toBe(200);
   return client;
 }
@@ -36,8 +41,24 @@ describe.each<[ViewportName, 'en' | 'nl']>([
 ])('active sessions on the profile (%s, %s)', (viewport, language) => {
   const text =
     language === 'en'
-      ? { heading: 'Active sessions', current: 'This browser', end: 'End session', endOthers: 'Sign out all other sessions', ended: 'Session ended', othersEnded: 'Other sessions ended: 1', alone: 'You are not signed in anywhere else.' }
-      : { heading: 'Actieve sessies', current: 'Deze browser', end: 'Sessie beëindigen', endOthers: 'Alle andere sessies uitloggen', ended: 'Sessie beëindigd', othersEnded: 'Andere sessies beëindigd: 1', alone: 'Je bent nergens anders ingelogd.' };
+      ? {
+          heading: 'Active sessions',
+          current: 'This browser',
+          end: 'End session',
+          endOthers: 'Sign out all other sessions',
+          ended: 'Session ended',
+          othersEnded: 'Other sessions ended: 1',
+          alone: 'You are not signed in anywhere else.',
+        }
+      : {
+          heading: 'Actieve sessies',
+          current: 'Deze browser',
+          end: 'Sessie beëindigen',
+          endOthers: 'Alle andere sessies uitloggen',
+          ended: 'Sessie beëindigd',
+          othersEnded: 'Andere sessies beëindigd: 1',
+          alone: 'Je bent nergens anders ingelogd.',
+        };
 
   it('lists the sessions, ends one, then all the others', async () => {
     const user = await createUser(portal, { language });

@@ -60,7 +60,11 @@ export class SessionStore {
   async start(request: FastifyRequest, reply: FastifyReply, userId: string, persistent: boolean, q: Queryable = this.db): Promise<string> {
     const previous = request.cookies[SESSION_COOKIE];
     if (previous) await q.query('DELETE FROM sessions WHERE id_hash = $1', [hashSecret(previous)]);
-    const secret = await this.create(userId, persistent, q, { userAgent: request.headers['user-agent'] ?? null, ipAddress: request.ip, signIn: true });
+    const secret = await this.create(userId, persistent, q, {
+      userAgent: request.headers['user-agent'] ?? null,
+      ipAddress: request.ip,
+      signIn: true,
+    });
     const ttl = persistent ? this.options.rememberTtlSeconds : this.options.ttlSeconds;
     void reply.setCookie(SESSION_COOKIE, secret, {
       path: '/',
@@ -91,7 +95,15 @@ export class SessionStore {
          VALUES ($1, $2, $3, now() + make_interval(secs => $4), $5, $6) RETURNING user_id
        )
        UPDATE users SET last_sign_in_at = now() FROM s WHERE $7::boolean AND users.id = s.user_id`,
-      [hashSecret(secret), userId, persistent, ttl, origin.userAgent?.slice(0, 512) ?? null, origin.ipAddress ?? null, origin.signIn === true],
+      [
+        hashSecret(secret),
+        userId,
+        persistent,
+        ttl,
+        origin.userAgent?.slice(0, 512) ?? null,
+        origin.ipAddress ?? null,
+        origin.signIn === true,
+      ],
     );
     return secret;
   }

@@ -10,7 +10,8 @@ let other: TestUser;
 
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:131.0) Gecko/20100101 Firefox/131.0';
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36';
-const SAFARI = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const SAFARI =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 beforeAll(async () => {
   portal = await startPortal({ LOGIN_RATE_LIMIT_PER_ACCOUNT: '100000', LOGIN_RATE_LIMIT_PER_IP: '100000' });
@@ -36,7 +37,15 @@ describe('GET /api/identity/sessions', () => {
     const res = await firefox.get('/api/identity/sessions');
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
-    const sessions = res.body.sessions as { id: string; browser: string; ip_address: string; created_at: string; last_seen_at: string; current: boolean; user_agent: string }[];
+    const sessions = res.body.sessions as {
+      id: string;
+      browser: string;
+      ip_address: string;
+      created_at: string;
+      last_seen_at: string;
+      current: boolean;
+      user_agent: string;
+    }[];
     expect(sessions).toHaveLength(2);
     expect(sessions.map((s) => s.browser).sort()).toEqual(['Chrome (Windows)', 'Firefox (Linux)']);
     const current = sessions.filter((s) => s.current);
@@ -72,7 +81,9 @@ describe('ending sessions', () => {
   it('cannot end another user’s session (204, nothing ends)', async () => {
     const mine = await signIn(user, FIREFOX);
     const theirs = await signIn(other, CHROME);
-    const theirId = ((await theirs.get('/api/identity/sessions')).body.sessions as { id: string; current: boolean }[]).find((s) => s.current)!.id;
+    const theirId = ((await theirs.get('/api/identity/sessions')).body.sessions as { id: string; current: boolean }[]).find(
+      (s) => s.current,
+    )!.id;
     expect((await mine.delete(`/api/identity/sessions/${encodeURIComponent(theirId)}`)).status).toBe(204);
     expect((await theirs.get('/api/identity/user-info')).status).toBe(200);
   });

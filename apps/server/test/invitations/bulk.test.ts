@@ -49,18 +49,42 @@ async function buildRows(): Promise<Row[]> {
     const kind = i % 10;
     const n = Math.floor(i / 10);
     if (kind <= 4) {
-      rows.push({ email: `new${i}@${i % 2 ? 'partner.example' : 'bulk-org.example.com'}`, first: `First${i}`, last: `Last ${i}`, language: LANGUAGES[i % LANGUAGES.length]!, expected: 'ok' });
+      rows.push({
+        email: `new${i}@${i % 2 ? 'partner.example' : 'bulk-org.example.com'}`,
+        first: `First${i}`,
+        last: `Last ${i}`,
+        language: LANGUAGES[i % LANGUAGES.length]!,
+        expected: 'ok',
+      });
     } else if (kind === 5) {
-      rows.push({ email: [`not-an-address-${i}`, `a${i}@`, '', `two@@signs${i}.example`][n % 4]!, first: 'X', last: 'Y', language: 'en', expected: 'invalid_address' });
+      rows.push({
+        email: [`not-an-address-${i}`, `a${i}@`, '', `two@@signs${i}.example`][n % 4]!,
+        first: 'X',
+        last: 'Y',
+        language: 'en',
+        expected: 'invalid_address',
+      });
     } else if (kind === 6) {
       rows.push({ email: `x${i}@elsewhere.example`, first: 'X', last: 'Y', language: 'en', expected: 'domain_not_allowed' });
     } else if (kind === 7) {
       // the address of row i-7 (an ok row) again, in other letter case
       rows.push({ email: rows[i - 7]!.email.toUpperCase(), first: 'Again', last: 'Again', language: 'en', expected: 'duplicate_in_file' });
     } else if (kind === 8) {
-      rows.push({ email: `lang${i}@partner.example`, first: 'L', last: 'L', language: n % 2 ? 'xx' : 'pt-BR', expected: 'invalid_language' });
+      rows.push({
+        email: `lang${i}@partner.example`,
+        first: 'L',
+        last: 'L',
+        language: n % 2 ? 'xx' : 'pt-BR',
+        expected: 'invalid_language',
+      });
     } else if (n < 10) {
-      rows.push({ email: n % 2 ? members[n]!.email : members[n]!.email.toUpperCase(), first: 'M', last: 'M', language: 'en', expected: 'already_member' });
+      rows.push({
+        email: n % 2 ? members[n]!.email : members[n]!.email.toUpperCase(),
+        first: 'M',
+        last: 'M',
+        language: 'en',
+        expected: 'already_member',
+      });
     } else {
       rows.push({ email: invited[n - 10]!, first: 'I', last: 'I', language: 'nl', expected: 'already_invited' });
     }
@@ -71,7 +95,10 @@ async function buildRows(): Promise<Row[]> {
 /** A CSV as a spreadsheet exports it: header, quoted cells where needed, CRLF. */
 function toCsv(rows: Row[]): string {
   const cell = (v: string) => (/[",;\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-  return ['email,first_name,last_name,language', ...rows.map((r) => [r.email, r.first, r.last, r.language].map(cell).join(','))].join('\r\n') + '\r\n';
+  return (
+    ['email,first_name,last_name,language', ...rows.map((r) => [r.email, r.first, r.last, r.language].map(cell).join(','))].join('\r\n') +
+    '\r\n'
+  );
 }
 
 describe('bulk invitations from a 200-row CSV', () => {
@@ -96,7 +123,9 @@ describe('bulk invitations from a 200-row CSV', () => {
     expect(res.body.rows[5].outcome).toBe('invalid_address');
     // nothing was sent or stored
     expect(portal.smtp.messages.length).toBe(mailsBefore);
-    const stored = await portal.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM invitations WHERE organization_id = $1`, [org.id]);
+    const stored = await portal.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM invitations WHERE organization_id = $1`, [
+      org.id,
+    ]);
     expect(stored.rows[0]!.n).toBe(10);
   });
 
@@ -116,19 +145,35 @@ describe('bulk invitations from a 200-row CSV', () => {
       // the e-mail, from the SMTP sink, in the row's language (empty: the inviter's, English)
       const mail = await portal.smtp.waitFor(row.email);
       expect(mail.links.some((l) => l.includes(`/invitation/${got.invitation_id}?code=`))).toBe(true);
-      const expected = invitationEmail({ language: row.language || 'en', link: '', organizationName: org.name, inviterName: 'usermgr Tester', isExternal: false });
+      const expected = invitationEmail({
+        language: row.language || 'en',
+        link: '',
+        organizationName: org.name,
+        inviterName: 'usermgr Tester',
+        isExternal: false,
+      });
       expect(mail.subject, `row ${i}`).toBe(expected.subject);
     }
     // no e-mail to refused addresses; nobody got two
-    for (const row of rows.filter((r) => ['domain_not_allowed', 'invalid_language'].includes(r.expected))) expect(portal.smtp.to(row.email)).toHaveLength(0);
+    for (const row of rows.filter((r) => ['domain_not_allowed', 'invalid_language'].includes(r.expected)))
+      expect(portal.smtp.to(row.email)).toHaveLength(0);
     for (const row of rows.filter((r) => r.expected === 'ok')) expect(portal.smtp.to(row.email)).toHaveLength(1);
     expect(portal.smtp.to('pending0@partner.example')).toHaveLength(1); // the first invitation only
 
-    const stored = await portal.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM invitations WHERE organization_id = $1 AND state = 'PENDING'`, [org.id]);
+    const stored = await portal.services.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM invitations WHERE organization_id = $1 AND state = 'PENDING'`,
+      [org.id],
+    );
     expect(stored.rows[0]!.n).toBe(110);
-    const created = await portal.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_log WHERE action = 'invitation.create' AND request_id = $1`, [requestId]);
+    const created = await portal.services.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM audit_log WHERE action = 'invitation.create' AND request_id = $1`,
+      [requestId],
+    );
     expect(created.rows[0]!.n).toBe(100);
-    const summary = await portal.services.db.query<{ after: any; target_id: string }>(`SELECT after, target_id FROM audit_log WHERE action = 'invitation.bulk' AND request_id = $1`, [requestId]);
+    const summary = await portal.services.db.query<{ after: any; target_id: string }>(
+      `SELECT after, target_id FROM audit_log WHERE action = 'invitation.bulk' AND request_id = $1`,
+      [requestId],
+    );
     expect(summary.rows).toHaveLength(1);
     expect(summary.rows[0]!.target_id).toBe(res.body.batch_id);
     expect(summary.rows[0]!.after).toMatchObject({ total: 200, sent: 100, refused: 100 });
@@ -154,7 +199,10 @@ describe('bulk invitations from a 200-row CSV', () => {
   });
 
   it('the report is for userManagers of the subtree only', async () => {
-    const { rows: batches } = await portal.services.db.query<{ id: string }>('SELECT id FROM invitation_batches WHERE organization_id = $1', [org.id]);
+    const { rows: batches } = await portal.services.db.query<{ id: string }>(
+      'SELECT id FROM invitation_batches WHERE organization_id = $1',
+      [org.id],
+    );
     const id = batches[0]!.id;
     expect((await f.mgrB.client.get(`/api/invitations/batches/${id}/report`)).status).toBe(403);
     expect((await f.orgMgrA.client.get(`/api/invitations/batches/${id}/report`)).status).toBe(403);
@@ -167,13 +215,24 @@ describe('bulk invitations from a 200-row CSV', () => {
 
 describe('bulk invitations: rights, file errors, authorization', () => {
   it('copies the rights of an existing member to every invitation', async () => {
-    const template = await createMember(portal, f.tree.a, 'template', rights((r) => (r.loyalty.user_access = true)));
+    const template = await createMember(
+      portal,
+      f.tree.a,
+      'template',
+      rights((r) => (r.loyalty.user_access = true)),
+    );
     const target = await createOrg(portal, f.tree.a, 'Rights Org');
     const csv = 'email;first_name;last_name;language\nr1@rights.example;A;B;nl\nr2@rights.example;C;D;\n';
-    const res = await f.userMgrA.client.post(`/api/organizations/${target.id}/invitations/bulk`, { csv, rights_from_member_id: template.memberId });
+    const res = await f.userMgrA.client.post(`/api/organizations/${target.id}/invitations/bulk`, {
+      csv,
+      rights_from_member_id: template.memberId,
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.body.ok).toBe(2);
-    const stored = await portal.services.db.query<{ email: string; rights: any; language_code: string }>('SELECT email, rights, language_code FROM invitations WHERE organization_id = $1 ORDER BY email', [target.id]);
+    const stored = await portal.services.db.query<{ email: string; rights: any; language_code: string }>(
+      'SELECT email, rights, language_code FROM invitations WHERE organization_id = $1 ORDER BY email',
+      [target.id],
+    );
     expect(stored.rows.map((r) => r.email)).toEqual(['r1@rights.example', 'r2@rights.example']);
     expect(stored.rows.every((r) => r.rights.loyalty.user_access === true)).toBe(true);
     expect(stored.rows.map((r) => r.language_code)).toEqual(['nl', 'en']);
@@ -186,12 +245,23 @@ describe('bulk invitations: rights, file errors, authorization', () => {
   });
 
   it('follows the rights rules: rights the organization cannot have are refused for the whole file (409), a member outside the subtree cannot be copied (403)', async () => {
-    const staff = await createMember(portal, f.tree.root, 'staff', rights((r) => (r.loyalty.nedap_user_order_manager = true)));
+    const staff = await createMember(
+      portal,
+      f.tree.root,
+      'staff',
+      rights((r) => (r.loyalty.nedap_user_order_manager = true)),
+    );
     const csv = 'email\nesc@partner.example\n';
-    const escalation = await f.admin.client.post(`/api/organizations/${org.id}/invitations/bulk/dry-run`, { csv, rights_from_member_id: staff.memberId });
+    const escalation = await f.admin.client.post(`/api/organizations/${org.id}/invitations/bulk/dry-run`, {
+      csv,
+      rights_from_member_id: staff.memberId,
+    });
     expect(escalation.status).toBe(409);
     expect(escalation.body.i18NTranslationKey).toBe('invalid_rights');
-    const outside = await f.userMgrA.client.post(`/api/organizations/${org.id}/invitations/bulk/dry-run`, { csv, rights_from_member_id: f.mgrB.memberId });
+    const outside = await f.userMgrA.client.post(`/api/organizations/${org.id}/invitations/bulk/dry-run`, {
+      csv,
+      rights_from_member_id: f.mgrB.memberId,
+    });
     expect(outside.status).toBe(403);
     const sent = await f.admin.client.post(`/api/organizations/${org.id}/invitations/bulk`, { csv, rights_from_member_id: staff.memberId });
     expect(sent.status).toBe(409);
@@ -222,7 +292,9 @@ describe('bulk invitations: rights, file errors, authorization', () => {
     expect((await f.mgrB.client.post(`/api/organizations/${org.id}/invitations/bulk`, { csv })).status).toBe(403);
     expect((await f.plainA.client.post(`/api/organizations/${org.id}/invitations/bulk`, { csv })).status).toBe(403);
     expect((await portal.client().post(`/api/organizations/${org.id}/invitations/bulk`, { csv })).status).toBe(401);
-    expect((await f.userMgrA.client.post('/api/organizations/00000000-0000-4000-8000-000000000000/invitations/bulk', { csv })).status).toBe(404);
+    expect((await f.userMgrA.client.post('/api/organizations/00000000-0000-4000-8000-000000000000/invitations/bulk', { csv })).status).toBe(
+      404,
+    );
     expect(portal.smtp.to('who@partner.example')).toHaveLength(0);
   });
 });

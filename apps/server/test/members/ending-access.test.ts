@@ -94,11 +94,15 @@ async function expectAccessEnded(s: SignedIn): Promise<void> {
   expect((await s.member.client.get('/api/identity/user-info')).status).toBe(401);
   expect(await refreshWorks(s.refreshToken)).toBe(false);
   expect(await logoutTokensFor(s.member.userId)).toBeGreaterThanOrEqual(1);
-  const left = await portal.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM oidc_payloads WHERE payload->>'accountId' = $1`, [s.member.userId]);
+  const left = await portal.services.db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM oidc_payloads WHERE payload->>'accountId' = $1`,
+    [s.member.userId],
+  );
   expect(left.rows[0]!.n).toBe(0);
 }
 
-const exists = async (memberId: string) => (await portal.services.db.query('SELECT 1 FROM memberships WHERE id = $1', [memberId])).rowCount === 1;
+const exists = async (memberId: string) =>
+  (await portal.services.db.query('SELECT 1 FROM memberships WHERE id = $1', [memberId])).rowCount === 1;
 
 describe('POST /api/members/bulk-remove', () => {
   it('removes the members across the subtree, audited, ending their sessions, tokens and client sessions', async () => {
@@ -130,7 +134,9 @@ describe('POST /api/members/bulk-remove', () => {
     expect(self.status).toBe(409);
     expect(self.body.i18NTranslationKey).toBe('cannot_remove_yourself');
     expect(self.body.params.member_id).toBe(f.userMgrA.memberId);
-    const unknown = await f.userMgrA.client.post('/api/members/bulk-remove', { member_ids: [kept.memberId, '00000000-0000-4000-8000-000000000000'] });
+    const unknown = await f.userMgrA.client.post('/api/members/bulk-remove', {
+      member_ids: [kept.memberId, '00000000-0000-4000-8000-000000000000'],
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.body.i18NTranslationKey).toBe('unknown_member');
     expect(await exists(kept.memberId)).toBe(true);
@@ -143,7 +149,13 @@ describe('POST /api/members/bulk-remove', () => {
     expect((await f.orgMgrA.client.post('/api/members/bulk-remove', { member_ids: [target.memberId] })).status).toBe(403);
     expect((await f.plainA.client.post('/api/members/bulk-remove', { member_ids: [target.memberId] })).status).toBe(403);
     expect((await portal.client().post('/api/members/bulk-remove', { member_ids: [target.memberId] })).status).toBe(401);
-    for (const body of [{ member_ids: [] }, { member_ids: [target.memberId, target.memberId] }, { member_ids: ['x'] }, {}, { member_ids: Array.from({ length: 201 }, () => crypto.randomUUID()) }]) {
+    for (const body of [
+      { member_ids: [] },
+      { member_ids: [target.memberId, target.memberId] },
+      { member_ids: ['x'] },
+      {},
+      { member_ids: Array.from({ length: 201 }, () => crypto.randomUUID()) },
+    ]) {
       const res = await f.userMgrA.client.post('/api/members/bulk-remove', body);
       expect(res.status).toBe(400);
       expect(res.body.i18NTranslationKey).toBe('validation_failed');
@@ -159,7 +171,10 @@ describe('POST /api/members/{memberId}/sign-out', () => {
     expect(res.status, res.text).toBe(204);
     await expectAccessEnded(s);
     expect(await exists(s.member.memberId)).toBe(true);
-    const audit = await portal.services.db.query(`SELECT 1 FROM audit_log WHERE action = 'member.sign_out' AND target_id = $1 AND actor_user_id = $2`, [s.member.memberId, f.mgrNorth.userId]);
+    const audit = await portal.services.db.query(
+      `SELECT 1 FROM audit_log WHERE action = 'member.sign_out' AND target_id = $1 AND actor_user_id = $2`,
+      [s.member.memberId, f.mgrNorth.userId],
+    );
     expect(audit.rowCount).toBe(1);
   });
 
@@ -188,7 +203,9 @@ describe('removing one member, and taking rights away, end their access at once'
     await expectAccessEnded(reduced);
 
     const added = await signedInMember(f.tree.north, 'added');
-    const more = await f.userMgrA.client.put(`/api/members/rights/${added.member.memberId}`, { rights: { loyalty: { user_access: true, user_request_manager: true } } });
+    const more = await f.userMgrA.client.put(`/api/members/rights/${added.member.memberId}`, {
+      rights: { loyalty: { user_access: true, user_request_manager: true } },
+    });
     expect(more.status).toBe(204);
     expect((await added.member.client.get('/api/identity/user-info')).status).toBe(200);
     expect(await refreshWorks(added.refreshToken)).toBe(true);

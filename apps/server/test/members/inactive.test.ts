@@ -31,7 +31,13 @@ async function memberWithPassword(org: Org, label: string): Promise<ActorRef> {
 }
 
 async function signIn(email: string): Promise<void> {
-  const res = await portal.client().post('/api/identity/login', { email, password: PASSWORD }, { headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/131.0' } });
+  const res = await portal
+    .client()
+    .post(
+      '/api/identity/login',
+      { email, password: PASSWORD },
+      { headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/131.0' } },
+    );
   expect(res.status).toBe(200);
 }
 
@@ -59,9 +65,17 @@ describe('last sign-in', () => {
 
     const csv = await f.userMgrA.client.get(`/api/members/export?output=csv&organizationId=${dealer.id}`);
     expect(csv.status).toBe(200);
-    const lines = csv.text.replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+    const lines = csv.text
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/);
     expect(lines[0]!.split(',').at(-1)).toBe('last_sign_in_at');
-    expect(lines.find((l) => l.includes(m.email))!.split(',').at(-1)).toBe(recorded!.toISOString());
+    expect(
+      lines
+        .find((l) => l.includes(m.email))!
+        .split(',')
+        .at(-1),
+    ).toBe(recorded!.toISOString());
   });
 
   it('is null for a member who never signed in (a session made without signing in does not count)', async () => {
@@ -92,7 +106,8 @@ describe('GET /api/members/search?inactiveDays=N', () => {
       return res.body;
     };
     // the two members made by the first describe block: one signed in now, one never
-    const neverBefore = (await f.userMgrA.client.get(`/api/members/search?organizationId=${dealer.id}&q=never`)).body.members[0].email_address;
+    const neverBefore = (await f.userMgrA.client.get(`/api/members/search?organizationId=${dealer.id}&q=never`)).body.members[0]
+      .email_address;
     expect(emailsOf(await inactive(30))).toEqual([month.email, quarter.email, year.email, never.email, neverBefore].sort());
     expect(emailsOf(await inactive(90))).toEqual([quarter.email, year.email, never.email, neverBefore].sort());
     expect(emailsOf(await inactive(180))).toEqual([year.email, never.email, neverBefore].sort());

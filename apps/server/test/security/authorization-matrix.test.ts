@@ -204,8 +204,7 @@ async function paramsFor(route: ApiRoute): Promise<{ params: Record<string, stri
         [organization.id],
       );
       params[name] = rows[0]!.id;
-    }
-    else throw new Error(`the matrix has no value for path parameter {${name}} of ${route.key}: add one in paramsFor`);
+    } else throw new Error(`the matrix has no value for path parameter {${name}} of ${route.key}: add one in paramsFor`);
   }
   // a body that names a member (bulk removal): a fresh one in north
   if (route.key === 'POST /api/members/bulk-remove') extra.memberId = (await world.fresh.member(world.north)).membershipId;

@@ -1,6 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bulkInvitationRequestSchema, bulkInvitationResponseSchema, invitationBatchParamsSchema, organizationIdParamsSchema, problemSchema } from '@partner-portal/contracts';
+import {
+  bulkInvitationRequestSchema,
+  bulkInvitationResponseSchema,
+  invitationBatchParamsSchema,
+  organizationIdParamsSchema,
+  problemSchema,
+} from '@partner-portal/contracts';
 import * as bulk from './bulk.js';
 
 const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, problemSchema]));
@@ -17,7 +23,10 @@ const description =
 export const bulkInvitationRoutes: FastifyPluginAsyncZod = async (app) => {
   const { services } = app;
   const deps = { db: services.db, config: services.config, mailer: services.mailer, log: services.log };
-  const actorOf = async (request: Parameters<typeof services.sessions.require>[0]) => ({ user: await services.sessions.require(request), requestId: request.id });
+  const actorOf = async (request: Parameters<typeof services.sessions.require>[0]) => ({
+    user: await services.sessions.require(request),
+    requestId: request.id,
+  });
 
   app.post(
     '/api/organizations/:organizationId/invitations/bulk/dry-run',
@@ -54,7 +63,8 @@ export const bulkInvitationRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'The report of a bulk invitation as CSV (userManager of the organization’s subtree): line, e-mail, names, language, outcome, invitation id',
+        summary:
+          'The report of a bulk invitation as CSV (userManager of the organization’s subtree): line, e-mail, names, language, outcome, invitation id',
         params: invitationBatchParamsSchema,
         produces: ['text/csv'],
         response: { 200: z.any().describe('The CSV file, as an attachment'), ...problems(400, 401, 403, 404) },

@@ -30,7 +30,9 @@ describe('parseInvitationCsv', () => {
     expect(keyOf(() => parseInvitationCsv('first_name,last_name\nA,B\n'))).toBe('csv_invalid');
     expect(keyOf(() => parseInvitationCsv(''))).toBe('csv_no_rows');
     expect(keyOf(() => parseInvitationCsv('email\n'))).toBe('csv_no_rows');
-    expect(keyOf(() => parseInvitationCsv(['email', ...Array.from({ length: 1001 }, (_, i) => `u${i}@x.example`)].join('\n')))).toBe('csv_too_many_rows');
+    expect(keyOf(() => parseInvitationCsv(['email', ...Array.from({ length: 1001 }, (_, i) => `u${i}@x.example`)].join('\n')))).toBe(
+      'csv_too_many_rows',
+    );
     expect(parseInvitationCsv(['email', ...Array.from({ length: 1000 }, (_, i) => `u${i}@x.example`)].join('\n'))).toHaveLength(1000);
   });
 });

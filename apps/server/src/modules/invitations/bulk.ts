@@ -56,13 +56,27 @@ const COLUMN_NAMES: Record<string, keyof Omit<ParsedRow, 'line'>> = {
 };
 const POSITIONAL: (keyof Omit<ParsedRow, 'line'>)[] = ['email', 'firstName', 'lastName', 'language'];
 
-const columnKey = (cell: string) => COLUMN_NAMES[cell.trim().toLowerCase().replace(/[\s-]+/g, '_').replace(/^e_mail(_address)?$/, 'email')];
+const columnKey = (cell: string) =>
+  COLUMN_NAMES[
+    cell
+      .trim()
+      .toLowerCase()
+      .replace(/[\s-]+/g, '_')
+      .replace(/^e_mail(_address)?$/, 'email')
+  ];
 
 /** Read the file: a header row naming the columns, or the four columns in order without one. */
 export function parseInvitationCsv(csv: string): ParsedRow[] {
   let parsed: { record: string[]; info: { lines: number } }[];
   try {
-    parsed = parse(csv, { bom: true, delimiter: [',', ';'], relax_column_count: true, skip_empty_lines: true, trim: true, info: true }) as unknown as { record: string[]; info: { lines: number } }[];
+    parsed = parse(csv, {
+      bom: true,
+      delimiter: [',', ';'],
+      relax_column_count: true,
+      skip_empty_lines: true,
+      trim: true,
+      info: true,
+    }) as unknown as { record: string[]; info: { lines: number } }[];
   } catch {
     throw new AppError('csv_invalid');
   }
@@ -71,7 +85,8 @@ export function parseInvitationCsv(csv: string): ParsedRow[] {
   const first = records[0]!.record;
   const named = first.map(columnKey);
   const hasHeader = named.includes('email');
-  if (!hasHeader && first.some((c) => columnKey(c) !== undefined)) throw new AppError('csv_invalid', { detail: 'The header row has no e-mail column' });
+  if (!hasHeader && first.some((c) => columnKey(c) !== undefined))
+    throw new AppError('csv_invalid', { detail: 'The header row has no e-mail column' });
   const columns = hasHeader ? named : POSITIONAL;
   const rows: ParsedRow[] = [];
   for (const [index, { record, info }] of records.entries()) {
@@ -103,7 +118,10 @@ function languageOf(value: string): string | null | undefined {
 async function existingEmails(q: Queryable, emails: string[]): Promise<{ members: Set<string>; invited: Set<string> }> {
   const [members, invited] = await Promise.all([
     q.query<{ e: string }>('SELECT lower(email) AS e FROM users WHERE lower(email) = ANY($1::text[])', [emails]),
-    q.query<{ e: string }>(`SELECT lower(email) AS e FROM invitations WHERE state = 'PENDING' AND expires_at > now() AND lower(email) = ANY($1::text[])`, [emails]),
+    q.query<{ e: string }>(
+      `SELECT lower(email) AS e FROM invitations WHERE state = 'PENDING' AND expires_at > now() AND lower(email) = ANY($1::text[])`,
+      [emails],
+    ),
   ]);
   return { members: new Set(members.rows.map((r) => r.e)), invited: new Set(invited.rows.map((r) => r.e)) };
 }
@@ -119,7 +137,12 @@ interface Plan {
  * organization's subtree; the copied rights pass the rights check of the organization (else 409
  * invalid_rights for the whole file); then each row gets its verdict.
  */
-async function plan(db: Database, actor: Actor, organizationId: string, input: { csv: string; rights_from_member_id?: string | null | undefined }): Promise<Plan> {
+async function plan(
+  db: Database,
+  actor: Actor,
+  organizationId: string,
+  input: { csv: string; rights_from_member_id?: string | null | undefined },
+): Promise<Plan> {
   const member = requireRole(actor, 'user');
   const org = await findOrganizationById(db, organizationId);
   if (!org) throw new AppError('not_found');
@@ -154,7 +177,14 @@ async function plan(db: Database, actor: Actor, organizationId: string, input: {
       if (r.firstName.length > 100 || r.lastName.length > 100) return 'invalid_name';
       return 'ok';
     })();
-    return { line: r.line, email_address: email, first_name: r.firstName, last_name: r.lastName, language_code: language ?? null, outcome: verdict };
+    return {
+      line: r.line,
+      email_address: email,
+      first_name: r.firstName,
+      last_name: r.lastName,
+      language_code: language ?? null,
+      outcome: verdict,
+    };
   });
   return { org, rights, rows };
 }
@@ -165,7 +195,12 @@ function summary(organizationId: string, rows: BulkInvitationRow[], dryRun: bool
 }
 
 /** The dry run: what would happen to each row. Nothing is stored or sent. */
-export async function dryRunBulkInvitation(db: Database, actor: Actor, organizationId: string, input: { csv: string; rights_from_member_id?: string | null | undefined }): Promise<BulkInvitationResponse> {
+export async function dryRunBulkInvitation(
+  db: Database,
+  actor: Actor,
+  organizationId: string,
+  input: { csv: string; rights_from_member_id?: string | null | undefined },
+): Promise<BulkInvitationResponse> {
   const { org, rows } = await plan(db, actor, organizationId, input);
   return summary(org.id, rows, true, 'ok');
 }
@@ -193,13 +228,22 @@ function outcomeOf(err: unknown): BulkInvitationOutcome {
  * e-mail); the others are reported with their verdict. The report is stored (batch_id) and audited
  * as invitation.bulk.
  */
-export async function sendBulkInvitation(deps: BulkInvitationDeps, actor: Actor, organizationId: string, input: { csv: string; rights_from_member_id?: string | null | undefined }): Promise<BulkInvitationResponse> {
+export async function sendBulkInvitation(
+  deps: BulkInvitationDeps,
+  actor: Actor,
+  organizationId: string,
+  input: { csv: string; rights_from_member_id?: string | null | undefined },
+): Promise<BulkInvitationResponse> {
   const { org, rights, rows } = await plan(deps.db, actor, organizationId, input);
   const report: BulkInvitationRow[] = [...rows];
   const sendRow = async (index: number) => {
     const row = rows[index]!;
     try {
-      const created = await createInvitation(deps, actor, org.id, { email_address: row.email_address, language_code: row.language_code, rights });
+      const created = await createInvitation(deps, actor, org.id, {
+        email_address: row.email_address,
+        language_code: row.language_code,
+        rights,
+      });
       report[index] = { ...row, outcome: 'sent', invitation_id: created.invitation.invitation_id };
     } catch (err) {
       const outcome = outcomeOf(err);
@@ -227,7 +271,13 @@ export async function sendBulkInvitation(deps: BulkInvitationDeps, actor: Actor,
       action: 'invitation.bulk',
       targetType: 'invitation_batch',
       targetId: id,
-      after: { total: result.total, sent: result.ok, refused: result.refused, rights_from_member_id: input.rights_from_member_id ?? null, rights },
+      after: {
+        total: result.total,
+        sent: result.ok,
+        refused: result.refused,
+        rights_from_member_id: input.rights_from_member_id ?? null,
+        rights,
+      },
     });
     return id;
   });
@@ -247,7 +297,11 @@ export async function invitationBatchReport(db: Database, actor: Actor, batchId:
   if (!batch) throw new AppError('not_found');
   assertInSubtree(member, batch.path);
   const body = stringify(
-    batch.rows.map((r) => [String(r.line), r.email_address, r.first_name, r.last_name, r.language_code ?? '', r.outcome, r.invitation_id ?? ''].map(neutralizeFormula)),
+    batch.rows.map((r) =>
+      [String(r.line), r.email_address, r.first_name, r.last_name, r.language_code ?? '', r.outcome, r.invitation_id ?? ''].map(
+        neutralizeFormula,
+      ),
+    ),
     { header: true, columns: [...REPORT_COLUMNS], bom: true },
   );
   const stamp = new Date(batch.created_at).toISOString().slice(0, 10);

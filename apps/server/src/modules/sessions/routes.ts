@@ -1,6 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { accountSessionsResponseSchema, endedSessionsResponseSchema, problemSchema, sessionIdParamsSchema } from '@partner-portal/contracts';
+import {
+  accountSessionsResponseSchema,
+  endedSessionsResponseSchema,
+  problemSchema,
+  sessionIdParamsSchema,
+} from '@partner-portal/contracts';
 import * as service from './service.js';
 
 const noContent = z.null().describe('No content');
@@ -20,7 +25,8 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: accountSessionsResponseSchema, ...problems(401) },
       },
     },
-    async (request, reply) => reply.header('cache-control', 'no-store').send(await service.listSessions(services, await services.sessions.require(request))),
+    async (request, reply) =>
+      reply.header('cache-control', 'no-store').send(await service.listSessions(services, await services.sessions.require(request))),
   );
 
   app.delete(

@@ -48,7 +48,8 @@ export class AccountAccess {
     await Promise.all(
       notices.map(async ({ clientId, accountId, sid }) => {
         const client = await provider.Client.find(clientId).catch(() => undefined);
-        const backchannel = client as unknown as { backchannelLogoutUri?: string; backchannelLogout(sub: string, sid: string): Promise<void> } | undefined;
+        const backchannel = client as unknown as
+          { backchannelLogoutUri?: string; backchannelLogout(sub: string, sid: string): Promise<void> } | undefined;
         if (!backchannel?.backchannelLogoutUri) return;
         await backchannel.backchannelLogout(accountId, sid).catch((err: unknown) => {
           this.services.log.warn({ err, clientId }, 'back-channel logout failed');

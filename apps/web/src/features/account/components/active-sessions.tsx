@@ -56,7 +56,15 @@ function SessionsPanel() {
   const others = list.filter((s) => !s.current);
 
   return (
-    <Paper withBorder shadow="sm" p={{ base: 'md', sm: 'xl' }} radius="lg" mt="lg" component="section" aria-labelledby="active-sessions-title">
+    <Paper
+      withBorder
+      shadow="sm"
+      p={{ base: 'md', sm: 'xl' }}
+      radius="lg"
+      mt="lg"
+      component="section"
+      aria-labelledby="active-sessions-title"
+    >
       <Stack gap="md">
         <Title order={2} size="h3" id="active-sessions-title">
           {t('sessions_title')}
@@ -73,7 +81,12 @@ function SessionsPanel() {
         {list.length > 0 && (
           <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
             {[...list.filter((s) => s.current), ...others].map((session) => (
-              <SessionItem key={session.id} session={session} ending={endOne.isPending && endOne.variables === session.id} onEnd={() => endOne.mutate(session.id)} />
+              <SessionItem
+                key={session.id}
+                session={session}
+                ending={endOne.isPending && endOne.variables === session.id}
+                onEnd={() => endOne.mutate(session.id)}
+              />
             ))}
           </Stack>
         )}
@@ -124,7 +137,13 @@ function SessionItem({ session, ending, onEnd }: { session: AccountSession; endi
           </Stack>
         </Group>
         {!session.current && (
-          <Button variant="default" size="xs" loading={ending} onClick={onEnd} aria-label={`${t('sessions_end')}: ${browser}, ${t('sessions_last_seen', { date: lastSeen })}`}>
+          <Button
+            variant="default"
+            size="xs"
+            loading={ending}
+            onClick={onEnd}
+            aria-label={`${t('sessions_end')}: ${browser}, ${t('sessions_last_seen', { date: lastSeen })}`}
+          >
             {t('sessions_end')}
           </Button>
         )}
