@@ -16,10 +16,13 @@ import { identityRoutes } from './modules/identity/routes.js';
 import { registerOidc } from './oidc/index.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { developerRoutes } from './modules/developer/routes.js';
+import { bulkInvitationRoutes } from './modules/invitations/bulk-routes.js';
 import { invitationRoutes } from './modules/invitations/routes.js';
 import { memberRoutes } from './modules/members/routes.js';
 import { organizationRoutes } from './modules/organizations/routes.js';
 import { portalRoutes } from './modules/portal/routes.js';
+import { sessionRoutes } from './modules/sessions/routes.js';
+import { AccountAccess } from './modules/sessions/service.js';
 import { registerWebApp } from './modules/web/static.js';
 import type { Services } from './services.js';
 
@@ -107,7 +110,10 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(identityRoutes, { oidc });
   await app.register(organizationRoutes);
   await app.register(invitationRoutes);
-  await app.register(memberRoutes);
+  await app.register(bulkInvitationRoutes);
+  const access = new AccountAccess(services, oidc);
+  await app.register(memberRoutes, { access });
+  await app.register(sessionRoutes);
   await app.register(portalRoutes);
   await app.register(auditRoutes);
   await app.register(developerRoutes);

@@ -75,6 +75,9 @@ export const ERRORS = {
   not_allowed_to_invite_other_domains: { status: 409, title: 'Not allowed to invite users with email addresses from other domains' },
   invitation_already_pending: { status: 409, title: 'A pending invitation for this e-mail address already exists' },
   user_already_member: { status: 409, title: 'Email address already exists' },
+  csv_invalid: { status: 400, title: 'The file could not be read as CSV with an e-mail column' },
+  csv_no_rows: { status: 400, title: 'The file has no rows' },
+  csv_too_many_rows: { status: 400, title: 'The file has too many rows (at most 1,000)' },
 
   // members and rights
   invalid_rights: { status: 409, title: 'These rights cannot be given in this organization' },

@@ -194,6 +194,8 @@ export const organizationMemberSchema = z.object({
   last_name: z.string().optional(),
   organization_name: z.string().optional(),
   organization_path: z.string().optional(),
+  /** when the user last signed in (ISO 8601); null: never */
+  last_sign_in_at: z.string().nullable().optional(),
 });
 export type OrganizationMember = z.infer<typeof organizationMemberSchema>;
 
@@ -337,11 +339,18 @@ export const memberRightsResponseSchema = z.object({
   rights: rightsSchema,
 });
 
+/** The inactive-member filter: not signed in for this many days. */
+export const INACTIVE_DAYS = [30, 90, 180, 365] as const;
+export type InactiveDays = (typeof INACTIVE_DAYS)[number];
+export const inactiveDaysSchema = z.enum(['30', '90', '180', '365'], { message: 'validation_failed' }).transform((n) => Number(n) as InactiveDays);
+
 export const memberSearchQuerySchema = z.object({
   organizationId: uuidSchema,
   q: z.string().max(100).default(''),
   page: z.coerce.number().int().min(1).max(100000).default(1),
   pageSize: z.coerce.number().int().min(1).max(200).default(50),
+  /** only members not signed in for this many days (never signed in counts as inactive); pending invitations are left out */
+  inactiveDays: inactiveDaysSchema.optional(),
 });
 export const memberSearchResponseSchema = z.object({
   total: z.number().int(),

@@ -256,3 +256,20 @@ function lockDataDir(lockFile: string): () => void {
   }
   return () => rmSync(lockFile, { force: true });
 }
+
+/**
+ * An open transaction seen as a Database: `transaction(fn)` runs fn inside it instead of opening a
+ * new one. Lets a call that makes its own transaction (one member's removal) be one step of a
+ * larger all-or-nothing change (a bulk removal).
+ */
+export function joinTransaction(tx: Tx, db: Database): Database {
+  return {
+    kind: db.kind,
+    orm: tx.orm,
+    query: (text, params) => tx.query(text, params),
+    transaction: (fn) => fn(tx),
+    withAdvisoryLock: () => Promise.reject(new Error('advisory locks are taken outside a transaction')),
+    ping: () => db.ping(),
+    close: () => Promise.reject(new Error('a joined transaction cannot close the database')),
+  };
+}

@@ -52,11 +52,19 @@ export class SessionStore {
     readonly options: SessionOptions,
   ) {}
 
-  /** Start a session for a user and set its cookie. Any session the request already had ends (rotation). */
+  /**
+   * Start a session for a user at sign-in and set its cookie. Any session the request already had
+   * ends (rotation). The user's last sign-in is recorded, and the session keeps the browser and
+   * address it was started from (the user's list of sessions shows them).
+   */
   async start(request: FastifyRequest, reply: FastifyReply, userId: string, persistent: boolean, q: Queryable = this.db): Promise<string> {
     const previous = request.cookies[SESSION_COOKIE];
     if (previous) await q.query('DELETE FROM sessions WHERE id_hash = $1', [hashSecret(previous)]);
-    const secret = await this.create(userId, persistent, q);
+    const secret = await this.create(userId, persistent, q, {
+      userAgent: request.headers['user-agent'] ?? null,
+      ipAddress: request.ip,
+      signIn: true,
+    });
     const ttl = persistent ? this.options.rememberTtlSeconds : this.options.ttlSeconds;
     void reply.setCookie(SESSION_COOKIE, secret, {
       path: '/',
@@ -69,13 +77,33 @@ export class SessionStore {
     return secret;
   }
 
-  /** Create a session row for a user; returns the cookie value. */
-  async create(userId: string, persistent: boolean, q: Queryable = this.db): Promise<string> {
+  /**
+   * Create a session row for a user; returns the cookie value. With `signIn`, the user's
+   * last_sign_in_at is set in the same statement.
+   */
+  async create(
+    userId: string,
+    persistent: boolean,
+    q: Queryable = this.db,
+    origin: { userAgent?: string | null; ipAddress?: string | null; signIn?: boolean } = {},
+  ): Promise<string> {
     const secret = newSecret();
     const ttl = persistent ? this.options.rememberTtlSeconds : this.options.ttlSeconds;
     await q.query(
-      `INSERT INTO sessions (id_hash, user_id, persistent, expires_at) VALUES ($1, $2, $3, now() + make_interval(secs => $4))`,
-      [hashSecret(secret), userId, persistent, ttl],
+      `WITH s AS (
+         INSERT INTO sessions (id_hash, user_id, persistent, expires_at, user_agent, ip_address)
+         VALUES ($1, $2, $3, now() + make_interval(secs => $4), $5, $6) RETURNING user_id
+       )
+       UPDATE users SET last_sign_in_at = now() FROM s WHERE $7::boolean AND users.id = s.user_id`,
+      [
+        hashSecret(secret),
+        userId,
+        persistent,
+        ttl,
+        origin.userAgent?.slice(0, 512) ?? null,
+        origin.ipAddress ?? null,
+        origin.signIn === true,
+      ],
     );
     return secret;
   }

@@ -158,8 +158,10 @@ describe('external identity provider', () => {
     const me = await browser.portal.get('/api/identity/user-info');
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ email: 'invited@partner.example', externalIdentityProvider: 'external' });
-    const { rows } = await portal.services.db.query<{ external_subject: string }>('SELECT external_subject FROM users WHERE id = $1', [user.id]);
+    const { rows } = await portal.services.db.query<{ external_subject: string; last_sign_in_at: Date | null }>('SELECT external_subject, last_sign_in_at FROM users WHERE id = $1', [user.id]);
     expect(rows[0]!.external_subject).toBe('up-invited');
+    // an upstream sign-in is a sign-in: the members' lists show it
+    expect(rows[0]!.last_sign_in_at).not.toBeNull();
 
     // a second login finds the account by its upstream subject
     const again = new Browser();

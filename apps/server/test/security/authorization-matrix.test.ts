@@ -70,6 +70,10 @@ const MATRIX: Record<string, Entry> = {
     body: () => ({ current_password: 'Not-the-passw0rd!', new_password: 'N3w-Passw0rd!x', confirm_password: 'N3w-Passw0rd!x' }),
   },
   'PUT /api/identity/update-profile': { expect: SIGNED_IN, body: () => ({ first_name: 'Same', last_name: 'Tester', language_code: 'en' }) },
+  'GET /api/identity/sessions': { expect: SIGNED_IN },
+  // someone else's or an unknown session id: nothing ends, 204 for every signed-in user
+  'DELETE /api/identity/sessions/{sessionId}': { expect: SIGNED_IN },
+  'POST /api/identity/sessions/end-others': { expect: SIGNED_IN },
   'POST /api/identity/forgot-password': { expect: PUBLIC, body: () => ({ email_address: uniqueEmail('nobody') }) },
   'PUT /api/identity/reset-password': {
     expect: PUBLIC,
@@ -107,6 +111,8 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/members/export': { expect: ANY_MANAGER, query: () => ({ output: 'csv' }) },
   'GET /api/members/rights/{memberId}': { expect: USER_MANAGER_OF_TARGET },
   'PUT /api/members/rights/{memberId}': { expect: USER_MANAGER_OF_TARGET, body: () => ({ rights: {} }) },
+  'POST /api/members/bulk-remove': { expect: USER_MANAGER_OF_TARGET, body: (c) => ({ member_ids: [c.extra.memberId] }) },
+  'POST /api/members/{memberId}/sign-out': { expect: USER_MANAGER_OF_TARGET },
   'GET /api/members/search': { expect: ANY_MANAGER_OF_TARGET, query: (c) => ({ organizationId: c.world.north.id, q: 'e' }) },
 
   // ---- organizations --------------------------------------------------------------------------
@@ -134,6 +140,15 @@ const MATRIX: Record<string, Entry> = {
     expect: USER_MANAGER_OF_TARGET,
     body: () => ({ email_address: uniqueEmail('invited'), language_code: 'en' }),
   },
+  'POST /api/organizations/{organizationId}/invitations/bulk/dry-run': {
+    expect: USER_MANAGER_OF_TARGET,
+    body: () => ({ csv: `email,first_name,last_name,language\n${uniqueEmail('bulk')},A,B,en\n` }),
+  },
+  'POST /api/organizations/{organizationId}/invitations/bulk': {
+    expect: USER_MANAGER_OF_TARGET,
+    body: () => ({ csv: `email,first_name,last_name,language\n${uniqueEmail('bulk')},A,B,en\n` }),
+  },
+  'GET /api/invitations/batches/{batchId}/report': { expect: USER_MANAGER_OF_TARGET },
   'DELETE /api/organizations/{organizationId}/members/{memberId}': { expect: USER_MANAGER_OF_TARGET },
 
   // ---- portal ---------------------------------------------------------------------------------
@@ -182,8 +197,17 @@ async function paramsFor(route: ApiRoute): Promise<{ params: Record<string, stri
       params[name] = invitation.id;
       extra.code = invitation.code;
     } else if (name === 'userId') params[name] = (await world.fresh.member(organization)).userId;
-    else throw new Error(`the matrix has no value for path parameter {${name}} of ${route.key}: add one in paramsFor`);
+    else if (name === 'sessionId') params[name] = 'not-a-session-of-this-user';
+    else if (name === 'batchId') {
+      const { rows } = await portal.services.db.query<{ id: string }>(
+        `INSERT INTO invitation_batches (organization_id, sent, refused, rows) VALUES ($1, 0, 0, '[]') RETURNING id`,
+        [organization.id],
+      );
+      params[name] = rows[0]!.id;
+    } else throw new Error(`the matrix has no value for path parameter {${name}} of ${route.key}: add one in paramsFor`);
   }
+  // a body that names a member (bulk removal): a fresh one in north
+  if (route.key === 'POST /api/members/bulk-remove') extra.memberId = (await world.fresh.member(world.north)).membershipId;
   return { params, extra };
 }
 

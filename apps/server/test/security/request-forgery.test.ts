@@ -33,6 +33,8 @@ describe('anti-forgery header', () => {
         memberId: member.membershipId,
         invitationId: invitation.id,
         userId: member.userId,
+        sessionId: 'any-session',
+        batchId: '00000000-0000-4000-8000-000000000000',
       });
       for (const header of [undefined, '0', 'true']) {
         const res = await admin.request(route.method, path, {

@@ -45,15 +45,44 @@ export interface SearchMemberRow {
   last_name: string;
   organization_name: string;
   organization_path: string;
+  last_sign_in_at: Date | string | null;
+}
+
+/**
+ * The inactive-member condition on a membership row `m`: its user has not signed in since
+ * `daysParam` days ago, or never.
+ */
+const inactiveCondition = (daysParam: string) =>
+  `EXISTS (SELECT 1 FROM users iu WHERE iu.id = m.user_id AND (iu.last_sign_in_at IS NULL OR iu.last_sign_in_at < now() - make_interval(days => ${daysParam}::int)))`;
+
+/** Optional filters of a member search besides the subtree: e-mail text, inactivity. */
+export interface MemberFilter {
+  text: string;
+  inactiveDays?: number | undefined;
+}
+
+/** The SQL conditions and parameters of a filter, numbered after the `first` fixed parameters. */
+function filterSql(filter: MemberFilter, first: number): { sql: string; params: unknown[] } {
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  if (filter.text.length > 0) {
+    params.push(containsPattern(filter.text));
+    parts.push(`lower(m.email) LIKE $${first + params.length}`);
+  }
+  if (filter.inactiveDays !== undefined) {
+    params.push(filter.inactiveDays);
+    parts.push(inactiveCondition(`$${first + params.length}`));
+  }
+  return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
 }
 
 /** The page of matching memberships first (path index or trigram index), then names for those rows only. */
-export const SEARCH_MEMBERS_SQL = (withText: boolean) => `
-  SELECT m.id, m.organization_id, m.email, u.first_name, u.last_name, o.name AS organization_name, m.organization_path
+export const SEARCH_MEMBERS_SQL = (withText: boolean, conditions = withText ? ' AND lower(m.email) LIKE $4' : '') => `
+  SELECT m.id, m.organization_id, m.email, u.first_name, u.last_name, o.name AS organization_name, m.organization_path, u.last_sign_in_at
   FROM (
     SELECT m.id, m.organization_id, m.user_id, m.email, m.organization_path
     FROM memberships m
-    WHERE ${subtreeCondition('m.organization_path', '$1')}${withText ? ' AND lower(m.email) LIKE $4' : ''}
+    WHERE ${subtreeCondition('m.organization_path', '$1')}${conditions}
     ORDER BY m.organization_path, lower(m.email), m.id
     LIMIT $2 OFFSET $3
   ) AS m
@@ -61,18 +90,18 @@ export const SEARCH_MEMBERS_SQL = (withText: boolean) => `
   JOIN users u ON u.id = m.user_id
   ORDER BY m.organization_path, lower(m.email), m.id`;
 
-export async function searchMembers(q: Queryable, path: string, text: string, limit: number, offset: number): Promise<SearchMemberRow[]> {
-  const withText = text.length > 0;
-  const { rows } = await q.query<SearchMemberRow>(SEARCH_MEMBERS_SQL(withText), withText ? [path, limit, offset, containsPattern(text)] : [path, limit, offset]);
+export async function searchMembers(q: Queryable, path: string, filter: MemberFilter, limit: number, offset: number): Promise<SearchMemberRow[]> {
+  const { sql, params } = filterSql(filter, 3);
+  const { rows } = await q.query<SearchMemberRow>(SEARCH_MEMBERS_SQL(filter.text.length > 0, sql), [path, limit, offset, ...params]);
   return rows;
 }
 
 /** Matching members, counted up to `cap` (a count of a million rows costs more than the search). */
-export async function countMembersMatching(q: Queryable, path: string, text: string, cap: number): Promise<number> {
-  const withText = text.length > 0;
+export async function countMembersMatching(q: Queryable, path: string, filter: MemberFilter, cap: number): Promise<number> {
+  const { sql, params } = filterSql(filter, 2);
   const { rows } = await q.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM (SELECT 1 FROM memberships m WHERE ${subtreeCondition('m.organization_path', '$1')}${withText ? ' AND lower(m.email) LIKE $3' : ''} LIMIT $2) AS s`,
-    withText ? [path, cap, containsPattern(text)] : [path, cap],
+    `SELECT count(*)::int AS n FROM (SELECT 1 FROM memberships m WHERE ${subtreeCondition('m.organization_path', '$1')}${sql} LIMIT $2) AS s`,
+    [path, cap, ...params],
   );
   return rows[0]?.n ?? 0;
 }
@@ -102,11 +131,12 @@ export interface ExportRow {
   external_idp: string | null;
   rights: unknown;
   created_at: Date | string;
+  last_sign_in_at: Date | string | null;
 }
 
 export async function listMembersForExport(q: Queryable, path: string): Promise<ExportRow[]> {
   const { rows } = await q.query<ExportRow>(
-    `SELECT m.organization_path, o.name AS organization_name, m.email, u.first_name, u.last_name, u.language_code, u.external_idp, m.rights, m.created_at
+    `SELECT m.organization_path, o.name AS organization_name, m.email, u.first_name, u.last_name, u.language_code, u.external_idp, m.rights, m.created_at, u.last_sign_in_at
      FROM memberships m JOIN organizations o ON o.id = m.organization_id JOIN users u ON u.id = m.user_id
      WHERE ${subtreeCondition('m.organization_path', '$1')}
      ORDER BY m.organization_path, lower(m.email)`,

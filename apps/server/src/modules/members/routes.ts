@@ -9,14 +9,17 @@ import {
   memberSearchResponseSchema,
   organizationMemberParamsSchema,
   problemSchema,
+  bulkRemoveMembersRequestSchema,
+  bulkRemoveMembersResponseSchema,
 } from '@partner-portal/contracts';
+import type { AccountAccess } from '../sessions/service.js';
 import * as service from './service.js';
 
 const noContent = z.null().describe('No content');
 const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, problemSchema]));
 
 /** Members (spec §7 Members, and DELETE /api/organizations/{id}/members/{memberId}). */
-export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
+export const memberRoutes: FastifyPluginAsyncZod<{ access: AccountAccess }> = async (app, { access }) => {
   const { services } = app;
   const actorOf = async (request: Parameters<typeof services.sessions.require>[0]) => ({ user: await services.sessions.require(request), requestId: request.id });
 
@@ -39,13 +42,14 @@ export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['members'],
         summary: 'Change a member’s rights (spec §6 rules; 409 invalid_rights lists the refused boxes)',
+        description: 'When a right is taken away, the member’s portal sessions end, their tokens are revoked and their clients get back-channel logout.',
         params: memberIdParamsSchema,
         body: changeRightsRequestSchema,
         response: { 204: noContent, ...problems(400, 401, 403, 404, 409) },
       },
     },
     async (request, reply) => {
-      await service.changeRights(services.db, await actorOf(request), request.params.memberId, request.body.rights);
+      await service.changeRightsEndingAccess(services.db, access, await actorOf(request), request.params.memberId, request.body.rights);
       return reply.code(204).send(null);
     },
   );
@@ -56,12 +60,47 @@ export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['members'],
         summary: 'Remove a member: the user account and its sessions are deleted; irreversible',
+        description: 'Everything the OpenID provider issued to the user (sessions, grants, access and refresh tokens) is revoked, and their clients get back-channel logout.',
         params: organizationMemberParamsSchema,
         response: { 204: noContent, ...problems(400, 401, 403, 404, 409) },
       },
     },
     async (request, reply) => {
-      await service.removeMember(services.db, services.sessions, await actorOf(request), request.params.organizationId, request.params.memberId);
+      await service.removeMemberEndingAccess(services.db, services.sessions, access, await actorOf(request), request.params.organizationId, request.params.memberId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/members/bulk-remove',
+    {
+      schema: {
+        tags: ['members'],
+        summary: 'Remove several members at once (userManager of each member’s subtree); all or none; irreversible',
+        description:
+          'Each member is removed with the rules of removing one (DELETE /api/organizations/{id}/members/{memberId}) and audited as `member.remove`; ' +
+          'their sessions end, their tokens are revoked and their clients get back-channel logout. 1–200 distinct membership ids. ' +
+          'If one member is refused, nobody is removed and the problem names the refused member in `params.member_id`.',
+        body: bulkRemoveMembersRequestSchema,
+        response: { 200: bulkRemoveMembersResponseSchema, ...problems(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => service.removeMembers(services.db, services.sessions, access, await actorOf(request), request.body.member_ids),
+  );
+
+  app.post(
+    '/api/members/:memberId/sign-out',
+    {
+      schema: {
+        tags: ['members'],
+        summary: 'Sign a member out everywhere (userManager of the member’s subtree; audited as member.sign_out)',
+        description: 'Ends the member’s portal sessions, revokes everything the OpenID provider issued to them and sends back-channel logout to their clients. Not oneself (409).',
+        params: memberIdParamsSchema,
+        response: { 204: noContent, ...problems(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await service.signOutMember(services.db, access, await actorOf(request), request.params.memberId);
       return reply.code(204).send(null);
     },
   );
@@ -76,7 +115,9 @@ export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
           'Case-insensitive substring match of `q` in e-mail addresses, across the organization `organizationId` and all its descendants ' +
           '(which must lie in the actor’s subtree). Results are sorted by organization path, then e-mail, and paged with `page` (from 1) and ' +
           '`pageSize` (1–200, default 50). `total` counts the matching members (exactly up to 1,000; beyond, `total_capped` is true), `invitations_total` the matching pending invitations; ' +
-          'an empty `q` lists everything. Served by the path index and a trigram index on lower(email).',
+          'an empty `q` lists everything. Served by the path index and a trigram index on lower(email). ' +
+          'With `inactiveDays` (30, 90, 180 or 365) only members who have not signed in for that many days, or never, are listed, and no invitations. ' +
+          'Each member carries `last_sign_in_at` (null: never signed in).',
         querystring: memberSearchQuerySchema,
         response: { 200: memberSearchResponseSchema, ...problems(400, 401, 403, 404) },
       },

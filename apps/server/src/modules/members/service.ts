@@ -1,13 +1,14 @@
 import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
-import { isOrganizationManager, isUserManager, toRights, type Rights } from '@partner-portal/contracts';
-import type { Database, Queryable } from '../../db/client.js';
+import { isOrganizationManager, isUserManager, rightsTakenAway, toRights, type InactiveDays, type Rights } from '@partner-portal/contracts';
+import { joinTransaction, type Database, type Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
 import type { SessionStore } from '../../http/session.js';
 import { audit } from '../audit/service.js';
 import { toInvitation } from '../invitations/queries.js';
 import { assertInSubtree, requireRole, type Actor } from '../organizations/access.js';
 import { findOrganizationById } from '../organizations/queries.js';
+import type { AccountAccess, BackchannelNotice } from '../sessions/service.js';
 import * as q from './queries.js';
 import { rightsContextFor, validateRights } from './rights-context.js';
 
@@ -78,6 +79,78 @@ export async function removeMember(db: Database, sessions: SessionStore, actor: 
   });
 }
 
+// ---- ending access: removal, rights taken away, sign out everywhere -----------------------------
+
+/**
+ * Remove members at once, all or none: each with removeMember's checks (the same rules as removing
+ * one), each audited. Their portal sessions end, everything the OpenID provider issued to them is
+ * revoked, and their clients get back-channel logout once the removal has committed. A refused
+ * member refuses the whole request; its id is in the problem's params (member_id).
+ */
+export async function removeMembers(db: Database, sessions: SessionStore, access: AccountAccess, actor: Actor, memberIds: string[]): Promise<{ removed: number }> {
+  requireRole(actor, 'user');
+  const notices = await db.transaction(async (tx) => {
+    const joined = joinTransaction(tx, db);
+    const pending: BackchannelNotice[] = [];
+    for (const memberId of memberIds) {
+      try {
+        const row = await q.findMembership(tx, memberId);
+        if (!row) throw new AppError('unknown_member');
+        await removeMember(joined, sessions, actor, row.organization_id, memberId);
+        pending.push(...(await access.revokeAll(tx, row.user_id)));
+      } catch (err) {
+        if (err instanceof AppError && memberIds.length > 1) {
+          throw new AppError(err.key, { detail: err.message, params: { ...err.params, member_id: memberId }, ...(err.messages ? { messages: err.messages } : {}) });
+        }
+        throw err;
+      }
+    }
+    return pending;
+  });
+  await access.notify(notices);
+  return { removed: memberIds.length };
+}
+
+/** Remove one member of an organization (removeMember), ending all their access as removeMembers does. */
+export async function removeMemberEndingAccess(db: Database, sessions: SessionStore, access: AccountAccess, actor: Actor, organizationId: string, memberId: string): Promise<void> {
+  const notices = await db.transaction(async (tx) => {
+    const row = await q.findMembership(tx, memberId);
+    await removeMember(joinTransaction(tx, db), sessions, actor, organizationId, memberId);
+    return row ? access.revokeAll(tx, row.user_id) : [];
+  });
+  await access.notify(notices);
+}
+
+/**
+ * Change a member's rights (changeRights); when any right is taken away, the member's sessions and
+ * tokens end at once (they carry the old rights) and their clients get back-channel logout.
+ */
+export async function changeRightsEndingAccess(db: Database, access: AccountAccess, actor: Actor, memberId: string, input: Rights): Promise<void> {
+  const before = await q.findMembership(db, memberId);
+  await changeRights(db, actor, memberId, input);
+  const after = before ? await q.findMembership(db, memberId) : null;
+  if (before && after && rightsTakenAway(toRights(before.rights), toRights(after.rights))) await access.revokeAllNow(before.user_id);
+}
+
+/** A userManager signs a member of their subtree out everywhere (audited); not themselves (409). */
+export async function signOutMember(db: Database, access: AccountAccess, actor: Actor, memberId: string): Promise<void> {
+  const notices = await db.transaction(async (tx) => {
+    const row = await loadMember(tx, actor, memberId, true);
+    if (row.user_id === actor.user.id) throw new AppError('invalid_operation', { detail: 'Use the list of your own sessions' });
+    const pending = await access.revokeAll(tx, row.user_id);
+    await audit(tx, actor, {
+      organizationId: row.organization_id,
+      organizationPath: row.organization_path,
+      action: 'member.sign_out',
+      targetType: 'member',
+      targetId: row.id,
+      before: { email_address: row.email },
+    });
+    return pending;
+  });
+  await access.notify(notices);
+}
+
 async function managedOrganization(db: Database, actor: Actor, organizationId: string | undefined) {
   const member = requireRole(actor, 'any');
   const org = await findOrganizationById(db, organizationId ?? member.organizationId);
@@ -93,15 +166,21 @@ export const SEARCH_COUNT_CAP = 1_000;
  * Case-insensitive substring search of e-mail addresses over an organization and its descendants,
  * sorted by organization path then e-mail; members and pending invitations, each paged alike.
  */
-export async function search(db: Database, actor: Actor, query: { organizationId: string; q: string; page: number; pageSize: number }) {
+export async function search(
+  db: Database,
+  actor: Actor,
+  query: { organizationId: string; q: string; page: number; pageSize: number; inactiveDays?: InactiveDays | undefined },
+) {
   const org = await managedOrganization(db, actor, query.organizationId);
   const text = query.q.trim();
+  const filter = { text, inactiveDays: query.inactiveDays };
   const offset = (query.page - 1) * query.pageSize;
-  // three independent reads at once: the answer takes the slowest, not the sum
+  // three independent reads at once: the answer takes the slowest, not the sum;
+  // the inactive-member filter is about members only, so it lists no invitations
   const [counted, members, invitations] = await Promise.all([
-    q.countMembersMatching(db, org.path, text, SEARCH_COUNT_CAP + 1),
-    q.searchMembers(db, org.path, text, query.pageSize, offset),
-    q.searchPendingInvitations(db, org.path, text, query.pageSize, offset),
+    q.countMembersMatching(db, org.path, filter, SEARCH_COUNT_CAP + 1),
+    q.searchMembers(db, org.path, filter, query.pageSize, offset),
+    query.inactiveDays === undefined ? q.searchPendingInvitations(db, org.path, text, query.pageSize, offset) : Promise.resolve([]),
   ]);
   return {
     total: Math.min(counted, SEARCH_COUNT_CAP),
@@ -117,12 +196,30 @@ export async function search(db: Database, actor: Actor, query: { organizationId
       last_name: m.last_name,
       organization_name: m.organization_name,
       organization_path: m.organization_path,
+      last_sign_in_at: isoOrNull(m.last_sign_in_at),
     })),
     invitations: invitations.map((i) => toInvitation(i, true)),
   };
 }
 
-const EXPORT_COLUMNS = ['organization_path', 'organization_name', 'email_address', 'first_name', 'last_name', 'language_code', 'external_identity_provider', 'user_manager', 'organization_manager', 'created_at'] as const;
+/** A timestamp from the database as ISO 8601, or null. */
+export function isoOrNull(value: Date | string | null | undefined): string | null {
+  return value === null || value === undefined ? null : new Date(value).toISOString();
+}
+
+const EXPORT_COLUMNS = [
+  'organization_path',
+  'organization_name',
+  'email_address',
+  'first_name',
+  'last_name',
+  'language_code',
+  'external_identity_provider',
+  'user_manager',
+  'organization_manager',
+  'created_at',
+  'last_sign_in_at',
+] as const;
 
 /** Spreadsheet formula injection (OWASP): a cell starting with = + - @ tab or CR is prefixed with '. */
 export function neutralizeFormula(value: string): string {
@@ -150,6 +247,7 @@ export async function exportMembers(db: Database, actor: Actor, query: { output:
       isUserManager(rights) ? 'yes' : 'no',
       isOrganizationManager(rights) ? 'yes' : 'no',
       new Date(r.created_at).toISOString(),
+      isoOrNull(r.last_sign_in_at) ?? '',
     ].map((v) => neutralizeFormula(String(v)));
   });
   const stamp = new Date().toISOString().slice(0, 10);

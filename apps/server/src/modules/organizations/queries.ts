@@ -137,7 +137,7 @@ const ORGANIZATION_PAGE_SQL = preparedStatement(
         FROM organizations c WHERE c.parent_id = o.id) AS ch) AS children,
      (SELECT coalesce(json_agg(inv ORDER BY lower(inv.email)), '[]') FROM (${PENDING_INVITATIONS_OF_SQL}) AS inv) AS invitations,
      (SELECT coalesce(json_agg(mem ORDER BY lower(mem.email)), '[]') FROM (
-        SELECT m.id, m.organization_id, m.email, u.first_name, u.last_name
+        SELECT m.id, m.organization_id, m.email, u.first_name, u.last_name, u.last_sign_in_at
         FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.organization_id = o.id) AS mem) AS members,
      (SELECT coalesce(json_agg(app ORDER BY app.sort_order, app.client_id), '[]') FROM (
         SELECT oa.client_id, a.name, oa.available_for_sub_organizations, a.sort_order
@@ -186,6 +186,8 @@ export interface MemberRow {
   email: string;
   first_name: string;
   last_name: string;
+  /** from json_agg: an ISO 8601 text, or null when the user never signed in */
+  last_sign_in_at: string | null;
 }
 
 export async function insertOrganization(

@@ -70,7 +70,7 @@ export async function getOrganization(db: Database, actor: Actor, organizationId
     sub_organization_can_have_children: org.sub_organization_can_have_children,
     sub_organizations: children.map((c) => ({ id: c.id, name: c.name, path: c.path, can_be_deleted: !c.has_children && !c.has_members })),
     pending_invitations: invitations.map((i) => toInvitation(i)),
-    members: members.map((m) => ({ id: m.id, organization_id: m.organization_id, email_address: m.email, first_name: m.first_name, last_name: m.last_name })),
+    members: members.map((m) => ({ id: m.id, organization_id: m.organization_id, email_address: m.email, first_name: m.first_name, last_name: m.last_name, last_sign_in_at: m.last_sign_in_at === null ? null : new Date(m.last_sign_in_at).toISOString() })),
     apps: apps.map((a) => ({ client_id: a.client_id, name: a.name, available_for_sub_organizations: a.available_for_sub_organizations })),
     allowed_email_domains: domains,
   };

@@ -1,0 +1,82 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  bulkInvitationRequestSchema,
+  bulkInvitationResponseSchema,
+  invitationBatchParamsSchema,
+  organizationIdParamsSchema,
+  problemSchema,
+} from '@partner-portal/contracts';
+import * as bulk from './bulk.js';
+
+const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, problemSchema]));
+const tags = ['invitations'];
+const description =
+  'The body carries the CSV text in `csv`: a header row naming the columns email (or email_address), first_name, last_name and language ' +
+  '(or language_code), or no header and those four columns in that order; comma or semicolon separated; at most 1,000 rows. ' +
+  'Optional `rights_from_member_id` copies that member’s rights (a member the actor may edit) to every invitation, checked against the organization as ' +
+  'the invitation form checks rights (409 invalid_rights); without it the invitations carry no rights. Each row gets an outcome: ok (would be sent), ' +
+  'invalid_address, domain_not_allowed, already_member, already_invited, duplicate_in_file (a later row of an address already in the file), ' +
+  'invalid_language (not one of en, nl, de, fr, es; empty: the inviter’s language) or invalid_name (over 100 characters).';
+
+/** Bulk invitations from a CSV file: dry run, sending, and the sending's report. */
+export const bulkInvitationRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { services } = app;
+  const deps = { db: services.db, config: services.config, mailer: services.mailer, log: services.log };
+  const actorOf = async (request: Parameters<typeof services.sessions.require>[0]) => ({
+    user: await services.sessions.require(request),
+    requestId: request.id,
+  });
+
+  app.post(
+    '/api/organizations/:organizationId/invitations/bulk/dry-run',
+    {
+      schema: {
+        tags,
+        summary: 'Dry run of a CSV file of invitations (userManager): what would happen to each row; nothing is sent or stored',
+        description,
+        params: organizationIdParamsSchema,
+        body: bulkInvitationRequestSchema,
+        response: { 200: bulkInvitationResponseSchema, ...problems(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => bulk.dryRunBulkInvitation(services.db, await actorOf(request), request.params.organizationId, request.body),
+  );
+
+  app.post(
+    '/api/organizations/:organizationId/invitations/bulk',
+    {
+      schema: {
+        tags,
+        summary: 'Send the invitations of a CSV file (userManager): every ok row is invited and e-mailed; the report is stored (batch_id)',
+        description: `${description} Every ok row is invited with the rules and audit entry of a single invitation (outcome sent); the sending is audited as invitation.bulk. Download the report at GET /api/invitations/batches/{batch_id}/report.`,
+        params: organizationIdParamsSchema,
+        body: bulkInvitationRequestSchema,
+        response: { 200: bulkInvitationResponseSchema, ...problems(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => bulk.sendBulkInvitation(deps, await actorOf(request), request.params.organizationId, request.body),
+  );
+
+  app.get(
+    '/api/invitations/batches/:batchId/report',
+    {
+      schema: {
+        tags,
+        summary:
+          'The report of a bulk invitation as CSV (userManager of the organization’s subtree): line, e-mail, names, language, outcome, invitation id',
+        params: invitationBatchParamsSchema,
+        produces: ['text/csv'],
+        response: { 200: z.any().describe('The CSV file, as an attachment'), ...problems(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const file = await bulk.invitationBatchReport(services.db, await actorOf(request), request.params.batchId);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${file.filename}"`)
+        .header('cache-control', 'no-store')
+        .send(file.body);
+    },
+  );
+};

@@ -1,0 +1,59 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  accountSessionsResponseSchema,
+  endedSessionsResponseSchema,
+  problemSchema,
+  sessionIdParamsSchema,
+} from '@partner-portal/contracts';
+import * as service from './service.js';
+
+const noContent = z.null().describe('No content');
+const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, problemSchema]));
+const tags = ['identity'];
+
+/** The signed-in user's own portal sessions (the profile page lists them). */
+export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { services } = app;
+
+  app.get(
+    '/api/identity/sessions',
+    {
+      schema: {
+        tags,
+        summary: 'The signed-in user’s active sessions: browser, address, started, last seen, and which one is this one',
+        response: { 200: accountSessionsResponseSchema, ...problems(401) },
+      },
+    },
+    async (request, reply) =>
+      reply.header('cache-control', 'no-store').send(await service.listSessions(services, await services.sessions.require(request))),
+  );
+
+  app.delete(
+    '/api/identity/sessions/:sessionId',
+    {
+      schema: {
+        tags,
+        summary: 'End one of the user’s other sessions (204 also when it is already gone); the current one ends by logging out (409)',
+        params: sessionIdParamsSchema,
+        response: { 204: noContent, ...problems(400, 401, 409) },
+      },
+    },
+    async (request, reply) => {
+      await service.endSession(services, await services.sessions.require(request), request.params.sessionId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/identity/sessions/end-others',
+    {
+      schema: {
+        tags,
+        summary: 'End every session of the user except this one',
+        response: { 200: endedSessionsResponseSchema, ...problems(401) },
+      },
+    },
+    async (request) => service.endOtherSessions(services, await services.sessions.require(request)),
+  );
+};
