@@ -265,11 +265,11 @@ function lockDataDir(lockFile: string): () => void {
 export function joinTransaction(tx: Tx, db: Database): Database {
   return {
     kind: db.kind,
-    orm: tx.orm,
     query: (text, params) => tx.query(text, params),
     transaction: (fn) => fn(tx),
     withAdvisoryLock: () => Promise.reject(new Error('advisory locks are taken outside a transaction')),
     ping: () => db.ping(),
+    poolStats: () => db.poolStats(),
     close: () => Promise.reject(new Error('a joined transaction cannot close the database')),
   };
 }
