@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { applyRightsRules, toRights, type Invitation, type Rights } from '@partner-portal/contracts';
+import { applyRightsRules, rightsNotHeld, toRights, type Invitation, type Rights } from '@partner-portal/contracts';
 import { hashPassword } from '../../passwords.js';
 import type { Config } from '../../config.js';
 import type { Database, Queryable } from '../../db/client.js';
@@ -7,8 +7,8 @@ import { AppError, type FieldErrors } from '../../http/problem.js';
 import { hashSecret, newSecret } from '../../http/session.js';
 import type { Mailer } from '../mail/mailer.js';
 import { invitationEmail } from '../mail/messages.js';
-import { audit } from '../audit/service.js';
-import { rightsContextFor, validateRights } from '../members/rights-context.js';
+import { audit, auditRefusal, RefusedChange } from '../audit/service.js';
+import { delegatorOf, rightsContextFor, validateRights } from '../members/rights-context.js';
 import { assertInSubtree, pgErrorCode, requireRole, type Actor } from '../organizations/access.js';
 import { findOrganizationById, listEmailDomains } from '../organizations/queries.js';
 import * as q from './queries.js';
@@ -84,6 +84,11 @@ export async function createInvitation(
       if (await q.hasPendingInvitation(tx, email)) throw new AppError('invitation_already_pending');
       let rights: Rights | null = null;
       if (input.rights) rights = validateRights(input.rights, await rightsContextFor(tx, org, actor.user.isDeveloper), null);
+      const notHeld = rights ? rightsNotHeld(delegatorOf(actor), rights) : [];
+      if (notHeld.length) {
+        const attempted = { organizationId: org.id, organizationPath: org.path, action: 'invitation.create', targetType: 'invitation', targetId: null, after: { email_address: email, rights } };
+        throw new RefusedChange('cannot_grant_rights_not_held', attempted, { messages: notHeld, params: { rights: notHeld.join(', ') } });
+      }
       const isExternal = input.is_external_identity_provider === true || (deps.config.externalIdp?.emailDomains ?? []).includes(domainOf(email));
       const id = await q.insertInvitation(tx, {
         organizationId: org.id,
@@ -107,6 +112,7 @@ export async function createInvitation(
       return row;
     });
   } catch (err) {
+    if (err instanceof RefusedChange) await auditRefusal(deps.db, actor, err);
     if (pgErrorCode(err) === '23505') throw new AppError('invitation_already_pending');
     throw err;
   }
