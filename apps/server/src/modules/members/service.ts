@@ -107,13 +107,7 @@ export async function changeRights(db: Database, actor: Actor, memberId: string,
 }
 
 /** Remove a member: the user, their membership and their sessions go. Irreversible. */
-export async function removeMember(
-  db: Database,
-  sessions: SessionStore,
-  actor: Actor,
-  organizationId: string,
-  memberId: string,
-): Promise<void> {
+export async function removeMember(db: Database, sessions: SessionStore, actor: Actor, organizationId: string, memberId: string): Promise<void> {
   await withRefusalAudit(db, actor, () =>
     db.transaction(async (tx) => {
       await lockIfRootMember(tx, memberId);
