@@ -25,11 +25,11 @@ export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.
 
 /**
  * Browser features the portal never uses, turned off for its pages and for anything framed in them
- * (Permissions-Policy, helmet has no option for it).
+ * (Permissions-Policy, helmet has no option for it). Autoplay stays allowed: the login page's muted
+ * background video plays by itself.
  */
 export const PERMISSIONS_POLICY = [
   'accelerometer=()',
-  'autoplay=()',
   'camera=()',
   'display-capture=()',
   'encrypted-media=()',
