@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canManageMember, changesNotHeld, holdsGlobalFullPermission, removesLastRootUserManager, rightsNotHeld } from './delegation.js';
+import { canManageMember, changesNotHeld, holdsGlobalFullPermission, removesLastRootUserManager, rightsNotHeld, withinHeldRights } from './delegation.js';
 import { APP_SECTIONS, emptyRights, toRights, type Rights } from './rights.js';
 
 const userManager = { rights: toRights({ partner_portal: { user_user_manager: true } }), isDeveloper: false };
@@ -110,5 +110,15 @@ describe('delegation: an actor hands out only rights it holds', () => {
     expect(removesLastRootUserManager(manager, manager, false)).toBe(false);
     expect(removesLastRootUserManager(manager, null, true)).toBe(false);
     expect(removesLastRootUserManager(emptyRights(), null, false)).toBe(false);
+  });
+
+  it('keeps of some rights only what the actor holds', () => {
+    const asked = with_((r) => {
+      r.global_full_permission = true;
+      r.partner_portal.user_user_manager = true;
+      r.partner_portal.user_full_permission = true;
+    });
+    expect(withinHeldRights(userManager, asked)).toEqual(with_((r) => (r.partner_portal.user_user_manager = true)));
+    expect(withinHeldRights(providerAdministrator(false), asked)).toEqual(asked);
   });
 });

@@ -300,6 +300,33 @@ describe('authorization matrix: delegation', () => {
     expect(everything.status).toBe(204);
   });
 
+  it('grant a right the actor lacks, through an invitation made before the rule: accepted with only what the inviter holds', async () => {
+    const invitation = await world.fresh.invitation(world.dealerA);
+    await db.query('UPDATE invitations SET rights = $2, invited_by = $3 WHERE id = $1', [
+      invitation.id,
+      JSON.stringify({ global_full_permission: true, partner_portal: { user_user_manager: true } }),
+      world.users.userManager.id,
+    ]);
+    const accepted = await portal.client().put(`/api/invitations/${invitation.id}/accept`, {
+      invitation_code: invitation.code,
+      first_name: 'Second',
+      last_name: 'Address',
+      language_code: 'en',
+      password: USER_PASSWORD,
+      password_confirmation: USER_PASSWORD,
+      accept_agreement: true,
+    });
+    expect(accepted.status, accepted.text).toBe(204);
+    const { rows } = await db.query<{ rights: Record<string, unknown> }>('SELECT m.rights FROM memberships m JOIN users u ON u.id = m.user_id WHERE lower(u.email) = lower($1)', [
+      invitation.email,
+    ]);
+    const { toRights, isOrganizationManager } = await import('@partner-portal/contracts');
+    const rights = toRights(rows[0]!.rights);
+    expect(rights.global_full_permission).toBe(false);
+    expect(rights.partner_portal.user_user_manager).toBe(true);
+    expect(isOrganizationManager(rights)).toBe(false);
+  });
+
   it('change or remove a member with more rights: refused (403) and audited', async () => {
     const userManager = await world.client('userManager');
     const above = await world.fresh.member(world.dealerA, {
