@@ -28,6 +28,31 @@ import type { Services } from './services.js';
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
+/**
+ * Browser features the portal never uses, turned off for its pages and for anything framed in them
+ * (Permissions-Policy, helmet has no option for it). Autoplay stays allowed: the login page's muted
+ * background video plays by itself.
+ */
+export const PERMISSIONS_POLICY = [
+  'accelerometer=()',
+  'camera=()',
+  'display-capture=()',
+  'encrypted-media=()',
+  'fullscreen=()',
+  'geolocation=()',
+  'gyroscope=()',
+  'magnetometer=()',
+  'microphone=()',
+  'midi=()',
+  'payment=()',
+  'picture-in-picture=()',
+  'publickey-credentials-get=()',
+  'screen-wake-lock=()',
+  'sync-xhr=()',
+  'usb=()',
+  'xr-spatial-tracking=()',
+].join(', ');
+
 /** Build the whole portal on the given services: plugins first, then the modules. */
 export async function buildApp(services: Services): Promise<FastifyInstance> {
   const { config } = services;
@@ -36,10 +61,14 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 200 },
+    // request ids are the server's own (they go into the audit log); a caller's X-Request-Id is only
+    // logged beside them, as caller_request_id (docs/security.md)
     requestIdHeader: false,
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
+    genReqId: () => randomUUID(),
+    childLoggerFactory: (logger, bindings, options, raw) => {
+      const given = raw.headers['x-request-id'];
+      const caller = typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? { caller_request_id: given } : {};
+      return logger.child({ ...bindings, ...caller }, options);
     },
     // a malformed URL (bad percent-encoding) is answered before routing: as a problem too
     frameworkErrors: (error, request, reply) => {
@@ -87,6 +116,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     crossOriginResourcePolicy: { policy: 'same-origin' },
   });
   app.addHook('onRequest', (request, reply, done) => {
+    reply.raw.setHeader('permissions-policy', PERMISSIONS_POLICY);
     securityHeaders(request.raw, reply.raw, (err?: unknown) => done(err instanceof Error ? err : undefined));
   });
   await registerRateLimit(app, { counters: services.counters, max: config.RATE_LIMIT_MAX, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS });

@@ -83,6 +83,12 @@ export const ERRORS = {
   invalid_rights: { status: 409, title: 'These rights cannot be given in this organization' },
   cannot_remove_yourself: { status: 409, title: 'You cannot remove yourself' },
   unknown_member: { status: 404, title: 'Unknown member' },
+  cannot_grant_rights_not_held: { status: 403, title: 'You cannot give or take away rights that you do not hold yourself' },
+  cannot_manage_member_with_more_rights: {
+    status: 403,
+    title: 'You cannot change or remove a member who holds rights that you do not hold',
+  },
+  last_root_user_manager: { status: 409, title: "The provider's organization must keep at least one member who can manage users" },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorKey = keyof typeof ERRORS;

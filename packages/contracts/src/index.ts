@@ -4,3 +4,5 @@ export * from './rights.js';
 export * from './schemas.js';
 export * from './organizations.js';
 export * from './administration.js';
+export * from './delegation.js';
+export * from './return-path.js';

@@ -114,6 +114,8 @@ export const userInfoSchema = z.object({
   externalIdentityProvider: z.string().nullable(),
   isDeveloper: z.boolean(),
   manageUsersOrOrganizations: z.boolean(),
+  /** the user's own rights (added by the portal: the rights editor disables the boxes they do not hold) */
+  rights: rightsSchema.optional(),
 });
 export type UserInfo = z.infer<typeof userInfoSchema>;
 

@@ -225,6 +225,7 @@ export function toUserInfo(user: SessionUser): UserInfo {
     externalIdentityProvider: user.externalIdentityProvider,
     isDeveloper: user.isDeveloper,
     manageUsersOrOrganizations: user.userManager || user.organizationManager,
+    rights: user.rights,
   };
 }
 

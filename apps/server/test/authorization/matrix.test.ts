@@ -86,7 +86,7 @@ const CASES: Case[] = [
     },
   },
   { name: 'GET /api/members/rights/{id}', allowed: USER_MANAGERS, call: async (c) => c.get(`/api/members/rights/${await fresh.member()}`) },
-  { name: 'PUT /api/members/rights/{id}', allowed: USER_MANAGERS, call: async (c) => c.put(`/api/members/rights/${await fresh.member()}`, { rights: { media_library: { user_access: true } } }) },
+  { name: 'PUT /api/members/rights/{id}', allowed: USER_MANAGERS, call: async (c) => c.put(`/api/members/rights/${await fresh.member()}`, { rights: { partner_portal: { user_user_manager: true } } }) },
   { name: 'DELETE /api/organizations/{id}/members/{memberId}', allowed: USER_MANAGERS, call: async (c) => c.delete(`/api/organizations/${north.id}/members/${await fresh.member()}`) },
   { name: 'GET /api/members/search', allowed: MANAGERS_OF_NORTH, call: (c) => c.get(`/api/members/search?organizationId=${north.id}&q=e`) },
   { name: 'GET /api/members/export (own subtree)', allowed: ANY_MANAGER, call: (c) => c.get('/api/members/export?output=csv') },

@@ -254,15 +254,17 @@ describe('forgot, validate and reset password', () => {
     expect((await portal.client().post('/api/identity/validate-reset-token', { user_id: user.id, token: code })).body.is_valid).toBe(true);
   });
 
-  it('400 token_required / user_id_required; 404 for an unknown user on validate', async () => {
+  it('400 token_required / user_id_required; an unknown user validates like a wrong code', async () => {
     const missing = await portal.client().post('/api/identity/validate-reset-token', { user_id: '', token: '' });
     expect(missing.status).toBe(400);
     expect(fieldKeys(missing.body, 'user_id')).toContain('user_id_required');
     expect(fieldKeys(missing.body, 'token')).toContain('token_required');
     const unknown = await portal.client().post('/api/identity/validate-reset-token', { user_id: '00000000-0000-4000-8000-000000000000', token: 'abc' });
-    expect(unknown.status).toBe(404);
+    expect(unknown.status).toBe(200);
+    expect(unknown.body).toEqual({ is_valid: false, reset_token: null });
     const malformed = await portal.client().post('/api/identity/validate-reset-token', { user_id: 'not-a-uuid', token: 'abc' });
-    expect(malformed.status).toBe(404);
+    expect(malformed.status).toBe(200);
+    expect(malformed.body).toEqual({ is_valid: false, reset_token: null });
     const reset = await portal.client().put('/api/identity/reset-password', {
       user_id: '00000000-0000-4000-8000-000000000000',
       token: 'abc',

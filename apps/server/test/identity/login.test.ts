@@ -43,7 +43,10 @@ describe('GET /api/identity/user-info', () => {
       externalIdentityProvider: null,
       isDeveloper: true,
       manageUsersOrOrganizations: true,
+      // added by the portal: the user's own rights, for the rights editor
+      rights: expect.objectContaining({ global_full_permission: false }),
     });
+    expect(res.body.rights.partner_portal).toMatchObject({ nedap_user_full_permission: true, developer: true });
   });
 });
 

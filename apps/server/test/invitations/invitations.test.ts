@@ -170,7 +170,8 @@ describe('resend and revoke', () => {
 
 describe('PUT /api/invitations/{id}/accept', () => {
   it('registers a native account with the invitation’s rights (argon2id password, names trimmed, language, newsletter, agreement)', async () => {
-    const created = await invite(f.userMgrA.client, f.tree.farm.id, {
+    // the inviter holds every right it hands out (docs/security.md, "Delegated administration")
+    const created = await invite(f.admin.client, f.tree.farm.id, {
       email_address: 'native@example.com',
       rights: { loyalty: { user_request_manager: true }, partner_portal: { user_user_manager: true } },
     });

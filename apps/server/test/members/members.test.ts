@@ -43,7 +43,7 @@ describe('GET /api/members/rights/{memberId}', () => {
 describe('PUT /api/members/rights/{memberId}', () => {
   it('applies the implications: a sub-right ticks access, full permission ticks access and sub-rights', async () => {
     const m = await createMember(portal, f.tree.north, 'rights1', rights());
-    const res = await f.userMgrA.client.put(`/api/members/rights/${m.memberId}`, { rights: { loyalty: { user_request_manager: true }, subscription: { user_full_permission: true } } });
+    const res = await f.admin.client.put(`/api/members/rights/${m.memberId}`, { rights: { loyalty: { user_request_manager: true }, subscription: { user_full_permission: true } } });
     expect(res.status).toBe(204);
     const r = await storedRights(m.memberId);
     expect(r.loyalty).toMatchObject({ user_access: true, user_request_manager: true });
@@ -55,7 +55,7 @@ describe('PUT /api/members/rights/{memberId}', () => {
 
   it('gives global full permission outside the provider’s organization, ticking every offered app', async () => {
     const m = await createMember(portal, f.tree.north, 'global', rights());
-    expect((await f.userMgrA.client.put(`/api/members/rights/${m.memberId}`, { rights: { global_full_permission: true } })).status).toBe(204);
+    expect((await f.admin.client.put(`/api/members/rights/${m.memberId}`, { rights: { global_full_permission: true } })).status).toBe(204);
     const r = await storedRights(m.memberId);
     expect(r.global_full_permission).toBe(true);
     expect(r.media_library).toMatchObject({ user_access: true, user_full_permission: true });
@@ -70,10 +70,10 @@ describe('PUT /api/members/rights/{memberId}', () => {
     expect(global.status).toBe(409);
     expect(global.body.i18NTranslationKey).toBe('invalid_rights');
     expect(global.body.messages).toEqual(['global_full_permission']);
-    const provider = await f.userMgrA.client.put(`/api/members/rights/${f.plainA.memberId}`, { rights: { loyalty: { nedap_user_order_manager: true } } });
+    const provider = await f.admin.client.put(`/api/members/rights/${f.plainA.memberId}`, { rights: { loyalty: { nedap_user_order_manager: true } } });
     expect(provider.status).toBe(409);
     expect(provider.body.messages).toEqual(['loyalty.nedap_user_order_manager']);
-    const app = await f.userMgrA.client.put(`/api/members/rights/${f.plainA.memberId}`, { rights: { profit_calculator: { user_access: true } } });
+    const app = await f.admin.client.put(`/api/members/rights/${f.plainA.memberId}`, { rights: { profit_calculator: { user_access: true } } });
     expect(app.status).toBe(409);
     expect(app.body.messages).toEqual(['profit_calculator.user_access']);
     const staff = await f.admin.client.put(`/api/members/rights/${rootMember.memberId}`, { rights: { loyalty: { nedap_user_order_manager: true } } });
@@ -92,10 +92,11 @@ describe('PUT /api/members/rights/{memberId}', () => {
     expect((await f.admin.client.put(`/api/members/rights/${dev.memberId}`, { rights: { partner_portal: { developer: true } } })).status).toBe(204);
     const u = await portal.services.db.query<{ is_developer: boolean }>('SELECT is_developer FROM users WHERE id = $1', [dev.userId]);
     expect(u.rows[0]!.is_developer).toBe(true);
-    // a non-developer may change other boxes of a developer, who keeps the developer box
+    // a non-developer lacks the developer box, so cannot change a developer at all
     const keep = await nonDeveloper.client.put(`/api/members/rights/${dev.memberId}`, { rights: { partner_portal: { developer: true, user_user_manager: true } } });
-    expect(keep.status).toBe(204);
-    expect((await storedRights(dev.memberId)).partner_portal).toMatchObject({ developer: true, user_user_manager: true });
+    expect(keep.status).toBe(403);
+    expect(keep.body.i18NTranslationKey).toBe('cannot_manage_member_with_more_rights');
+    expect((await storedRights(dev.memberId)).partner_portal).toMatchObject({ developer: true, user_user_manager: false });
   });
 
   it('validates the body (400), refuses one’s own rights and other subtrees (403)', async () => {

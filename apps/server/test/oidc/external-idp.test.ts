@@ -205,14 +205,21 @@ describe('external identity provider', () => {
     expect(res.headers.get('location')).toMatch(/^\/login\?loginError=/);
   });
 
-  it('passes an upstream error back to the login page', async () => {
+  it('answers an upstream error with the portal’s own error code only: the upstream text is logged, never shown', async () => {
     const browser = new Browser();
     const challenge = await browser.get('/api/identity/challenge-external-login');
     expect(challenge.status).toBe(303);
-    const res = await browser.portal.get('/api/identity/login-external-callback?error=access_denied&error_description=nope');
+    const phishing = 'Call +31 555 0100 or visit https://evil.example/unlock to unlock your account';
+    const res = await browser.portal.get(
+      `/api/identity/login-external-callback?error=account_locked&error_description=${encodeURIComponent(phishing)}`,
+    );
     expect(res.headers.get('location')).toMatch(/^\/login\?loginError=/);
     const id = new URL(res.headers.get('location')!, portal.url).searchParams.get('loginError')!;
-    expect((await browser.portal.get(`/api/identity/login-error?errorId=${id}`)).body).toMatchObject({ error: 'access_denied', error_description: 'nope' });
+    const message = await browser.portal.get(`/api/identity/login-error?errorId=${id}`);
+    expect(message.status).toBe(200);
+    expect(message.body).toMatchObject({ error: 'external_login_failed' });
+    expect(message.text).not.toContain('evil.example');
+    expect(message.text).not.toContain('account_locked');
   });
 
   it('completes a relying party code flow through the external login', async () => {

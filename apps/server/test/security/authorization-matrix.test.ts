@@ -255,3 +255,205 @@ describe('authorization matrix', () => {
     });
   }
 });
+
+/**
+ * Delegated administration (docs/security.md, "Delegated administration"): the rows of the matrix
+ * that depend on the rights of the actor and of the target, not only on their organizations.
+ */
+describe('authorization matrix: delegation', () => {
+  const db = portal.services.db;
+  const rightsOf = async (membershipId: string) =>
+    (await db.query<{ rights: Record<string, unknown> }>('SELECT rights FROM memberships WHERE id = $1', [membershipId])).rows[0]?.rights ??
+    null;
+  const refusals = async (action: string, targetId: string | null) =>
+    (
+      await db.query<{ after: { refused: string } }>(
+        'SELECT after FROM audit_log WHERE action = $1 AND ($2::text IS NULL OR target_id = $2::text) ORDER BY id',
+        [`${action}.refused`, targetId],
+      )
+    ).rows.map((r) => r.after.refused);
+  const root = async () => {
+    const { rows } = await db.query<{ id: string; path: string; name: string }>('SELECT id, path, name FROM organizations WHERE id = $1', [
+      portal.rootOrganizationId,
+    ]);
+    return rows[0]!;
+  };
+
+  it('grant a right the actor lacks: refused (403), nothing changes, the refusal is audited', async () => {
+    const userManager = await world.client('userManager');
+    const target = await world.fresh.member(world.north);
+    const before = await rightsOf(target.membershipId);
+
+    const global = await userManager.put(`/api/members/rights/${target.membershipId}`, { rights: { global_full_permission: true } });
+    expect(global.status).toBe(403);
+    expect((global.body as { i18NTranslationKey: string }).i18NTranslationKey).toBe('cannot_grant_rights_not_held');
+    const organizationManager = await userManager.put(`/api/members/rights/${target.membershipId}`, {
+      rights: { partner_portal: { user_sub_organization_manager: true } },
+    });
+    expect(organizationManager.status).toBe(403);
+    expect(await rightsOf(target.membershipId)).toEqual(before);
+    expect(await refusals('member.rights.update', target.membershipId)).toEqual([
+      'cannot_grant_rights_not_held',
+      'cannot_grant_rights_not_held',
+    ]);
+
+    // a right the actor holds is handed on
+    const same = await userManager.put(`/api/members/rights/${target.membershipId}`, {
+      rights: { partner_portal: { user_user_manager: true } },
+    });
+    expect(same.status).toBe(204);
+
+    // invitations follow the same rule
+    const email = uniqueEmail('self-invite');
+    const invite = await userManager.post(`/api/organizations/${world.dealerA.id}/invitations`, {
+      email_address: email,
+      language_code: 'en',
+      rights: { global_full_permission: true },
+    });
+    expect(invite.status).toBe(403);
+    expect((invite.body as { i18NTranslationKey: string }).i18NTranslationKey).toBe('cannot_grant_rights_not_held');
+    expect((await db.query('SELECT 1 FROM invitations WHERE lower(email) = lower($1)', [email])).rowCount).toBe(0);
+    expect(await refusals('invitation.create', null)).toContain('cannot_grant_rights_not_held');
+
+    // full partner-portal rights do not hold the apps' rights; the provider's administrator holds everything
+    const ancestor = await world.client('ancestorManager');
+    const app = await ancestor.put(`/api/members/rights/${target.membershipId}`, { rights: { loyalty: { user_access: true } } });
+    expect(app.status).toBe(403);
+    const admin = await portal.sessionFor(portal.adminUserId);
+    const everything = await admin.put(`/api/members/rights/${target.membershipId}`, { rights: { global_full_permission: true } });
+    expect(everything.status).toBe(204);
+  });
+
+  it('grant a right the actor lacks, through an invitation made before the rule: accepted with only what the inviter holds', async () => {
+    const invitation = await world.fresh.invitation(world.dealerA);
+    await db.query('UPDATE invitations SET rights = $2, invited_by = $3 WHERE id = $1', [
+      invitation.id,
+      JSON.stringify({ global_full_permission: true, partner_portal: { user_user_manager: true } }),
+      world.users.userManager.id,
+    ]);
+    const accepted = await portal.client().put(`/api/invitations/${invitation.id}/accept`, {
+      invitation_code: invitation.code,
+      first_name: 'Second',
+      last_name: 'Address',
+      language_code: 'en',
+      password: USER_PASSWORD,
+      password_confirmation: USER_PASSWORD,
+      accept_agreement: true,
+    });
+    expect(accepted.status, accepted.text).toBe(204);
+    const { rows } = await db.query<{ rights: Record<string, unknown> }>('SELECT m.rights FROM memberships m JOIN users u ON u.id = m.user_id WHERE lower(u.email) = lower($1)', [
+      invitation.email,
+    ]);
+    const { toRights, isOrganizationManager } = await import('@partner-portal/contracts');
+    const rights = toRights(rows[0]!.rights);
+    expect(rights.global_full_permission).toBe(false);
+    expect(rights.partner_portal.user_user_manager).toBe(true);
+    expect(isOrganizationManager(rights)).toBe(false);
+  });
+
+  it('change or remove a member with more rights: refused (403) and audited', async () => {
+    const userManager = await world.client('userManager');
+    const above = await world.fresh.member(world.dealerA, {
+      partner_portal: { user_user_manager: true, user_sub_organization_manager: true },
+    });
+    const strip = await userManager.put(`/api/members/rights/${above.membershipId}`, { rights: {} });
+    expect(strip.status).toBe(403);
+    expect((strip.body as { i18NTranslationKey: string }).i18NTranslationKey).toBe('cannot_manage_member_with_more_rights');
+    const remove = await userManager.delete(`/api/organizations/${world.dealerA.id}/members/${above.membershipId}`);
+    expect(remove.status).toBe(403);
+    expect(await rightsOf(above.membershipId)).toEqual({
+      partner_portal: { user_user_manager: true, user_sub_organization_manager: true },
+    });
+    expect(await refusals('member.rights.update', above.membershipId)).toEqual(['cannot_manage_member_with_more_rights']);
+    expect(await refusals('member.remove', above.membershipId)).toEqual(['cannot_manage_member_with_more_rights']);
+
+    // a userManager of the root organization cannot demote or delete the bootstrap administrator
+    const rootUserManager = await world.fresh.member(await root(), { partner_portal: { user_user_manager: true } });
+    const client = await portal.sessionFor(rootUserManager.userId);
+    const adminMembership = (await db.query<{ id: string }>('SELECT id FROM memberships WHERE user_id = $1', [portal.adminUserId])).rows[0]!
+      .id;
+    const demote = await client.put(`/api/members/rights/${adminMembership}`, { rights: { partner_portal: { user_user_manager: true } } });
+    expect(demote.status).toBe(403);
+    const deleted = await client.delete(`/api/organizations/${portal.rootOrganizationId}/members/${adminMembership}`);
+    expect(deleted.status).toBe(403);
+    expect((await db.query('SELECT 1 FROM users WHERE id = $1', [portal.adminUserId])).rowCount).toBe(1);
+  });
+
+  it('remove or demote the last root user manager: 409 last_root_user_manager, audited', async () => {
+    const { changeRights, removeMember } = await import('../../src/modules/members/service.js');
+    const { providerAdministratorRights } = await import('../../src/bootstrap.js');
+    const { toRights } = await import('@partner-portal/contracts');
+    const rootOrg = await root();
+    const adminMembership = (
+      await db.query<{ id: string; rights: unknown }>('SELECT id, rights FROM memberships WHERE user_id = $1', [portal.adminUserId])
+    ).rows[0]!;
+    // clear the root organization of other user managers made by earlier rows
+    const others = await db.query<{ id: string; rights: unknown }>(
+      'SELECT id, rights FROM memberships WHERE organization_id = $1 AND id <> $2',
+      [rootOrg.id, adminMembership.id],
+    );
+    await db.query('UPDATE memberships SET rights = $2 WHERE organization_id = $1 AND id <> $3', [rootOrg.id, '{}', adminMembership.id]);
+    // a second administrator, a developer with every right of the root organization
+    const second = await world.fresh.member(rootOrg, providerAdministratorRights());
+    await db.query('UPDATE users SET is_developer = true WHERE id = $1', [second.userId]);
+    // the bootstrap administrator's request is under way, with its session read while it still was a user manager
+    const adminSession = {
+      user: {
+        id: portal.adminUserId,
+        sessionIdHash: 'in-flight',
+        email: 'admin@example.com',
+        firstName: 'Portal',
+        lastName: 'Administrator',
+        languageCode: 'en',
+        externalIdentityProvider: null,
+        isDeveloper: true,
+        membershipId: adminMembership.id,
+        organizationId: rootOrg.id,
+        organizationName: rootOrg.name,
+        organizationPath: rootOrg.path,
+        isProviderOrganization: true,
+        rights: toRights(adminMembership.rights),
+        userManager: true,
+        organizationManager: true,
+      },
+      requestId: 'in-flight-request',
+    };
+    try {
+      // meanwhile the second administrator demotes the bootstrap administrator (allowed: another user manager remains)
+      const secondClient = await portal.sessionFor(second.userId);
+      const demoted = await secondClient.put(`/api/members/rights/${adminMembership.id}`, {
+        rights: { partner_portal: { developer: true } },
+      });
+      expect(demoted.status).toBe(204);
+      // …so the bootstrap administrator's demotion or removal of the second would leave nobody
+      await expect(changeRights(db, adminSession, second.membershipId, toRights({}))).rejects.toMatchObject({
+        key: 'last_root_user_manager',
+        status: 409,
+      });
+      await expect(removeMember(db, portal.services.sessions, adminSession, rootOrg.id, second.membershipId)).rejects.toMatchObject({
+        key: 'last_root_user_manager',
+        status: 409,
+      });
+      expect(toRights(await rightsOf(second.membershipId)).partner_portal.user_full_permission).toBe(false);
+      expect(toRights(await rightsOf(second.membershipId)).partner_portal.nedap_user_full_permission).toBe(true);
+      expect(await refusals('member.rights.update', second.membershipId)).toEqual(['last_root_user_manager']);
+      expect(await refusals('member.remove', second.membershipId)).toEqual(['last_root_user_manager']);
+
+      // over HTTP, two administrators demoting each other at once: one wins, the root keeps a user manager
+      await db.query('UPDATE memberships SET rights = $2 WHERE id = $1', [adminMembership.id, adminMembership.rights]);
+      const adminClient = await portal.sessionFor(portal.adminUserId);
+      const [a, b] = await Promise.all([
+        adminClient.put(`/api/members/rights/${second.membershipId}`, { rights: { partner_portal: { developer: true } } }),
+        secondClient.put(`/api/members/rights/${adminMembership.id}`, { rights: { partner_portal: { developer: true } } }),
+      ]);
+      expect([a.status, b.status].sort()).toContain(204);
+      expect([a.status, b.status].filter((s) => s >= 500)).toEqual([]);
+      const left = await db.query<{ rights: unknown }>('SELECT rights FROM memberships WHERE organization_id = $1', [rootOrg.id]);
+      const { isUserManager } = await import('@partner-portal/contracts');
+      expect(left.rows.filter((r) => isUserManager(toRights(r.rights))).length).toBeGreaterThanOrEqual(1);
+    } finally {
+      await db.query('UPDATE memberships SET rights = $2 WHERE id = $1', [adminMembership.id, adminMembership.rights]);
+      for (const o of others.rows) await db.query('UPDATE memberships SET rights = $2 WHERE id = $1', [o.id, o.rights]);
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortal, type TestPortal } from '../support/portal.js';
 import type { HttpClient, HttpResponse } from '../support/http.js';
-import { routerRoutes } from './support/routes.js';
+import { expectRoutes } from './support/routes.js';
 import { buildWorld, uniqueEmail, USER_PASSWORD, type World } from './support/world.js';
 
 /**
@@ -13,7 +13,6 @@ import { buildWorld, uniqueEmail, USER_PASSWORD, type World } from './support/wo
  * in the shared counter store (PostgreSQL or Redis). Over the limit: 429 with Retry-After.
  * The tests use small limits to stay fast; the mechanism is the same.
  */
-const has = (portal: TestPortal, key: string) => routerRoutes(portal.app).some((r) => `${r.method} ${r.path}` === key);
 
 const WRONG = 'Wrong-Passw0rd!';
 
@@ -36,8 +35,8 @@ describe('login throttling per account', () => {
     await portal?.close();
   });
 
-  it('answers 429 with Retry-After after the limit, even for the right password, for that account only', async (ctx) => {
-    if (!has(portal, 'POST /api/identity/login')) return ctx.skip();
+  it('answers 429 with Retry-After after the limit, even for the right password, for that account only', async () => {
+    expectRoutes(portal.app, 'POST /api/identity/login');
     const email = world.users.member.email;
     const statuses: number[] = [];
     for (let i = 0; i < 3; i++) statuses.push((await login(portal.client(), email, WRONG)).status);
@@ -54,8 +53,8 @@ describe('login throttling per account', () => {
     expect(other.status).toBe(200);
   });
 
-  it('counts the same account whatever the letter case or surrounding spaces', async (ctx) => {
-    if (!has(portal, 'POST /api/identity/login')) return ctx.skip();
+  it('counts the same account whatever the letter case or surrounding spaces', async () => {
+    expectRoutes(portal.app, 'POST /api/identity/login');
     const email = world.users.organizationManager.email;
     const variants = [email, email.toUpperCase(), ` ${email} `];
     for (const v of variants) expect((await login(portal.client(), v, WRONG)).status).toBe(400);
@@ -70,16 +69,16 @@ describe('login throttling per account', () => {
     ).toBe(429);
   });
 
-  it('throttles unknown addresses the same way (no enumeration through the limit)', async (ctx) => {
-    if (!has(portal, 'POST /api/identity/login')) return ctx.skip();
+  it('throttles unknown addresses the same way (no enumeration through the limit)', async () => {
+    expectRoutes(portal.app, 'POST /api/identity/login');
     const email = uniqueEmail('unknown');
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) statuses.push((await login(portal.client(), email, WRONG)).status);
     expect(statuses).toEqual([400, 400, 400, 429]);
   });
 
-  it('throttles e-mail login and forgot password per account too', async (ctx) => {
-    if (!has(portal, 'POST /api/identity/email-login') || !has(portal, 'POST /api/identity/forgot-password')) return ctx.skip();
+  it('throttles e-mail login and forgot password per account too', async () => {
+    expectRoutes(portal.app, 'POST /api/identity/email-login', 'POST /api/identity/forgot-password');
     const email = world.users.siblingManager.email;
     const emailLogin: number[] = [];
     const forgot: number[] = [];
@@ -105,8 +104,8 @@ describe('login throttling per IP address', () => {
     await portal?.close();
   });
 
-  it('answers 429 after the limit across many accounts, and X-Forwarded-For does not reset it (TRUST_PROXY off)', async (ctx) => {
-    if (!has(portal, 'POST /api/identity/login')) return ctx.skip();
+  it('answers 429 after the limit across many accounts, and X-Forwarded-For does not reset it (TRUST_PROXY off)', async () => {
+    expectRoutes(portal.app, 'POST /api/identity/login');
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) statuses.push((await login(portal.client(), uniqueEmail('spray'), WRONG)).status);
     expect(statuses).toEqual([400, 400, 400, 400, 400]);
@@ -137,8 +136,8 @@ describe('no account enumeration by status or body', () => {
     cookie: res.headers.getSetCookie().length,
   });
 
-  it('POST /api/identity/login: the same answer for a known address (wrong password), an unknown one and an external account', async (ctx) => {
-    if (!has(portal, 'POST /api/identity/login')) return ctx.skip();
+  it('POST /api/identity/login: the same answer for a known address (wrong password), an unknown one and an external account', async () => {
+    expectRoutes(portal.app, 'POST /api/identity/login');
     const known = shape(await login(portal.client(), world.users.member.email, WRONG));
     const unknown = shape(await login(portal.client(), uniqueEmail('unknown'), WRONG));
     const external = shape(await login(portal.client(), world.users.external.email, WRONG));
@@ -147,16 +146,16 @@ describe('no account enumeration by status or body', () => {
     expect(external).toEqual(known);
   });
 
-  it('POST /api/identity/email-login: the same answer for a known and an unknown address', async (ctx) => {
-    if (!has(portal, 'POST /api/identity/email-login')) return ctx.skip();
+  it('POST /api/identity/email-login: the same answer for a known and an unknown address', async () => {
+    expectRoutes(portal.app, 'POST /api/identity/email-login');
     const known = shape(await portal.client().post('/api/identity/email-login', { email: world.users.member.email }));
     const unknown = shape(await portal.client().post('/api/identity/email-login', { email: uniqueEmail('unknown') }));
     expect(known.status).toBe(200);
     expect(unknown).toEqual(known);
   });
 
-  it('POST /api/identity/forgot-password: 204 and nothing else for known, unknown and external addresses', async (ctx) => {
-    if (!has(portal, 'POST /api/identity/forgot-password')) return ctx.skip();
+  it('POST /api/identity/forgot-password: 204 and nothing else for known, unknown and external addresses', async () => {
+    expectRoutes(portal.app, 'POST /api/identity/forgot-password');
     const known = shape(await portal.client().post('/api/identity/forgot-password', { email_address: world.users.member.email }));
     const unknown = shape(await portal.client().post('/api/identity/forgot-password', { email_address: uniqueEmail('unknown') }));
     const external = shape(await portal.client().post('/api/identity/forgot-password', { email_address: world.users.external.email }));
@@ -243,22 +242,22 @@ describe('no account enumeration by timing', () => {
     return measure(send, samples);
   }
 
-  it('POST /api/identity/login takes as long for a known address (wrong password) as for an unknown one', async (ctx) => {
-    if (!has(portal, 'POST /api/identity/login')) return ctx.skip();
+  it('POST /api/identity/login takes as long for a known address (wrong password) as for an unknown one', async () => {
+    expectRoutes(portal.app, 'POST /api/identity/login');
     const r = await compare((email) => login(portal.client(), email, WRONG));
     console.log('timing login (ms)', r);
     expect(r.diff).toBeLessThan(r.allowed);
   });
 
-  it('POST /api/identity/email-login takes as long for a known address as for an unknown one', async (ctx) => {
-    if (!has(portal, 'POST /api/identity/email-login')) return ctx.skip();
+  it('POST /api/identity/email-login takes as long for a known address as for an unknown one', async () => {
+    expectRoutes(portal.app, 'POST /api/identity/email-login');
     const r = await compare((email) => portal.client().post('/api/identity/email-login', { email }), SAMPLES * 2);
     console.log('timing email-login (ms)', r);
     expect(r.diff).toBeLessThan(r.allowed);
   });
 
-  it('POST /api/identity/forgot-password takes as long for a known address as for an unknown one', async (ctx) => {
-    if (!has(portal, 'POST /api/identity/forgot-password')) return ctx.skip();
+  it('POST /api/identity/forgot-password takes as long for a known address as for an unknown one', async () => {
+    expectRoutes(portal.app, 'POST /api/identity/forgot-password');
     const r = await compare((email) => portal.client().post('/api/identity/forgot-password', { email_address: email }), SAMPLES * 2);
     console.log('timing forgot-password (ms)', r);
     expect(r.diff).toBeLessThan(r.allowed);

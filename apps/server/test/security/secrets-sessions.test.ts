@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortal, type TestPortal } from '../support/portal.js';
 import { HttpClient } from '../support/http.js';
-import { routerRoutes } from './support/routes.js';
+import { expectRoutes } from './support/routes.js';
 import { hashSecret } from '../../src/http/session.js';
 import { buildWorld, USER_PASSWORD, type World } from './support/world.js';
 
@@ -20,7 +20,6 @@ afterAll(async () => {
   await portal?.close();
 });
 
-const has = (key: string) => routerRoutes(portal.app).some((r) => `${r.method} ${r.path}` === key);
 const NEW_PASSWORD = 'Another-Passw0rd!x';
 
 /** Bits of randomness a code of this alphabet and length can carry. */
@@ -75,8 +74,8 @@ async function resetLinkFor(email: string): Promise<{ userId: string; code: stri
 }
 
 describe('password reset codes', () => {
-  it('carry at least 128 bits, are kept only as a hash (nowhere in the database in clear), and last at most an hour', async (ctx) => {
-    if (!has('POST /api/identity/forgot-password')) return ctx.skip();
+  it('carry at least 128 bits, are kept only as a hash (nowhere in the database in clear), and last at most an hour', async () => {
+    expectRoutes(portal.app, 'POST /api/identity/forgot-password');
     const member = await world.fresh.member();
     const { userId, code } = await resetLinkFor(member.email);
     expect(userId).toBe(member.userId);
@@ -93,8 +92,8 @@ describe('password reset codes', () => {
     expect(await whereStored(code), 'tables holding the reset code in clear').toEqual([]);
   });
 
-  it('work once, and the reset ends every session of the user', async (ctx) => {
-    if (!has('PUT /api/identity/reset-password')) return ctx.skip();
+  it('work once, and the reset ends every session of the user', async () => {
+    expectRoutes(portal.app, 'PUT /api/identity/reset-password');
     const member = await world.fresh.member();
     const first = await signIn(member.email);
     const second = await signIn(member.email, USER_PASSWORD, true);
@@ -121,8 +120,8 @@ describe('password reset codes', () => {
     await signIn(member.email, NEW_PASSWORD);
   });
 
-  it('expire', async (ctx) => {
-    if (!has('PUT /api/identity/reset-password')) return ctx.skip();
+  it('expire', async () => {
+    expectRoutes(portal.app, 'PUT /api/identity/reset-password');
     const member = await world.fresh.member();
     const { userId, code } = await resetLinkFor(member.email);
     await portal.services.db.query(`UPDATE single_use_tokens SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [
@@ -137,8 +136,8 @@ describe('password reset codes', () => {
     expect(reset.status).toBe(409);
   });
 
-  it('an older code stops working when it is used up or a wrong one is tried (no token of another user)', async (ctx) => {
-    if (!has('PUT /api/identity/reset-password')) return ctx.skip();
+  it('an older code stops working when it is used up or a wrong one is tried (no token of another user)', async () => {
+    expectRoutes(portal.app, 'PUT /api/identity/reset-password');
     const a = await world.fresh.member();
     const b = await world.fresh.member();
     const codeA = (await resetLinkFor(a.email)).code;
@@ -172,8 +171,8 @@ describe('invitation codes', () => {
       accept_agreement: true,
     });
 
-  it('carry at least 128 bits and are kept only as a hash', async (ctx) => {
-    if (!has('POST /api/organizations/{organizationId}/invitations')) return ctx.skip();
+  it('carry at least 128 bits and are kept only as a hash', async () => {
+    expectRoutes(portal.app, 'POST /api/organizations/{organizationId}/invitations');
     const { id, code } = await invite();
     expect(entropyBits(code)).toBeGreaterThanOrEqual(128);
     const row = (await portal.services.db.query<{ code_hash: string }>('SELECT code_hash FROM invitations WHERE id = $1', [id])).rows[0]!;
@@ -181,8 +180,8 @@ describe('invitation codes', () => {
     expect(await whereStored(code), 'tables holding the invitation code in clear').toEqual([]);
   });
 
-  it('open the invitation only with the right code, and work once', async (ctx) => {
-    if (!has('PUT /api/invitations/{invitationId}/accept')) return ctx.skip();
+  it('open the invitation only with the right code, and work once', async () => {
+    expectRoutes(portal.app, 'PUT /api/invitations/{invitationId}/accept');
     const { id, code } = await invite();
     expect((await portal.client().get(`/api/invitations/${id}?code=wrong`)).status).toBe(404);
     expect((await portal.client().get(`/api/invitations/${id}`)).status).toBe(404);
@@ -194,8 +193,8 @@ describe('invitation codes', () => {
     expect([404, 409]).toContain(second.status);
   });
 
-  it('expire', async (ctx) => {
-    if (!has('PUT /api/invitations/{invitationId}/accept')) return ctx.skip();
+  it('expire', async () => {
+    expectRoutes(portal.app, 'PUT /api/invitations/{invitationId}/accept');
     const { id, code } = await invite();
     await portal.services.db.query(`UPDATE invitations SET expires_at = now() - interval '1 second' WHERE id = $1`, [id]);
     const res = await accept(id, code);
@@ -204,8 +203,8 @@ describe('invitation codes', () => {
     if (read.status === 200) expect(read.body.invitation_state).toBe('EXPIRED');
   });
 
-  it('a resend gives a new code, and the old one stops working', async (ctx) => {
-    if (!has('PUT /api/invitations/{invitationId}/resend')) return ctx.skip();
+  it('a resend gives a new code, and the old one stops working', async () => {
+    expectRoutes(portal.app, 'PUT /api/invitations/{invitationId}/resend');
     const { id, code, email } = await invite();
     const admin = await portal.sessionFor(portal.adminUserId);
     expect((await admin.put(`/api/invitations/${id}/resend`)).status).toBe(204);
@@ -215,8 +214,8 @@ describe('invitation codes', () => {
 });
 
 describe('sessions', () => {
-  it('the cookie carries at least 128 bits and the database keeps only its hash', async (ctx) => {
-    if (!has('POST /api/identity/login')) return ctx.skip();
+  it('the cookie carries at least 128 bits and the database keeps only its hash', async () => {
+    expectRoutes(portal.app, 'POST /api/identity/login');
     const client = await signIn(world.users.member.email);
     const value = client.cookies.get('pp_session')!;
     expect(entropyBits(value)).toBeGreaterThanOrEqual(128);
@@ -225,8 +224,8 @@ describe('sessions', () => {
     expect(rows).toHaveLength(1);
   });
 
-  it('a login rotates the session id: a planted or earlier cookie is not kept and stops working', async (ctx) => {
-    if (!has('POST /api/identity/login')) return ctx.skip();
+  it('a login rotates the session id: a planted or earlier cookie is not kept and stops working', async () => {
+    expectRoutes(portal.app, 'POST /api/identity/login');
     const client = portal.client();
     client.cookies.set('pp_session', 'attacker-chosen-value-0123456789abcdefghijklmno');
     await client.post('/api/identity/login', { email: world.users.member.email, password: USER_PASSWORD });
@@ -241,8 +240,8 @@ describe('sessions', () => {
     expect(await isSignedIn(client)).toBe(true);
   });
 
-  it('logout ends the session on the server (a copied cookie is refused afterwards)', async (ctx) => {
-    if (!has('POST /api/identity/logout')) return ctx.skip();
+  it('logout ends the session on the server (a copied cookie is refused afterwards)', async () => {
+    expectRoutes(portal.app, 'POST /api/identity/logout');
     const client = await signIn(world.users.member.email);
     const copy = new HttpClient(portal.url);
     copy.cookies.set('pp_session', client.cookies.get('pp_session')!);
@@ -250,8 +249,8 @@ describe('sessions', () => {
     expect(await isSignedIn(copy)).toBe(false);
   });
 
-  it('a password change ends the other sessions of the user', async (ctx) => {
-    if (!has('POST /api/identity/change-password')) return ctx.skip();
+  it('a password change ends the other sessions of the user', async () => {
+    expectRoutes(portal.app, 'POST /api/identity/change-password');
     const member = await world.fresh.member();
     const here = await signIn(member.email);
     const elsewhere = await signIn(member.email);
@@ -264,8 +263,8 @@ describe('sessions', () => {
     expect(await isSignedIn(elsewhere)).toBe(false);
   });
 
-  it('removing a member ends all of their sessions', async (ctx) => {
-    if (!has('DELETE /api/organizations/{organizationId}/members/{memberId}')) return ctx.skip();
+  it('removing a member ends all of their sessions', async () => {
+    expectRoutes(portal.app, 'DELETE /api/organizations/{organizationId}/members/{memberId}');
     const member = await world.fresh.member();
     const a = await portal.sessionFor(member.userId);
     const b = await portal.sessionFor(member.userId);
@@ -307,8 +306,8 @@ describe('sessions', () => {
 });
 
 describe('passwords', () => {
-  it('every password the policy accepts (up to its maximum length) can sign in afterwards, verified exactly as typed', async (ctx) => {
-    if (!has('POST /api/identity/change-password')) return ctx.skip();
+  it('every password the policy accepts (up to its maximum length) can sign in afterwards, verified exactly as typed', async () => {
+    expectRoutes(portal.app, 'POST /api/identity/change-password');
     for (const length of [64, 100, 128]) {
       const member = await world.fresh.member();
       const client = await signIn(member.email);
@@ -340,8 +339,8 @@ describe('cookie flags', () => {
     return line!;
   }
 
-  it('the session cookie is HttpOnly, SameSite=Lax, Path=/, and a session cookie unless "remember me"', async (ctx) => {
-    if (!has('POST /api/identity/login')) return ctx.skip();
+  it('the session cookie is HttpOnly, SameSite=Lax, Path=/, and a session cookie unless "remember me"', async () => {
+    expectRoutes(portal.app, 'POST /api/identity/login');
     const res = await portal.client().post('/api/identity/login', { email: world.users.member.email, password: USER_PASSWORD });
     const line = sessionCookie(res.headers.getSetCookie());
     expect(line).toMatch(/;\s*HttpOnly/i);
@@ -360,7 +359,7 @@ describe('cookie flags', () => {
   it('with an https PUBLIC_URL the cookie is Secure and HSTS is sent', async () => {
     const https = await startPortal({ PUBLIC_URL: 'https://portal.example.com', LOGIN_RATE_LIMIT_PER_ACCOUNT: '1000' });
     try {
-      if (!routerRoutes(https.app).some((r) => r.method === 'POST' && r.path === '/api/identity/login')) return;
+      expectRoutes(https.app, 'POST /api/identity/login');
       const res = await https.client().post('/api/identity/login', { email: 'admin@example.com', password: 'Admin-Passw0rd!' });
       expect(res.status, res.text).toBe(200);
       const line = sessionCookie(res.headers.getSetCookie());

@@ -8,6 +8,10 @@ describe('return paths', () => {
     expect(safeReturnPath('/\\evil.example')).toBeNull();
     expect(safeReturnPath('https://evil.example')).toBeNull();
     expect(safeReturnPath('/logout')).toBeNull();
+    expect(safeReturnPath('/.//evil.example')).toBeNull();
+    expect(safeReturnPath('/a/..//evil.example')).toBeNull();
+    expect(safeReturnPath('/%2F%2Fevil.example')).toBeNull();
+    expect(safeReturnPath('/./logout')).toBeNull();
     expect(safeReturnPath(null)).toBeNull();
   });
   it('builds the login address with the current location', () => {

@@ -1,3 +1,5 @@
+import { safeReturnPath as sameOriginReturnPath } from '@partner-portal/contracts';
+
 /** One typed table of the web app's paths (spec §2). */
 export const paths = {
   home: '/',
@@ -16,11 +18,14 @@ export const paths = {
   externalInvitation: (invitationId: string) => `/invitation-external-identity/${encodeURIComponent(invitationId)}`,
 } as const;
 
-/** A return path is only followed when it stays on this site (no scheme, no //host). */
+/**
+ * A return path is only followed when it stays on this site, by the rule the server applies too
+ * (contracts return-path.ts); the login and logout pages themselves are never returned to.
+ */
 export function safeReturnPath(value: string | null | undefined): string | null {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
-  if (/^\/(login|logout|loggedIn)(\/|\?|$)/.test(value)) return null;
-  return value;
+  const path = sameOriginReturnPath(value);
+  if (!path || /^\/(login|logout|loggedIn)(\/|\?|#|$)/.test(path)) return null;
+  return path;
 }
 
 /** The login address that brings the visitor back to where they were. */

@@ -31,6 +31,43 @@ export async function audit(tx: Queryable, actor: Actor | { userId: string | nul
   });
 }
 
+/**
+ * A refused administrative change that is itself audited (docs/security.md, "Delegated
+ * administration"): thrown inside the change's transaction, which rolls back; `withRefusalAudit`
+ * then writes the refusal on its own and answers the error.
+ */
+export class RefusedChange extends AppError {
+  readonly change: AuditChange;
+
+  constructor(
+    key: ConstructorParameters<typeof AppError>[0],
+    change: AuditChange,
+    options: ConstructorParameters<typeof AppError>[1] = {},
+  ) {
+    super(key, options);
+    this.change = {
+      ...change,
+      action: `${change.action}.refused`,
+      after: { refused: key, ...(options.messages ? { rights: options.messages } : {}), attempted: change.after ?? null },
+    };
+  }
+}
+
+/** Write a refusal to the audit log, outside the rolled-back transaction of the refused change. */
+export async function auditRefusal(db: Queryable, actor: Actor, refusal: RefusedChange): Promise<void> {
+  await audit(db, actor, refusal.change);
+}
+
+/** Run an administrative change; a RefusedChange it throws is written to the audit log, then rethrown. */
+export async function withRefusalAudit<T>(db: Queryable, actor: Actor, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof RefusedChange) await auditRefusal(db, actor, err);
+    throw err;
+  }
+}
+
 export const AUDIT_PAGE_SIZE = 50;
 
 /** The audit entries of an organization's subtree, newest first, for its managers. */

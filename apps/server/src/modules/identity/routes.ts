@@ -204,7 +204,12 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app,
       if (!record || !id) return loginError(reply, request, 'external_login_failed', 'The external login expired or was started in another browser.');
       await oidc.externalLogins.destroy(id);
       const { error, error_description: errorDescription, remoteError } = request.query;
-      if (error || remoteError) return loginError(reply, request, error ?? 'external_login_failed', errorDescription ?? remoteError ?? null);
+      if (error || remoteError) {
+        // upstream (or attacker-chosen) text is logged for the operator, never shown: the login page
+        // shows the portal's own message for the portal's own error code (docs/security.md)
+        request.log.warn({ upstream_error: error, upstream_error_description: errorDescription ?? remoteError }, 'external login refused upstream');
+        return loginError(reply, request, 'external_login_failed', null);
+      }
       let identity;
       try {
         identity = await oidc.upstream.finish(new URL(request.url, services.config.publicUrl), record);

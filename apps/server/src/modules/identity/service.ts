@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ContextResponse, ErrorMessage, LoginConsentResponse, LogoutResponse } from '@partner-portal/contracts';
+import { safeReturnPath as sameOriginReturnPath } from '@partner-portal/contracts';
 import { hashPassword, verifyPassword } from '../../passwords.js';
 import { AppError } from '../../http/problem.js';
 import { throttle } from '../../http/rate-limit.js';
@@ -70,16 +71,9 @@ export class IdentityService {
     return (rows[0]?.n ?? 0) > 0;
   }
 
-  /** A same-origin path (no scheme, no host, no protocol-relative or backslash tricks), else null. */
+  /** A same-origin path by the one rule of the web app and the server (contracts return-path.ts), else null. */
   safeReturnPath(path: string | null | undefined): string | null {
-    if (!path || !path.startsWith('/') || path.startsWith('//') || path.includes('\\')) return null;
-    try {
-      const base = new URL(this.config.publicUrl);
-      const resolved = new URL(path, base);
-      return resolved.origin === base.origin ? `${resolved.pathname}${resolved.search}${resolved.hash}` : null;
-    } catch {
-      return null;
-    }
+    return sameOriginReturnPath(path);
   }
 
   // ---- login ------------------------------------------------------------------------------------
@@ -294,11 +288,15 @@ export class IdentityService {
     await this.services.mailer.send({ to: user.email, ...message, kind: 'password-reset' });
   }
 
-  /** POST /api/identity/validate-reset-token: 404 for an unknown user; else whether the link still works. */
+  /**
+   * POST /api/identity/validate-reset-token: whether the link still works. An unknown user is answered
+   * exactly like a known one with a wrong code, so that the answer tells nobody which user ids exist.
+   */
   async validateResetToken(input: { user_id: string; token: string }): Promise<{ is_valid: boolean; reset_token: string | null }> {
     const user = await q.findUserById(this.services.db, input.user_id);
-    if (!user) throw new AppError('not_found');
-    const live = user.external_idp ? undefined : await q.findLiveResetToken(this.services.db, user.id, hashSecret(input.token));
+    // the same lookup for everybody (the nil id has no tokens), so that the time tells nothing either
+    const owner = user && !user.external_idp ? user.id : '00000000-0000-0000-0000-000000000000';
+    const live = await q.findLiveResetToken(this.services.db, owner, hashSecret(input.token));
     return live ? { is_valid: true, reset_token: input.token } : { is_valid: false, reset_token: null };
   }
 

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { applyRightsRules, toRights, type Invitation, type Rights } from '@partner-portal/contracts';
+import { applyRightsRules, rightsNotHeld, toRights, withinHeldRights, type Invitation, type Rights } from '@partner-portal/contracts';
 import { hashPassword } from '../../passwords.js';
 import type { Config } from '../../config.js';
 import type { Database, Queryable } from '../../db/client.js';
@@ -7,8 +7,8 @@ import { AppError, type FieldErrors } from '../../http/problem.js';
 import { hashSecret, newSecret } from '../../http/session.js';
 import type { Mailer } from '../mail/mailer.js';
 import { invitationEmail } from '../mail/messages.js';
-import { audit } from '../audit/service.js';
-import { rightsContextFor, validateRights } from '../members/rights-context.js';
+import { audit, auditRefusal, RefusedChange } from '../audit/service.js';
+import { delegatorOf, rightsContextFor, validateRights } from '../members/rights-context.js';
 import { assertInSubtree, pgErrorCode, requireRole, type Actor } from '../organizations/access.js';
 import { findOrganizationById, listEmailDomains } from '../organizations/queries.js';
 import * as q from './queries.js';
@@ -84,6 +84,11 @@ export async function createInvitation(
       if (await q.hasPendingInvitation(tx, email)) throw new AppError('invitation_already_pending');
       let rights: Rights | null = null;
       if (input.rights) rights = validateRights(input.rights, await rightsContextFor(tx, org, actor.user.isDeveloper), null);
+      const notHeld = rights ? rightsNotHeld(delegatorOf(actor), rights) : [];
+      if (notHeld.length) {
+        const attempted = { organizationId: org.id, organizationPath: org.path, action: 'invitation.create', targetType: 'invitation', targetId: null, after: { email_address: email, rights } };
+        throw new RefusedChange('cannot_grant_rights_not_held', attempted, { messages: notHeld, params: { rights: notHeld.join(', ') } });
+      }
       const isExternal = input.is_external_identity_provider === true || (deps.config.externalIdp?.emailDomains ?? []).includes(domainOf(email));
       const id = await q.insertInvitation(tx, {
         organizationId: org.id,
@@ -107,6 +112,7 @@ export async function createInvitation(
       return row;
     });
   } catch (err) {
+    if (err instanceof RefusedChange) await auditRefusal(deps.db, actor, err);
     if (pgErrorCode(err) === '23505') throw new AppError('invitation_already_pending');
     throw err;
   }
@@ -225,7 +231,7 @@ export async function acceptInvitation(db: Database, invitationId: string, input
       if (inv.state !== 'PENDING') throw new AppError('only_pending_invitations_can_be_accepted', { params: { invitation_state: inv.state } });
       if (await q.userExists(tx, inv.email)) throw new AppError('email_address_already_exists');
       const ctx = await rightsContextFor(tx, { id: inv.organization_id, depth: inv.organization_depth }, true);
-      const rights = validateRightsLenient(inv.rights, ctx);
+      const rights = await withinInviterRights(tx, inv.invited_by, validateRightsLenient(inv.rights, ctx), ctx);
       const userId = await q.insertUser(tx, {
         email: inv.email,
         firstName: input.first_name.trim(),
@@ -252,6 +258,18 @@ export async function acceptInvitation(db: Database, invitationId: string, input
     if (pgErrorCode(err) === '23505') throw new AppError('email_address_already_exists');
     throw err;
   }
+}
+
+/**
+ * Rights of an invitation kept to what its inviter holds at acceptance (contracts delegation.ts):
+ * an invitation made before that rule, or by someone who has lost rights since, gives no more.
+ * An inviter who is gone no longer answers for it: the rights were checked when it was made.
+ */
+async function withinInviterRights(tx: Queryable, invitedBy: string | null, rights: Rights, ctx: Parameters<typeof validateRights>[1]): Promise<Rights> {
+  if (!invitedBy) return rights;
+  const inviter = await q.findInviterRights(tx, invitedBy);
+  if (!inviter) return rights;
+  return applyRightsRules(withinHeldRights({ rights: toRights(inviter.rights), isDeveloper: inviter.is_developer }, rights), ctx);
 }
 
 /** Rights stored with an invitation, applied to the organization as it is at acceptance. */

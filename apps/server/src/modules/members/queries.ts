@@ -28,6 +28,15 @@ export async function updateRights(q: Queryable, membershipId: string, userId: s
   if (isDeveloper !== null) await q.query('UPDATE users SET is_developer = $2, updated_at = now() WHERE id = $1', [userId, isDeveloper]);
 }
 
+/** The rights of every other member of an organization (read after the root member lock). */
+export async function listOtherMemberRights(q: Queryable, organizationId: string, exceptMembershipId: string): Promise<unknown[]> {
+  const { rows } = await q.query<{ rights: unknown }>('SELECT rights FROM memberships WHERE organization_id = $1 AND id <> $2', [
+    organizationId,
+    exceptMembershipId,
+  ]);
+  return rows.map((r) => r.rights);
+}
+
 export async function deleteUser(q: Queryable, userId: string): Promise<void> {
   await q.query('DELETE FROM users WHERE id = $1', [userId]);
 }

@@ -1,6 +1,17 @@
-import { APP_SECTIONS, FEATURE_KEYS, applyRightsRules, disallowedRights, type Features, type Rights, type RightsContext, type SectionKey } from '@partner-portal/contracts';
+import {
+  APP_SECTIONS,
+  FEATURE_KEYS,
+  applyRightsRules,
+  disallowedRights,
+  type Delegator,
+  type Features,
+  type Rights,
+  type RightsContext,
+  type SectionKey,
+} from '@partner-portal/contracts';
 import type { Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
+import type { Actor } from '../organizations/access.js';
 import { listOrganizationApps, readFeatures } from '../organizations/queries.js';
 
 /** The rights context (contracts rights.ts) of a member of one organization. */
@@ -39,4 +50,9 @@ export function validateRights(input: Rights, ctx: RightsContext, stored: Rights
   const applied = applyRightsRules(candidate, ctx);
   if (ctx.isProviderOrganization) for (const section of keptDeveloper) applied[section].developer = true;
   return applied;
+}
+
+/** The actor as the one who hands out rights (contracts delegation.ts). */
+export function delegatorOf(actor: Actor): Delegator {
+  return { rights: actor.user.rights, isDeveloper: actor.user.isDeveloper };
 }

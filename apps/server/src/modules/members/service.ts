@@ -1,16 +1,27 @@
 import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
-import { isOrganizationManager, isUserManager, rightsTakenAway, toRights, type InactiveDays, type Rights } from '@partner-portal/contracts';
+import {
+  canManageMember,
+  changesNotHeld,
+  isOrganizationManager,
+  isUserManager,
+  removesLastRootUserManager,
+  rightsNotHeld,
+  rightsTakenAway,
+  toRights,
+  type InactiveDays,
+  type Rights,
+} from '@partner-portal/contracts';
 import { joinTransaction, type Database, type Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
 import type { SessionStore } from '../../http/session.js';
-import { audit } from '../audit/service.js';
+import { audit, RefusedChange, withRefusalAudit, type AuditChange } from '../audit/service.js';
 import { toInvitation } from '../invitations/queries.js';
 import { assertInSubtree, requireRole, type Actor } from '../organizations/access.js';
 import { findOrganizationById } from '../organizations/queries.js';
 import type { AccountAccess, BackchannelNotice } from '../sessions/service.js';
 import * as q from './queries.js';
-import { rightsContextFor, validateRights } from './rights-context.js';
+import { delegatorOf, rightsContextFor, validateRights } from './rights-context.js';
 
 /**
  * Members (spec §6, §7 Members): rights, removal, search and export. A member id is the id of the
@@ -38,45 +49,90 @@ export async function getRights(db: Database, actor: Actor, memberId: string) {
   };
 }
 
-/** Change a member's rights: validated by spec §6 (409 invalid_rights), stored with the implications applied. */
+/** Serialises every change of a root organization's member, so that two cannot both remove the last user manager. */
+const ROOT_MEMBERS_LOCK_KEY = 72_110_403;
+
+/** Take the root organization's member lock when the member belongs to it (before the member's row lock). */
+async function lockIfRootMember(tx: Queryable, memberId: string): Promise<void> {
+  const peek = await q.findMembership(tx, memberId);
+  if (peek?.organization_depth === 0) await tx.query('SELECT pg_advisory_xact_lock($1)', [ROOT_MEMBERS_LOCK_KEY]);
+}
+
+/** 403 unless the actor holds every right the member holds (contracts delegation.ts). */
+function assertCanManageMember(actor: Actor, memberRights: Rights, change: AuditChange): void {
+  if (!canManageMember(delegatorOf(actor), memberRights)) {
+    const missing = rightsNotHeld(delegatorOf(actor), memberRights);
+    throw new RefusedChange('cannot_manage_member_with_more_rights', change, { messages: missing, params: { rights: missing.join(', ') } });
+  }
+}
+
+/** 409 when the change (after null: removal) leaves the provider's root organization without a user manager. */
+async function assertKeepsRootUserManager(tx: Queryable, row: q.MembershipRow, after: Rights | null, change: AuditChange): Promise<void> {
+  if (row.organization_depth !== 0) return;
+  const others = await q.listOtherMemberRights(tx, row.organization_id, row.id);
+  const another = others.some((rights) => isUserManager(toRights(rights)));
+  if (removesLastRootUserManager(toRights(row.rights), after, another)) throw new RefusedChange('last_root_user_manager', change);
+}
+
+/**
+ * Change a member's rights: validated by spec §6 (409 invalid_rights), then by delegation (the actor
+ * holds every right of the member and every right it changes), stored with the implications applied.
+ */
 export async function changeRights(db: Database, actor: Actor, memberId: string, input: Rights): Promise<void> {
-  await db.transaction(async (tx) => {
-    const row = await loadMember(tx, actor, memberId, true);
-    if (row.user_id === actor.user.id) throw new AppError('forbidden', { detail: 'You cannot change your own rights' });
-    const before = toRights(row.rights);
-    const ctx = await rightsContextFor(tx, { id: row.organization_id, depth: row.organization_depth }, actor.user.isDeveloper);
-    const rights = validateRights(input, ctx, before);
-    const isDeveloper = ctx.isProviderOrganization ? rights.partner_portal.developer === true : null;
-    await q.updateRights(tx, row.id, row.user_id, rights, isDeveloper);
-    await audit(tx, actor, {
-      organizationId: row.organization_id,
-      organizationPath: row.organization_path,
-      action: 'member.rights.update',
-      targetType: 'member',
-      targetId: row.id,
-      before: { email_address: row.email, rights: before },
-      after: { rights },
-    });
-  });
+  await withRefusalAudit(db, actor, () =>
+    db.transaction(async (tx) => {
+      await lockIfRootMember(tx, memberId);
+      const row = await loadMember(tx, actor, memberId, true);
+      if (row.user_id === actor.user.id) throw new AppError('forbidden', { detail: 'You cannot change your own rights' });
+      const before = toRights(row.rights);
+      const change: AuditChange = {
+        organizationId: row.organization_id,
+        organizationPath: row.organization_path,
+        action: 'member.rights.update',
+        targetType: 'member',
+        targetId: row.id,
+        before: { email_address: row.email, rights: before },
+        after: { rights: input },
+      };
+      assertCanManageMember(actor, before, change);
+      const ctx = await rightsContextFor(tx, { id: row.organization_id, depth: row.organization_depth }, actor.user.isDeveloper);
+      const rights = validateRights(input, ctx, before);
+      change.after = { rights };
+      const notHeld = changesNotHeld(delegatorOf(actor), before, rights);
+      if (notHeld.length)
+        throw new RefusedChange('cannot_grant_rights_not_held', change, { messages: notHeld, params: { rights: notHeld.join(', ') } });
+      await assertKeepsRootUserManager(tx, row, rights, change);
+      const isDeveloper = ctx.isProviderOrganization ? rights.partner_portal.developer === true : null;
+      await q.updateRights(tx, row.id, row.user_id, rights, isDeveloper);
+      await audit(tx, actor, change);
+    }),
+  );
 }
 
 /** Remove a member: the user, their membership and their sessions go. Irreversible. */
 export async function removeMember(db: Database, sessions: SessionStore, actor: Actor, organizationId: string, memberId: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    const row = await loadMember(tx, actor, memberId, true);
-    if (row.organization_id !== organizationId) throw new AppError('unknown_member');
-    if (row.user_id === actor.user.id) throw new AppError('cannot_remove_yourself');
-    await sessions.endAllForUser(row.user_id, tx);
-    await q.deleteUser(tx, row.user_id);
-    await audit(tx, actor, {
-      organizationId: row.organization_id,
-      organizationPath: row.organization_path,
-      action: 'member.remove',
-      targetType: 'member',
-      targetId: row.id,
-      before: { email_address: row.email, user_id: row.user_id, rights: toRights(row.rights) },
-    });
-  });
+  await withRefusalAudit(db, actor, () =>
+    db.transaction(async (tx) => {
+      await lockIfRootMember(tx, memberId);
+      const row = await loadMember(tx, actor, memberId, true);
+      if (row.organization_id !== organizationId) throw new AppError('unknown_member');
+      if (row.user_id === actor.user.id) throw new AppError('cannot_remove_yourself');
+      const rights = toRights(row.rights);
+      const change: AuditChange = {
+        organizationId: row.organization_id,
+        organizationPath: row.organization_path,
+        action: 'member.remove',
+        targetType: 'member',
+        targetId: row.id,
+        before: { email_address: row.email, user_id: row.user_id, rights },
+      };
+      assertCanManageMember(actor, rights, change);
+      await assertKeepsRootUserManager(tx, row, null, change);
+      await sessions.endAllForUser(row.user_id, tx);
+      await q.deleteUser(tx, row.user_id);
+      await audit(tx, actor, change);
+    }),
+  );
 }
 
 // ---- ending access: removal, rights taken away, sign out everywhere -----------------------------

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
 
 /**
  * The route table of the running portal. Read from Fastify's own router (printRoutes), so that a
@@ -99,4 +100,16 @@ export function fillPath(path: string, values: Record<string, string>): string {
 /** The JSON schema of a route's body, if any. */
 export function bodySchema(route: ApiRoute): JsonSchema | undefined {
   return route.operation?.requestBody?.content?.['application/json']?.schema;
+}
+
+/**
+ * Fail (never skip) a security test when the portal has no route it tests, so that renaming or
+ * removing a route turns its tests red instead of green.
+ */
+export function expectRoutes(app: FastifyInstance, ...keys: string[]): void {
+  const present = new Set(routerRoutes(app).map((r) => `${r.method} ${r.path}`));
+  expect(
+    keys.filter((k) => !present.has(k)),
+    'routes this security test needs are missing',
+  ).toEqual([]);
 }

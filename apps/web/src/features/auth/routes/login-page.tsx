@@ -13,6 +13,7 @@ import { applyUserLanguage, reloadSessionUser, useSessionUser } from '@/lib/sess
 import { contextQuery } from '../api/get-context';
 import { emailLogin } from '../api/email-login';
 import { loginErrorQuery } from '../api/get-login-error';
+import { loginErrorMessageKey } from '../lib/login-error';
 import { login } from '../api/login';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -144,7 +145,7 @@ export function LoginPage() {
 
       {loginError.data && (
         <Alert color="red" variant="light" icon={<IconAlertCircle aria-hidden />} title={t('login_failed')} role="alert">
-          {loginError.data.error_description || loginError.data.error || t('error_try_again')}
+          {t(loginErrorMessageKey(loginError.data.error))}
         </Alert>
       )}
       {formError && (

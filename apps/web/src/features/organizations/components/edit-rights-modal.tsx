@@ -1,19 +1,20 @@
 import { useState } from 'react';
 import { Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { Features, Rights } from '@partner-portal/contracts';
+import { canManageMember, type Delegator, type Features, type Rights } from '@partner-portal/contracts';
 import { useMemberRights, type MemberRights } from '../api/get-member-rights';
 import { useChangeMemberRights } from '../api/change-member-rights';
 import { problemLines } from '../lib/problems';
 import { ModalFrame, ProblemSummary } from './modal-frame';
 import { RightsEditor } from './rights-editor';
 
-/** Edit user rights (spec §6) for one member. */
+/** Edit user rights (spec §6) for one member; `actor` is who edits (its boxes follow delegation). */
 export function EditRightsModal({
   memberId,
   email,
   features,
   editorIsDeveloper,
+  actor,
   onClose,
   onSaved,
 }: {
@@ -21,6 +22,7 @@ export function EditRightsModal({
   email: string;
   features: Features;
   editorIsDeveloper: boolean;
+  actor?: Delegator | undefined;
   onClose: () => void;
   onSaved: () => void;
 }) {
@@ -31,7 +33,7 @@ export function EditRightsModal({
       {query.isPending ? <Loader aria-label={t('org_loading')} /> : null}
       {query.isError ? <ProblemSummary lines={problemLines(query.error, t)} /> : null}
       {query.data ? (
-        <RightsForm data={query.data} features={features} editorIsDeveloper={editorIsDeveloper} onClose={onClose} onSaved={onSaved} />
+        <RightsForm data={query.data} features={features} editorIsDeveloper={editorIsDeveloper} actor={actor} onClose={onClose} onSaved={onSaved} />
       ) : null}
     </ModalFrame>
   );
@@ -41,12 +43,14 @@ function RightsForm({
   data,
   features,
   editorIsDeveloper,
+  actor,
   onClose,
   onSaved,
 }: {
   data: MemberRights;
   features: Features;
   editorIsDeveloper: boolean;
+  actor: Delegator | undefined;
   onClose: () => void;
   onSaved: () => void;
 }) {
@@ -60,6 +64,8 @@ function RightsForm({
     features,
     editorIsDeveloper,
   };
+  const delegation = actor ? { actor, memberRights: data.rights } : undefined;
+  const locked = actor ? !canManageMember(actor, data.rights) : false;
   return (
     <form
       onSubmit={(e) => {
@@ -73,12 +79,12 @@ function RightsForm({
         <Text size="sm" c="gray.7">
           {t('org_rights_intro')}
         </Text>
-        <RightsEditor rights={rights} context={context} onChange={setRights} />
+        <RightsEditor rights={rights} context={context} delegation={delegation} onChange={setRights} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             {t('org_cancel')}
           </Button>
-          <Button type="submit" loading={save.isPending}>
+          <Button type="submit" loading={save.isPending} disabled={locked}>
             {t('org_save')}
           </Button>
         </Group>

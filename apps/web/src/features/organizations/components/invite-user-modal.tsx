@@ -11,6 +11,7 @@ import {
   userLanguageFor,
   type Invitation,
   type Organization,
+  type Delegator,
   type Rights,
   type RightsContext,
 } from '@partner-portal/contracts';
@@ -32,12 +33,15 @@ export function InviteUserModal({
   organization,
   inviterLanguage,
   rightsContext,
+  actor,
   onClose,
   onInvited,
 }: {
   organization: Organization;
   inviterLanguage: string;
   rightsContext: RightsContext;
+  /** who invites: the rights editor offers only the rights they hold */
+  actor?: Delegator | undefined;
   onClose: () => void;
   onInvited: (invitation: Invitation) => void;
 }) {
@@ -98,7 +102,7 @@ export function InviteUserModal({
             data={USER_LANGUAGES.map((code) => ({ value: code, label: t(`language_${code}`) }))}
           />
           <Checkbox label={t('org_invite_rights')} checked={withRights} onChange={(e) => setWithRights(e.currentTarget.checked)} />
-          {withRights ? <RightsEditor rights={rights} context={rightsContext} onChange={setRights} /> : null}
+          {withRights ? <RightsEditor rights={rights} context={rightsContext} delegation={actor ? { actor, memberRights: emptyRights() } : undefined} onChange={setRights} /> : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               {t('org_cancel')}

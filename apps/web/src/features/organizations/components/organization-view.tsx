@@ -72,6 +72,8 @@ export function OrganizationView({ organization, user }: { organization: Organiz
     features,
     editorIsDeveloper: user.isDeveloper,
   };
+  // who edits rights: the editor disables the boxes this user may not change (contracts delegation.ts)
+  const actor = user.rights ? { rights: user.rights, isDeveloper: user.isDeveloper } : undefined;
 
   const updateTree = (change: (root: OrganizationNode) => OrganizationNode) =>
     queryClient.setQueryData<OrganizationNode>(organizationTreeQueryKey, (root) => (root ? change(root) : root));
@@ -250,6 +252,7 @@ export function OrganizationView({ organization, user }: { organization: Organiz
             organization={organization}
             inviterLanguage={user.languageCode}
             rightsContext={rightsContext}
+            actor={actor}
             onClose={close}
             onInvited={(invitation) => {
               updateTree((root) => changeCount(root, invitation.organization_id, 'pending_invitations', 1));
@@ -265,6 +268,7 @@ export function OrganizationView({ organization, user }: { organization: Organiz
             email={modal.member.email_address}
             features={features}
             editorIsDeveloper={user.isDeveloper}
+            actor={actor}
             onClose={close}
             onSaved={() => {
               void queryClient.invalidateQueries({ queryKey: ['members', 'rights', modal.member.id] });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyRights, type Features, type RightsContext } from '@partner-portal/contracts';
+import { emptyRights, toRights, type Features, type RightsContext } from '@partner-portal/contracts';
 import { editorState, toggleGlobal, toggleRight } from './rights-editor';
 
 const features: Features = {
@@ -66,5 +66,35 @@ describe('the rights editor', () => {
     expect(box(editorState(rights, partner), 'loyalty', 'user_access')).toMatchObject({ checked: true, disabled: false });
     rights = toggleRight(rights, 'loyalty', 'user_access', false, partner);
     expect(rights.loyalty.user_access).toBe(false);
+  });
+
+  it('unticking global full permission gives back every box as it was before the tick', () => {
+    const before = toggleRight(emptyRights(), 'loyalty', 'user_request_manager', true, partner);
+    const ticked = toggleGlobal(before, true, partner);
+    expect(ticked.partner_portal.user_full_permission).toBe(true);
+    expect(toggleGlobal(ticked, false, partner, before)).toEqual(before);
+    // without the rights before the tick (the member had it already), nothing it switched on stays
+    const cleared = toggleGlobal(ticked, false, partner);
+    for (const s of editorState(cleared, partner).sections) for (const b of s.boxes) expect(b.checked, `${s.section.section}.${b.right.name}`).toBe(false);
+  });
+
+  it('unticking an app’s full permission gives back its boxes as they were before the tick', () => {
+    const before = toggleRight(emptyRights(), 'loyalty', 'user_access', true, partner);
+    const ticked = toggleRight(before, 'loyalty', 'user_full_permission', true, partner);
+    expect(ticked.loyalty.user_request_manager).toBe(true);
+    expect(toggleRight(ticked, 'loyalty', 'user_full_permission', false, partner, before)).toEqual(before);
+  });
+
+  it('disables, with the reason, the boxes the actor does not hold, and everything of a member with more rights', () => {
+    const actor = { rights: toRights({ partner_portal: { user_user_manager: true } }), isDeveloper: false };
+    const state = editorState(emptyRights(), partner, { actor, memberRights: emptyRights() });
+    expect(state.globalLock).toBe('rights_locked_not_held');
+    expect(state.memberLock).toBeNull();
+    expect(box(state, 'partner_portal', 'user_user_manager')).toMatchObject({ disabled: false, lock: null });
+    expect(box(state, 'partner_portal', 'user_sub_organization_manager')).toMatchObject({ disabled: true, lock: 'rights_locked_not_held' });
+    expect(box(state, 'loyalty', 'user_access')).toMatchObject({ disabled: true, lock: 'rights_locked_not_held' });
+    const above = editorState(emptyRights(), partner, { actor, memberRights: toRights({ loyalty: { user_access: true } }) });
+    expect(above.memberLock).toBe('rights_locked_member_has_more');
+    for (const s of above.sections) for (const b of s.boxes) expect(b).toMatchObject({ disabled: true, lock: 'rights_locked_member_has_more' });
   });
 });

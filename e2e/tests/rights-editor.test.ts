@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startPortal, type TestPortal } from '../../apps/server/test/support/portal.js';
+import { createMember, createOrg, rights, type Org } from '../../apps/server/test/organizations/fixtures.js';
+import { launchBrowser, newPage } from '../support/browser.js';
+import { WIDE, axeClean, openDialog, signedInContext } from '../support/org-portal.js';
+
+/**
+ * The rights editor in Chromium: unticking a full permission gives back every box as it was before
+ * the tick (a slip must not grant everything), and the boxes an actor may not change (delegation,
+ * docs/security.md) are disabled with the reason, the same rule the server enforces.
+ */
+let portal: TestPortal;
+let browser: Browser;
+let partner: Org;
+
+beforeAll(async () => {
+  portal = await startPortal();
+  browser = await launchBrowser();
+  const { rows } = await portal.services.db.query<{ id: string; path: string; name: string }>('SELECT id, path, name FROM organizations WHERE id = $1', [
+    portal.rootOrganizationId,
+  ]);
+  partner = await createOrg(portal, rows[0]!, 'Dealer Rechten', { canCreate: true });
+});
+afterAll(async () => {
+  await browser?.close();
+  await portal?.close();
+});
+
+async function openRights(page: Page, email: string) {
+  await page.goto(`/manage-organization/${partner.id}`);
+  await page.getByRole('button', { name: `Edit rights of ${email}` }).click();
+  const dialog = await openDialog(page, `Edit rights of ${email}`);
+  await dialog.getByRole('group', { name: 'Partner Portal' }).waitFor();
+  return dialog;
+}
+
+const checkedNames = (page: Page) =>
+  page.getByRole('dialog').locator('input[type="checkbox"]:checked').evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).name || 'global'));
+
+describe('the rights editor', () => {
+  it('unticking full permission for all applications gives back every box as it was before the tick', async () => {
+    const member = await createMember(portal, partner, 'nothing', rights((r) => (r.loyalty.user_request_manager = r.loyalty.user_access = true)));
+    const { context } = await signedInContext(browser, portal, portal.adminUserId, WIDE);
+    const { page, watch } = await newPage(context);
+    page.setDefaultTimeout(10_000);
+    const dialog = await openRights(page, member.email);
+    const before = await checkedNames(page);
+    expect(before.sort()).toEqual(['loyalty.user_access', 'loyalty.user_request_manager']);
+
+    const global = dialog.getByRole('checkbox', { name: 'Full permission for all applications' });
+    await global.check();
+    expect((await checkedNames(page)).length).toBeGreaterThan(10);
+    await global.uncheck();
+    expect((await checkedNames(page)).sort()).toEqual(before.sort());
+
+    // the same for one application's full permission
+    const loyalty = dialog.getByRole('group', { name: 'Loyalty & Trade-in' });
+    await loyalty.getByRole('checkbox', { name: 'Full permission', exact: true }).check();
+    expect(await loyalty.locator('input:checked').count()).toBeGreaterThan(2);
+    await loyalty.getByRole('checkbox', { name: 'Full permission', exact: true }).uncheck();
+    expect((await checkedNames(page)).sort()).toEqual(before.sort());
+
+    // and what is saved is what was there
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const saved = await (await portal.sessionFor(portal.adminUserId)).get(`/api/members/rights/${member.memberId}`);
+    expect(saved.body.rights.global_full_permission).toBe(false);
+    expect(saved.body.rights.partner_portal.user_full_permission).toBe(false);
+    expect(saved.body.rights.loyalty).toMatchObject({ user_access: true, user_request_manager: true, user_full_permission: false });
+    expect(watch.problems).toEqual([]);
+    await context.close();
+  });
+
+  it('disables, with the reason, the boxes a userManager does not hold, and every box of a member with more rights', async () => {
+    const manager = await createMember(portal, partner, 'manager', rights((r) => (r.partner_portal.user_user_manager = true)));
+    const plain = await createMember(portal, partner, 'plain', rights());
+    const above = await createMember(portal, partner, 'above', rights((r) => (r.partner_portal.user_full_permission = true)));
+    const { context } = await signedInContext(browser, portal, manager.userId, WIDE);
+    const { page, watch } = await newPage(context);
+    page.setDefaultTimeout(10_000);
+
+    const dialog = await openRights(page, plain.email);
+    const portalSection = dialog.getByRole('group', { name: 'Partner Portal' });
+    expect(await dialog.getByRole('checkbox', { name: 'Full permission for all applications' }).isDisabled()).toBe(true);
+    expect(await portalSection.getByRole('checkbox', { name: 'Manage users' }).isDisabled()).toBe(false);
+    expect(await portalSection.getByRole('checkbox', { name: 'Manage sub-organizations' }).isDisabled()).toBe(true);
+    expect(await dialog.getByRole('group', { name: 'Loyalty & Trade-in' }).getByRole('checkbox', { name: 'Access', exact: true }).isDisabled()).toBe(true);
+    expect(await dialog.getByText('You do not hold this right').count()).toBeGreaterThan(3);
+    expect(await axeClean(page)).toEqual([]);
+    // what it holds, it hands on
+    await portalSection.getByRole('checkbox', { name: 'Manage users' }).check();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    const locked = await openRights(page, above.email);
+    await locked.getByText('This member holds rights that you do not hold, so you cannot change their rights.').waitFor();
+    const boxes = locked.locator('input[type="checkbox"]');
+    for (let i = 0; i < (await boxes.count()); i++) expect(await boxes.nth(i).isDisabled()).toBe(true);
+    expect(await locked.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+    expect(watch.problems).toEqual([]);
+    await context.close();
+  });
+});
