@@ -15,7 +15,7 @@ import {
 import { joinTransaction, type Database, type Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
 import type { SessionStore } from '../../http/session.js';
-import { audit, RefusedChange, withRefusalAudit, type AuditChange } from '../audit/service.js';
+import { audit, auditRefusal, RefusedChange, withRefusalAudit, type AuditChange } from '../audit/service.js';
 import { toInvitation } from '../invitations/queries.js';
 import { assertInSubtree, requireRole, type Actor } from '../organizations/access.js';
 import { findOrganizationById } from '../organizations/queries.js';
@@ -145,35 +145,46 @@ export async function removeMember(db: Database, sessions: SessionStore, actor: 
  */
 export async function removeMembers(db: Database, sessions: SessionStore, access: AccountAccess, actor: Actor, memberIds: string[]): Promise<{ removed: number }> {
   requireRole(actor, 'user');
-  const notices = await db.transaction(async (tx) => {
-    const joined = joinTransaction(tx, db);
-    const pending: BackchannelNotice[] = [];
-    for (const memberId of memberIds) {
-      try {
-        const row = await q.findMembership(tx, memberId);
-        if (!row) throw new AppError('unknown_member');
-        await removeMember(joined, sessions, actor, row.organization_id, memberId);
-        pending.push(...(await access.revokeAll(tx, row.user_id)));
-      } catch (err) {
-        if (err instanceof AppError && memberIds.length > 1) {
-          throw new AppError(err.key, { detail: err.message, params: { ...err.params, member_id: memberId }, ...(err.messages ? { messages: err.messages } : {}) });
+  // a refusal is audited outside the transaction it rolls back (removeMember's own record of it
+  // is rolled back with the rest)
+  let refused: RefusedChange | undefined;
+  const notices = await db
+    .transaction(async (tx) => {
+      const joined = joinTransaction(tx, db);
+      const pending: BackchannelNotice[] = [];
+      for (const memberId of memberIds) {
+        try {
+          const row = await q.findMembership(tx, memberId);
+          if (!row) throw new AppError('unknown_member');
+          await removeMember(joined, sessions, actor, row.organization_id, memberId);
+          pending.push(...(await access.revokeAll(tx, row.user_id)));
+        } catch (err) {
+          if (err instanceof RefusedChange) refused = err;
+          if (err instanceof AppError && memberIds.length > 1) {
+            throw new AppError(err.key, { detail: err.message, params: { ...err.params, member_id: memberId }, ...(err.messages ? { messages: err.messages } : {}) });
+          }
+          throw err;
         }
-        throw err;
       }
-    }
-    return pending;
-  });
+      return pending;
+    })
+    .catch(async (err: unknown) => {
+      if (refused) await auditRefusal(db, actor, refused);
+      throw err;
+    });
   await access.notify(notices);
   return { removed: memberIds.length };
 }
 
 /** Remove one member of an organization (removeMember), ending all their access as removeMembers does. */
 export async function removeMemberEndingAccess(db: Database, sessions: SessionStore, access: AccountAccess, actor: Actor, organizationId: string, memberId: string): Promise<void> {
-  const notices = await db.transaction(async (tx) => {
-    const row = await q.findMembership(tx, memberId);
-    await removeMember(joinTransaction(tx, db), sessions, actor, organizationId, memberId);
-    return row ? access.revokeAll(tx, row.user_id) : [];
-  });
+  const notices = await withRefusalAudit(db, actor, () =>
+    db.transaction(async (tx) => {
+      const row = await q.findMembership(tx, memberId);
+      await removeMember(joinTransaction(tx, db), sessions, actor, organizationId, memberId);
+      return row ? access.revokeAll(tx, row.user_id) : [];
+    }),
+  );
   await access.notify(notices);
 }
 
