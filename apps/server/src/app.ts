@@ -91,8 +91,14 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   app.addHook('onRequest', (request, reply, done) => {
     securityHeaders(request.raw, reply.raw, (err?: unknown) => done(err instanceof Error ? err : undefined));
   });
-  await registerRateLimit(app, { counters: services.counters, max: config.RATE_LIMIT_MAX, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS });
   registerCsrfGuard(app);
+  registerRateLimit(app, {
+    counters: services.counters,
+    sessions: services.sessions,
+    perAddress: config.RATE_LIMIT_MAX,
+    perSession: config.RATE_LIMIT_SESSION_MAX,
+    windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+  });
 
   await app.register(fastifySwagger, {
     openapi: {

@@ -6,7 +6,6 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/health',
     {
-      config: { rateLimit: false },
       schema: { tags: ['health'], summary: 'Liveness and database check', response: { 200: healthResponseSchema, 503: healthResponseSchema } },
     },
     async (_request, reply) => {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { isApiPath } from '../../http/csrf.js';
+import { isApiPath, routerPath } from '../../http/csrf.js';
 import { AppError, sendProblem } from '../../http/problem.js';
 
 /**
@@ -30,13 +30,13 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
     app.log.warn({ distDir }, 'the web app is not built; run npm run build');
   }
 
-  app.setNotFoundHandler({ preHandler: app.rateLimit() }, async (request, reply) => {
-    const url = request.url;
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = routerPath(request);
     const wantsPage =
       (request.method === 'GET' || request.method === 'HEAD') &&
-      !isApiPath(url) &&
-      !url.startsWith('/connect/') &&
-      !url.startsWith('/assets/') &&
+      !isApiPath(path) &&
+      !path.startsWith('/connect/') &&
+      !path.startsWith('/assets/') &&
       (request.headers.accept ?? '').includes('text/html');
     if (wantsPage && hasBuild) {
       // the file itself, so that its brotli or gzip copy is sent to a browser that accepts it
