@@ -148,6 +148,17 @@ export const sessions = pgTable('sessions', {
   expiresAt: ts('expires_at').notNull(),
 });
 
+export const deviceCookies = pgTable(
+  'device_cookies',
+  {
+    idHash: text('id_hash').notNull(),
+    userId: uuid('user_id').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.idHash, t.userId] })],
+);
+
 export const oidcPayloads = pgTable(
   'oidc_payloads',
   {

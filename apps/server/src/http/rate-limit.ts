@@ -12,7 +12,7 @@ import type { SessionStore } from './session.js';
  * PostgreSQL's lower() does, the same as the account lookup).
  */
 export interface CounterStore {
-  /** Add n to the counter of key in its fixed window; returns the new count and when it resets. */
+  /** Add n (may be negative, never below 0) to the counter of key in its fixed window; returns the new count and when it resets. */
   add(key: string, n: number, windowMs: number): Promise<{ count: number; resetAt: number }>;
   reset(key: string): Promise<void>;
 }
@@ -22,9 +22,9 @@ export function postgresCounterStore(db: Database): CounterStore {
   return {
     async add(key, n, windowMs) {
       const { rows } = await db.query<{ hits: number; reset_at: Date | string }>(
-        `INSERT INTO rate_limits (key, hits, reset_at) VALUES ($1, $2, now() + make_interval(secs => $3::double precision / 1000))
+        `INSERT INTO rate_limits (key, hits, reset_at) VALUES ($1, greatest(0, $2), now() + make_interval(secs => $3::double precision / 1000))
          ON CONFLICT (key) DO UPDATE SET
-           hits = CASE WHEN rate_limits.reset_at <= now() THEN $2 ELSE rate_limits.hits + $2 END,
+           hits = greatest(0, CASE WHEN rate_limits.reset_at <= now() THEN $2 ELSE rate_limits.hits + $2 END),
            reset_at = CASE WHEN rate_limits.reset_at <= now() THEN now() + make_interval(secs => $3::double precision / 1000) ELSE rate_limits.reset_at END
          RETURNING hits, reset_at`,
         [key, n, windowMs],

@@ -41,7 +41,7 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app,
   app.post(
     '/api/identity/email-login',
     { schema: { tags, summary: 'Login step 1: password or external login', body: emailLoginRequestSchema, response: { 200: loginConsentResponseSchema } } },
-    async (request) => service.emailLogin(request.ip, request.body),
+    async (request) => service.emailLogin(request.body),
   );
 
   app.post(
