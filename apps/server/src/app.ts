@@ -11,6 +11,7 @@ import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, val
 import { registerCsrfGuard } from './http/csrf.js';
 import { AppError, registerProblemHandlers, sendProblem } from './http/problem.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import { registerSessionIndicator } from './http/session.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { identityRoutes } from './modules/identity/routes.js';
 import { registerOidc } from './oidc/index.js';
@@ -48,6 +49,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('services', services);
   app.decorateRequest('sessionUserCache', undefined);
+  app.decorateRequest('sessionIndicatorSet', false);
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
@@ -92,6 +94,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     securityHeaders(request.raw, reply.raw, (err?: unknown) => done(err instanceof Error ? err : undefined));
   });
   registerCsrfGuard(app);
+  registerSessionIndicator(app, services.sessions);
   registerRateLimit(app, {
     counters: services.counters,
     sessions: services.sessions,
