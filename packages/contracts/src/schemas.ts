@@ -99,12 +99,6 @@ export const logoutResponseSchema = z.object({
 });
 export type LogoutResponse = z.infer<typeof logoutResponseSchema>;
 
-/**
- * A cookie that script may read, set and removed together with the session cookie: it tells the
- * web app whether a session exists without asking the server. It carries no secret ('1').
- */
-export const SESSION_INDICATOR_COOKIE = 'pp_signed_in';
-
 export const userInfoSchema = z.object({
   id: z.string(),
   email: z.string(),
