@@ -48,8 +48,13 @@ export function redisCounterStore(redis: Redis): CounterStore {
     async add(key, n, windowMs) {
       const k = `pp:rl:${key}`;
       const result = await redis.multi().incrby(k, n).pexpire(k, windowMs, 'NX').pttl(k).exec();
-      const count = Number(result?.[0]?.[1] ?? n);
+      let count = Number(result?.[0]?.[1] ?? n);
       const ttl = Number(result?.[2]?.[1] ?? windowMs);
+      if (count < 0) {
+        // a hit given back after its window ended: never below 0
+        await redis.set(k, 0, 'PX', ttl > 0 ? ttl : windowMs);
+        count = 0;
+      }
       return { count, resetAt: Date.now() + (ttl > 0 ? ttl : windowMs) };
     },
     async reset(key) {
