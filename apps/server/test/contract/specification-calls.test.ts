@@ -309,3 +309,28 @@ describe('portal and other calls', () => {
   });
 });
 
+
+describe('external login calls (browser navigations)', () => {
+  let external: TestPortal;
+  beforeAll(async () => {
+    // an upstream provider that cannot be reached: the calls still take the specification's parameters
+    external = await startPortal({ EXTERNAL_IDP_ISSUER: 'http://127.0.0.1:9/', EXTERNAL_IDP_CLIENT_ID: 'portal' });
+  });
+  afterAll(async () => {
+    await external?.close();
+  });
+
+  it('GET /api/identity/challenge-external-login (returnUrl, invitationLogin, scheme, callback)', async () => {
+    const res = await external.client().get('/api/identity/challenge-external-login?returnUrl=%2F&invitationLogin=true&scheme=External&callback=%2F', { csrf: false });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toMatch(/^\/login\?loginError=/);
+  });
+
+  it('GET /api/identity/login-external-callback (returnUrl, invitationLogin, remoteError)', async () => {
+    const res = await external.client().get('/api/identity/login-external-callback?returnUrl=%2F&invitationLogin=false&remoteError=access_denied', { csrf: false });
+    expect(res.status).toBe(303);
+    const errorId = new URL(res.headers.get('location')!, external.url).searchParams.get('loginError')!;
+    const error = await external.client().get(`/api/identity/login-error?errorId=${encodeURIComponent(errorId)}`);
+    expect(error.status).toBe(200);
+  });
+});
