@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type AliasOptions } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from './precompress';
 
 const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
 
@@ -20,7 +21,7 @@ const preactAliases: AliasOptions = [
 
 export default defineConfig({
   // Fast Refresh patches React's renderer; on Preact an edit reloads the page instead
-  plugins: [react(onPreact ? { refreshExclude: /./ } : {})],
+  plugins: [react(onPreact ? { refreshExclude: /./ } : {}), precompress()],
   resolve: {
     alias: [
       { find: '@partner-portal/contracts', replacement: fileURLToPath(new URL('../../packages/contracts/src/index.ts', import.meta.url)) },

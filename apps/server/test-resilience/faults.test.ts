@@ -34,6 +34,7 @@ describe('kill -9 during a stream of writes', () => {
       PORT: String(port),
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       RATE_LIMIT_MAX: '100000',
+      RATE_LIMIT_SESSION_MAX: '100000',
       DATABASE_POOL_SIZE: '10',
     };
     const first = spawnServer(env);
@@ -156,6 +157,7 @@ describe('a PostgreSQL restart under a running portal', () => {
       PORT: String(port),
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       RATE_LIMIT_MAX: '100000',
+      RATE_LIMIT_SESSION_MAX: '100000',
     });
     cleanups.push(() => server.stop());
     await waitForHealth(server.url, { server });

@@ -37,6 +37,7 @@ describe('soak', () => {
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       // the load comes from one address: the limits are not what is measured here
       RATE_LIMIT_MAX: '100000000',
+      RATE_LIMIT_SESSION_MAX: '100000000',
       LOGIN_RATE_LIMIT_PER_ACCOUNT: '100000000',
       LOGIN_RATE_LIMIT_PER_IP: '100000000',
       // warn and worse only: an info line per request would load the pipe, not the portal

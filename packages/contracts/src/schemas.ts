@@ -323,7 +323,10 @@ export const acceptInvitationRequestSchema = z.object({
   password: z.string().max(128).nullish(),
   password_confirmation: z.string().max(128).nullish(),
   opt_in_for_newsletter: z.boolean().default(false),
-  accept_agreement: z.boolean().default(false),
+  // not a field of the wire contract: accepting the invitation is the consent, recorded with its
+  // time (users.terms_accepted_at); the registration form still asks for the tick first. A client
+  // that sends false has not agreed, and is refused.
+  accept_agreement: z.boolean().optional(),
 });
 export type AcceptInvitationRequest = z.input<typeof acceptInvitationRequestSchema>;
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, sendProblem } from './problem.js';
 
 /**
@@ -6,21 +6,33 @@ import { AppError, sendProblem } from './problem.js';
  * other processing. Browser navigations of the external login are protected by state and nonce
  * instead; the OpenAPI document is read-only and meant to be opened in a browser.
  */
-const EXEMPT = [
-  /^\/api\/identity\/challenge-external-login(?:\?|$)/,
-  /^\/api\/identity\/login-external-callback(?:\?|$)/,
-  /^\/api\/docs(?:[/?]|$)/,
-];
+const EXEMPT = [/^\/api\/identity\/challenge-external-login$/, /^\/api\/identity\/login-external-callback$/, /^\/api\/docs(?:\/|$)/];
 
-export function isApiPath(url: string): boolean {
-  return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+export function isApiPath(path: string): boolean {
+  return path === '/api' || path.startsWith('/api/') || path.startsWith('/api?');
+}
+
+/**
+ * The path of a request as the router understands it: the matched route's path, else the
+ * percent-decoded path (the router decodes before matching, so `/%61pi/organizations` is
+ * `/api/organizations`). Every check that depends on the path reads this, never the raw URL.
+ */
+export function routerPath(request: FastifyRequest): string {
+  const route = request.routeOptions.url;
+  if (route) return route;
+  const path = request.url.split('?')[0] ?? '';
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }
 
 export function registerCsrfGuard(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
-    const url = request.url;
-    if (!isApiPath(url)) return;
-    if (EXEMPT.some((re) => re.test(url)) && (request.method === 'GET' || request.method === 'HEAD')) return;
+    const path = routerPath(request);
+    if (!isApiPath(path)) return;
+    if (EXEMPT.some((re) => re.test(path)) && (request.method === 'GET' || request.method === 'HEAD')) return;
     if (request.headers['x-csrf'] === '1') return;
     return sendProblem(request, reply, new AppError('csrf_header_missing'));
   });

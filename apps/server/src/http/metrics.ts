@@ -121,7 +121,7 @@ export async function registerMetrics(app: FastifyInstance): Promise<void> {
 
   app.get(
     '/metrics',
-    { config: { rateLimit: false, pressureHandler: answeredUnderPressure }, schema: { hide: true } },
+    { config: { pressureHandler: answeredUnderPressure }, schema: { hide: true } },
     async (request: FastifyRequest, reply) => {
       if (!enabled) return sendProblem(request, reply, new AppError('not_found'));
       if (token !== undefined) {

@@ -1,15 +1,18 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Database } from '../db/client.js';
-import { AppError, problemBody } from './problem.js';
+import { isApiPath, routerPath } from './csrf.js';
+import { AppError, sendProblem } from './problem.js';
+import type { SessionStore } from './session.js';
 
 /**
  * Counters shared by every instance of the portal: in PostgreSQL, or in Redis when REDIS_URL is
  * set. Used by the general request limit and by the throttles of login and password flows.
+ * Keys are stored as given: callers normalise them (identity/service.ts: e-mail addresses as
+ * PostgreSQL's lower() does, the same as the account lookup).
  */
 export interface CounterStore {
-  /** Add n to the counter of key in its fixed window; returns the new count and when it resets. */
+  /** Add n (may be negative, never below 0) to the counter of key in its fixed window; returns the new count and when it resets. */
   add(key: string, n: number, windowMs: number): Promise<{ count: number; resetAt: number }>;
   reset(key: string): Promise<void>;
 }
@@ -19,9 +22,9 @@ export function postgresCounterStore(db: Database): CounterStore {
   return {
     async add(key, n, windowMs) {
       const { rows } = await db.query<{ hits: number; reset_at: Date | string }>(
-        `INSERT INTO rate_limits (key, hits, reset_at) VALUES ($1, $2, now() + make_interval(secs => $3::double precision / 1000))
+        `INSERT INTO rate_limits (key, hits, reset_at) VALUES ($1, greatest(0, $2), now() + make_interval(secs => $3::double precision / 1000))
          ON CONFLICT (key) DO UPDATE SET
-           hits = CASE WHEN rate_limits.reset_at <= now() THEN $2 ELSE rate_limits.hits + $2 END,
+           hits = greatest(0, CASE WHEN rate_limits.reset_at <= now() THEN $2 ELSE rate_limits.hits + $2 END),
            reset_at = CASE WHEN rate_limits.reset_at <= now() THEN now() + make_interval(secs => $3::double precision / 1000) ELSE rate_limits.reset_at END
          RETURNING hits, reset_at`,
         [key, n, windowMs],
@@ -45,8 +48,13 @@ export function redisCounterStore(redis: Redis): CounterStore {
     async add(key, n, windowMs) {
       const k = `pp:rl:${key}`;
       const result = await redis.multi().incrby(k, n).pexpire(k, windowMs, 'NX').pttl(k).exec();
-      const count = Number(result?.[0]?.[1] ?? n);
+      let count = Number(result?.[0]?.[1] ?? n);
       const ttl = Number(result?.[2]?.[1] ?? windowMs);
+      if (count < 0) {
+        // a hit given back after its window ended: never below 0
+        await redis.set(k, 0, 'PX', ttl > 0 ? ttl : windowMs);
+        count = 0;
+      }
       return { count, resetAt: Date.now() + (ttl > 0 ? ttl : windowMs) };
     },
     async reset(key) {
@@ -57,20 +65,22 @@ export function redisCounterStore(redis: Redis): CounterStore {
 
 /**
  * Count a hit against a limit; throws 429 with Retry-After when it is exceeded.
- * Used for login, e-mail login, forgot and reset password, per account and per IP.
+ * Used for forgot and reset password, per account and per address.
  */
 export async function throttle(store: CounterStore, key: string, max: number, windowSeconds: number): Promise<void> {
   const { count, resetAt } = await store.add(key, 1, windowSeconds * 1000);
-  if (count > max) {
-    const retryAfter = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
-    throw new AppError('too_many_requests', { headers: { 'retry-after': String(retryAfter) } });
-  }
+  if (count > max) throw tooManyRequests(resetAt);
+}
+
+/** The 429 of every limit: a problem with Retry-After (seconds until the window ends). */
+export function tooManyRequests(resetAt: number): AppError {
+  const retryAfter = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
+  return new AppError('too_many_requests', { headers: { 'retry-after': String(retryAfter) } });
 }
 
 /**
- * The general limit on requests per client address. Every hit is counted locally at once and
- * added to the shared counter in batches (every 250 ms), so a hot path costs no database round
- * trip while instances still see each other's traffic.
+ * Counts hits locally at once and adds them to the shared counter in batches (every 250 ms), so
+ * a hot path costs no database round trip while instances still see each other's traffic.
  */
 class BatchedSharedStore {
   private readonly entries = new Map<string, { pending: number; shared: number; resetAt: number }>();
@@ -82,7 +92,8 @@ class BatchedSharedStore {
     private readonly onError: (err: unknown) => void,
   ) {}
 
-  incr(key: string, callback: (err: Error | null, result?: { current: number; ttl: number }) => void): void {
+  /** Count one hit of key; returns the count in the current window and when it resets. */
+  incr(key: string): { count: number; resetAt: number } {
     const now = Date.now();
     let entry = this.entries.get(key);
     if (!entry || entry.resetAt <= now) {
@@ -91,11 +102,7 @@ class BatchedSharedStore {
     }
     entry.pending += 1;
     this.schedule();
-    callback(null, { current: entry.shared + entry.pending, ttl: entry.resetAt - now });
-  }
-
-  child(): BatchedSharedStore {
-    return this;
+    return { count: entry.shared + entry.pending, resetAt: entry.resetAt };
   }
 
   private schedule(): void {
@@ -118,7 +125,7 @@ class BatchedSharedStore {
       const n = entry.pending;
       entry.pending = 0;
       try {
-        const { count, resetAt } = await this.counters.add(`ip:${key}`, n, this.windowMs);
+        const { count, resetAt } = await this.counters.add(key, n, this.windowMs);
         entry.shared = count - entry.pending;
         entry.resetAt = Math.min(entry.resetAt, resetAt);
       } catch (err) {
@@ -129,24 +136,28 @@ class BatchedSharedStore {
   }
 }
 
-export async function registerRateLimit(
+/** Whether the general limit counts a request: the API and the OpenID Connect provider. */
+export function isLimitedPath(path: string): boolean {
+  return isApiPath(path) || path.startsWith('/connect/') || path.startsWith('/.well-known/');
+}
+
+/**
+ * The general request limit (docs/security.md, "Limits and thresholds"): a signed-in request
+ * counts against its session, an anonymous one against its client address, so that many people
+ * behind one address (an office) each have their own allowance. Applies to /api, /connect and
+ * /.well-known, by the path as the router understands it (however it is percent-encoded); runs
+ * as a hook of every request, so the provider's endpoints, which are answered before routing
+ * completes (oidc/index.ts), are counted too. /health is not limited.
+ */
+export function registerRateLimit(
   app: FastifyInstance,
-  options: { counters: CounterStore; max: number; windowSeconds: number },
-): Promise<void> {
-  const windowMs = options.windowSeconds * 1000;
-  const shared = new BatchedSharedStore(options.counters, windowMs, (err) => app.log.warn({ err }, 'rate limit counters unavailable'));
-  await app.register(rateLimit, {
-    global: true,
-    max: options.max,
-    timeWindow: windowMs,
-    // a class is expected; hand over the one shared store
-    store: function Store() {
-      return shared;
-    } as unknown as never,
-    allowList: (request: FastifyRequest) => !(request.url.startsWith('/api') || request.url.startsWith('/connect')),
-    errorResponseBuilder: (request, context) => {
-      const err = new AppError('too_many_requests', { headers: { 'retry-after': String(Math.ceil(context.ttl / 1000)) } });
-      return Object.assign(new Error(err.message), { statusCode: 429, problem: problemBody(request, err) });
-    },
+  options: { counters: CounterStore; sessions: SessionStore; perAddress: number; perSession: number; windowSeconds: number },
+): void {
+  const shared = new BatchedSharedStore(options.counters, options.windowSeconds * 1000, (err) => app.log.warn({ err }, 'rate limit counters unavailable'));
+  app.addHook('onRequest', async (request, reply) => {
+    if (!isLimitedPath(routerPath(request))) return;
+    const user = await options.sessions.current(request);
+    const { count, resetAt } = user ? shared.incr(`session:${user.sessionIdHash}`) : shared.incr(`ip:${request.ip}`);
+    if (count > (user ? options.perSession : options.perAddress)) return sendProblem(request, reply, tooManyRequests(resetAt));
   });
 }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isOrganizationManager, isUserManager, toRights, type Rights, type UserInfo } from '@partner-portal/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isOrganizationManager, isUserManager, SESSION_INDICATOR_COOKIE, toRights, type Rights, type UserInfo } from '@partner-portal/contracts';
 import { preparedStatement, type Database, type Queryable } from '../db/client.js';
 import { AppError } from './problem.js';
 
@@ -73,8 +73,25 @@ export class SessionStore {
       secure: this.options.secureCookies,
       ...(persistent ? { maxAge: ttl } : {}),
     });
+    this.setIndicator(reply, persistent ? ttl : undefined);
     request.sessionUserCache = undefined;
+    request.sessionIndicatorSet = true;
     return secret;
+  }
+
+  /** The session indicator (SESSION_INDICATOR_COOKIE): readable by script, no secret, the session cookie's lifetime. */
+  setIndicator(reply: FastifyReply, maxAge: number | undefined): void {
+    void reply.setCookie(SESSION_INDICATOR_COOKIE, '1', {
+      path: '/',
+      httpOnly: false,
+      sameSite: 'lax',
+      secure: this.options.secureCookies,
+      ...(maxAge ? { maxAge } : {}),
+    });
+  }
+
+  clearIndicator(reply: FastifyReply): void {
+    void reply.clearCookie(SESSION_INDICATOR_COOKIE, { path: '/', sameSite: 'lax', secure: this.options.secureCookies });
   }
 
   /**
@@ -229,8 +246,25 @@ export function toUserInfo(user: SessionUser): UserInfo {
   };
 }
 
+/**
+ * Keeps the session indicator in step with the session at every answer that looked the session
+ * up (every /api and /connect request does, for the general limit): removed when the session is
+ * gone (ended, expired, removed elsewhere), set when a live session's browser lacks it. So the web
+ * app, which reads only the indicator every second, notices an ended session at the next answer.
+ */
+export function registerSessionIndicator(app: FastifyInstance, sessions: SessionStore): void {
+  app.addHook('onSend', async (request, reply) => {
+    if (request.sessionIndicatorSet) return;
+    const hasIndicator = request.cookies[SESSION_INDICATOR_COOKIE] !== undefined;
+    if (request.sessionUserCache === null && hasIndicator) sessions.clearIndicator(reply);
+    else if (request.sessionUserCache && !hasIndicator) sessions.setIndicator(reply, undefined);
+  });
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     sessionUserCache: SessionUser | null | undefined;
+    /** the indicator was set with a new session in this request */
+    sessionIndicatorSet: boolean;
   }
 }

@@ -3,9 +3,9 @@ import { startPortal, type TestPortal } from '../support/portal.js';
 import { createUser } from './support.js';
 
 /**
- * Throttling of login, e-mail login, forgot and reset password: per account and per client
+ * Throttling of failed password checks, forgot and reset password: per account and per client
  * address, 429 with Retry-After, counted in the shared store (PostgreSQL here), so every instance
- * sees the same counts.
+ * sees the same counts. The e-mail step and successful logins never count.
  */
 let portal: TestPortal;
 
@@ -34,11 +34,23 @@ describe('throttling', () => {
     expect429(await portal.client().post('/api/identity/login', { email: 'ghost@example.com', password: 'x' }));
   });
 
-  it('e-mail login, forgot password and reset password: per account', async () => {
+  it('e-mail login never counts: twenty e-mail steps, then the right password signs in', async () => {
     const user = await createUser(portal);
-    for (let i = 0; i < 3; i++) expect((await portal.client().post('/api/identity/email-login', { email: user.email })).status).toBe(200);
-    expect429(await portal.client().post('/api/identity/email-login', { email: user.email }));
+    for (let i = 0; i < 20; i++) expect((await portal.client().post('/api/identity/email-login', { email: user.email })).status).toBe(200);
+    expect((await portal.client().post('/api/identity/login', { email: user.email, password: user.password })).status).toBe(200);
+  });
 
+  it('successful logins never count: five in a row with a limit of three', async () => {
+    const user = await createUser(portal);
+    for (let i = 0; i < 5; i++) {
+      expect((await portal.client().post('/api/identity/login', { email: user.email, password: user.password })).status).toBe(200);
+    }
+    // and a wrong password after them is the first failure, not the sixth attempt
+    expect((await portal.client().post('/api/identity/login', { email: user.email, password: 'Wrong-Passw0rd!' })).status).toBe(400);
+  });
+
+  it('forgot password and reset password: per account', async () => {
+    const user = await createUser(portal);
     for (let i = 0; i < 3; i++) expect((await portal.client().post('/api/identity/forgot-password', { email_address: user.email })).status).toBe(204);
     expect429(await portal.client().post('/api/identity/forgot-password', { email_address: user.email }));
 

@@ -58,6 +58,7 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Tes
     BOOTSTRAP_ADMIN_EMAIL: ADMIN_EMAIL,
     BOOTSTRAP_ADMIN_PASSWORD: ADMIN_PASSWORD,
     RATE_LIMIT_MAX: '100000',
+    RATE_LIMIT_SESSION_MAX: '100000',
     ...(database ? { DATABASE_URL: database.url, DATABASE_POOL_SIZE: '5' } : {}),
     ...env,
   });

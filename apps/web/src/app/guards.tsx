@@ -2,23 +2,26 @@ import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { PageLoader } from '@/components/page-loader';
 import { loginPathFor, paths } from '@/lib/paths';
-import { useSessionUser } from '@/lib/session';
+import { useSessionIndicatorWatch, useSessionUser } from '@/lib/session';
 
 /**
  * Routes that need login (spec §2). Not logged in: to /login?returnPath=<here>. The session is
- * checked every second; when it ends while such a route is shown, the page reloads (and so lands
- * on the login page with its way back).
+ * checked every second (from the session indicator cookie, without a request); when it ends
+ * while such a route is shown, the page reloads (and so lands on the login page with its way
+ * back).
  */
 /** whether this page has shown a logged-in user (a later logged-out answer then reloads) */
 let sessionSeen = false;
+const reload = () => window.location.reload();
 
 export function RequireAuth() {
   const location = useLocation();
   const { data: user, isPending, isError } = useSessionUser({ watch: true });
   useEffect(() => {
     if (user) sessionSeen = true;
-    else if (user === null && sessionSeen) window.location.reload();
+    else if (user === null && sessionSeen) reload();
   }, [user]);
+  useSessionIndicatorWatch(Boolean(user), reload);
   if (isPending) return <PageLoader minHeight="60vh" />;
   if (isError) return <Outlet />;
   if (!user) return sessionSeen ? <PageLoader minHeight="60vh" /> : <Navigate to={loginPathFor(location)} replace />;

@@ -1,5 +1,6 @@
+import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { interfaceLanguageFor, type UserInfo } from '@partner-portal/contracts';
+import { interfaceLanguageFor, SESSION_INDICATOR_COOKIE, type UserInfo } from '@partner-portal/contracts';
 import { ApiError, api } from './api';
 import { changeLanguage } from './i18n';
 import { queryClient } from './query-client';
@@ -7,8 +8,29 @@ import { queryClient } from './query-client';
 /** The session user (GET /api/identity/user-info), or null when not logged in. */
 export const sessionQueryKey = ['session', 'user-info'] as const;
 
-/** How often the session is checked on routes that need login (spec §9). */
+/**
+ * How often the session is checked on routes that need login (spec §9). The check reads the
+ * session indicator cookie, which the server sets and removes with the session: it costs no
+ * request. The server itself is asked at most once a minute, and when the tab regains focus.
+ */
 export const SESSION_CHECK_INTERVAL_MS = 1000;
+export const SESSION_REFRESH_INTERVAL_MS = 60_000;
+
+/** Whether the browser holds the session indicator cookie (no secret: only that a session exists). */
+export function sessionIndicatorPresent(): boolean {
+  return document.cookie.split(';').some((c) => c.trim().startsWith(`${SESSION_INDICATOR_COOKIE}=`));
+}
+
+/** While active, calls onGone (at most once a second) when the session indicator is gone. */
+export function useSessionIndicatorWatch(active: boolean, onGone: () => void): void {
+  useEffect(() => {
+    if (!active) return;
+    const timer = window.setInterval(() => {
+      if (!sessionIndicatorPresent()) onGone();
+    }, SESSION_CHECK_INTERVAL_MS);
+    return () => window.clearInterval(timer);
+  }, [active, onGone]);
+}
 
 export async function fetchSessionUser(): Promise<UserInfo | null> {
   try {
@@ -23,9 +45,10 @@ export function useSessionUser(options: { watch?: boolean } = {}) {
   return useQuery({
     queryKey: sessionQueryKey,
     queryFn: fetchSessionUser,
-    staleTime: 60_000,
-    refetchInterval: options.watch ? SESSION_CHECK_INTERVAL_MS : false,
+    staleTime: SESSION_REFRESH_INTERVAL_MS,
+    refetchInterval: options.watch ? SESSION_REFRESH_INTERVAL_MS : false,
     refetchIntervalInBackground: false,
+    ...(options.watch ? { refetchOnWindowFocus: 'always' as const } : {}),
   });
 }
 

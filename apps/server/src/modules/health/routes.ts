@@ -20,7 +20,6 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/health',
     {
-      config: { rateLimit: false },
       schema: { tags: ['health'], summary: 'Liveness and database check', response },
     },
     async (_request, reply) => {
@@ -33,7 +32,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     '/health/live',
     {
       // answered even when the instance is overloaded: overload is not a reason to restart it
-      config: { rateLimit: false, pressureHandler: answeredUnderPressure },
+      config: { pressureHandler: answeredUnderPressure },
       schema: { tags: ['health'], summary: 'Liveness: the process serves HTTP', response: { 200: healthResponseSchema } },
     },
     async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' }),
@@ -42,7 +41,6 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/health/ready',
     {
-      config: { rateLimit: false },
       schema: { tags: ['health'], summary: 'Readiness: the database answers and the instance is not shutting down', response },
     },
     async (_request, reply) => {

@@ -99,4 +99,30 @@ export async function sweepExpiredIdentityRows(q: Queryable): Promise<void> {
   await q.query('DELETE FROM sessions WHERE expires_at < now()');
   await q.query(`DELETE FROM single_use_tokens WHERE expires_at < now() - interval '1 day'`);
   await q.query('DELETE FROM rate_limits WHERE reset_at < now()');
+  await q.query('DELETE FROM device_cookies WHERE expires_at < now()');
+}
+
+/** Whether the device cookie (by its hash) belongs to a browser where the user signed in before. */
+export async function isKnownDevice(q: Queryable, idHash: string, userId: string): Promise<boolean> {
+  const { rows } = await q.query('SELECT 1 FROM device_cookies WHERE id_hash = $1 AND user_id = $2 AND expires_at > now()', [idHash, userId]);
+  return rows.length > 0;
+}
+
+/** Remember (or renew) a browser's device cookie for a user. */
+export async function rememberDevice(q: Queryable, idHash: string, userId: string, ttlSeconds: number): Promise<void> {
+  await q.query(
+    `INSERT INTO device_cookies (id_hash, user_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))
+     ON CONFLICT (id_hash, user_id) DO UPDATE SET expires_at = EXCLUDED.expires_at`,
+    [idHash, userId, ttlSeconds],
+  );
+}
+
+/**
+ * The key of an e-mail address in the limits: normalised by PostgreSQL exactly as the account
+ * lookup (findUserByEmail) compares addresses, so that no spelling of an address gets a counter
+ * of its own (JavaScript's toLowerCase differs from lower() for some letters, e.g. 'İ').
+ */
+export async function emailLimitKey(q: Queryable, email: string): Promise<string> {
+  const { rows } = await q.query<{ key: string }>('SELECT lower($1) AS key', [email]);
+  return rows[0]!.key;
 }

@@ -41,7 +41,7 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app,
   app.post(
     '/api/identity/email-login',
     { schema: { tags, summary: 'Login step 1: password or external login', body: emailLoginRequestSchema, response: { 200: loginConsentResponseSchema } } },
-    async (request) => service.emailLogin(request.ip, request.body),
+    async (request) => service.emailLogin(request.body),
   );
 
   app.post(
@@ -70,8 +70,16 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app,
 
   app.post(
     '/api/identity/logout',
-    { schema: { tags, summary: 'Log out of the portal and the provider', body: logoutRequestSchema.nullish(), response: { 200: logoutResponseSchema } } },
-    async (request, reply) => service.logout(request, reply, request.body?.logoutId),
+    {
+      schema: {
+        tags,
+        summary: 'Log out of the portal and the provider; logoutId (of an RP-initiated logout) in the query, or in a JSON body',
+        querystring: logoutRequestSchema,
+        body: logoutRequestSchema.nullish(),
+        response: { 200: logoutResponseSchema },
+      },
+    },
+    async (request, reply) => service.logout(request, reply, request.query.logoutId ?? request.body?.logoutId),
   );
 
   app.get(

@@ -10,6 +10,7 @@ import { frontchannelLogoutUris } from '../../oidc/provider.js';
 import { EXTERNAL_IDP_ID } from '../../oidc/upstream.js';
 import type { Services } from '../../services.js';
 import { passwordResetEmail } from '../mail/messages.js';
+import { LoginThrottle } from './login-throttle.js';
 import { passwordProblems } from './password-policy.js';
 import * as q from './queries.js';
 
@@ -34,10 +35,12 @@ export class IdentityService {
 
   // ---- throttling -------------------------------------------------------------------------------
 
+  /** Forgot and reset password (e-mails sent, reset links tried): per account and per address. */
   private async throttleAccountAndIp(flow: string, account: string, ip: string): Promise<void> {
     const { LOGIN_RATE_LIMIT_PER_ACCOUNT, LOGIN_RATE_LIMIT_PER_IP, LOGIN_RATE_LIMIT_WINDOW_SECONDS } = this.config;
     await throttle(this.services.counters, `${flow}:ip:${ip}`, LOGIN_RATE_LIMIT_PER_IP, LOGIN_RATE_LIMIT_WINDOW_SECONDS);
-    await throttle(this.services.counters, `${flow}:account:${account.toLowerCase()}`, LOGIN_RATE_LIMIT_PER_ACCOUNT, LOGIN_RATE_LIMIT_WINDOW_SECONDS);
+    const key = await q.emailLimitKey(this.services.db, account);
+    await throttle(this.services.counters, `${flow}:account:${key}`, LOGIN_RATE_LIMIT_PER_ACCOUNT, LOGIN_RATE_LIMIT_WINDOW_SECONDS);
   }
 
   // ---- return addresses (no open redirects) -----------------------------------------------------
@@ -116,11 +119,8 @@ export class IdentityService {
   }
 
   /** POST /api/identity/email-login: the first step says password or external login. */
-  async emailLogin(
-    ip: string,
-    input: { email: string; invitation_login?: boolean | null; return_url?: string | null },
-  ): Promise<LoginConsentResponse> {
-    await this.throttleAccountAndIp('email-login', input.email, ip);
+  async emailLogin(input: { email: string; invitation_login?: boolean | null; return_url?: string | null }): Promise<LoginConsentResponse> {
+    // no password is checked here: this step never counts toward a lock (login-throttle.ts)
     const returnUrl = await this.validReturnUrl(input.return_url);
     if (await this.logsInExternally(input.email)) {
       return { error: null, valid_return_url: returnUrl, external_login: this.externalChallengeUrl(returnUrl, input.invitation_login ? 'true' : null, input.email) };
@@ -134,15 +134,17 @@ export class IdentityService {
     reply: FastifyReply,
     input: { email: string; password: string; remember?: boolean | null; return_url?: string | null; return_path?: string | null },
   ): Promise<LoginConsentResponse> {
-    await this.throttleAccountAndIp('login', input.email, request.ip);
-    const returnUrl = await this.validReturnUrl(input.return_url);
     const user = await q.findUserByEmail(this.services.db, input.email);
+    const returnUrl = await this.validReturnUrl(input.return_url);
+    const throttle = await LoginThrottle.for(this.services, request, input.email, user?.id);
+    await throttle.takeGuess();
     const hash = user?.password_hash && !user.external_idp ? user.password_hash : await this.dummyHash;
     const ok = await verifyPassword(hash, input.password);
     if (!user || !ok || !user.password_hash || user.external_idp || this.oidc.upstream?.ownsEmail(user.email)) {
       this.services.metrics.login(false);
       throw new AppError('invalid_login');
     }
+    await throttle.succeeded(reply, user.id);
     await this.services.sessions.start(request, reply, user.id, input.remember === true);
     this.services.metrics.login(true);
     return { error: null, valid_return_url: returnUrl ?? this.safeReturnPath(input.return_path), external_login: null };

@@ -187,7 +187,7 @@ export interface AcceptInput {
   password?: string | null | undefined;
   password_confirmation?: string | null | undefined;
   opt_in_for_newsletter: boolean;
-  accept_agreement: boolean;
+  accept_agreement?: boolean | undefined;
 }
 
 function checkNativeRegistration(input: AcceptInput): void {
@@ -217,7 +217,7 @@ export async function acceptInvitation(db: Database, invitationId: string, input
   const first = await q.findInvitation(db, invitationId);
   if (!first || !codeMatches(first, input.invitation_code)) throw new AppError('unknown_invitation');
   if (first.state !== 'PENDING') throw new AppError('only_pending_invitations_can_be_accepted', { params: { invitation_state: first.state } });
-  if (!input.accept_agreement) throw AppError.validation({ accept_agreement: 'agreement_required' });
+  if (input.accept_agreement === false) throw AppError.validation({ accept_agreement: 'agreement_required' });
   const isExternal = first.is_external_identity_provider;
   let passwordHash: string | null = null;
   if (!isExternal) {

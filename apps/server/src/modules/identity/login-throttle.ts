@@ -1,0 +1,97 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { tooManyRequests } from '../../http/rate-limit.js';
+import { hashSecret, newSecret } from '../../http/session.js';
+import type { Services } from '../../services.js';
+import * as q from './queries.js';
+
+/** The device cookie: sent only to the password step of the login. */
+export const DEVICE_COOKIE = 'pp_device';
+const DEVICE_COOKIE_PATH = '/api/identity/login';
+
+/**
+ * Throttling of password guessing (docs/security.md, "Limits and thresholds"). Only failed
+ * password checks count; the e-mail step and successful logins never do.
+ *
+ * - A browser in which the account signed in with its password before carries a device cookie
+ *   (random, 256 bits; only its hash is kept, per account, in device_cookies). From such a
+ *   browser only that browser's own failures count (LOGIN_RATE_LIMIT_PER_DEVICE): guesses from
+ *   elsewhere cannot lock the owner out.
+ * - Any other browser is limited per account (LOGIN_RATE_LIMIT_PER_ACCOUNT) and per client
+ *   address (LOGIN_RATE_LIMIT_PER_IP) over LOGIN_RATE_LIMIT_WINDOW_SECONDS; past a limit even the
+ *   right password is refused with 429 until the window ends.
+ * - A success clears the failures of that browser's device cookie and gives (or renews) the
+ *   cookie; it does not clear the account's count, which guesses from elsewhere made.
+ * Account keys are the e-mail address as PostgreSQL's lower() makes it (q.emailLimitKey), the
+ * same comparison the account lookup uses.
+ */
+export class LoginThrottle {
+  private constructor(
+    private readonly services: Services,
+    private readonly keys: { key: string; max: number }[],
+    private readonly deviceSecret: string | null,
+    private readonly deviceKey: string | null,
+  ) {}
+
+  /** The limits that apply to this password check of this browser. */
+  static async for(services: Services, request: FastifyRequest, email: string, userId: string | undefined): Promise<LoginThrottle> {
+    const { config, db } = services;
+    const cookie = request.cookies[DEVICE_COOKIE];
+    const deviceSecret = cookie && /^[\w-]{43}$/.test(cookie) ? cookie : null;
+    const known = deviceSecret && userId ? await q.isKnownDevice(db, hashSecret(deviceSecret), userId) : false;
+    if (known && deviceSecret) {
+      const deviceKey = `login-failures:device:${hashSecret(deviceSecret)}`;
+      return new LoginThrottle(services, [{ key: deviceKey, max: config.LOGIN_RATE_LIMIT_PER_DEVICE }], deviceSecret, deviceKey);
+    }
+    const account = await q.emailLimitKey(db, email);
+    return new LoginThrottle(
+      services,
+      [
+        { key: `login-failures:account:${account}`, max: config.LOGIN_RATE_LIMIT_PER_ACCOUNT },
+        { key: `login-failures:ip:${request.ip}`, max: config.LOGIN_RATE_LIMIT_PER_IP },
+      ],
+      deviceSecret,
+      null,
+    );
+  }
+
+  private get windowMs(): number {
+    return this.services.config.LOGIN_RATE_LIMIT_WINDOW_SECONDS * 1000;
+  }
+
+  /**
+   * Before the password is checked: take one guess from each limit, atomically, so that
+   * concurrent attempts cannot together pass a limit; 429 (and nothing taken) when one is used
+   * up. A wrong password keeps the guesses taken; the right one gives them back (succeeded).
+   */
+  async takeGuess(): Promise<void> {
+    const taken: string[] = [];
+    for (const { key, max } of this.keys) {
+      const { count, resetAt } = await this.services.counters.add(key, 1, this.windowMs);
+      taken.push(key);
+      if (count > max) {
+        await this.giveBack(taken);
+        throw tooManyRequests(resetAt);
+      }
+    }
+  }
+
+  private async giveBack(keys: string[]): Promise<void> {
+    for (const key of keys) await this.services.counters.add(key, -1, this.windowMs);
+  }
+
+  /** The right password: its guesses are given back, this browser's failures cleared, and it is known from now on. */
+  async succeeded(reply: FastifyReply, userId: string): Promise<void> {
+    const { config, db, counters } = this.services;
+    await this.giveBack(this.keys.map((k) => k.key).filter((k) => k !== this.deviceKey));
+    if (this.deviceKey) await counters.reset(this.deviceKey);
+    const secret = this.deviceSecret ?? newSecret();
+    await q.rememberDevice(db, hashSecret(secret), userId, config.DEVICE_COOKIE_TTL_SECONDS);
+    void reply.setCookie(DEVICE_COOKIE, secret, {
+      path: DEVICE_COOKIE_PATH,
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: config.isHttps,
+      maxAge: config.DEVICE_COOKIE_TTL_SECONDS,
+    });
+  }
+}

@@ -1,0 +1,52 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Response } from 'playwright-core';
+import { DEFAULT_WEB_DIST } from '../../apps/server/src/app.js';
+import type { TestPortal } from '../../apps/server/test/support/portal.js';
+import { launchBrowser } from '../support/browser.js';
+import { open, openContext, startAccountPortal } from '../support/account.js';
+
+/**
+ * The built web app in Chromium: its scripts and styles arrive as the build's brotli copies
+ * (Chromium accepts br), hashed assets immutable, and the page still renders (decoded right).
+ */
+let portal: TestPortal;
+let browser: Browser;
+
+beforeAll(async () => {
+  portal = await startAccountPortal();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await portal?.close();
+});
+
+describe('compression of the built web app', () => {
+  it('the login page’s scripts and styles arrive in brotli and the page renders', async () => {
+    const context = await openContext(browser, portal);
+    const assets: Response[] = [];
+    context.on('response', (response) => {
+      if (new URL(response.url()).pathname.startsWith('/assets/')) assets.push(response);
+    });
+    const { page } = await open(context, '/login');
+    await page.getByRole('heading', { level: 1, name: 'Partner Portal' }).waitFor();
+    const dist = portal.config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST;
+    const scripts = assets.filter((r) => /\.(js|css)$/.test(new URL(r.url()).pathname));
+    expect(scripts.length).toBeGreaterThan(0);
+    let compressed = 0;
+    for (const response of scripts) {
+      const path = new URL(response.url()).pathname;
+      const headers = await response.allHeaders();
+      expect(headers['cache-control'], path).toBe('public, max-age=31536000, immutable');
+      // every file the build compressed (1 KB or more) is sent as its brotli copy
+      if (existsSync(join(dist, `${path}.br`))) {
+        expect(headers['content-encoding'], path).toBe('br');
+        compressed++;
+      }
+    }
+    expect(compressed).toBeGreaterThan(0);
+    await context.close();
+  });
+});

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Request } from 'playwright-core';
+import type { TestPortal } from '../../apps/server/test/support/portal.js';
+import { createUser } from '../../apps/server/test/identity/support.js';
+import { launchBrowser } from '../support/browser.js';
+import { loginThroughUi, open, openContext, startAccountPortal } from '../support/account.js';
+
+/**
+ * The once-a-second session check costs the server nothing: it reads the session indicator
+ * cookie. An idle signed-in tab asks the server at most twice a minute; a logout in one tab
+ * reloads the other within two seconds.
+ */
+let portal: TestPortal;
+let browser: Browser;
+
+beforeAll(async () => {
+  portal = await startAccountPortal();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await portal?.close();
+});
+
+describe('the session check', () => {
+  it('an idle signed-in tab makes at most 2 server requests a minute', async () => {
+    const user = await createUser(portal);
+    const context = await openContext(browser, portal);
+    const { page } = await open(context, '/login');
+    await loginThroughUi(page, user.email, user.password);
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.getByRole('list', { name: 'Applications' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    const requests: string[] = [];
+    const onRequest = (request: Request) => {
+      if (request.url().startsWith(portal.url)) requests.push(`${request.method()} ${new URL(request.url()).pathname}`);
+    };
+    page.on('request', onRequest);
+    await page.waitForTimeout(60_000);
+    page.off('request', onRequest);
+    expect(requests.length, requests.join(', ')).toBeLessThanOrEqual(2);
+    // and the tab still shows the signed-in page
+    expect(new URL(page.url()).pathname).toBe('/');
+    await context.close();
+  }, 120_000);
+
+  it('logout in one tab reloads another within 2 s', async () => {
+    const user = await createUser(portal);
+    const context = await openContext(browser, portal);
+    const first = await open(context, '/login');
+    await loginThroughUi(first.page, user.email, user.password);
+    await first.page.waitForURL((url) => url.pathname === '/');
+    const second = await open(context, '/profile');
+    await second.page.getByRole('heading', { name: 'Profile' }).waitFor();
+
+    const loggedOut = first.page.waitForResponse((r) => new URL(r.url()).pathname === '/api/identity/logout' && r.request().method() === 'POST');
+    await first.page.goto('/logout');
+    await loggedOut;
+    const at = Date.now();
+    await second.page.waitForURL((url) => url.pathname === '/login', { timeout: 5_000 });
+    expect(Date.now() - at).toBeLessThan(2_000);
+    expect(new URL(second.page.url()).searchParams.get('returnPath')).toBe('/profile');
+    await context.close();
+  }, 60_000);
+});
