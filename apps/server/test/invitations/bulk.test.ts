@@ -16,6 +16,18 @@ const ALLOWED = ['bulk-org.example.com', 'partner.example'];
 beforeAll(async () => {
   portal = await startPortal();
   f = await buildFixture(portal);
+  // the acting userManager holds the loyalty rights it hands out or takes away: an administrator
+  // grants, changes and removes only what it holds itself (docs/security.md, "Delegated administration")
+  await portal.services.db.query('UPDATE memberships SET rights = $1 WHERE id = $2', [
+    JSON.stringify(
+      rights((r) => {
+        r.partner_portal.user_user_manager = true;
+        r.loyalty.user_full_permission = true;
+        r.loyalty.user_access = true;
+      }),
+    ),
+    f.userMgrA.memberId,
+  ]);
   org = await createOrg(portal, f.tree.a, 'Bulk Org');
   const domains = await f.admin.client.put(`/api/organizations/${org.id}/allowed-email-domains`, { allowed_email_domains: ALLOWED });
   expect(domains.status).toBe(204);

@@ -22,6 +22,18 @@ const redirect = 'http://127.0.0.1:8125/callback';
 beforeAll(async () => {
   portal = await startPortal();
   f = await buildFixture(portal);
+  // the acting userManager holds the loyalty rights it hands out or takes away: an administrator
+  // grants, changes and removes only what it holds itself (docs/security.md, "Delegated administration")
+  await portal.services.db.query('UPDATE memberships SET rights = $1 WHERE id = $2', [
+    JSON.stringify(
+      rights((r) => {
+        r.partner_portal.user_user_manager = true;
+        r.loyalty.user_full_permission = true;
+        r.loyalty.user_access = true;
+      }),
+    ),
+    f.userMgrA.memberId,
+  ]);
   const port = await freePort();
   receiver = createServer((req, res) => {
     let body = '';
