@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { constants as zlibConstants } from 'node:zlib';
+import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -51,6 +53,15 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   });
 
   registerProblemHandlers(app);
+  // JSON and other compressible answers above 1 KB, brotli (fast setting: the 10,000-organization
+  // tree is 4 MB) or gzip as the client accepts; the web app's files come precompressed
+  // (modules/web/static.ts), so they are not compressed again here.
+  await app.register(fastifyCompress, {
+    global: true,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
+  });
   await app.register(fastifyCookie);
   // Security headers, made once: @fastify/helmet builds helmet's middleware again on every request
   // (measured at 7 % of the CPU of GET /api/identity/user-info, docs/performance.md).

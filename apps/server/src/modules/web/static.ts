@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
@@ -8,6 +8,8 @@ import { AppError, sendProblem } from '../../http/problem.js';
 /**
  * Serves the built web app: hashed assets cached for a year, index.html never cached, and the
  * history fallback (any other GET that accepts HTML gets index.html so the client router answers).
+ * The build writes brotli and gzip copies next to each file (apps/web/precompress.ts): the one the
+ * browser accepts is sent as it is, with Content-Encoding and Vary: Accept-Encoding.
  */
 export async function registerWebApp(app: FastifyInstance, distDir: string): Promise<void> {
   const indexFile = join(distDir, 'index.html');
@@ -17,15 +19,16 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
       root: distDir,
       wildcard: false,
       index: false,
+      preCompressed: true,
       setHeaders(res, path) {
-        if (/[/\\]assets[/\\]/.test(path)) void res.header('cache-control', 'public, max-age=31536000, immutable');
+        if (/[/\\]index\.html(?:\.br|\.gz)?$/.test(path)) void res.header('cache-control', 'no-cache');
+        else if (/[/\\]assets[/\\]/.test(path)) void res.header('cache-control', 'public, max-age=31536000, immutable');
         else void res.header('cache-control', 'public, max-age=3600');
       },
     });
   } else {
     app.log.warn({ distDir }, 'the web app is not built; run npm run build');
   }
-  const indexHtml = hasBuild ? readFileSync(indexFile, 'utf8') : null;
 
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, async (request, reply) => {
     const url = request.url;
@@ -35,8 +38,9 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
       !url.startsWith('/connect/') &&
       !url.startsWith('/assets/') &&
       (request.headers.accept ?? '').includes('text/html');
-    if (wantsPage && indexHtml) {
-      return reply.code(200).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+    if (wantsPage && hasBuild) {
+      // the file itself, so that its brotli or gzip copy is sent to a browser that accepts it
+      return reply.code(200).sendFile('index.html');
     }
     return sendProblem(request, reply, new AppError('not_found'));
   });
