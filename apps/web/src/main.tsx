@@ -18,12 +18,12 @@ if (window.location.hash.startsWith('#/')) {
 
 // Everything the first page needs starts now, side by side: its views' code, the translations,
 // the session and the site settings (docs/performance.md, "The login page on a slow connection").
-preloadFirstView(window.location.pathname);
-void initI18n();
 if (/^\/login\/?$/i.test(window.location.pathname)) {
   void queryClient.prefetchQuery({ queryKey: sessionQueryKey, queryFn: fetchSessionUser, staleTime: 60_000 });
   void queryClient.prefetchQuery(configurationQuery);
 }
+preloadFirstView(window.location.pathname);
+void initI18n();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
