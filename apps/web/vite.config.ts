@@ -12,6 +12,7 @@ export default defineConfig({
     alias: [
       { find: '@partner-portal/contracts', replacement: fileURLToPath(new URL('../../packages/contracts/src/index.ts', import.meta.url)) },
       { find: /^@\//, replacement: src('') },
+      { find: /^zod$/, replacement: src('lib/zod.ts') },
     ],
   },
   build: {

@@ -1,15 +1,11 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { config as zodConfig } from 'zod/v4/core';
 import { App } from './app/App';
 import { preloadFirstView } from './app/router';
 import { initI18n } from './lib/i18n';
 import { configurationQuery } from './lib/config';
 import { queryClient } from './lib/query-client';
 import { fetchSessionUser, sessionQueryKey } from './lib/session';
-
-// The CSP allows no eval: zod must not probe for it (its probe is a CSP violation in the console).
-zodConfig({ jitless: true });
 
 // A URL starting with #/ is rewritten to a normal path (spec §2).
 if (window.location.hash.startsWith('#/')) {
