@@ -9,4 +9,3 @@ import { config } from 'zod/v4/core';
 config({ jitless: true });
 
 export * from 'zod/v4';
-export { default } from 'zod/v4';
