@@ -532,7 +532,7 @@ async function stepWeb() {
     const slow = await slowVisitMedian(browser, portal.baseUrl, '/login', { readySelector: 'input[name=email]' });
     report.detail('web.loginSlow', slow);
     const encodings = [...new Set(slow.median.files.map((f) => f.encoding))].join(', ');
-    report.set('web.loginReady', slow.readyMs, slow.readyMs <= 2000, `runs ${slow.runs.map((r) => r.readyMs).join(', ')}`);
+    report.set('web.loginReady', slow.readyMs, slow.readyMs <= 2000, `runs ${slow.runs.map((r) => r.readyMs).join(', ')}; load average ${slow.loadAverage.join(' → ')}`);
     report.set('web.loginLcp', slow.lcpMs, undefined);
     report.set('web.loginBytes', `${slow.kbBeforeReady} / ${slow.kbTotal}`, slow.kbBeforeReady <= 200, `${slow.median.filesBeforeReady.length} responses before typeable; Content-Encoding: ${encodings}`);
   } catch (err) {
@@ -542,7 +542,7 @@ async function stepWeb() {
     const slow = await slowVisitMedian(browser, portal.baseUrl, path, { readySelector: 'main h1', storageState });
     report.detail('web.manageSlow', slow);
     const wrong = slow.median.finalPath !== path ? ` (ended on ${slow.median.finalPath})` : '';
-    report.set('web.manageReady', slow.readyMs, wrong ? false : undefined, `runs ${slow.runs.map((r) => r.readyMs).join(', ')}${wrong}`);
+    report.set('web.manageReady', slow.readyMs, wrong ? false : undefined, `runs ${slow.runs.map((r) => r.readyMs).join(', ')}; load average ${slow.loadAverage.join(' → ')}${wrong}`);
     report.set('web.manageLcp', slow.lcpMs, undefined);
     report.set('web.manageBytes', `${slow.kbBeforeReady} / ${slow.kbTotal}`, undefined, `${slow.median.filesBeforeReady.length} responses before typeable`);
   } catch (err) {

@@ -1,4 +1,5 @@
 // Web: gzipped JavaScript per route, and the tree filter's time per keystroke, in real Chromium.
+import { loadavg } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { fromE2e, percentile, round, Unavailable } from './util.mjs';
 
@@ -214,7 +215,9 @@ export async function slowVisit(browser, baseUrl, path, { readySelector, storage
 /** `slowVisit` `runs` times (each cold); the run with the median ready time, and every run's figures. */
 export async function slowVisitMedian(browser, baseUrl, path, options, runs = 3) {
   const all = [];
+  const load = [loadavg()[0]];
   for (let i = 0; i < runs; i++) all.push(await slowVisit(browser, baseUrl, path, options));
+  load.push(loadavg()[0]);
   const sorted = [...all].sort((a, b) => a.readyMs - b.readyMs);
   const median = sorted[Math.floor(sorted.length / 2)];
   const kb = (n) => round(n / 1024);
@@ -227,6 +230,8 @@ export async function slowVisitMedian(browser, baseUrl, path, options, runs = 3)
     ),
     kbBeforeReady: kb(median.bytesBeforeReady),
     kbTotal: kb(median.bytes),
+    // the slowed CPU is this machine's CPU slowed further: a busy machine shows in these figures
+    loadAverage: load.map((l) => round(l)),
     runs: all.map((r) => ({ readyMs: r.readyMs, lcpMs: r.lcpMs, kbBeforeReady: kb(r.bytesBeforeReady), kbTotal: kb(r.bytes) })),
   };
 }
