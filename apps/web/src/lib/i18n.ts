@@ -1,13 +1,13 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_INTERFACE_LANGUAGE, INTERFACE_LANGUAGES, type InterfaceLanguage } from '@partner-portal/contracts';
+import enGB from '../locales/en-GB.json';
 
 /**
- * The six interface languages (spec §1). Only the visitor's language is loaded (each has every
- * key, `locales.test.ts`), the others when the language changes.
+ * The six interface languages (spec §1). en-GB is bundled as the default and fallback; the others
+ * are loaded on demand so the login page stays small.
  */
-const loaders: Record<InterfaceLanguage, () => Promise<{ default: Record<string, unknown> }>> = {
-  'en-GB': () => import('../locales/en-GB.json'),
+const loaders: Record<Exclude<InterfaceLanguage, 'en-GB'>, () => Promise<{ default: Record<string, unknown> }>> = {
   nl: () => import('../locales/nl.json'),
   de: () => import('../locales/de.json'),
   fr: () => import('../locales/fr.json'),
@@ -23,7 +23,7 @@ export function storedLanguage(): InterfaceLanguage {
 }
 
 export async function changeLanguage(language: InterfaceLanguage): Promise<void> {
-  if (!i18n.hasResourceBundle(language, 'translation')) {
+  if (language !== 'en-GB' && !i18n.hasResourceBundle(language, 'translation')) {
     const resources = await loaders[language]();
     i18n.addResourceBundle(language, 'translation', resources.default, true, true);
   }
@@ -40,17 +40,16 @@ export function initI18n(): Promise<typeof i18n> {
 }
 
 async function setUp(): Promise<typeof i18n> {
-  const language = storedLanguage();
-  const messages = await loaders[language]();
   await i18n.use(initReactI18next).init({
-    resources: { [language]: { translation: messages.default } },
-    lng: language,
+    resources: { 'en-GB': { translation: enGB } },
+    lng: 'en-GB',
     fallbackLng: 'en-GB',
     supportedLngs: [...INTERFACE_LANGUAGES],
     interpolation: { escapeValue: false },
     returnNull: false,
   });
-  document.documentElement.lang = language;
+  const language = storedLanguage();
+  if (language !== 'en-GB') await changeLanguage(language);
   return i18n;
 }
 
