@@ -5,6 +5,7 @@
 // Environment: DATABASE_URL (admin URL; a fresh pp_bench_<ts> database is made on it and dropped),
 // BENCH_QUICK=1 (short runs, 100k members only), BENCH_MEMBERS_LARGE (default 1000000),
 // BENCH_SKIP_BUILD=1, BENCH_KEEP_DB=1, BENCH_VERBOSE=1, BENCH_REFRESH_CHAINS, BENCH_LOGIN_CONCURRENCY.
+// `--only web`: only the web measurements (bundles, the first visit on Slow 4G).
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import { randomBytes } from 'node:crypto';
