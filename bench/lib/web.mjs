@@ -1,4 +1,5 @@
 // Web: gzipped JavaScript per route, and the tree filter's time per keystroke, in real Chromium.
+import { loadavg } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { fromE2e, percentile, round, Unavailable } from './util.mjs';
 
@@ -109,5 +110,128 @@ export async function treeFilterTiming(page, query, rounds = 2) {
     p95: round(percentile(times, 95)),
     max: round(Math.max(...times)),
     query,
+  };
+}
+
+/**
+ * Lighthouse's mobile "Slow 4G" profile: 150 ms round trip, 1.6 Mbit/s down, 0.7 Mbit/s up (in
+ * bytes per second, as the DevTools protocol takes them), the CPU four times slower.
+ */
+export const SLOW_4G = { latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (0.7 * 1024 * 1024) / 8, cpuSlowdown: 4 };
+export const PHONE_VIEWPORT = { width: 390, height: 844 };
+
+/**
+ * One cold visit of `path` on the slow profile: a fresh browser context (empty cache), the
+ * network and CPU throttled through the DevTools protocol before the navigation. Returns:
+ * - `readyMs`: from the navigation's start until `readySelector` matches an element that is
+ *   visible and enabled (for /login the e-mail field: the moment a visitor can type), checked
+ *   inside the page on every DOM change and every frame;
+ * - `lcpMs`: the last largest-contentful-paint entry once the page is settled;
+ * - `bytesBeforeReady`: bytes really received (headers and encoded bodies, as Resource Timing's
+ *   transferSize reports them) of the responses finished by then;
+ * - `bytes`: every byte received until the network is idle (the protocol's encodedDataLength),
+ *   with each response's type, size and Content-Encoding.
+ */
+export async function slowVisit(browser, baseUrl, path, { readySelector, storageState, profile = SLOW_4G, settleMs = 1500 } = {}) {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: PHONE_VIEWPORT, storageState });
+  try {
+    await context.addInitScript((selector) => {
+      const w = window;
+      w.__bench = { readyMs: null, lcpMs: null };
+      const usable = (el) => {
+        if (!el || el.disabled || el.readOnly) return false;
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 || r.height === 0) return false;
+        const s = getComputedStyle(el);
+        return s.visibility !== 'hidden' && s.display !== 'none' && Number(s.opacity) > 0;
+      };
+      const check = () => {
+        if (w.__bench.readyMs !== null) return;
+        if (usable(document.querySelector(selector))) w.__bench.readyMs = performance.now();
+      };
+      new MutationObserver(check).observe(document, { childList: true, subtree: true, attributes: true });
+      const frame = () => {
+        check();
+        if (w.__bench.readyMs === null) requestAnimationFrame(frame);
+      };
+      requestAnimationFrame(frame);
+      new PerformanceObserver((list) => {
+        const entries = list.getEntries();
+        w.__bench.lcpMs = entries[entries.length - 1].startTime;
+      }).observe({ type: 'largest-contentful-paint', buffered: true });
+    }, readySelector);
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: profile.latency,
+      downloadThroughput: profile.downloadThroughput,
+      uploadThroughput: profile.uploadThroughput,
+    });
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: profile.cpuSlowdown });
+    const responses = new Map();
+    cdp.on('Network.responseReceived', ({ requestId, type, response }) => {
+      const header = Object.entries(response.headers ?? {}).find(([k]) => k.toLowerCase() === 'content-encoding');
+      responses.set(requestId, { url: new URL(response.url).pathname, type, status: response.status, encoding: header?.[1] ?? 'none', bytes: 0 });
+    });
+    cdp.on('Network.loadingFinished', ({ requestId, encodedDataLength }) => {
+      const r = responses.get(requestId);
+      if (r) r.bytes = encodedDataLength;
+    });
+    cdp.on('Network.loadingFailed', ({ requestId, canceled }) => {
+      const r = responses.get(requestId);
+      if (r) r.failed = canceled ? 'canceled' : 'failed';
+    });
+    await page.goto(path, { waitUntil: 'load', timeout: 90_000 });
+    await page.waitForFunction(() => window.__bench.readyMs !== null, undefined, { timeout: 60_000, polling: 100 });
+    await page.waitForLoadState('networkidle', { timeout: 60_000 }).catch(() => undefined);
+    await page.waitForTimeout(settleMs);
+    const inPage = await page.evaluate(() => {
+      const ready = window.__bench.readyMs;
+      const entries = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')];
+      const before = entries.filter((e) => e.responseEnd > 0 && e.responseEnd <= ready);
+      return {
+        readyMs: ready,
+        lcpMs: window.__bench.lcpMs,
+        bytesBeforeReady: before.reduce((s, e) => s + e.transferSize, 0),
+        filesBeforeReady: before.map((e) => new URL(e.name).pathname),
+        finalPath: location.pathname,
+      };
+    });
+    const files = [...responses.values()].filter((r) => !r.url.startsWith('data:'));
+    return {
+      ...inPage,
+      readyMs: round(inPage.readyMs, 0),
+      lcpMs: round(inPage.lcpMs ?? NaN, 0),
+      bytes: files.reduce((s, r) => s + r.bytes, 0),
+      files: files.sort((a, b) => b.bytes - a.bytes),
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+/** `slowVisit` `runs` times (each cold); the run with the median ready time, and every run's figures. */
+export async function slowVisitMedian(browser, baseUrl, path, options, runs = 3) {
+  const all = [];
+  const load = [loadavg()[0]];
+  for (let i = 0; i < runs; i++) all.push(await slowVisit(browser, baseUrl, path, options));
+  load.push(loadavg()[0]);
+  const sorted = [...all].sort((a, b) => a.readyMs - b.readyMs);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  const kb = (n) => round(n / 1024);
+  return {
+    median,
+    readyMs: median.readyMs,
+    lcpMs: percentile(
+      all.map((r) => r.lcpMs),
+      50,
+    ),
+    kbBeforeReady: kb(median.bytesBeforeReady),
+    kbTotal: kb(median.bytes),
+    // the slowed CPU is this machine's CPU slowed further: a busy machine shows in these figures
+    loadAverage: load.map((l) => round(l)),
+    runs: all.map((r) => ({ readyMs: r.readyMs, lcpMs: r.lcpMs, kbBeforeReady: kb(r.bytesBeforeReady), kbTotal: kb(r.bytes) })),
   };
 }

@@ -72,7 +72,7 @@ const envSchema = z.object({
   PRIVACY_STATEMENT_URL: url(['http:', 'https:'], 'an http(s) URL').default('https://www.nedap.com/privacy-statement/'),
   EULA_URL: z.string().min(1).default('/documents/end-user-licence-agreement.pdf'),
   SALES_CONTACT_EMAIL: z.email({ message: 'must be an e-mail address' }).default('sales@example.com'),
-  LOGIN_VIDEO_URL: z.string().min(1).default('/media/cows.mp4'),
+  LOGIN_VIDEO_URL: z.string().min(1).default('/media/pasture.webm'),
   WEB_DIST_DIR: z.string().min(1).optional(),
   // operations (README, "Operations")
   METRICS_ENABLED: bool.default(false),

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * How much JavaScript the login route loads, gzipped (issue 5: at most 120 KB). Reads the Vite
+ * How much JavaScript the login route loads, gzipped (at most 130 KB, docs/decisions/007-login-on-a-slow-connection.md). Reads the Vite
  * manifest of a build (default apps/web/dist) and follows the static imports of the entry and of
  * the login route's lazy modules (login layout and login page); prints a table and exits 1 when
  * over the budget. Usage: node apps/web/scripts/login-bundle-size.mjs [distDir] [--budget KB]
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 const args = process.argv.slice(2);
 const budgetIndex = args.indexOf('--budget');
-const budgetKb = budgetIndex >= 0 ? Number(args[budgetIndex + 1]) : 120;
+const budgetKb = budgetIndex >= 0 ? Number(args[budgetIndex + 1]) : 130;
 const dist = args.find((a, i) => !a.startsWith('--') && (budgetIndex < 0 || i !== budgetIndex + 1)) ?? fileURLToPath(new URL('../dist/', import.meta.url));
 const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8'));
 

@@ -1,15 +1,25 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { config as zodConfig } from 'zod/v4/core';
 import { App } from './app/App';
-
-// The CSP allows no eval: zod must not probe for it (its probe is a CSP violation in the console).
-zodConfig({ jitless: true });
+import { preloadFirstView } from './app/router';
+import { initI18n } from './lib/i18n';
+import { configurationQuery } from './lib/config';
+import { queryClient } from './lib/query-client';
+import { fetchSessionUser, sessionQueryKey } from './lib/session';
 
 // A URL starting with #/ is rewritten to a normal path (spec §2).
 if (window.location.hash.startsWith('#/')) {
   window.history.replaceState(null, '', window.location.hash.slice(1));
 }
+
+// Everything the first page needs starts now, side by side: its views' code, the translations,
+// the session and the site settings (docs/performance.md, "The login page on a slow connection").
+if (/^\/login\/?$/i.test(window.location.pathname)) {
+  void queryClient.prefetchQuery({ queryKey: sessionQueryKey, queryFn: fetchSessionUser, staleTime: 60_000 });
+  void queryClient.prefetchQuery(configurationQuery);
+}
+preloadFirstView(window.location.pathname);
+void initI18n();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

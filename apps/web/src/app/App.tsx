@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'react';
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
-import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
+import './login-styles';
 import { initI18n } from '@/lib/i18n';
 import { queryClient } from '@/lib/query-client';
 import { cssVariablesResolver, theme } from './theme';

@@ -1,6 +1,8 @@
-import { lazy, type ComponentType } from 'react';
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { BrowserRouter, Route, Routes, useLocation } from 'react-router';
+import * as loginPage from '@/features/auth/routes/login-page';
 import { RequireAuth, RequireManager, RequireNativeAccount } from './guards';
+import * as loginLayout from './layouts/login-layout';
 import { RouteErrorBoundary } from './route-error-boundary';
 import { Loading } from './routed-view';
 
@@ -10,12 +12,28 @@ import { Loading } from './routed-view';
  * has no loaders or actions, and the data router would add ~17 KB gzipped to every route
  * (docs/decisions/006-web-bundle-budget.md).
  */
-const view = <M,>(load: () => Promise<M>, pick: (m: M) => ComponentType) => lazy(() => load().then((m) => ({ default: pick(m) })));
+type View = LazyExoticComponent<ComponentType> & { preload: () => Promise<unknown> };
 
-const LoginLayout = view(() => import('./layouts/login-layout'), (m) => m.LoginLayout);
+/**
+ * A view loaded on demand, which can also be asked for before it renders (`preloadFirstView`).
+ * Every view but the login page's comes with Mantine's whole stylesheet (`./all-styles.ts`); the
+ * login page needs only the few styles the entry carries (`./login-styles.ts`).
+ */
+function lazyView<M>(load: () => Promise<M>, pick: (m: M) => ComponentType, { allStyles }: { allStyles: boolean }): View {
+  let loading: Promise<{ default: ComponentType }> | undefined;
+  const start = () =>
+    (loading ??= (allStyles ? Promise.all([load(), import('./all-styles')]).then(([m]) => m) : load()).then((m) => ({ default: pick(m) })));
+  return Object.assign(lazy(start), { preload: start });
+}
+const loginView = <M,>(load: () => Promise<M>, pick: (m: M) => ComponentType) => lazyView(load, pick, { allStyles: false });
+const view = <M,>(load: () => Promise<M>, pick: (m: M) => ComponentType) => lazyView(load, pick, { allStyles: true });
+
+// The login page is where most visits start: it comes with the entry, so its code loads in
+// parallel with the shell instead of after it (docs/performance.md).
+const LoginLayout = loginView(() => Promise.resolve(loginLayout), (m) => m.LoginLayout);
 const AppLayout = view(() => import('./layouts/app-layout'), (m) => m.AppLayout);
 
-const LoginPage = view(() => import('@/features/auth/routes/login-page'), (m) => m.LoginPage);
+const LoginPage = loginView(() => Promise.resolve(loginPage), (m) => m.LoginPage);
 const LoggedInPage = view(() => import('@/features/auth/routes/logged-in-page'), (m) => m.LoggedInPage);
 const LogoutPage = view(() => import('@/features/auth/routes/logout-page'), (m) => m.LogoutPage);
 const ForgotPasswordPage = view(() => import('@/features/auth/routes/forgot-password-page'), (m) => m.ForgotPasswordPage);
@@ -39,6 +57,21 @@ const ManageOrganizationPage = view(
   (m) => m.ManageOrganizationPage,
 );
 const NotFoundPage = view(() => import('@/features/errors/routes/not-found-page'), (m) => m.NotFoundPage);
+
+/** The views of the pages a visit most often starts on, by path. */
+const FIRST_VIEWS: [RegExp, View[]][] = [
+  [/^\/login\/?$/i, [LoginLayout, LoginPage]],
+  [/^\/?$/, [AppLayout, HomePage]],
+  [/^\/manage-organization\/[^/]+\/?$/i, [AppLayout, ManageOrganizationPage]],
+];
+
+/**
+ * Starts loading the views of `pathname` at once, while the shell and the translations load,
+ * instead of one after the other as each renders (a round trip each on a slow connection).
+ */
+export function preloadFirstView(pathname: string): void {
+  for (const [path, views] of FIRST_VIEWS) if (path.test(pathname)) for (const v of views) void v.preload().catch(() => undefined);
+}
 
 function PortalRoutes() {
   const location = useLocation();

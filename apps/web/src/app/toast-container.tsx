@@ -1,3 +1,5 @@
+import '@mantine/core/styles/Notification.css';
+import '@mantine/notifications/styles.css';
 import { Notifications } from '@mantine/notifications';
 
 /** The toasts' container (spec §9: top-right, 2000 ms, paused on hover, several at once). */

@@ -18,8 +18,8 @@ export const DEFAULT_CONFIGURATION: PortalConfiguration = {
   privacy_statement_url: 'https://www.nedap.com/privacy-statement/',
   eula_url: '/documents/end-user-licence-agreement.pdf',
   sales_contact_email: 'sales@example.com',
-  login_video_url: '/media/cows.mp4',
-  login_video_poster_url: '/media/cows-poster.jpg',
+  login_video_url: '/media/pasture.webm',
+  login_video_poster_url: '/media/pasture.svg',
 };
 
 export const configurationQueryKey = ['portal', 'configuration'] as const;

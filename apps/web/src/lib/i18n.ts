@@ -32,7 +32,14 @@ export async function changeLanguage(language: InterfaceLanguage): Promise<void>
   await i18n.changeLanguage(language);
 }
 
-export async function initI18n(): Promise<typeof i18n> {
+let initialized: Promise<typeof i18n> | undefined;
+
+/** Sets up the translations once (the entry starts it before the first render). */
+export function initI18n(): Promise<typeof i18n> {
+  return (initialized ??= setUp());
+}
+
+async function setUp(): Promise<typeof i18n> {
   await i18n.use(initReactI18next).init({
     resources: { 'en-GB': { translation: enGB } },
     lng: 'en-GB',

@@ -1,39 +1,25 @@
 import { Box, Center, Paper, Stack } from '@mantine/core';
-import { useReducedMotion } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
+import { useRef } from 'react';
 import { Link } from 'react-router';
 import { Logo } from '@/components/logo';
 import { DEFAULT_CONFIGURATION, configurationQuery } from '@/lib/config';
 import { RoutedView } from '../routed-view';
+import { LoginBackground } from './login-background';
 import classes from './login-layout.module.css';
 
 /**
- * Login layout (spec §2): the logo, the routed card, and a looping muted background video of
- * cows. Visitors who ask for reduced motion see its still poster instead.
+ * Login layout (spec §2): the logo, the routed card, and the looping muted background video of a
+ * pasture with cows (LOGIN_VIDEO_URL; the portal ships its own). Its still shows first; the video
+ * starts once the form is usable, and never for visitors who prefer no motion or less data
+ * (docs/performance.md, "The login page on a slow connection").
  */
 export function LoginLayout() {
-  const reduceMotion = useReducedMotion();
   const { data: config = DEFAULT_CONFIGURATION } = useQuery(configurationQuery);
-  // the shipped still belongs to the shipped clip; another configured clip shows its own first frame
-  const poster = config.login_video_url === DEFAULT_CONFIGURATION.login_video_url ? config.login_video_poster_url : undefined;
+  const page = useRef<HTMLDivElement>(null);
   return (
     <Box className={classes.root}>
-      {reduceMotion ? (
-        poster && <img className={classes.media} src={poster} alt="" aria-hidden="true" />
-      ) : (
-        <video
-          className={classes.media}
-          src={config.login_video_url}
-          poster={poster}
-          autoPlay
-          muted
-          loop
-          playsInline
-          preload="auto"
-          aria-hidden="true"
-          tabIndex={-1}
-        />
-      )}
+      <LoginBackground still={config.login_video_poster_url} video={config.login_video_url} pageRef={page} />
       <div className={classes.shade} aria-hidden="true" />
       <Center className={classes.content}>
         <Stack gap="lg" w="100%" maw={440} align="stretch">
@@ -42,7 +28,7 @@ export function LoginLayout() {
               <Logo size={40} inverted />
             </Link>
           </Center>
-          <Paper component="main" id="main" shadow="xl" radius="lg" p={{ base: 'lg', sm: 'xl' }} withBorder>
+          <Paper component="main" id="main" shadow="xl" radius="lg" p={{ base: 'lg', sm: 'xl' }} withBorder ref={page}>
             <RoutedView />
           </Paper>
         </Stack>

@@ -57,7 +57,8 @@ export function LoginPage() {
   }, [step]);
 
   if (!returnUrl && !loginErrorId && session.data) return <Navigate to={safeReturnPath(returnPath) ?? paths.home} replace />;
-  if ((returnUrl && context.isPending) || session.isPending || leaving) return <PageLoader minHeight={320} />;
+  // the form shows at once; a visitor who turns out to be signed in is sent on when the session answers
+  if ((returnUrl && context.isPending) || leaving) return <PageLoader minHeight={320} />;
 
   const clientName = returnUrl ? context.data?.client?.client_name || context.data?.client?.client_id : null;
   const title = clientName ?? t('product_name');
