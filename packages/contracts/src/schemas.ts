@@ -114,6 +114,8 @@ export const userInfoSchema = z.object({
   externalIdentityProvider: z.string().nullable(),
   isDeveloper: z.boolean(),
   manageUsersOrOrganizations: z.boolean(),
+  /** present (true) while the user must replace a generated password before anything else */
+  mustChangePassword: z.boolean().optional(),
 });
 export type UserInfo = z.infer<typeof userInfoSchema>;
 
@@ -209,6 +211,8 @@ export const invitationSchema = z.object({
   last_sent_at: z.string().nullable(),
   language_code: z.string(),
   is_external_identity_provider: z.boolean(),
+  /** when a pending invitation's link stops working */
+  expires_at: z.string().optional(),
   organization_name: z.string().optional(),
   organization_path: z.string().optional(),
 });
