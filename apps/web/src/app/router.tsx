@@ -3,6 +3,7 @@ import { BrowserRouter, Route, Routes, useLocation } from 'react-router';
 import { RequireAuth, RequireManager, RequireNativeAccount } from './guards';
 import { RouteErrorBoundary } from './route-error-boundary';
 import { Loading } from './routed-view';
+import { PageTitleAndFocus } from './page-title';
 
 /**
  * Every route of spec §2. Views are loaded on demand (React.lazy): the login route only pulls the
@@ -45,6 +46,7 @@ function PortalRoutes() {
   return (
     // a failed view (e.g. a new release replaced its chunk) shows the error view until the path changes
     <RouteErrorBoundary resetKey={location.pathname}>
+      <PageTitleAndFocus />
       <Loading>
         <Routes>
           <Route element={<LoginLayout />}>

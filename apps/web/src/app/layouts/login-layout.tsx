@@ -1,8 +1,10 @@
-import { Box, Center, Paper, Stack } from '@mantine/core';
+import { Box, Center, Divider, Group, Paper, Stack } from '@mantine/core';
 import { useReducedMotion } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { Logo } from '@/components/logo';
+import { LanguagePicker } from '@/components/language-picker';
+import { SkipLink } from './skip-link';
 import { DEFAULT_CONFIGURATION, configurationQuery } from '@/lib/config';
 import { RoutedView } from '../routed-view';
 import classes from './login-layout.module.css';
@@ -18,6 +20,7 @@ export function LoginLayout() {
   const poster = config.login_video_url === DEFAULT_CONFIGURATION.login_video_url ? config.login_video_poster_url : undefined;
   return (
     <Box className={classes.root}>
+      <SkipLink />
       {reduceMotion ? (
         poster && <img className={classes.media} src={poster} alt="" aria-hidden="true" />
       ) : (
@@ -44,6 +47,10 @@ export function LoginLayout() {
           </Center>
           <Paper component="main" id="main" shadow="xl" radius="lg" p={{ base: 'lg', sm: 'xl' }} withBorder>
             <RoutedView />
+            <Divider my="md" />
+            <Group justify="flex-end">
+              <LanguagePicker />
+            </Group>
           </Paper>
         </Stack>
       </Center>

@@ -1,8 +1,9 @@
-import { Suspense, use } from 'react';
+import { Suspense, use, useEffect } from 'react';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
-import { useTranslation } from 'react-i18next';
 import { useSessionUser } from '@/lib/session';
-import { notifySuccess } from '@/components/notify';
+import { interfaceLanguageFor } from '@partner-portal/contracts';
+import { changeLanguage } from '@/lib/i18n';
+import { visitorChoseLanguage } from '@/components/language-picker';
 import { useInvitation } from '../api/get-invitation';
 import { invitationLocales } from '../lib/locales';
 import { externalLoginUrl } from '../lib/registration';
@@ -25,13 +26,18 @@ export function InvitationPage({ external }: { external: boolean }) {
 
 function Invitation({ external }: { external: boolean }) {
   use(invitationLocales());
-  const { t } = useTranslation();
   const { invitationId = '' } = useParams();
   const [searchParams] = useSearchParams();
   const code = searchParams.get('code') ?? '';
   const navigate = useNavigate();
   const invitation = useInvitation(invitationId, code);
   const session = useSessionUser();
+  // the page speaks the invitation's language (the one its e-mail was written in), unless the
+  // visitor picked another one here
+  const invitationLanguage = invitation.data?.language_code;
+  useEffect(() => {
+    if (invitationLanguage && !session.data && !visitorChoseLanguage()) void changeLanguage(interfaceLanguageFor(invitationLanguage));
+  }, [invitationLanguage, session.data]);
 
   if (invitation.isPending || session.isPending) return <InvitationLoading />;
   if (invitation.isError) return <UnknownInvitation />;
@@ -52,8 +58,8 @@ function Invitation({ external }: { external: boolean }) {
           window.location.assign(externalLoginUrl(invitationId));
           return;
         }
-        notifySuccess(t('inv_registered'));
-        void navigate('/login');
+        // the login page greets the new account and has its address filled in
+        void navigate('/login', { state: { registeredEmail: data.email_address } });
       }}
     />
   );
