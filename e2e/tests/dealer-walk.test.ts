@@ -90,7 +90,9 @@ beforeAll(async () => {
   await member(dealerId, 'johannes.vanderberg-hoogeveen@melkveebedrijf-groot-ammers.example');
   await member(portal.rootOrganizationId, 'eva.staff@nedap.example');
   for (const email of ['wilhelmina.schoonhoven@melkveebedrijf-groot-ammers.example', 'kees@dealer.example']) {
-    expect((await admin.post(`/api/organizations/${dealerId}/invitations`, { email_address: email, language_code: 'de' })).status).toBe(201);
+    expect((await admin.post(`/api/organizations/${dealerId}/invitations`, { email_address: email, language_code: 'de' })).status).toBe(
+      201,
+    );
   }
 }, 120_000);
 afterAll(async () => {
@@ -247,14 +249,14 @@ describe('tables on phones, tablets and desktops', () => {
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         expect(overflow, 'page overflow').toBeLessThanOrEqual(0);
         const cut = await page.evaluate(() =>
-          [...document.querySelectorAll<HTMLElement>('.mantine-Badge-root, .mantine-Badge-label')]
+          Array.from(document.querySelectorAll<HTMLElement>('.mantine-Badge-root, .mantine-Badge-label'))
             .filter((el) => el.scrollWidth > el.clientWidth + 1)
             .map((el) => el.textContent),
         );
         expect(cut, 'truncated badges').toEqual([]);
         // every row action is on screen, without scrolling sideways
         const actions = await page.evaluate(() =>
-          [...document.querySelectorAll<HTMLElement>('#org-users-table button, #org-invitations-table button')].map((b) => {
+          Array.from(document.querySelectorAll<HTMLElement>('#org-users-table button, #org-invitations-table button')).map((b) => {
             const r = b.getBoundingClientRect();
             return { right: r.right, left: r.left, label: b.getAttribute('aria-label') };
           }),
@@ -264,7 +266,7 @@ describe('tables on phones, tablets and desktops', () => {
         // addresses break only after '@' or before '.', never inside a word or at a hyphen
         const broken = await page.evaluate(() => {
           const bad: string[] = [];
-          for (const address of document.querySelectorAll<HTMLElement>('[data-address]')) {
+          for (const address of Array.from(document.querySelectorAll<HTMLElement>('[data-address]'))) {
             const walker = document.createTreeWalker(address, NodeFilter.SHOW_TEXT);
             let before = '';
             let lastTop: number | null = null;
@@ -275,7 +277,8 @@ describe('tables on phones, tablets and desktops', () => {
                 r.setStart(n, i);
                 r.setEnd(n, i + 1);
                 const top = Math.round(r.getBoundingClientRect().top);
-                if (lastTop !== null && top > lastTop + 2 && t[i] !== '.' && !before.endsWith('@')) bad.push(`${address.textContent} after "${before}"`);
+                if (lastTop !== null && top > lastTop + 2 && t[i] !== '.' && !before.endsWith('@'))
+                  bad.push(`${address.textContent} after "${before}"`);
                 lastTop = top;
                 before += t[i];
               }
@@ -307,7 +310,9 @@ describe('the invitee’s language and the language picker', () => {
   it('opens a Dutch invitation in Dutch for a new visitor, and offers all six languages', async () => {
     const email = 'anna.jansen@dealer-noord.example';
     const before = portal.smtp.messages.length;
-    expect((await admin.post(`/api/organizations/${dealerId}/invitations`, { email_address: email, language_code: 'nl' })).status).toBe(201);
+    expect((await admin.post(`/api/organizations/${dealerId}/invitations`, { email_address: email, language_code: 'nl' })).status).toBe(
+      201,
+    );
     const link = await invitationLink(portal, email, before);
     for (const width of WIDTHS) {
       const ctx = await context(width, 'en-GB', null);
@@ -366,7 +371,9 @@ describe('after registering', () => {
   it('lands on the login page with the address filled in and says the account is ready; the reopened invitation links to login', async () => {
     const email = 'lisa.bakker@dealer.example';
     const before = portal.smtp.messages.length;
-    expect((await admin.post(`/api/organizations/${dealerId}/invitations`, { email_address: email, language_code: 'en' })).status).toBe(201);
+    expect((await admin.post(`/api/organizations/${dealerId}/invitations`, { email_address: email, language_code: 'en' })).status).toBe(
+      201,
+    );
     const link = await invitationLink(portal, email, before);
     const ctx = await context(768, 'en-GB', null);
     ctx.setDefaultTimeout(10_000);

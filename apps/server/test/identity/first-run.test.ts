@@ -88,7 +88,10 @@ describe('first run with a generated administrator password', () => {
   it('does not ask again once changed, nor when the operator set the password', async () => {
     const client = await signIn(NEW_PASSWORD);
     expect((await client.get('/api/identity/user-info')).body.mustChangePassword).toBeUndefined();
-    const { rows } = await services.db.query<{ must_change_password: boolean }>('SELECT must_change_password FROM users WHERE lower(email) = lower($1)', [EMAIL]);
+    const { rows } = await services.db.query<{ must_change_password: boolean }>(
+      'SELECT must_change_password FROM users WHERE lower(email) = lower($1)',
+      [EMAIL],
+    );
     expect(rows[0]!.must_change_password).toBe(false);
   });
 });

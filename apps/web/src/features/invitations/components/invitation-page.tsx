@@ -1,6 +1,8 @@
 import { Suspense, use, useEffect } from 'react';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import { useSessionUser } from '@/lib/session';
+import { notifySuccess } from '@/components/notify';
 import { interfaceLanguageFor } from '@partner-portal/contracts';
 import { changeLanguage } from '@/lib/i18n';
 import { visitorChoseLanguage } from '@/components/language-picker';
@@ -26,6 +28,7 @@ export function InvitationPage({ external }: { external: boolean }) {
 
 function Invitation({ external }: { external: boolean }) {
   use(invitationLocales());
+  const { t } = useTranslation();
   const { invitationId = '' } = useParams();
   const [searchParams] = useSearchParams();
   const code = searchParams.get('code') ?? '';
@@ -58,7 +61,8 @@ function Invitation({ external }: { external: boolean }) {
           window.location.assign(externalLoginUrl(invitationId));
           return;
         }
-        // the login page greets the new account and has its address filled in
+        notifySuccess(t('inv_registered'));
+        // the login page also says so where it stays, with the new account's address filled in
         void navigate('/login', { state: { registeredEmail: data.email_address } });
       }}
     />

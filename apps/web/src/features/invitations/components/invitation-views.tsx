@@ -58,9 +58,8 @@ export function NotPendingInvitation({ invitation }: { invitation: Invitation })
             {t('inv_go_to_login')}
           </Button>
         </>
-      ) : (
-        <Text c="gray.7">{t('inv_contact_hint')}</Text>
-      )}
+      ) : null}
+      <Text c="gray.7">{t('inv_contact_hint')}</Text>
     </Stack>
   );
 }

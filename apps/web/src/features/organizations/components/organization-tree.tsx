@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { Box, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Box, Text, TextInput } from '@mantine/core';
 import { IconChevronDown, IconChevronRight, IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { OrganizationNode } from '@partner-portal/contracts';
@@ -212,7 +212,6 @@ export function OrganizationTree({
                 <span aria-hidden style={{ fontSize: 12, color: 'var(--mantine-color-gray-7)', flex: 'none' }}>
                   {row.node.members}
                 </span>
-                <VisuallyHidden>{`, ${t('org_tree_members', { count: row.node.members })}`}</VisuallyHidden>
               </div>
             );
           })}

@@ -241,10 +241,19 @@ export function InvitationsTable({
   const actions = (invitation: Invitation) =>
     invitation.invitation_state === 'PENDING' ? (
       <Group gap={4} wrap="nowrap">
-        <RowAction label={t('org_resend_of', { email: invitation.email_address })} tip={t('org_resend_invitation')} onClick={() => onResend(invitation)}>
+        <RowAction
+          label={t('org_resend_of', { email: invitation.email_address })}
+          tip={t('org_resend_invitation')}
+          onClick={() => onResend(invitation)}
+        >
           <IconMailForward size={18} aria-hidden />
         </RowAction>
-        <RowAction label={t('org_revoke_of', { email: invitation.email_address })} tip={t('org_revoke_invitation')} color="red" onClick={() => onRevoke(invitation)}>
+        <RowAction
+          label={t('org_revoke_of', { email: invitation.email_address })}
+          tip={t('org_revoke_invitation')}
+          color="red"
+          onClick={() => onRevoke(invitation)}
+        >
           <IconX size={18} aria-hidden />
         </RowAction>
       </Group>
