@@ -44,7 +44,10 @@ export function ProblemSummary({ lines }: { lines: string[] | null }) {
   const ref = useRef<HTMLDivElement>(null);
   const shown = !!lines && lines.length > 0;
   useEffect(() => {
-    if (shown) ref.current?.scrollIntoView({ block: 'nearest' });
+    if (!shown) return;
+    // the summary, and the buttons right below it, in view
+    ref.current?.scrollIntoView({ block: 'nearest' });
+    ref.current?.nextElementSibling?.scrollIntoView({ block: 'nearest' });
   }, [shown, lines]);
   if (!lines || lines.length === 0) return null;
   return (
