@@ -46,6 +46,25 @@ afterAll(async () => {
   await portal?.close();
 });
 
+/** A member made the real way: invited through the API, registered with the invitation's link. */
+async function acceptInvitation(organizationId: string, email: string, rights?: object) {
+  const before = portal.smtp.messages.length;
+  const invited = await adminApi.post(`/api/organizations/${organizationId}/invitations`, { email_address: email, language_code: 'en', ...(rights ? { rights } : {}) });
+  expect(invited.status).toBe(201);
+  const link = await invitationLink(portal, email, before);
+  const accepted = await portal.client().put(`/api/invitations/${link.pathname.split('/').pop()}/accept`, {
+    invitation_code: link.searchParams.get('code'),
+    first_name: 'Mark',
+    last_name: 'de Vries',
+    language_code: 'en',
+    password: INVITEE_PASSWORD,
+    password_confirmation: INVITEE_PASSWORD,
+    opt_in_for_newsletter: false,
+    accept_agreement: true,
+  });
+  expect(accepted.status).toBe(204);
+}
+
 async function createSubOrganization(name: string, apps: string[], allowChildren: boolean, shot?: string) {
   await page.getByRole('button', { name: 'Create sub-organization' }).click();
   const dialog = await openDialog(page, /^Create sub-organization in /);
@@ -186,7 +205,8 @@ describe('organization management (issue 6)', () => {
     await invitee.goto(link.pathname + link.search);
     await invitee.getByRole('heading', { level: 1, name: 'Welcome to the Partner Portal' }).waitFor();
     expect(await invitee.getByLabel('E-mail address').inputValue()).toBe(INVITEE);
-    expect(await invitee.getByLabel('E-mail address').isDisabled()).toBe(true);
+    // read-only (full-contrast text), not disabled
+    expect(await invitee.getByLabel('E-mail address').isEditable()).toBe(false);
     await invitee.getByLabel('Preferred language').selectOption('nl');
     await invitee.getByRole('heading', { level: 1, name: 'Welkom bij het Partner Portal' }).waitFor();
     await invitee.locator('input[name="first_name"]').fill('  Anna ');
@@ -385,10 +405,14 @@ describe('organization management (issue 6)', () => {
       await narrow.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
     }
-    // the rights editor and the remove confirmation, on the root (provider) organization
+    // the rights editor and the remove confirmation, on the root (provider) organization, for a
+    // colleague of the administrator (one's own row offers neither)
+    const staff = 'staff@nedap.example';
+    await acceptInvitation(portal.rootOrganizationId, staff);
     await narrow.goto(`/manage-organization/${portal.rootOrganizationId}`);
-    await narrow.getByRole('button', { name: `Edit rights of ${ADMIN_EMAIL}` }).click();
-    const rights = await openDialog(narrow, `Edit rights of ${ADMIN_EMAIL}`);
+    expect(await narrow.getByRole('button', { name: `Edit rights of ${ADMIN_EMAIL}` }).getAttribute('aria-disabled')).toBe('true');
+    await narrow.getByRole('button', { name: `Edit rights of ${staff}` }).click();
+    const rights = await openDialog(narrow, `Edit rights of ${staff}`);
     // provider staff: no global full permission, the provider variants, developer options for a developer
     expect(await rights.getByRole('checkbox', { name: 'Full permission for all applications' }).count()).toBe(0);
     await rights.getByRole('group', { name: 'Loyalty & Trade-in' }).getByRole('checkbox', { name: 'Developer options' }).waitFor();
@@ -400,7 +424,7 @@ describe('organization management (issue 6)', () => {
     await screenshot(narrow, 'modal-rights-768');
     await narrow.keyboard.press('Escape');
     await rights.waitFor({ state: 'detached' });
-    await narrow.getByRole('button', { name: `Remove ${ADMIN_EMAIL}` }).click();
+    await narrow.getByRole('button', { name: `Remove ${staff}` }).click();
     await openDialog(narrow, 'Remove user');
     await screenshot(narrow, 'modal-remove-768');
     await narrow.keyboard.press('Escape');
@@ -415,24 +439,12 @@ describe('organization management (issue 6)', () => {
 
   it('a sub-organization manager sees only their own subtree', async () => {
     const email = 'manager@dealer-noord.nl';
-    const invited = await adminApi.post(`/api/organizations/${ids.noord}/invitations`, {
-      email_address: email,
-      language_code: 'en',
-      rights: { partner_portal: { user_user_manager: true, user_sub_organization_manager: true }, loyalty: { user_access: true } },
+    await acceptInvitation(ids.noord!, email, {
+      partner_portal: { user_user_manager: true, user_sub_organization_manager: true },
+      loyalty: { user_access: true },
     });
-    expect(invited.status).toBe(201);
-    const link = await invitationLink(portal, email);
-    const accepted = await portal.client().put(`/api/invitations/${link.pathname.split('/').pop()}/accept`, {
-      invitation_code: link.searchParams.get('code'),
-      first_name: 'Mark',
-      last_name: 'de Vries',
-      language_code: 'en',
-      password: INVITEE_PASSWORD,
-      password_confirmation: INVITEE_PASSWORD,
-      opt_in_for_newsletter: false,
-      accept_agreement: true,
-    });
-    expect(accepted.status).toBe(204);
+    const colleague = 'colleague@dealer-noord.nl';
+    await acceptInvitation(ids.noord!, colleague);
     const { context } = await signedInContext(browser, portal, await userIdOf(portal, email), WIDE);
     const { page: manager, watch: managerWatch } = await newPage(context);
     await manager.goto(`/manage-organization/${ids.noord}`);
@@ -444,9 +456,10 @@ describe('organization management (issue 6)', () => {
     // their own organization: no edit or delete
     expect(await manager.getByRole('button', { name: 'Edit organization' }).count()).toBe(0);
     await manager.getByRole('button', { name: 'Invite user' }).waitFor();
-    // the manager's rights editor offers no provider-only or developer boxes
-    await manager.getByRole('button', { name: `Edit rights of ${email}` }).click();
-    const dialog = await openDialog(manager, `Edit rights of ${email}`);
+    // the manager's rights editor offers no provider-only or developer boxes (their own row offers none)
+    expect(await manager.getByRole('button', { name: `Edit rights of ${email}` }).getAttribute('aria-disabled')).toBe('true');
+    await manager.getByRole('button', { name: `Edit rights of ${colleague}` }).click();
+    const dialog = await openDialog(manager, `Edit rights of ${colleague}`);
     expect(await dialog.getByRole('checkbox', { name: 'Developer options' }).count()).toBe(0);
     await dialog.getByRole('checkbox', { name: 'Full permission for all applications' }).waitFor();
     await manager.keyboard.press('Escape');

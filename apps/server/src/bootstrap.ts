@@ -32,7 +32,8 @@ export interface BootstrapResult {
 /**
  * On a database with no organization, create the provider's root organization (every app, may
  * create sub-organizations) and its administrator with full partner-portal rights and the
- * developer flag. Idempotent and safe when several instances start at once.
+ * developer flag. When the password was generated, the administrator must change it at the first
+ * sign-in (users.must_change_password). Idempotent and safe when several instances start at once.
  */
 export async function bootstrap(
   db: Database,
@@ -57,10 +58,11 @@ export async function bootstrap(
         [organizationId],
       );
       const user = await tx.query<{ id: string }>(
-        `INSERT INTO users (email, first_name, last_name, language_code, password_hash, is_developer, terms_accepted_at, password_changed_at)
-         VALUES ($1, 'Portal', 'Administrator', 'en', $2, true, now(), now())
+        `INSERT INTO users (email, first_name, last_name, language_code, password_hash, is_developer, terms_accepted_at, password_changed_at, must_change_password)
+         VALUES ($1, 'Administrator', '', 'en', $2, true, now(), now(), $3)
          ON CONFLICT (lower(email)) DO UPDATE SET is_developer = true RETURNING id`,
-        [options.adminEmail, passwordHash],
+        // a generated password was only ever printed in a log: the administrator must replace it
+        [options.adminEmail, passwordHash, options.adminPassword === undefined],
       );
       await tx.query(
         `INSERT INTO memberships (organization_id, user_id, email, organization_path, rights) VALUES ($1, $2, $3, $4, $5)`,

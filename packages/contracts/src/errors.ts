@@ -10,6 +10,7 @@ export const ERRORS = {
   payload_too_large: { status: 413, title: 'The request body is too large.' },
   unauthorized: { status: 401, title: 'Unauthorized' },
   forbidden: { status: 403, title: 'Forbidden (no access to the requested page)' },
+  password_change_required: { status: 403, title: 'Change your password before you continue' },
   csrf_header_missing: { status: 403, title: 'The anti-forgery header X-CSRF is missing.' },
   not_found: { status: 404, title: 'Sorry, we could not find this page' },
   method_not_allowed: { status: 405, title: 'Method not allowed.' },

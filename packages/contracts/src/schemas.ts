@@ -116,6 +116,8 @@ export const userInfoSchema = z.object({
   manageUsersOrOrganizations: z.boolean(),
   /** the user's own rights (added by the portal: the rights editor disables the boxes they do not hold) */
   rights: rightsSchema.optional(),
+  /** present (true) while the user must replace a generated password before anything else */
+  mustChangePassword: z.boolean().optional(),
 });
 export type UserInfo = z.infer<typeof userInfoSchema>;
 
@@ -213,6 +215,8 @@ export const invitationSchema = z.object({
   last_sent_at: z.string().nullable(),
   language_code: z.string(),
   is_external_identity_provider: z.boolean(),
+  /** when a pending invitation's link stops working */
+  expires_at: z.string().optional(),
   organization_name: z.string().optional(),
   organization_path: z.string().optional(),
 });

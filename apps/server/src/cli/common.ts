@@ -1,5 +1,6 @@
 import { loadConfig, ConfigError } from '../config.js';
 import { bootstrap } from '../bootstrap.js';
+import { EmbeddedDatabaseInUseError } from '../db/client.js';
 import { closeServices, createLogger, createServices } from '../main.js';
 import type { Services } from '../services.js';
 
@@ -14,11 +15,22 @@ export async function runCli(name: string, fn: (services: Services, args: Map<st
     await fn(services, parseArgs(process.argv.slice(2)));
   } catch (err) {
     if (err instanceof ConfigError) console.error(err.message);
+    else if (err instanceof EmbeddedDatabaseInUseError) console.error(embeddedDatabaseInUse(name, err));
     else console.error(`${name} failed: ${(err as Error).stack ?? String(err)}`);
     process.exitCode = 1;
   } finally {
     if (services) await closeServices(services).catch(() => undefined);
   }
+}
+
+/** What to do when the running portal holds the embedded database (no stack trace: nothing is broken). */
+export function embeddedDatabaseInUse(name: string, err: EmbeddedDatabaseInUseError): string {
+  return [
+    `${name}: the portal (process ${err.pid}) is running on the embedded database in ${err.dataDir}.`,
+    'The embedded database serves one process at a time. Either:',
+    `  - stop the portal (Ctrl+C), run the command again, then start the portal again; or`,
+    '  - run the portal and this command on PostgreSQL: set DATABASE_URL for both (see README.md, Using PostgreSQL).',
+  ].join('\n');
 }
 
 /** --name value and --name=value pairs. */

@@ -203,6 +203,17 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
   };
 }
 
+/** The embedded database's data directory is held by another running process (the portal, usually). */
+export class EmbeddedDatabaseInUseError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
+    super(`the embedded database in ${dataDir} is in use by process ${pid}; use DATABASE_URL (PostgreSQL) to run several instances`);
+    this.name = 'EmbeddedDatabaseInUseError';
+  }
+}
+
 /**
  * The embedded database's memory (docs/performance.md, "Memory of the embedded database"). PGlite
  * runs PostgreSQL in one WebAssembly memory that grows and is never given back, so what PostgreSQL
@@ -250,7 +261,7 @@ function lockDataDir(lockFile: string): () => void {
         alive = false;
       }
     }
-    if (alive) throw new Error(`the embedded database in ${lockFile.replace(/pglite\.lock$/, '')} is in use by process ${holder}; use DATABASE_URL (PostgreSQL) to run several instances`);
+    if (alive) throw new EmbeddedDatabaseInUseError(lockFile.replace(/pglite\.lock$/, ''), holder);
     rmSync(lockFile, { force: true });
     take();
   }

@@ -29,6 +29,8 @@ export interface SessionUser {
   rights: Rights;
   userManager: boolean;
   organizationManager: boolean;
+  /** the password was generated for the user: nothing but changing it (and signing out) is allowed */
+  mustChangePassword: boolean;
 }
 
 export function hashSecret(secret: string): string {
@@ -150,10 +152,15 @@ export class SessionStore {
     return request.sessionUserCache;
   }
 
-  /** The signed-in user, or a 401. */
-  async require(request: FastifyRequest): Promise<SessionUser> {
+  /**
+   * The signed-in user, or a 401. A user who must first change a generated password gets a 403
+   * `password_change_required`, except where `allowPendingPasswordChange` (reading who is signed
+   * in, changing the password).
+   */
+  async require(request: FastifyRequest, options: { allowPendingPasswordChange?: boolean } = {}): Promise<SessionUser> {
     const user = await this.current(request);
     if (!user) throw new AppError('unauthorized');
+    if (user.mustChangePassword && !options.allowPendingPasswordChange) throw new AppError('password_change_required');
     return user;
   }
 
@@ -176,6 +183,7 @@ interface SessionRow {
   organization_path: string | null;
   organization_depth: number | null;
   rights: unknown;
+  must_change_password: boolean;
 }
 
 // One round trip: find the live session, slide its expiry (at most once a minute), load the user.
@@ -195,7 +203,7 @@ WITH s AS (
   SELECT user_id FROM sessions WHERE id_hash = $1 AND expires_at > now()
   LIMIT 1
 )
-SELECT u.id AS user_id, u.email, u.first_name, u.last_name, u.language_code, u.external_idp, u.is_developer,
+SELECT u.id AS user_id, u.email, u.first_name, u.last_name, u.language_code, u.external_idp, u.is_developer, u.must_change_password,
        m.id AS membership_id, o.id AS organization_id, o.name AS organization_name, o.path AS organization_path,
        o.depth AS organization_depth, m.rights
 FROM live JOIN users u ON u.id = live.user_id
@@ -222,6 +230,7 @@ function toSessionUser(row: SessionRow, sessionIdHash: string): SessionUser {
     rights,
     userManager: row.membership_id !== null && isUserManager(rights),
     organizationManager: row.membership_id !== null && isOrganizationManager(rights),
+    mustChangePassword: row.must_change_password === true,
   };
 }
 
@@ -243,6 +252,7 @@ export function toUserInfo(user: SessionUser): UserInfo {
     isDeveloper: user.isDeveloper,
     manageUsersOrOrganizations: user.userManager || user.organizationManager,
     rights: user.rights,
+    ...(user.mustChangePassword ? { mustChangePassword: true } : {}),
   };
 }
 

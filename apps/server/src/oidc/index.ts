@@ -184,6 +184,8 @@ function registerInteractionPages(app: FastifyInstance, oidc: Oidc): void {
       void reply.header('cache-control', 'no-store');
       const user = await services.sessions.current(request);
       if (!user) return reply.redirect(loginPageUrl(oidc.interactionUrl(uid)), 303);
+      // a generated password is replaced before the user signs in to any application
+      if (user.mustChangePassword) return reply.redirect('/change-password', 303);
       let returnTo: string;
       if (interaction.prompt.name === 'login') {
         const remember = await sessionIsPersistent(services, user.sessionIdHash);

@@ -31,9 +31,9 @@ describe('GET /api/identity/user-info', () => {
     expect(res.body).toEqual({
       id: portal.adminUserId,
       email: ADMIN_EMAIL,
-      firstName: 'Portal',
-      lastName: 'Administrator',
-      fullName: 'Portal Administrator',
+      firstName: 'Administrator',
+      lastName: '',
+      fullName: 'Administrator',
       languageCode: 'en',
       organizationId: portal.rootOrganizationId,
       organizationName: 'Nedap',

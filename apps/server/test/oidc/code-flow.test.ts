@@ -78,7 +78,7 @@ describe('authorization code with PKCE', () => {
     expect(claims.iss).toBe(portal.url);
     expect(claims.sub).toBe(portal.adminUserId);
     expect(claims.email).toBe(ADMIN_EMAIL);
-    expect(claims.given_name).toBe('Portal');
+    expect(claims.given_name).toBe('Administrator');
     expect(claims.organization_id).toBe(portal.rootOrganizationId);
   });
 
@@ -88,8 +88,8 @@ describe('authorization code with PKCE', () => {
       sub: portal.adminUserId,
       email: ADMIN_EMAIL,
       email_verified: true,
-      name: 'Portal Administrator',
-      family_name: 'Administrator',
+      name: 'Administrator',
+      given_name: 'Administrator',
       locale: 'en',
       organization_id: portal.rootOrganizationId,
       organization_name: 'Nedap',

@@ -415,6 +415,7 @@ describe('authorization matrix: delegation', () => {
         rights: toRights(adminMembership.rights),
         userManager: true,
         organizationManager: true,
+        mustChangePassword: false,
       },
       requestId: 'in-flight-request',
     };

@@ -25,6 +25,8 @@ export function RequireAuth() {
   if (isPending) return <PageLoader minHeight="60vh" />;
   if (isError) return <Outlet />;
   if (!user) return sessionSeen ? <PageLoader minHeight="60vh" /> : <Navigate to={loginPathFor(location)} replace />;
+  // a generated password (first start) is replaced before anything else; the server refuses the rest
+  if (user.mustChangePassword && location.pathname !== paths.changePassword) return <Navigate to={paths.changePassword} replace />;
   return <Outlet />;
 }
 

@@ -5,6 +5,7 @@ import { RequireAuth, RequireManager, RequireNativeAccount } from './guards';
 import * as loginLayout from './layouts/login-layout';
 import { RouteErrorBoundary } from './route-error-boundary';
 import { Loading } from './routed-view';
+import { PageTitleAndFocus } from './page-title';
 
 /**
  * Every route of spec §2. Views are loaded on demand (React.lazy): the login route only pulls the
@@ -78,6 +79,7 @@ function PortalRoutes() {
   return (
     // a failed view (e.g. a new release replaced its chunk) shows the error view until the path changes
     <RouteErrorBoundary resetKey={location.pathname}>
+      <PageTitleAndFocus />
       <Loading>
         <Routes>
           <Route element={<LoginLayout />}>

@@ -1,8 +1,21 @@
 import '@mantine/core/styles/Notification.css';
 import '@mantine/notifications/styles.css';
 import { Notifications } from '@mantine/notifications';
+import classes from './toast-container.module.css';
 
-/** The toasts' container (spec §9: top-right, 2000 ms, paused on hover, several at once). */
+/**
+ * The toasts' container (spec §9: top-right, 2000 ms, paused on hover, several at once). It starts
+ * below the header, so a toast never covers the user menu.
+ */
 export function ToastContainer() {
-  return <Notifications position="top-right" autoClose={2000} limit={5} pauseResetOnHover="notification" zIndex={1200} />;
+  return (
+    <Notifications
+      position="top-right"
+      autoClose={2000}
+      limit={5}
+      pauseResetOnHover="notification"
+      zIndex={1200}
+      className={classes.toasts}
+    />
+  );
 }

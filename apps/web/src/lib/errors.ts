@@ -58,3 +58,26 @@ export function fieldErrorMessages(err: unknown, t: Translate, knownKey?: (key: 
   if (view.kind !== 'fields') return {};
   return Object.fromEntries(Object.entries(view.fields).map(([field, list]) => [field, list.map((s) => t(s, { defaultValue: s })).join(' ')]));
 }
+
+/** OAuth / OpenID Connect error codes that get their own explanation; others get a general one. */
+const SIGN_IN_ERRORS = new Set([
+  'invalid_client',
+  'invalid_request',
+  'invalid_redirect_uri',
+  'unauthorized_client',
+  'access_denied',
+  'invalid_scope',
+  'login_required',
+  'consent_required',
+  'server_error',
+  'temporarily_unavailable',
+  'interaction_expired',
+]);
+
+/**
+ * The translation key explaining a failed sign-in to the user (the error page and the login page's
+ * external-login error). The raw code and description stay for support, shown as a detail.
+ */
+export function signInErrorKey(code: string | null | undefined): string {
+  return code && SIGN_IN_ERRORS.has(code) ? `sign_in_error_${code}` : 'sign_in_error_unknown';
+}

@@ -22,10 +22,14 @@ export function storedLanguage(): InterfaceLanguage {
   return (INTERFACE_LANGUAGES as readonly string[]).includes(value ?? '') ? (value as InterfaceLanguage) : DEFAULT_INTERFACE_LANGUAGE;
 }
 
+/** Languages whose main bundle is loaded (a feature's bundle alone does not count). */
+const loadedMain = new Set<InterfaceLanguage>(['en-GB']);
+
 export async function changeLanguage(language: InterfaceLanguage): Promise<void> {
-  if (language !== 'en-GB' && !i18n.hasResourceBundle(language, 'translation')) {
-    const resources = await loaders[language]();
+  if (!loadedMain.has(language)) {
+    const resources = await loaders[language as Exclude<InterfaceLanguage, 'en-GB'>]();
     i18n.addResourceBundle(language, 'translation', resources.default, true, true);
+    loadedMain.add(language);
   }
   localStorage.setItem(STORAGE_KEY, language);
   document.documentElement.lang = language;

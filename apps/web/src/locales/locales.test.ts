@@ -30,6 +30,17 @@ function flatten(value: unknown, prefix = ''): Record<string, unknown> {
 }
 
 const read = (folder: string, language: string) => flatten(JSON.parse(readFileSync(join(folder, `${language}.json`), 'utf8')));
+
+/** i18next plural keys (`key_one`, `key_other`, …): each language has the forms its plural rules use. */
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+const pluralBases = (messages: Record<string, unknown>) => new Set(Object.keys(messages).filter((k) => PLURAL.test(k)).map((k) => k.replace(PLURAL, '')));
+/** The keys with plural forms folded into one `base_#` (its `_other` text), so languages with different forms compare equal. */
+const folded = (messages: Record<string, unknown>) => {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(messages)) if (!PLURAL.test(k)) out[k] = v;
+  for (const base of pluralBases(messages)) out[`${base}_#`] = messages[`${base}_other`];
+  return out;
+};
 const folders = localeFolders(SRC);
 
 describe('locale parity', () => {
@@ -42,10 +53,16 @@ describe('locale parity', () => {
     it(`${name}: all six languages with the same keys and no empty texts`, () => {
       const files = readdirSync(folder).filter((f) => f.endsWith('.json'));
       expect(files.sort()).toEqual(INTERFACE_LANGUAGES.map((l) => `${l}.json`).sort());
-      const reference = read(folder, 'en-GB');
+      const reference = folded(read(folder, 'en-GB'));
       const keys = Object.keys(reference).sort();
       for (const language of INTERFACE_LANGUAGES) {
-        const messages = read(folder, language);
+        const raw = read(folder, language);
+        // every counted text has exactly the plural forms this language's rules use
+        for (const base of pluralBases(raw)) {
+          const forms = Object.keys(raw).filter((k) => k.replace(PLURAL, '') === base && PLURAL.test(k)).map((k) => PLURAL.exec(k)![1]).sort();
+          expect({ language, base, forms }).toEqual({ language, base, forms: [...new Intl.PluralRules(language).resolvedOptions().pluralCategories].sort() });
+        }
+        const messages = folded(raw);
         const missing = keys.filter((k) => !(k in messages));
         const extra = Object.keys(messages).filter((k) => !(k in reference));
         expect({ language, missing, extra }).toEqual({ language, missing: [], extra: [] });

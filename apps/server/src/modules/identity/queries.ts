@@ -46,7 +46,7 @@ export async function linkExternalSubject(q: Queryable, userId: string, idp: str
 }
 
 export async function setPasswordHash(q: Queryable, userId: string, hash: string): Promise<void> {
-  await q.query('UPDATE users SET password_hash = $2, password_changed_at = now(), updated_at = now() WHERE id = $1', [userId, hash]);
+  await q.query('UPDATE users SET password_hash = $2, password_changed_at = now(), must_change_password = false, updated_at = now() WHERE id = $1', [userId, hash]);
 }
 
 export async function updateProfile(q: Queryable, userId: string, firstName: string, lastName: string, languageCode: string): Promise<void> {

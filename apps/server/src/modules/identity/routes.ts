@@ -87,7 +87,7 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app,
     { schema: { tags, summary: 'The signed-in user', response: { 200: userInfoSchema } } },
     async (request, reply) => {
       void reply.header('cache-control', 'no-store');
-      return toUserInfo(await services.sessions.require(request));
+      return toUserInfo(await services.sessions.require(request, { allowPendingPasswordChange: true }));
     },
   );
 
@@ -95,7 +95,7 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app,
     '/api/identity/change-password',
     { schema: { tags, summary: 'Change the password (native accounts)', body: changePasswordRequestSchema, response: { 204: z.null() } } },
     async (request, reply) => {
-      await service.changePassword(await services.sessions.require(request), request.body);
+      await service.changePassword(await services.sessions.require(request, { allowPendingPasswordChange: true }), request.body);
       return reply.code(204).send(null);
     },
   );

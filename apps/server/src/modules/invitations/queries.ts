@@ -36,6 +36,7 @@ export function toInvitation(row: InvitationRow, withOrganization = false): Invi
     last_sent_at: row.last_sent_at ? new Date(row.last_sent_at).toISOString() : null,
     language_code: row.language_code,
     is_external_identity_provider: row.is_external_identity_provider,
+    ...(row.state === 'PENDING' ? { expires_at: new Date(row.expires_at).toISOString() } : {}),
     ...(withOrganization ? { organization_name: row.organization_name, organization_path: row.organization_path } : {}),
   };
 }

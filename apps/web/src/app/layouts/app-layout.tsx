@@ -6,6 +6,7 @@ import { useSessionUser } from '@/lib/session';
 import { Footer } from '@/components/footer';
 import { RoutedView } from '../routed-view';
 import { UserMenu } from './user-menu';
+import { SkipLink } from './skip-link';
 
 /** Logged-in pages: header with the logo and the user dropdown, the page, the footer. */
 export function AppLayout() {
@@ -16,6 +17,7 @@ export function AppLayout() {
     // modals (spec §9: layer 1100 over the overlay 1000) are only used on logged-in pages, so their
     // code stays out of the login route
     <ModalsProvider modalProps={{ zIndex: 1100, overlayProps: { zIndex: 1000 } }}>
+      <SkipLink />
       <AppShell header={{ height: 60 }} padding={0}>
         <AppShell.Header px="md" withBorder>
           <Group h="100%" justify="space-between" wrap="nowrap">
@@ -25,7 +27,7 @@ export function AppLayout() {
             {user && <UserMenu user={user} />}
           </Group>
         </AppShell.Header>
-        <AppShell.Main style={{ display: 'flex', flexDirection: 'column', minHeight: '100dvh' }}>
+        <AppShell.Main id="main" tabIndex={-1} style={{ display: 'flex', flexDirection: 'column', minHeight: '100dvh' }}>
           <Box id="content" style={{ flex: 1 }}>
             <RoutedView />
           </Box>

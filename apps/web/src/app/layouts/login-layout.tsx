@@ -1,8 +1,10 @@
-import { Box, Center, Paper, Stack } from '@mantine/core';
+import { Box, Center, Divider, Group, Paper, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { Link } from 'react-router';
 import { Logo } from '@/components/logo';
+import { LanguagePicker } from '@/components/language-picker';
+import { SkipLink } from './skip-link';
 import { DEFAULT_CONFIGURATION, configurationQuery } from '@/lib/config';
 import { RoutedView } from '../routed-view';
 import { LoginBackground } from './login-background';
@@ -19,6 +21,7 @@ export function LoginLayout() {
   const page = useRef<HTMLDivElement>(null);
   return (
     <Box className={classes.root}>
+      <SkipLink />
       <LoginBackground still={config.login_video_poster_url} video={config.login_video_url} pageRef={page} />
       <div className={classes.shade} aria-hidden="true" />
       <Center className={classes.content}>
@@ -30,6 +33,10 @@ export function LoginLayout() {
           </Center>
           <Paper component="main" id="main" shadow="xl" radius="lg" p={{ base: 'lg', sm: 'xl' }} withBorder ref={page}>
             <RoutedView />
+            <Divider my="md" />
+            <Group justify="flex-end">
+              <LanguagePicker />
+            </Group>
           </Paper>
         </Stack>
       </Center>

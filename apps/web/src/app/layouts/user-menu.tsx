@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { Button, Menu, Text } from '@mantine/core';
 import { IconChevronDown, IconKey, IconLogout, IconUser, IconUsers } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -5,19 +6,38 @@ import { Link } from 'react-router';
 import type { UserInfo } from '@partner-portal/contracts';
 import { paths } from '@/lib/paths';
 
-/** The header's user dropdown (spec §2), opened and closed by click. */
+/**
+ * The header's user dropdown (spec §2), opened and closed by click. Opened by the keyboard (Enter,
+ * Space, ArrowDown), its first item takes focus, as a menu button should.
+ */
 export function UserMenu({ user }: { user: UserInfo }) {
   const { t } = useTranslation();
+  const byKeyboard = useRef(false);
+  const dropdown = useRef<HTMLDivElement>(null);
+  const focusFirstItem = () => {
+    if (!byKeyboard.current) return;
+    byKeyboard.current = false;
+    const started = performance.now();
+    const attempt = () => {
+      const first = dropdown.current?.querySelector<HTMLElement>('[role="menuitem"]');
+      if (first) first.focus();
+      else if (performance.now() - started < 1000) requestAnimationFrame(attempt);
+    };
+    requestAnimationFrame(attempt);
+  };
   return (
-    <Menu position="bottom-end" width={240} shadow="md" withinPortal trigger="click">
+    <Menu position="bottom-end" width={240} shadow="md" withinPortal trigger="click" trapFocus={false} withInitialFocusPlaceholder={false} returnFocus onOpen={focusFirstItem}>
       <Menu.Target>
-        <Button variant="subtle" color="dark" rightSection={<IconChevronDown size={16} aria-hidden />} aria-label={t('user_menu_label', { name: user.fullName })}>
+        <Button
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' || e.key === ' ' || e.key === 'ArrowDown') byKeyboard.current = true;
+          }} variant="subtle" color="dark" rightSection={<IconChevronDown size={16} aria-hidden />} aria-label={t('user_menu_label', { name: user.fullName })}>
           <Text component="span" fw={600} truncate maw={{ base: 140, sm: 260 }}>
             {user.fullName || user.email}
           </Text>
         </Button>
       </Menu.Target>
-      <Menu.Dropdown>
+      <Menu.Dropdown ref={dropdown}>
         <Menu.Label>{user.email}</Menu.Label>
         <Menu.Item component={Link} to={paths.profile} leftSection={<IconUser size={16} aria-hidden />}>
           {t('menu_profile')}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Container, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Container, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -11,6 +11,7 @@ import { ApiError } from '@/lib/api';
 import { describeError } from '@/lib/errors';
 import { passwordFormErrors } from '@/lib/password-form';
 import { paths } from '@/lib/paths';
+import { reloadSessionUser, useSessionUser } from '@/lib/session';
 import { changePassword } from '../api/change-password';
 
 /**
@@ -22,6 +23,7 @@ export function ChangePasswordPage() {
   const navigate = useNavigate();
   const [messages, setMessages] = useState<string[]>([]);
   const [done, setDone] = useState(false);
+  const required = useSessionUser().data?.mustChangePassword === true;
   const form = useForm<ChangePasswordRequest>({ defaultValues: { current_password: '', new_password: '', confirm_password: '' } });
   const { isSubmitting } = form.formState;
 
@@ -37,6 +39,7 @@ export function ChangePasswordPage() {
       await changePassword(values);
       setDone(true);
       notifySuccess(t('password_changed'));
+      if (required) await reloadSessionUser().catch(() => null);
       await navigate(paths.home);
     } catch (err) {
       if (err instanceof ApiError && err.status === 429) return; // spec §8: silently ignored here
@@ -54,6 +57,17 @@ export function ChangePasswordPage() {
           <Title order={1} size="h2">
             {t('change_password_title')}
           </Title>
+          {required ? (
+            <Alert
+              color="yellow"
+              variant="light"
+              title={t('password_change_required_title')}
+              role="status"
+              styles={{ title: { color: 'var(--mantine-color-dark-9)' } }}
+            >
+              {t('password_change_required_text')}
+            </Alert>
+          ) : null}
           <Text size="sm" c="dimmed">
             {t('change_password_text')}
           </Text>

@@ -26,6 +26,9 @@ import { updateProfile } from '../api/update-profile';
 import { ActiveSessions } from '../components/active-sessions';
 
 /** Profile (spec §2): read-only e-mail, names and the preferred language. */
+/** A read-only field: a grey surface, but its text keeps full contrast (docs/design.md, fields). */
+const READ_ONLY_STYLES = { input: { color: 'var(--mantine-color-dark-9)', cursor: 'default' } };
+
 export function ProfilePage() {
   const { data: user } = useSessionUser();
   if (!user) return <PageLoader minHeight="50vh" />;
@@ -82,7 +85,7 @@ function ProfileForm({ user }: { user: UserInfo }) {
           </Title>
           <form onSubmit={(e) => void onSubmit(e)} noValidate>
             <Stack gap="md">
-              <TextInput label={t('email_address')} value={user.email} readOnly disabled />
+              <TextInput label={t('email_address')} value={user.email} readOnly variant="filled" styles={READ_ONLY_STYLES} />
               <TextInput
                 label={t('first_name')}
                 autoComplete="given-name"

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Alert, Anchor, Box, Button, Checkbox, Divider, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconAlertCircle, IconArrowLeft } from '@tabler/icons-react';
+import { IconAlertCircle, IconArrowLeft, IconCircleCheck } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { PageLoader } from '@/components/page-loader';
 import { notifyError } from '@/components/notify';
 import { ApiError } from '@/lib/api';
@@ -37,7 +37,10 @@ export function LoginPage() {
   const { data: config = DEFAULT_CONFIGURATION } = useQuery(configurationQuery);
 
   const [step, setStep] = useState<'email' | 'password'>('email');
-  const [email, setEmail] = useState('');
+  // after registering, the invitation page sends the new account's address along (navigation state)
+  const registeredEmail = (useLocation().state as { registeredEmail?: unknown } | null)?.registeredEmail;
+  const registered = typeof registeredEmail === 'string' ? registeredEmail : null;
+  const [email, setEmail] = useState(registered ?? '');
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(false);
   const [emailError, setEmailError] = useState<string | null>(null);
@@ -144,6 +147,18 @@ export function LoginPage() {
         </Text>
       </Box>
 
+      {registered && step === 'email' && (
+        <Alert
+          color="green"
+          variant="light"
+          icon={<IconCircleCheck aria-hidden />}
+          title={t('account_ready_title')}
+          role="status"
+          styles={{ title: { color: 'var(--mantine-color-dark-9)' } }}
+        >
+          {t('account_ready_text')}
+        </Alert>
+      )}
       {loginError.data && (
         <Alert color="red" variant="light" icon={<IconAlertCircle aria-hidden />} title={t('login_failed')} role="alert">
           {t(loginErrorMessageKey(loginError.data.error))}

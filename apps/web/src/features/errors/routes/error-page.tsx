@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { PageLoader } from '@/components/page-loader';
 import { paths } from '@/lib/paths';
+import { signInErrorKey } from '@/lib/errors';
 import { errorQuery } from '../api/get-error';
 
 /** /error?errorId (spec §2): why an authorization request failed. */
@@ -14,13 +15,20 @@ export function ErrorPage() {
   const query = useQuery(errorQuery(errorId));
   if (errorId && query.isPending) return <PageLoader minHeight={200} />;
   const error = query.data;
-  const title = !error?.error ? t('error') : error.error === 'unauthorized_client' ? t('unauthorized') : error.error;
+  // the user reads what happened in their language; the technical code stays below for support
+  const title = !error?.error ? t('error') : error.error === 'unauthorized_client' ? t('unauthorized') : t('sign_in_failed');
   return (
     <Stack gap="md">
       <Title order={1} size="h2">
         {title}
       </Title>
-      {error?.error_description ? <Text>{error.error_description}</Text> : !error && <Text>{t('something_went_wrong')}</Text>}
+      <Text>{error?.error ? t(signInErrorKey(error.error)) : t('something_went_wrong')}</Text>
+      {error?.error && (
+        <Text size="sm" c="gray.7">
+          {t('error_code')}: <Code>{error.error}</Code>
+          {error.error_description ? ` · ${error.error_description}` : null}
+        </Text>
+      )}
       {error?.request_id && (
         <Text size="sm">
           {t('request_id')}: <Code>{error.request_id}</Code>

@@ -18,7 +18,8 @@ export function HomePage() {
   const notices = useQuery(notificationsQuery);
 
   const views: TileView[] = (tiles.data ?? []).map((tile) => ({
-    name: tile.name,
+    // a catalogue tile's name is translated by the key beside its description key
+    name: t(tile.description_i18_nkey.replace(/_description$/, '_name'), { defaultValue: tile.name }),
     description: t(tile.description_i18_nkey, { defaultValue: '' }),
     icon: <TileIcon name={tile.icon} />,
     comingSoon: tile.coming_soon,

@@ -1,8 +1,11 @@
-import { Suspense, use } from 'react';
+import { Suspense, use, useEffect } from 'react';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useSessionUser } from '@/lib/session';
 import { notifySuccess } from '@/components/notify';
+import { interfaceLanguageFor } from '@partner-portal/contracts';
+import { changeLanguage } from '@/lib/i18n';
+import { visitorChoseLanguage } from '@/components/language-picker';
 import { useInvitation } from '../api/get-invitation';
 import { invitationLocales } from '../lib/locales';
 import { externalLoginUrl } from '../lib/registration';
@@ -32,6 +35,12 @@ function Invitation({ external }: { external: boolean }) {
   const navigate = useNavigate();
   const invitation = useInvitation(invitationId, code);
   const session = useSessionUser();
+  // the page speaks the invitation's language (the one its e-mail was written in), unless the
+  // visitor picked another one here
+  const invitationLanguage = invitation.data?.language_code;
+  useEffect(() => {
+    if (invitationLanguage && !session.data && !visitorChoseLanguage()) void changeLanguage(interfaceLanguageFor(invitationLanguage));
+  }, [invitationLanguage, session.data]);
 
   if (invitation.isPending || session.isPending) return <InvitationLoading />;
   if (invitation.isError) return <UnknownInvitation />;
@@ -53,7 +62,8 @@ function Invitation({ external }: { external: boolean }) {
           return;
         }
         notifySuccess(t('inv_registered'));
-        void navigate('/login');
+        // the login page also says so where it stays, with the new account's address filled in
+        void navigate('/login', { state: { registeredEmail: data.email_address } });
       }}
     />
   );

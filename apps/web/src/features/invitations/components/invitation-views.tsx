@@ -1,4 +1,4 @@
-import { Anchor, Center, Loader, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Center, Loader, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { Invitation } from '@partner-portal/contracts';
@@ -51,6 +51,14 @@ export function NotPendingInvitation({ invitation }: { invitation: Invitation })
         {t('inv_not_pending_title')}
       </Title>
       <Text>{state === 'revoked' ? t('inv_revoked_text') : t('inv_state_text', { invitation_state: t(`inv_state_${state}`) })}</Text>
+      {state === 'accepted' ? (
+        <>
+          <Text>{t('inv_accepted_login_text')}</Text>
+          <Button component={Link} to="/login" state={{ registeredEmail: invitation.email_address }}>
+            {t('inv_go_to_login')}
+          </Button>
+        </>
+      ) : null}
       <Text c="gray.7">{t('inv_contact_hint')}</Text>
     </Stack>
   );

@@ -1,5 +1,5 @@
 import { forwardRef, useState, type ComponentPropsWithoutRef } from 'react';
-import { List, PasswordInput, Popover, Text, VisuallyHidden } from '@mantine/core';
+import { Box, List, PasswordInput, Text, VisuallyHidden } from '@mantine/core';
 import { IconCheck, IconX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { PASSWORD_RULES, brokenPasswordRules } from '@partner-portal/contracts';
@@ -7,9 +7,9 @@ import { PASSWORD_RULES, brokenPasswordRules } from '@partner-portal/contracts';
 type Props = ComponentPropsWithoutRef<typeof PasswordInput> & { value?: string };
 
 /**
- * The new-password field of the registration form: the rules of spec §5 show while it has focus,
- * each ticked off as it is met (brokenPasswordRules), and are announced politely. The popover
- * adds no popup roles to the input (aria-expanded is not allowed on a password field).
+ * The new-password field of the registration form: the rules of spec §5 show below it while it
+ * has focus, in the flow of the form (they push the next field down rather than cover it), each
+ * ticked off as it is met (brokenPasswordRules), and are announced politely.
  */
 export const NewPasswordInput = forwardRef<HTMLInputElement, Props>(function NewPasswordInput(props, ref) {
   const { t } = useTranslation();
@@ -17,32 +17,28 @@ export const NewPasswordInput = forwardRef<HTMLInputElement, Props>(function New
   const broken = new Set(brokenPasswordRules(props.value ?? ''));
   const hintsId = `${props.name ?? 'password'}-hints`;
   return (
-    <Popover
-      opened={focused}
-      position="bottom-start"
-      width="target"
-      shadow="md"
-      withinPortal={false}
-      trapFocus={false}
-      returnFocus={false}
-      withRoles={false}
-    >
-      <Popover.Target>
-        <PasswordInput
-          {...props}
-          ref={ref}
-          aria-describedby={hintsId}
-          onFocus={(e) => {
-            setFocused(true);
-            props.onFocus?.(e);
-          }}
-          onBlur={(e) => {
-            setFocused(false);
-            props.onBlur?.(e);
-          }}
-        />
-      </Popover.Target>
-      <Popover.Dropdown>
+    <div>
+      <PasswordInput
+        {...props}
+        ref={ref}
+        aria-describedby={hintsId}
+        onFocus={(e) => {
+          setFocused(true);
+          props.onFocus?.(e);
+        }}
+        onBlur={(e) => {
+          setFocused(false);
+          props.onBlur?.(e);
+        }}
+      />
+      <Box
+        hidden={!focused}
+        mt={6}
+        p="xs"
+        bg="gray.0"
+        bd="1px solid var(--mantine-color-gray-3)"
+        style={{ borderRadius: 'var(--mantine-radius-sm)' }}
+      >
         <Text size="sm" fw={600} mb={4}>
           {t('inv_password_hints')}
         </Text>
@@ -68,7 +64,7 @@ export const NewPasswordInput = forwardRef<HTMLInputElement, Props>(function New
             );
           })}
         </List>
-      </Popover.Dropdown>
-    </Popover>
+      </Box>
+    </div>
   );
 });

@@ -110,7 +110,13 @@ export function RegistrationForm({
             {failure}
           </Alert>
         ) : null}
-        <TextInput label={t('inv_email')} value={invitation.email_address} disabled={!external} readOnly />
+        <TextInput
+          label={t('inv_email')}
+          value={invitation.email_address}
+          readOnly
+          variant="filled"
+          styles={{ input: { color: 'var(--mantine-color-dark-9)', cursor: 'default' } }}
+        />
         <TextInput
           label={t('inv_first_name')}
           required

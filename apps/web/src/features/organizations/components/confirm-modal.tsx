@@ -34,8 +34,8 @@ export function ConfirmModal({
   return (
     <ModalFrame title={title} onClose={onClose}>
       <Stack>
-        <ProblemSummary lines={problems} />
         <Text>{message}</Text>
+        <ProblemSummary lines={problems} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose} data-autofocus>
             {t('org_cancel')}

@@ -5,6 +5,7 @@ import type { Organization } from '@partner-portal/contracts';
 import { useCreateOrganization } from '../api/create-organization';
 import { problemLines } from '../lib/problems';
 import { ModalFrame, ProblemSummary } from './modal-frame';
+import { appName } from '../lib/app-names';
 
 /**
  * Create sub-organization (spec §2, §5, §6): name required and trimmed (Create disabled while
@@ -52,7 +53,6 @@ export function CreateOrganizationModal({
         }}
       >
         <Stack>
-          <ProblemSummary lines={problems} />
           <TextInput
             label={t('org_name')}
             required
@@ -64,7 +64,7 @@ export function CreateOrganizationModal({
           <Checkbox.Group label={t('org_apps')} value={clientIds} onChange={setClientIds}>
             <Stack gap={6} mt={6}>
               {apps.map((app) => (
-                <Checkbox key={app.client_id} value={app.client_id} label={app.name} />
+                <Checkbox key={app.client_id} value={app.client_id} label={appName(app, t)} />
               ))}
               {apps.length === 0 ? (
                 <Text size="sm" c="gray.7">
@@ -76,6 +76,7 @@ export function CreateOrganizationModal({
           {parent.sub_organization_can_have_children ? (
             <Checkbox label={t('org_allow_children')} checked={allowChildren} onChange={(e) => setAllowChildren(e.currentTarget.checked)} />
           ) : null}
+          <ProblemSummary lines={problems} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               {t('org_cancel')}

@@ -8,6 +8,7 @@ import { useChangeOrganizationApps } from '../api/change-organization-apps';
 import { useChangeCanCreateSubOrganizations } from '../api/change-can-create-sub-organizations';
 import { problemLines } from '../lib/problems';
 import { ModalFrame, ProblemSummary } from './modal-frame';
+import { appName } from '../lib/app-names';
 
 export interface OrganizationChanges {
   name?: string;
@@ -104,7 +105,6 @@ function EditOrganizationForm({
       }}
     >
       <Stack>
-        <ProblemSummary lines={problems} />
         <TextInput
           label={t('org_name')}
           required
@@ -121,7 +121,7 @@ function EditOrganizationForm({
         <Checkbox.Group label={t('org_apps')} value={clientIds} onChange={setClientIds}>
           <Stack gap={6} mt={6}>
             {offered.map((app) => (
-              <Checkbox key={app.client_id} value={app.client_id} label={app.name} />
+              <Checkbox key={app.client_id} value={app.client_id} label={appName(app, t)} />
             ))}
             {offered.length === 0 ? (
               <Text size="sm" c="gray.7">
@@ -133,6 +133,7 @@ function EditOrganizationForm({
         {offerChildren ? (
           <Checkbox label={t('org_allow_children')} checked={canCreate} onChange={(e) => setCanCreate(e.currentTarget.checked)} />
         ) : null}
+        <ProblemSummary lines={problems} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             {t('org_cancel')}

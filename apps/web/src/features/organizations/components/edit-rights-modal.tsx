@@ -75,11 +75,11 @@ function RightsForm({
       }}
     >
       <Stack>
-        <ProblemSummary lines={problems} />
         <Text size="sm" c="gray.7">
           {t('org_rights_intro')}
         </Text>
         <RightsEditor rights={rights} context={context} delegation={delegation} onChange={setRights} />
+        <ProblemSummary lines={problems} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             {t('org_cancel')}

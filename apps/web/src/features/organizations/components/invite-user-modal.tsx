@@ -80,7 +80,6 @@ export function InviteUserModal({
     <ModalFrame title={t('org_invite_title', { name: organization.name })} onClose={onClose} size={withRights ? 'xl' : 'md'}>
       <form onSubmit={(e) => void submit(e)} noValidate>
         <Stack>
-          <ProblemSummary lines={problems} />
           <TextInput
             label={t('org_email')}
             type="email"
@@ -91,7 +90,7 @@ export function InviteUserModal({
             {...register('email_address')}
             error={emailError ? (emailError === domainMessage ? emailError : t(emailError)) : undefined}
           />
-          {domains.length > 0 ? (
+          {domains.length > 0 && emailError !== domainMessage ? (
             <Text size="sm" c="gray.7">
               {t('org_allowed_domains', { domains: domains.join(', ') })}
             </Text>
@@ -103,6 +102,7 @@ export function InviteUserModal({
           />
           <Checkbox label={t('org_invite_rights')} checked={withRights} onChange={(e) => setWithRights(e.currentTarget.checked)} />
           {withRights ? <RightsEditor rights={rights} context={rightsContext} delegation={actor ? { actor, memberRights: emptyRights() } : undefined} onChange={setRights} /> : null}
+          <ProblemSummary lines={problems} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               {t('org_cancel')}

@@ -1,4 +1,4 @@
-import type { CSSProperties, ReactNode } from 'react';
+import { useEffect, useRef, type CSSProperties, type ReactNode } from 'react';
 import { Alert, List, Modal } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
@@ -35,12 +35,23 @@ export function ModalFrame({
   );
 }
 
-/** The summary of a failure inside a modal: the translated error and the returned Messages. */
+/**
+ * The summary of a failure inside a modal: the translated error and the returned Messages. It sits
+ * just above the modal's buttons, where the user is looking, and scrolls into view when it appears.
+ */
 export function ProblemSummary({ lines }: { lines: string[] | null }) {
   const { t } = useTranslation();
+  const ref = useRef<HTMLDivElement>(null);
+  const shown = !!lines && lines.length > 0;
+  useEffect(() => {
+    if (!shown) return;
+    // the summary, and the buttons right below it, in view
+    ref.current?.scrollIntoView({ block: 'nearest' });
+    ref.current?.nextElementSibling?.scrollIntoView({ block: 'nearest' });
+  }, [shown, lines]);
   if (!lines || lines.length === 0) return null;
   return (
-    <Alert color="red" title={t('org_error_title')} role="alert" mb="md">
+    <Alert ref={ref} color="red" title={t('org_error_title')} role="alert">
       {lines.length === 1 ? (
         lines[0]
       ) : (

@@ -173,7 +173,7 @@ export function OrganizationTree({
                   setActiveId(row.node.key);
                   onSelect(row.node.key);
                 }}
-                title={t('org_tree_counts', { members: row.node.members, invitations: row.node.pending_invitations })}
+                title={`${t('org_tree_members', { count: row.node.members })}, ${t('org_tree_invitations', { count: row.node.pending_invitations })}`}
                 style={{
                   position: 'absolute',
                   top: i * ROW_HEIGHT,
@@ -188,9 +188,11 @@ export function OrganizationTree({
                   cursor: 'pointer',
                   borderRadius: 6,
                   background: selected ? 'var(--mantine-color-blue-light)' : undefined,
+                  // the selected row is marked by its background and a bar, not by bold type, so its
+                  // name needs no more room than when it is not selected
+                  boxShadow: selected ? 'inset 3px 0 0 var(--mantine-color-brand-8)' : undefined,
                   outline: isActive ? '2px solid var(--mantine-color-blue-7)' : undefined,
                   outlineOffset: -2,
-                  fontWeight: selected ? 600 : 400,
                   whiteSpace: 'nowrap',
                 }}
               >
@@ -215,6 +217,9 @@ export function OrganizationTree({
           })}
         </div>
       </div>
+      <Text size="xs" c="gray.7" mt={6}>
+        {t('org_tree_legend')}
+      </Text>
     </Box>
   );
 }

@@ -1,7 +1,7 @@
-import { lazy, Suspense, useState } from 'react';
-import { Button, Group, Loader, Stack, TextInput, Title } from '@mantine/core';
+import { lazy, Suspense, useRef, useState } from 'react';
+import { Alert, Button, Group, Loader, Menu, Stack, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconPencil, IconPlus, IconSearch, IconTrash, IconUserPlus } from '@tabler/icons-react';
+import { IconDownload, IconInfoCircle, IconPencil, IconPlus, IconSearch, IconTrash, IconUserPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +14,7 @@ import { removeMember } from '../api/remove-member';
 import { revokeInvitation } from '../api/revoke-invitation';
 import { useResendInvitation } from '../api/resend-invitation';
 import { useFeatures } from '../api/get-features';
+import { downloadMembersExport } from '../api/export-members';
 import { changeCount, insertNode, removeNode, renameNode, setApps, setCanCreateSubOrganizations } from '../lib/tree';
 import { problemLines } from '../lib/problems';
 import { notifyError, notifySuccess } from '../lib/notify';
@@ -51,7 +52,14 @@ export function OrganizationView({ organization, user }: { organization: Organiz
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const features = useFeatures().data ?? NO_FEATURES;
-  const [modal, setModal] = useState<ModalState>(null);
+  const [modal, setModalState] = useState<ModalState>(null);
+  // focus goes back to the control that opened a modal (or, when that row is gone, to the heading)
+  const opener = useRef<HTMLElement | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const setModal = (next: ModalState) => {
+    if (next && document.activeElement instanceof HTMLElement && document.activeElement !== document.body) opener.current = document.activeElement;
+    setModalState(next);
+  };
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 250);
   const searching = search.trim().length > 0;
@@ -66,6 +74,12 @@ export function OrganizationView({ organization, user }: { organization: Organiz
   const canEdit = user.organizationManager && !isOwn && !isRoot;
   const canDelete = canEdit && organization.members.length === 0 && organization.sub_organizations.length === 0;
   const canManageUsers = user.userManager;
+  const canExport = user.userManager || user.organizationManager;
+  const exportMembers = (output: 'csv' | 'xlsx') =>
+    void downloadMembersExport(organization.id, output).catch((error: unknown) => notifyError(problemLines(error, t)));
+  // a fresh install: the provider's organization with only its administrator and nothing below it
+  const freshInstall =
+    isRoot && isOwn && organization.sub_organizations.length === 0 && organization.members.length <= 1 && organization.pending_invitations.length === 0;
   const rightsContext = {
     isProviderOrganization: isRoot,
     organizationClientIds: organization.apps.map((a) => a.client_id),
@@ -82,7 +96,16 @@ export function OrganizationView({ organization, user }: { organization: Organiz
       queryClient.invalidateQueries({ queryKey: ['organizations', 'detail'] }),
       queryClient.invalidateQueries({ queryKey: ['members', 'search'] }),
     ]);
-  const close = () => setModal(null);
+  const close = () => {
+    setModalState(null);
+    const target = opener.current;
+    opener.current = null;
+    // after the modal has unmounted and released its focus trap
+    window.setTimeout(() => {
+      if (target?.isConnected) target.focus();
+      else heading.current?.focus();
+    }, 0);
+  };
 
   const members = searching ? (results.data?.members ?? []) : organization.members;
   const invitations = searching ? (results.data?.invitations ?? []) : organization.pending_invitations;
@@ -176,7 +199,7 @@ export function OrganizationView({ organization, user }: { organization: Organiz
   return (
     <Stack gap="lg">
       <Group justify="space-between" align="flex-start" gap="sm">
-        <Title order={1} size="h2" style={{ wordBreak: 'break-word' }}>
+        <Title order={1} size="h2" style={{ wordBreak: 'break-word' }} ref={heading} tabIndex={-1}>
           {organization.name}
         </Title>
         <Group gap="xs">
@@ -195,6 +218,19 @@ export function OrganizationView({ organization, user }: { organization: Organiz
               {t('org_edit_organization')}
             </Button>
           ) : null}
+          {canExport ? (
+            <Menu position="bottom-end" withinPortal zIndex={1200}>
+              <Menu.Target>
+                <Button variant="default" leftSection={<IconDownload size={16} aria-hidden />}>
+                  {t('org_export_members')}
+                </Button>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Item onClick={() => exportMembers('xlsx')}>{t('org_export_xlsx')}</Menu.Item>
+                <Menu.Item onClick={() => exportMembers('csv')}>{t('org_export_csv')}</Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
+          ) : null}
           {canDelete ? (
             <Button
               variant="default"
@@ -208,6 +244,12 @@ export function OrganizationView({ organization, user }: { organization: Organiz
           ) : null}
         </Group>
       </Group>
+
+      {freshInstall ? (
+        <Alert color="brand" variant="light" icon={<IconInfoCircle aria-hidden />} title={t('org_first_steps_title')}>
+          {t('org_first_steps_text')}
+        </Alert>
+      ) : null}
 
       <TextInput
         type="search"
@@ -231,6 +273,7 @@ export function OrganizationView({ organization, user }: { organization: Organiz
         showAll={showAllUsers}
         onToggleAll={() => setShowAllUsers(!showAllUsers)}
         canManage={canManageUsers}
+        ownEmail={user.email}
         onEditRights={(member) => setModal({ type: 'rights', member })}
         onRemove={(member) => setModal({ type: 'remove', member })}
       />
