@@ -8,6 +8,7 @@ import { grantConsent, type Oidc } from '../../oidc/index.js';
 import { frontchannelLogoutUris } from '../../oidc/provider.js';
 import { EXTERNAL_IDP_ID } from '../../oidc/upstream.js';
 import type { Services } from '../../services.js';
+import { FactorService } from '../factors/service.js';
 import { passwordResetEmail } from '../mail/messages.js';
 import { passwordProblems } from './password-policy.js';
 import * as q from './queries.js';
@@ -19,12 +20,14 @@ import * as q from './queries.js';
 export class IdentityService {
   /** an argon2id hash of a random password, verified for unknown e-mails so timing is equal */
   private dummyHash: Promise<string>;
+  private readonly factors: FactorService;
 
   constructor(
     private readonly services: Services,
     private readonly oidc: Oidc,
   ) {
     this.dummyHash = hashPassword(newSecret());
+    this.factors = new FactorService(services, oidc);
   }
 
   private get config() {
@@ -148,6 +151,8 @@ export class IdentityService {
     if (!user || !ok || !user.password_hash || user.external_idp || this.oidc.upstream?.ownsEmail(user.email)) {
       throw new AppError('invalid_login');
     }
+    const secondStep = await this.factors.afterPassword(request, reply, user.id, { remember: input.remember === true, returnTo: returnUrl ?? this.safeReturnPath(input.return_path) });
+    if (secondStep) return secondStep;
     await this.services.sessions.start(request, reply, user.id, input.remember === true);
     return { error: null, valid_return_url: returnUrl ?? this.safeReturnPath(input.return_path), external_login: null };
   }

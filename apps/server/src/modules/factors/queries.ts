@@ -1,0 +1,119 @@
+import type { Queryable } from '../../db/client.js';
+
+/** SQL of the second factors (migrations 0042, 0043). */
+
+export interface TotpRow {
+  user_id: string;
+  secret_encrypted: string;
+  confirmed_at: Date | string | null;
+  last_used_step: string | number | null;
+}
+
+export async function findTotp(db: Queryable, userId: string, forUpdate = false): Promise<TotpRow | undefined> {
+  const { rows } = await db.query<TotpRow>(
+    `SELECT user_id, secret_encrypted, confirmed_at, last_used_step FROM user_totp WHERE user_id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
+    [userId],
+  );
+  return rows[0];
+}
+
+/** A new (unconfirmed) secret; replaces an earlier unconfirmed one, never a confirmed one. */
+export async function putPendingTotp(db: Queryable, userId: string, secretEncrypted: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `INSERT INTO user_totp (user_id, secret_encrypted) VALUES ($1, $2)
+     ON CONFLICT (user_id) DO UPDATE SET secret_encrypted = EXCLUDED.secret_encrypted, created_at = now(), last_used_step = NULL
+     WHERE user_totp.confirmed_at IS NULL`,
+    [userId, secretEncrypted],
+  );
+  return rowCount > 0;
+}
+
+export async function confirmTotp(db: Queryable, userId: string, step: number): Promise<void> {
+  await db.query('UPDATE user_totp SET confirmed_at = now(), last_used_step = $2 WHERE user_id = $1', [userId, step]);
+}
+
+/** Record a used time step; false when it (or a later one) was already used: a replay. */
+export async function useTotpStep(db: Queryable, userId: string, step: number): Promise<boolean> {
+  const { rowCount } = await db.query(
+    'UPDATE user_totp SET last_used_step = $2 WHERE user_id = $1 AND confirmed_at IS NOT NULL AND (last_used_step IS NULL OR last_used_step < $2)',
+    [userId, step],
+  );
+  return rowCount > 0;
+}
+
+export async function deleteTotp(db: Queryable, userId: string): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM user_totp WHERE user_id = $1', [userId]);
+  return rowCount > 0;
+}
+
+export async function replaceRecoveryCodes(db: Queryable, userId: string, codeHashes: string[]): Promise<void> {
+  await db.query('DELETE FROM recovery_codes WHERE user_id = $1', [userId]);
+  await db.query('INSERT INTO recovery_codes (user_id, code_hash) SELECT $1, unnest($2::text[])', [userId, codeHashes]);
+}
+
+export async function deleteRecoveryCodes(db: Queryable, userId: string): Promise<void> {
+  await db.query('DELETE FROM recovery_codes WHERE user_id = $1', [userId]);
+}
+
+/** Use a recovery code once; false when it is unknown or was used. */
+export async function useRecoveryCode(db: Queryable, userId: string, codeHash: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    'UPDATE recovery_codes SET used_at = now() WHERE user_id = $1 AND code_hash = $2 AND used_at IS NULL',
+    [userId, codeHash],
+  );
+  return rowCount > 0;
+}
+
+export async function countUnusedRecoveryCodes(db: Queryable, userId: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM recovery_codes WHERE user_id = $1 AND used_at IS NULL', [userId]);
+  return rows[0]?.n ?? 0;
+}
+
+// ---- the second step of a sign-in ---------------------------------------------------------------
+
+export interface SecondStepRow {
+  user_id: string;
+  persistent: boolean;
+  return_to: string | null;
+  must_enrol: boolean;
+}
+
+export async function createSecondStep(db: Queryable, idHash: string, row: SecondStepRow, ttlSeconds: number): Promise<void> {
+  await db.query('DELETE FROM second_step_logins WHERE expires_at < now()');
+  await db.query(
+    `INSERT INTO second_step_logins (id_hash, user_id, persistent, return_to, must_enrol, expires_at)
+     VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6))`,
+    [idHash, row.user_id, row.persistent, row.return_to, row.must_enrol, ttlSeconds],
+  );
+}
+
+export async function findSecondStep(db: Queryable, idHash: string): Promise<SecondStepRow | undefined> {
+  const { rows } = await db.query<SecondStepRow>(
+    'SELECT user_id, persistent, return_to, must_enrol FROM second_step_logins WHERE id_hash = $1 AND expires_at > now()',
+    [idHash],
+  );
+  return rows[0];
+}
+
+/** Ends a pending sign-in; false when it was already ended (two completions race: one wins). */
+export async function deleteSecondStep(db: Queryable, idHash: string): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM second_step_logins WHERE id_hash = $1', [idHash]);
+  return rowCount > 0;
+}
+
+// ---- sessions -----------------------------------------------------------------------------------
+
+/** Mark how a session was authenticated and that it was just now (amr, re-authentication time). */
+export async function setSessionAuthentication(db: Queryable, idHash: string, amr: string[]): Promise<void> {
+  await db.query('UPDATE sessions SET amr = $2, authenticated_at = now() WHERE id_hash = $1', [idHash, amr]);
+}
+
+export interface SessionAuthentication {
+  amr: string[];
+  authenticated_at: Date | string;
+}
+
+export async function findSessionAuthentication(db: Queryable, idHash: string): Promise<SessionAuthentication | undefined> {
+  const { rows } = await db.query<SessionAuthentication>('SELECT amr, authenticated_at FROM sessions WHERE id_hash = $1', [idHash]);
+  return rows[0];
+}

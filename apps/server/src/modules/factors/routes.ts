@@ -1,0 +1,113 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  factorsResponseSchema,
+  loginConsentResponseSchema,
+  problemSchema,
+  recoveryCodesResponseSchema,
+  secondFactorLoginRequestSchema,
+  totpConfirmRequestSchema,
+  totpEnrolmentResponseSchema,
+} from '@partner-portal/contracts';
+import { AppError } from '../../http/problem.js';
+import type { Oidc } from '../../oidc/index.js';
+import { FactorService, type Enrollee } from './service.js';
+
+const tags = ['second factors'];
+const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, problemSchema]));
+
+/** Second factors of the signed-in user, and the second step of the sign-in (docs/second-factors.md). */
+export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, { oidc }) => {
+  const { services } = app;
+  const service = new FactorService(services, oidc);
+
+  /** The signed-in user, or a sign-in that has to enrol a factor before its session starts. */
+  const enrolleeOf = async (request: FastifyRequest): Promise<Enrollee> => {
+    const pending = await service.pendingSecondStep(request);
+    if (pending?.step.must_enrol) {
+      const { rows } = await services.db.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [pending.step.user_id]);
+      if (rows[0]) return { kind: 'second-step', userId: pending.step.user_id, email: rows[0].email, idHash: pending.idHash, step: pending.step };
+    }
+    const user = await services.sessions.current(request);
+    if (!user) throw new AppError('unauthorized');
+    return { kind: 'session', userId: user.id, email: user.email, sessionIdHash: user.sessionIdHash };
+  };
+
+  app.get(
+    '/api/factors',
+    { schema: { tags, summary: 'The second factors of the signed-in user', response: { 200: factorsResponseSchema, ...problems(401) } } },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return service.status(await services.sessions.require(request));
+    },
+  );
+
+  app.post(
+    '/api/factors/totp',
+    {
+      schema: {
+        tags,
+        summary: 'Start setting up an authenticator app: secret, otpauth URI and QR code (also during a sign-in that must enrol)',
+        response: { 200: totpEnrolmentResponseSchema, ...problems(401, 409) },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return service.startTotp(await enrolleeOf(request));
+    },
+  );
+
+  app.post(
+    '/api/factors/totp/confirm',
+    {
+      schema: {
+        tags,
+        summary: 'Confirm the authenticator app with a first code; answers the ten recovery codes (shown once)',
+        body: totpConfirmRequestSchema,
+        response: { 200: recoveryCodesResponseSchema.extend({ valid_return_url: z.string().nullish() }), ...problems(400, 401, 409, 429) },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return service.confirmTotp(request, reply, await enrolleeOf(request), request.body.code);
+    },
+  );
+
+  app.delete(
+    '/api/factors/totp',
+    { schema: { tags, summary: 'Remove the authenticator app (and the recovery codes)', response: { 204: z.null(), ...problems(401, 403, 404) } } },
+    async (request, reply) => {
+      await service.removeTotp(await services.sessions.require(request));
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/factors/recovery-codes',
+    {
+      schema: {
+        tags,
+        summary: 'A new set of ten recovery codes (shown once); the old ones stop working',
+        response: { 200: recoveryCodesResponseSchema, ...problems(401, 403) },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return service.regenerateRecoveryCodes(await services.sessions.require(request));
+    },
+  );
+
+  app.post(
+    '/api/identity/second-factor',
+    {
+      schema: {
+        tags,
+        summary: 'Login step 3 (accounts with a second factor): a code of the authenticator app or a recovery code',
+        body: secondFactorLoginRequestSchema,
+        response: { 200: loginConsentResponseSchema, ...problems(400, 409, 429) },
+      },
+    },
+    async (request, reply) => service.completeSecondStep(request, reply, request.body.code),
+  );
+};

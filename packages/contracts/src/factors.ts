@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+/**
+ * Second factors: authenticator apps (TOTP, RFC 6238) with recovery codes, the second step of the
+ * sign-in, and the organization policy that requires a second factor (docs/second-factors.md).
+ */
+
+/** Authentication context class references the provider issues in `acr` and accepts in `acr_values`. */
+export const ACR_SINGLE_FACTOR = 'urn:partner-portal:acr:1fa';
+export const ACR_MULTI_FACTOR = 'urn:partner-portal:acr:mfa';
+export const ACR_VALUES = [ACR_SINGLE_FACTOR, ACR_MULTI_FACTOR] as const;
+
+/** How many recovery codes a set holds. */
+export const RECOVERY_CODE_COUNT = 10;
+
+/** A six-digit code of the authenticator app, or a recovery code (spaces and dashes ignored). */
+export const secondFactorCodeSchema = z
+  .string({ message: 'required_field' })
+  .trim()
+  .min(1, { message: 'required_field' })
+  .max(64, { message: 'second_factor_code_invalid' });
+
+/** The wire form of what the signed-in user has set up (GET /api/factors). */
+export const factorsResponseSchema = z.object({
+  totp: z.object({ enabled: z.boolean(), confirmed_at: z.string().nullable() }),
+  recovery_codes_remaining: z.number().int(),
+  /** whether an organization above the user (or the provider) requires a second factor */
+  required: z.boolean(),
+});
+export type FactorsResponse = z.infer<typeof factorsResponseSchema>;
+
+/** POST /api/factors/totp: a new secret to scan (QR) or type (manual key); active once confirmed. */
+export const totpEnrolmentResponseSchema = z.object({
+  secret: z.string(),
+  otpauth_uri: z.string(),
+  qr_code: z.string(),
+});
+export type TotpEnrolmentResponse = z.infer<typeof totpEnrolmentResponseSchema>;
+
+export const totpConfirmRequestSchema = z.object({ code: secondFactorCodeSchema });
+export type TotpConfirmRequest = z.infer<typeof totpConfirmRequestSchema>;
+
+/** Recovery codes are shown once: in the answer that makes them. */
+export const recoveryCodesResponseSchema = z.object({ recovery_codes: z.array(z.string()) });
+export type RecoveryCodesResponse = z.infer<typeof recoveryCodesResponseSchema>;
+
+/** POST /api/identity/second-factor: the second step of the sign-in. */
+export const secondFactorLoginRequestSchema = z.object({ code: secondFactorCodeSchema });
+export type SecondFactorLoginRequest = z.infer<typeof secondFactorLoginRequestSchema>;
+
+/**
+ * What the sign-in needs next, added to the login answer (absent or null: nothing, signed in):
+ * `second_factor` — a code of the authenticator app or a recovery code;
+ * `enrol_second_factor` — a second factor is required and the account has none: enrol one first.
+ */
+export const loginNextStepSchema = z.enum(['second_factor', 'enrol_second_factor']);
+export type LoginNextStep = z.infer<typeof loginNextStepSchema>;
