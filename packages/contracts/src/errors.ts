@@ -59,6 +59,8 @@ export const ERRORS = {
   totp_enrolment_not_started: { status: 409, title: 'Start setting up the authenticator app first' },
   second_factor_required: { status: 403, title: 'Set up a second factor before you continue' },
   recent_authentication_required: { status: 403, title: 'Confirm it is you: enter your password or a code again' },
+  second_factor_policy_inherited: { status: 409, title: 'A parent organization requires a second factor; it cannot be lifted here' },
+  second_factor_policy_set_above: { status: 409, title: 'A higher organization set this requirement; only its managers can lift it' },
 
   // organizations
   organization_name_required: { status: 400, title: 'Organization name is required' },

@@ -55,3 +55,28 @@ export type SecondFactorLoginRequest = z.infer<typeof secondFactorLoginRequestSc
  */
 export const loginNextStepSchema = z.enum(['second_factor', 'enrol_second_factor']);
 export type LoginNextStep = z.infer<typeof loginNextStepSchema>;
+
+/** The organization a requirement comes from. */
+export const policySourceSchema = z.object({
+  organization_id: z.string(),
+  organization_name: z.string(),
+  organization_path: z.string(),
+});
+
+/**
+ * GET /api/organizations/{id}/second-factor-policy: whether members of the organization (and of
+ * its whole subtree) must use a second factor, and where that comes from: set on this
+ * organization, or inherited from the highest ancestor that requires it.
+ */
+export const secondFactorPolicySchema = z.object({
+  organization_id: z.string(),
+  required: z.boolean(),
+  set_here: z.boolean(),
+  inherited_from: policySourceSchema.nullable(),
+});
+export type SecondFactorPolicy = z.infer<typeof secondFactorPolicySchema>;
+
+export const secondFactorPolicyRequestSchema = z.object({
+  required: z.boolean({ message: 'required_field' }),
+});
+export type SecondFactorPolicyRequest = z.infer<typeof secondFactorPolicyRequestSchema>;

@@ -117,3 +117,67 @@ export async function findSessionAuthentication(db: Queryable, idHash: string): 
   const { rows } = await db.query<SessionAuthentication>('SELECT amr, authenticated_at FROM sessions WHERE id_hash = $1', [idHash]);
   return rows[0];
 }
+
+// ---- the policy that follows the tree -----------------------------------------------------------
+
+export interface PolicyRow {
+  organization_id: string;
+  organization_name: string;
+  organization_path: string;
+  set_by_organization_path: string | null;
+}
+
+/** The requirements that hold at a path: set on it or on an ancestor, the highest first. */
+export async function policiesAbove(db: Queryable, path: string): Promise<PolicyRow[]> {
+  const { rows } = await db.query<PolicyRow>(
+    `SELECT o.id AS organization_id, o.name AS organization_name, o.path AS organization_path, so.path AS set_by_organization_path
+     FROM second_factor_policies p
+     JOIN organizations o ON o.id = p.organization_id
+     LEFT JOIN organizations so ON so.id = p.set_by_organization_id
+     WHERE o.path = $1::text OR left($1::text, length(o.path) + 1) = o.path || '/'
+     ORDER BY o.depth`,
+    [path],
+  );
+  return rows;
+}
+
+/** Whether a policy requires a second factor of this user (native accounts; external ones sign in upstream). */
+export async function userUnderPolicy(db: Queryable, userId: string): Promise<boolean> {
+  const { rows } = await db.query<{ required: boolean }>(
+    `SELECT EXISTS (
+       SELECT 1 FROM memberships m
+       JOIN users u ON u.id = m.user_id AND u.external_idp IS NULL
+       JOIN second_factor_policies p ON true
+       JOIN organizations o ON o.id = p.organization_id
+       WHERE m.user_id = $1 AND (m.organization_path = o.path OR left(m.organization_path, length(o.path) + 1) = o.path || '/')
+     ) AS required`,
+    [userId],
+  );
+  return rows[0]?.required ?? false;
+}
+
+export async function insertPolicy(db: Queryable, organizationId: string, setByOrganizationId: string, setByUserId: string): Promise<void> {
+  await db.query(
+    `INSERT INTO second_factor_policies (organization_id, set_by_organization_id, set_by_user_id) VALUES ($1, $2, $3)
+     ON CONFLICT (organization_id) DO NOTHING`,
+    [organizationId, setByOrganizationId, setByUserId],
+  );
+}
+
+export async function deletePolicy(db: Queryable, organizationId: string): Promise<void> {
+  await db.query('DELETE FROM second_factor_policies WHERE organization_id = $1', [organizationId]);
+}
+
+/**
+ * End the sessions of the subtree's native members that a second factor did not prove: they are
+ * led to set one up at their next sign-in. The session of the manager who sets the policy stays.
+ */
+export async function endSessionsWithoutSecondFactor(db: Queryable, path: string, exceptIdHash: string): Promise<void> {
+  await db.query(
+    `DELETE FROM sessions s USING memberships m, users u
+     WHERE s.user_id = m.user_id AND u.id = m.user_id AND u.external_idp IS NULL AND NOT ('mfa' = ANY (s.amr))
+       AND (m.organization_path = $1::text OR (m.organization_path >= $1::text || '/' AND m.organization_path < $1::text || '0'))
+       AND s.id_hash <> $2`,
+    [path, exceptIdHash],
+  );
+}

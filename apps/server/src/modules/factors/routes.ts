@@ -4,14 +4,18 @@ import { z } from 'zod';
 import {
   factorsResponseSchema,
   loginConsentResponseSchema,
+  organizationIdParamsSchema,
   problemSchema,
   recoveryCodesResponseSchema,
   secondFactorLoginRequestSchema,
+  secondFactorPolicyRequestSchema,
+  secondFactorPolicySchema,
   totpConfirmRequestSchema,
   totpEnrolmentResponseSchema,
 } from '@partner-portal/contracts';
 import { AppError } from '../../http/problem.js';
 import type { Oidc } from '../../oidc/index.js';
+import { getPolicy, setPolicy } from './policy.js';
 import { FactorService, type Enrollee } from './service.js';
 
 const tags = ['second factors'];
@@ -109,5 +113,36 @@ export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, {
       },
     },
     async (request, reply) => service.completeSecondStep(request, reply, request.body.code),
+  );
+
+  // ---- the policy that follows the organization tree --------------------------------------------
+
+  const actorOf = async (request: FastifyRequest) => ({ user: await services.sessions.require(request), requestId: request.id });
+
+  app.get(
+    '/api/organizations/:organizationId/second-factor-policy',
+    {
+      schema: {
+        tags,
+        summary: 'Whether the organization requires a second factor, and where the requirement comes from (managers of its subtree)',
+        params: organizationIdParamsSchema,
+        response: { 200: secondFactorPolicySchema, ...problems(400, 401, 403, 404) },
+      },
+    },
+    async (request) => getPolicy(services.db, await actorOf(request), request.params.organizationId),
+  );
+
+  app.put(
+    '/api/organizations/:organizationId/second-factor-policy',
+    {
+      schema: {
+        tags,
+        summary: 'Require a second factor for the organization and its subtree, or lift a requirement set here (organizationManagers of its subtree)',
+        params: organizationIdParamsSchema,
+        body: secondFactorPolicyRequestSchema,
+        response: { 200: secondFactorPolicySchema, ...problems(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => setPolicy(services.db, await actorOf(request), request.params.organizationId, request.body.required),
   );
 };

@@ -66,8 +66,8 @@ export class FactorService {
   }
 
   /** Whether an organization policy requires a second factor of this user. */
-  async requiredByPolicy(_userId: string): Promise<boolean> {
-    return false;
+  async requiredByPolicy(userId: string): Promise<boolean> {
+    return q.userUnderPolicy(this.db, userId);
   }
 
   // ---- authenticator app ------------------------------------------------------------------------
