@@ -80,3 +80,10 @@ export const secondFactorPolicyRequestSchema = z.object({
   required: z.boolean({ message: 'required_field' }),
 });
 export type SecondFactorPolicyRequest = z.infer<typeof secondFactorPolicyRequestSchema>;
+
+/** POST /api/factors/confirm-identity: the password, or a code of the app or a recovery code. */
+export const confirmIdentityRequestSchema = z.object({
+  password: z.string().max(128).nullish(),
+  code: secondFactorCodeSchema.nullish(),
+});
+export type ConfirmIdentityRequest = z.infer<typeof confirmIdentityRequestSchema>;

@@ -4,9 +4,11 @@ import { z } from 'zod';
 import {
   factorsResponseSchema,
   loginConsentResponseSchema,
+  memberIdParamsSchema,
   organizationIdParamsSchema,
   problemSchema,
   recoveryCodesResponseSchema,
+  confirmIdentityRequestSchema,
   secondFactorLoginRequestSchema,
   secondFactorPolicyRequestSchema,
   secondFactorPolicySchema,
@@ -99,6 +101,38 @@ export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, {
     async (request, reply) => {
       void reply.header('cache-control', 'no-store');
       return service.regenerateRecoveryCodes(await services.sessions.require(request));
+    },
+  );
+
+  app.post(
+    '/api/factors/confirm-identity',
+    {
+      schema: {
+        tags,
+        summary: 'Check the password or a code again: for five minutes the session may change the password or the factors',
+        body: confirmIdentityRequestSchema,
+        response: { 204: z.null(), ...problems(400, 401, 409, 429) },
+      },
+    },
+    async (request, reply) => {
+      await service.confirmIdentity(request, await services.sessions.require(request), request.body);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/api/members/:memberId/second-factors',
+    {
+      schema: {
+        tags,
+        summary: "Reset a member's second factors (userManager of the member's subtree, as for changing their rights); audited, the member is told by e-mail",
+        params: memberIdParamsSchema,
+        response: { 204: z.null(), ...problems(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await service.resetMemberFactors({ user: await services.sessions.require(request), requestId: request.id }, request.params.memberId);
+      return reply.code(204).send(null);
     },
   );
 

@@ -12,6 +12,11 @@ import { hashSecret, newSecret, type SessionUser } from '../../http/session.js';
 import type { Oidc } from '../../oidc/index.js';
 import { seal, unseal } from '../../sealed.js';
 import type { Services } from '../../services.js';
+import { verifyPassword } from '../../passwords.js';
+import { audit } from '../audit/service.js';
+import { memberForChange } from '../members/service.js';
+import type { Actor } from '../organizations/access.js';
+import { securityNoticeEmail, type SecurityNotice } from './notices.js';
 import * as q from './queries.js';
 import { hashRecoveryCode, isTotpCode, newRecoveryCodes, newTotpSecret, totpEnrolment, totpStep } from './totp.js';
 
@@ -24,6 +29,8 @@ import { hashRecoveryCode, isTotpCode, newRecoveryCodes, newTotpSecret, totpEnro
 export const SECOND_STEP_COOKIE = 'pp_second_step';
 const SECOND_STEP_TTL_SECONDS = 600;
 const SEALING_PURPOSE = 'totp-secrets';
+/** Changing how one signs in needs a password or second factor checked this recently (seconds). */
+export const RECENT_AUTHENTICATION_SECONDS = 300;
 
 /** RFC 8176 authentication method references. */
 export const AMR = { password: 'pwd', otp: 'otp', multiFactor: 'mfa', federated: 'fed' } as const;
@@ -74,6 +81,7 @@ export class FactorService {
 
   /** A new secret with its otpauth URI and QR code; the factor counts only once confirmed. */
   async startTotp(enrollee: Enrollee): Promise<TotpEnrolmentResponse> {
+    if (enrollee.kind === 'session') await this.assertRecentAuthentication(enrollee.sessionIdHash);
     const secret = newTotpSecret();
     const sealed = await seal(this.services.secrets.keyEncryption, SEALING_PURPOSE, secret);
     if (!(await q.putPendingTotp(this.db, enrollee.userId, sealed))) throw new AppError('totp_already_enabled');
@@ -104,6 +112,7 @@ export class FactorService {
       return true;
     });
     if (!confirmed) return this.failedCode(enrollee.userId, request.ip);
+    await this.notify(enrollee.userId, 'factor-added');
     if (enrollee.kind === 'session') {
       await q.setSessionAuthentication(this.db, enrollee.sessionIdHash, PASSWORD_AND_CODE);
       return { recovery_codes: codes };
@@ -112,19 +121,97 @@ export class FactorService {
     return { recovery_codes: codes, valid_return_url: started.valid_return_url };
   }
 
+  /** Remove the authenticator app (and the recovery codes that came with it). */
   async removeTotp(user: SessionUser): Promise<void> {
+    await this.assertRecentAuthentication(user.sessionIdHash);
     await this.db.transaction(async (tx) => {
       if (!(await q.deleteTotp(tx, user.id))) throw new AppError('not_found');
       await q.deleteRecoveryCodes(tx, user.id);
     });
+    await this.notify(user.id, 'factor-removed');
   }
 
   /** A new set of recovery codes; the old set stops working. Needs a second factor. */
   async regenerateRecoveryCodes(user: SessionUser): Promise<RecoveryCodesResponse> {
+    await this.assertRecentAuthentication(user.sessionIdHash);
     if (!(await this.hasSecondFactor(user.id))) throw new AppError('second_factor_required');
     const codes = newRecoveryCodes();
     await q.replaceRecoveryCodes(this.db, user.id, codes.map(hashRecoveryCode));
     return { recovery_codes: codes };
+  }
+
+  // ---- re-authentication, administration and notices ---------------------------------------------
+
+  /** 403 recent_authentication_required unless the session checked a password or factor lately. */
+  async assertRecentAuthentication(sessionIdHash: string): Promise<void> {
+    const { rows } = await this.db.query<{ recent: boolean }>(
+      'SELECT authenticated_at > now() - make_interval(secs => $2) AS recent FROM sessions WHERE id_hash = $1',
+      [sessionIdHash, RECENT_AUTHENTICATION_SECONDS],
+    );
+    if (!rows[0]?.recent) throw new AppError('recent_authentication_required');
+  }
+
+  /**
+   * POST /api/factors/confirm-identity: the password, or a code of the app or a recovery code,
+   * checked again; for the next five minutes the session may change how the user signs in.
+   * Wrong answers are throttled like codes.
+   */
+  async confirmIdentity(request: FastifyRequest, user: SessionUser, input: { password?: string | null | undefined; code?: string | null | undefined }): Promise<void> {
+    if (input.code) {
+      await this.verifyCode(user.id, input.code, request.ip);
+      await q.setSessionAuthentication(this.db, user.sessionIdHash, PASSWORD_AND_CODE);
+      return;
+    }
+    if (!input.password) throw AppError.validation({ password: 'fill_all_required_fields' });
+    await this.assertNotThrottled(user.id, request.ip);
+    const { rows } = await this.db.query<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE id = $1', [user.id]);
+    const hash = rows[0]?.password_hash;
+    if (!hash || !(await verifyPassword(hash, input.password))) {
+      const windowMs = this.config.LOGIN_RATE_LIMIT_WINDOW_SECONDS * 1000;
+      for (const { key } of this.throttleKeys(user.id, request.ip)) await this.services.counters.add(key, 1, windowMs);
+      throw new AppError('current_password_incorrect');
+    }
+    await this.db.query('UPDATE sessions SET authenticated_at = now() WHERE id_hash = $1', [user.sessionIdHash]);
+  }
+
+  /**
+   * DELETE /api/members/{memberId}/second-factors: a userManager removes a member's second
+   * factors (a lost phone), with the same authorization as changing the member's rights. Audited;
+   * the member is told by e-mail.
+   */
+  async resetMemberFactors(actor: Actor, memberId: string): Promise<void> {
+    const userId = await this.db.transaction(async (tx) => {
+      const member = await memberForChange(tx, actor, memberId);
+      const hadTotp = await q.deleteTotp(tx, member.user_id);
+      await q.deleteRecoveryCodes(tx, member.user_id);
+      await audit(tx, actor, {
+        organizationId: member.organization_id,
+        organizationPath: member.organization_path,
+        action: 'member.second_factors.reset',
+        targetType: 'member',
+        targetId: member.id,
+        before: { email_address: member.email, totp: hadTotp },
+        after: { totp: false },
+      });
+      return member.user_id;
+    });
+    await this.notify(userId, 'factors-reset');
+  }
+
+  /** Tell the user by e-mail, in their language, of a change to how they sign in. Never fails the change. */
+  async notify(userId: string, notice: SecurityNotice): Promise<void> {
+    try {
+      const { rows } = await this.db.query<{ email: string; first_name: string; language_code: string }>(
+        'SELECT email, first_name, language_code FROM users WHERE id = $1',
+        [userId],
+      );
+      const user = rows[0];
+      if (!user) return;
+      const message = securityNoticeEmail({ notice, language: user.language_code, firstName: user.first_name, loginUrl: `${this.config.publicUrl}/login` });
+      await this.services.mailer.send({ to: user.email, ...message, kind: `security-notice:${notice}` });
+    } catch (err) {
+      this.services.log.error({ err, notice }, 'security notice could not be sent');
+    }
   }
 
   // ---- the sign-in ------------------------------------------------------------------------------

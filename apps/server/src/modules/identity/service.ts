@@ -269,6 +269,7 @@ export class IdentityService {
     await q.setPasswordHash(this.services.db, user.id, await hashPassword(input.new_password));
     // other browsers signed in as this user are signed out; this one stays
     await this.services.sessions.endAllForUser(user.id, this.services.db, user.sessionIdHash);
+    await this.factors.notify(user.id, 'password-changed');
   }
 
   async updateProfile(user: SessionUser, input: { first_name: string; last_name: string; language_code: string }): Promise<void> {
@@ -324,6 +325,7 @@ export class IdentityService {
       await this.services.sessions.endAllForUser(user.id, tx);
       await q.revokeProviderArtifacts(tx, user.id);
     });
+    await this.factors.notify(user.id, 'password-changed');
   }
 
   // ---- external identity provider -----------------------------------------------------------------

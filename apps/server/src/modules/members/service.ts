@@ -37,11 +37,20 @@ export async function getRights(db: Database, actor: Actor, memberId: string) {
   };
 }
 
+/**
+ * Whether the actor may change another member (their rights, their second factors), with the
+ * member locked for the change. Every change to a member goes through this one check.
+ */
+export async function memberForChange(tx: Queryable, actor: Actor, memberId: string) {
+  const row = await loadMember(tx, actor, memberId, true);
+  if (row.user_id === actor.user.id) throw new AppError('forbidden', { detail: 'You cannot change your own rights or factors' });
+  return row;
+}
+
 /** Change a member's rights: validated by spec §6 (409 invalid_rights), stored with the implications applied. */
 export async function changeRights(db: Database, actor: Actor, memberId: string, input: Rights): Promise<void> {
   await db.transaction(async (tx) => {
-    const row = await loadMember(tx, actor, memberId, true);
-    if (row.user_id === actor.user.id) throw new AppError('forbidden', { detail: 'You cannot change your own rights' });
+    const row = await memberForChange(tx, actor, memberId);
     const before = toRights(row.rights);
     const ctx = await rightsContextFor(tx, { id: row.organization_id, depth: row.organization_depth }, actor.user.isDeveloper);
     const rights = validateRights(input, ctx, before);
