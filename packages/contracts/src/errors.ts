@@ -57,8 +57,10 @@ export const ERRORS = {
   second_step_expired: { status: 409, title: 'The sign-in has expired. Please start again' },
   totp_already_enabled: { status: 409, title: 'An authenticator app is already set up' },
   totp_enrolment_not_started: { status: 409, title: 'Start setting up the authenticator app first' },
-  second_factor_required: { status: 403, title: 'Set up a second factor before you continue' },
+  second_factor_required: { status: 409, title: 'Set up a second factor before you continue' },
   recent_authentication_required: { status: 403, title: 'Confirm it is you: enter your password or a code again' },
+  passkey_not_verified: { status: 400, title: 'The passkey could not be verified' },
+  passkey_name_too_long: { status: 400, title: 'The name is too long' },
   second_factor_policy_inherited: { status: 409, title: 'A parent organization requires a second factor; it cannot be lifted here' },
   second_factor_policy_set_above: { status: 409, title: 'A higher organization set this requirement; only its managers can lift it' },
 

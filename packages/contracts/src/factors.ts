@@ -21,8 +21,23 @@ export const secondFactorCodeSchema = z
   .max(64, { message: 'second_factor_code_invalid' });
 
 /** The wire form of what the signed-in user has set up (GET /api/factors). */
+export const passkeySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+});
+export type Passkey = z.infer<typeof passkeySchema>;
+
+export const passkeyNameSchema = z
+  .string({ message: 'required_field' })
+  .trim()
+  .min(1, { message: 'required_field' })
+  .max(100, { message: 'passkey_name_too_long' });
+
 export const factorsResponseSchema = z.object({
   totp: z.object({ enabled: z.boolean(), confirmed_at: z.string().nullable() }),
+  passkeys: z.array(passkeySchema),
   recovery_codes_remaining: z.number().int(),
   /** whether an organization above the user (or the provider) requires a second factor */
   required: z.boolean(),
@@ -87,3 +102,34 @@ export const confirmIdentityRequestSchema = z.object({
   code: secondFactorCodeSchema.nullish(),
 });
 export type ConfirmIdentityRequest = z.infer<typeof confirmIdentityRequestSchema>;
+
+/**
+ * WebAuthn options and responses are the JSON forms of the WebAuthn API (as made and read by
+ * @simplewebauthn/server and @simplewebauthn/browser); the server checks them, so here they are
+ * only bounded objects.
+ */
+const webauthnJson = z.record(z.string(), z.unknown());
+
+/** POST /api/factors/passkeys: the browser's answer to the registration options, and a name. */
+export const passkeyRegistrationRequestSchema = z.object({
+  name: passkeyNameSchema.nullish(),
+  response: webauthnJson,
+});
+export type PasskeyRegistrationRequest = z.infer<typeof passkeyRegistrationRequestSchema>;
+
+export const passkeyRenameRequestSchema = z.object({ name: passkeyNameSchema });
+export type PasskeyRenameRequest = z.infer<typeof passkeyRenameRequestSchema>;
+
+export const passkeyIdParamsSchema = z.object({ passkeyId: z.uuid({ message: 'invalid_id' }) });
+
+/** WebAuthn options for the browser (creation or request options, JSON form). */
+export const webauthnOptionsSchema = webauthnJson;
+
+/** POST /api/identity/passkey-login: sign in with a passkey alone (or as the second step). */
+export const passkeyLoginRequestSchema = z.object({
+  response: webauthnJson,
+  remember: z.boolean().nullish(),
+  return_url: z.string().max(2000).nullish(),
+  return_path: z.string().max(2000).nullish(),
+});
+export type PasskeyLoginRequest = z.infer<typeof passkeyLoginRequestSchema>;

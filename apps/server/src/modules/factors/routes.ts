@@ -6,6 +6,11 @@ import {
   loginConsentResponseSchema,
   memberIdParamsSchema,
   organizationIdParamsSchema,
+  passkeyIdParamsSchema,
+  passkeyLoginRequestSchema,
+  passkeyRegistrationRequestSchema,
+  passkeyRenameRequestSchema,
+  passkeySchema,
   problemSchema,
   recoveryCodesResponseSchema,
   confirmIdentityRequestSchema,
@@ -14,9 +19,12 @@ import {
   secondFactorPolicySchema,
   totpConfirmRequestSchema,
   totpEnrolmentResponseSchema,
+  webauthnOptionsSchema,
 } from '@partner-portal/contracts';
 import { AppError } from '../../http/problem.js';
 import type { Oidc } from '../../oidc/index.js';
+import { IdentityService } from '../identity/service.js';
+import { PasskeyService } from './passkeys.js';
 import { getPolicy, setPolicy } from './policy.js';
 import { FactorService, type Enrollee } from './service.js';
 
@@ -27,6 +35,9 @@ const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((s) 
 export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, { oidc }) => {
   const { services } = app;
   const service = new FactorService(services, oidc);
+  const passkeys = new PasskeyService(services, service);
+  // the return addresses a sign-in may go to are the login's rules (no open redirects)
+  const identity = new IdentityService(services, oidc);
 
   /** The signed-in user, or a sign-in that has to enrol a factor before its session starts. */
   const enrolleeOf = async (request: FastifyRequest): Promise<Enrollee> => {
@@ -37,6 +48,8 @@ export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, {
     }
     const user = await services.sessions.current(request);
     if (!user) throw new AppError('unauthorized');
+    // accounts of the external identity provider use the factors of that provider
+    if (user.externalIdentityProvider) throw new AppError('external_identity_user');
     return { kind: 'session', userId: user.id, email: user.email, sessionIdHash: user.sessionIdHash };
   };
 
@@ -147,6 +160,84 @@ export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, {
       },
     },
     async (request, reply) => service.completeSecondStep(request, reply, request.body.code),
+  );
+
+  // ---- passkeys ----------------------------------------------------------------------------------
+
+  app.post(
+    '/api/factors/passkeys/registration-options',
+    {
+      schema: {
+        tags,
+        summary: 'WebAuthn creation options for a new passkey (password or code within 5 minutes)',
+        response: { 200: webauthnOptionsSchema, ...problems(401, 403) },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return passkeys.registrationOptions(await services.sessions.require(request));
+    },
+  );
+
+  app.post(
+    '/api/factors/passkeys',
+    {
+      schema: {
+        tags,
+        summary: 'Keep a new passkey (the browser’s answer to the creation options) under a name; the first factor brings recovery codes',
+        body: passkeyRegistrationRequestSchema,
+        response: { 201: z.object({ passkey: passkeySchema, recovery_codes: z.array(z.string()).nullable() }), ...problems(400, 401, 409) },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return reply.code(201).send(await passkeys.register(await services.sessions.require(request), request.body));
+    },
+  );
+
+  app.patch(
+    '/api/factors/passkeys/:passkeyId',
+    {
+      schema: { tags, summary: 'Rename a passkey', params: passkeyIdParamsSchema, body: passkeyRenameRequestSchema, response: { 204: z.null(), ...problems(400, 401, 404) } },
+    },
+    async (request, reply) => {
+      await passkeys.rename(await services.sessions.require(request), request.params.passkeyId, request.body.name);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/api/factors/passkeys/:passkeyId',
+    {
+      schema: { tags, summary: 'Remove a passkey (password or code within 5 minutes)', params: passkeyIdParamsSchema, response: { 204: z.null(), ...problems(400, 401, 403, 404) } },
+    },
+    async (request, reply) => {
+      await passkeys.remove(await services.sessions.require(request), request.params.passkeyId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/identity/passkey-options',
+    { schema: { tags, summary: 'WebAuthn request options for signing in with a passkey (conditional UI at the e-mail step)', response: { 200: webauthnOptionsSchema } } },
+    async (_request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return passkeys.loginOptions(reply);
+    },
+  );
+
+  app.post(
+    '/api/identity/passkey-login',
+    {
+      schema: {
+        tags,
+        summary: 'Sign in with a passkey alone, or complete the second step with one',
+        body: passkeyLoginRequestSchema,
+        response: { 200: loginConsentResponseSchema, ...problems(400, 409, 429) },
+      },
+    },
+    async (request, reply) =>
+      passkeys.login(request, reply, request.body, async () => (await identity.validReturnUrl(request.body.return_url)) ?? identity.safeReturnPath(request.body.return_path)),
   );
 
   // ---- the policy that follows the organization tree --------------------------------------------

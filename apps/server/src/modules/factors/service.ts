@@ -33,7 +33,7 @@ const SEALING_PURPOSE = 'totp-secrets';
 export const RECENT_AUTHENTICATION_SECONDS = 300;
 
 /** RFC 8176 authentication method references. */
-export const AMR = { password: 'pwd', otp: 'otp', multiFactor: 'mfa', federated: 'fed' } as const;
+export const AMR = { password: 'pwd', otp: 'otp', multiFactor: 'mfa', federated: 'fed', hardwareKey: 'hwk', softwareKey: 'swk' } as const;
 const PASSWORD_AND_CODE = [AMR.password, AMR.otp, AMR.multiFactor];
 
 /** Who sets up a factor: the signed-in user, or a sign-in that must enrol before its session starts. */
@@ -58,18 +58,29 @@ export class FactorService {
   // ---- what the user has ------------------------------------------------------------------------
 
   async hasSecondFactor(userId: string): Promise<boolean> {
-    const totp = await q.findTotp(this.db, userId);
-    return totp?.confirmed_at != null;
+    const [totp, passkeys] = await Promise.all([q.findTotp(this.db, userId), q.listPasskeys(this.db, userId)]);
+    return totp?.confirmed_at != null || passkeys.length > 0;
   }
 
   async status(user: SessionUser): Promise<FactorsResponse> {
-    const [totp, remaining, required] = await Promise.all([
+    const [totp, passkeys, remaining, required] = await Promise.all([
       q.findTotp(this.db, user.id),
+      q.listPasskeys(this.db, user.id),
       q.countUnusedRecoveryCodes(this.db, user.id),
       this.requiredByPolicy(user.id),
     ]);
     const confirmedAt = totp?.confirmed_at ? new Date(totp.confirmed_at).toISOString() : null;
-    return { totp: { enabled: confirmedAt !== null, confirmed_at: confirmedAt }, recovery_codes_remaining: remaining, required };
+    return {
+      totp: { enabled: confirmedAt !== null, confirmed_at: confirmedAt },
+      passkeys: passkeys.map((p) => ({
+        id: p.id,
+        name: p.name,
+        created_at: new Date(p.created_at).toISOString(),
+        last_used_at: p.last_used_at ? new Date(p.last_used_at).toISOString() : null,
+      })),
+      recovery_codes_remaining: remaining,
+      required,
+    };
   }
 
   /** Whether an organization policy requires a second factor of this user. */
@@ -126,7 +137,8 @@ export class FactorService {
     await this.assertRecentAuthentication(user.sessionIdHash);
     await this.db.transaction(async (tx) => {
       if (!(await q.deleteTotp(tx, user.id))) throw new AppError('not_found');
-      await q.deleteRecoveryCodes(tx, user.id);
+      // the recovery codes go with the last factor
+      if ((await q.listPasskeys(tx, user.id)).length === 0) await q.deleteRecoveryCodes(tx, user.id);
     });
     await this.notify(user.id, 'factor-removed');
   }
@@ -167,8 +179,7 @@ export class FactorService {
     const { rows } = await this.db.query<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE id = $1', [user.id]);
     const hash = rows[0]?.password_hash;
     if (!hash || !(await verifyPassword(hash, input.password))) {
-      const windowMs = this.config.LOGIN_RATE_LIMIT_WINDOW_SECONDS * 1000;
-      for (const { key } of this.throttleKeys(user.id, request.ip)) await this.services.counters.add(key, 1, windowMs);
+      await this.countFailure(user.id, request.ip);
       throw new AppError('current_password_incorrect');
     }
     await this.db.query('UPDATE sessions SET authenticated_at = now() WHERE id_hash = $1', [user.sessionIdHash]);
@@ -183,6 +194,7 @@ export class FactorService {
     const userId = await this.db.transaction(async (tx) => {
       const member = await memberForChange(tx, actor, memberId);
       const hadTotp = await q.deleteTotp(tx, member.user_id);
+      const passkeys = await q.deletePasskeys(tx, member.user_id);
       await q.deleteRecoveryCodes(tx, member.user_id);
       await audit(tx, actor, {
         organizationId: member.organization_id,
@@ -190,8 +202,8 @@ export class FactorService {
         action: 'member.second_factors.reset',
         targetType: 'member',
         targetId: member.id,
-        before: { email_address: member.email, totp: hadTotp },
-        after: { totp: false },
+        before: { email_address: member.email, totp: hadTotp, passkeys },
+        after: { totp: false, passkeys: 0 },
       });
       return member.user_id;
     });
@@ -265,7 +277,8 @@ export class FactorService {
     return this.startSession(request, reply, pending.idHash, pending.step, PASSWORD_AND_CODE);
   }
 
-  private async startSession(
+  /** Complete a pending sign-in: its session starts, proven by amr. */
+  async startSession(
     request: FastifyRequest,
     reply: FastifyReply,
     idHash: string,
@@ -274,9 +287,21 @@ export class FactorService {
   ): Promise<LoginConsentResponse> {
     if (!(await q.deleteSecondStep(this.db, idHash))) throw new AppError('second_step_expired');
     void reply.clearCookie(SECOND_STEP_COOKIE, { path: '/api', httpOnly: true, sameSite: 'lax', secure: this.config.isHttps });
-    const secret = await this.services.sessions.start(request, reply, step.user_id, step.persistent);
+    return this.startProvenSession(request, reply, step.user_id, step.persistent, amr, step.return_to);
+  }
+
+  /** Start a session proven by amr (a passkey alone, or a completed second step). */
+  async startProvenSession(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    userId: string,
+    persistent: boolean,
+    amr: string[],
+    returnTo: string | null,
+  ): Promise<LoginConsentResponse> {
+    const secret = await this.services.sessions.start(request, reply, userId, persistent);
     await q.setSessionAuthentication(this.db, hashSecret(secret), amr);
-    return { error: null, valid_return_url: step.return_to, external_login: null, next_step: null };
+    return { error: null, valid_return_url: returnTo, external_login: null, next_step: null };
   }
 
   /** Whether the authorization request behind a login address asks for multi-factor (acr_values). */
@@ -298,7 +323,7 @@ export class FactorService {
   }
 
   /** 429 once the wrong codes of the window reach the limit (like wrong passwords). */
-  private async assertNotThrottled(userId: string, ip: string): Promise<void> {
+  async assertNotThrottled(userId: string, ip: string): Promise<void> {
     const windowMs = this.config.LOGIN_RATE_LIMIT_WINDOW_SECONDS * 1000;
     for (const { key, max } of this.throttleKeys(userId, ip)) {
       const { count, resetAt } = await this.services.counters.add(key, 0, windowMs);
@@ -309,10 +334,15 @@ export class FactorService {
     }
   }
 
-  /** Count a wrong code and refuse it. */
-  private async failedCode(userId: string, ip: string): Promise<never> {
+  /** Count a wrong code, passkey or password (toward the limits of assertNotThrottled). */
+  async countFailure(userId: string, ip: string): Promise<void> {
     const windowMs = this.config.LOGIN_RATE_LIMIT_WINDOW_SECONDS * 1000;
     for (const { key } of this.throttleKeys(userId, ip)) await this.services.counters.add(key, 1, windowMs);
+  }
+
+  /** Count a wrong code and refuse it. */
+  private async failedCode(userId: string, ip: string): Promise<never> {
+    await this.countFailure(userId, ip);
     throw new AppError('second_factor_code_invalid');
   }
 
