@@ -23,6 +23,7 @@ import { changeLanguage, i18n } from '@/lib/i18n';
 import { paths } from '@/lib/paths';
 import { sessionQueryKey, useSessionUser } from '@/lib/session';
 import { updateProfile } from '../api/update-profile';
+import { SignInSecurity } from '../components/sign-in-security';
 
 /** Profile (spec §2): read-only e-mail, names and the preferred language. */
 export function ProfilePage() {
@@ -136,6 +137,7 @@ function ProfileForm({ user }: { user: UserInfo }) {
           </form>
         </Stack>
       </Paper>
+      <SignInSecurity user={user} />
     </Container>
   );
 }
