@@ -8,13 +8,14 @@ export function totpCode(secret: string, stepsAhead = 0): string {
 }
 
 /** Set up an authenticator app for the client's session; returns the secret and the recovery codes. */
-export async function enrolTotp(client: HttpClient): Promise<{ secret: string; recoveryCodes: string[] }> {
+export async function enrolTotp(client: HttpClient): Promise<{ secret: string; recoveryCodes: string[]; confirmedWith: string }> {
   const started = await client.post('/api/factors/totp');
   expect(started.status, started.text).toBe(200);
   const secret = started.body.secret as string;
-  const confirmed = await client.post('/api/factors/totp/confirm', { code: totpCode(secret) });
+  const confirmedWith = totpCode(secret);
+  const confirmed = await client.post('/api/factors/totp/confirm', { code: confirmedWith });
   expect(confirmed.status, confirmed.text).toBe(200);
-  return { secret, recoveryCodes: confirmed.body.recovery_codes as string[] };
+  return { secret, recoveryCodes: confirmed.body.recovery_codes as string[], confirmedWith };
 }
 
 /** The password steps of the login; returns the answer of the password step. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startPortal } from '../support/portal.js';
 import { apiRoutes, fillPath } from './support/routes.js';
@@ -33,6 +34,7 @@ describe('anti-forgery header', () => {
         memberId: member.membershipId,
         invitationId: invitation.id,
         userId: member.userId,
+        passkeyId: randomUUID(),
       });
       for (const header of [undefined, '0', 'true']) {
         const res = await admin.request(route.method, path, {
