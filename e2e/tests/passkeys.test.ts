@@ -73,7 +73,7 @@ const api = (page: Page, method: string, path: string) =>
   );
 
 describe('passkeys in Chromium', () => {
-  it('registers a passkey, signs in with it alone, and removes it', async () => {
+  it('registers a passkey, signs in with it alone (satisfying a policy by itself), and removes it', async () => {
     const user = await createUser(portal);
     const context = await signedIn(browser, portal, user.id);
     const { page, watch } = await newPage(context);
@@ -87,6 +87,10 @@ describe('passkeys in Chromium', () => {
     let factors = await api(page, 'GET', '/api/factors');
     expect(factors.body!.passkeys).toEqual([expect.objectContaining({ name: 'Work laptop', last_used_at: null })]);
     await portal.smtp.waitFor(user.email, (m) => m.subject === 'A second factor was added to your Partner Portal account');
+
+    // the provider's administrators require a second factor everywhere: the passkey satisfies it by itself
+    const admin = await portal.sessionFor(portal.adminUserId);
+    expect((await admin.put(`/api/organizations/${portal.rootOrganizationId}/second-factor-policy`, { required: true })).status).toBe(200);
 
     // signed out, the passkey alone signs in (discoverable: no e-mail address needed)
     expect((await api(page, 'POST', '/api/identity/logout')).status).toBe(200);
@@ -103,6 +107,7 @@ describe('passkeys in Chromium', () => {
     // a password sign-in of this account now needs a second step (the passkey counts as a factor)
     const second = await portal.client().post('/api/identity/login', { email: user.email, password: user.password });
     expect(second.body.next_step).toBe('second_factor');
+    expect((await admin.put(`/api/organizations/${portal.rootOrganizationId}/second-factor-policy`, { required: false })).status).toBe(200);
 
     // remove it: it no longer signs in
     const removed = await api(page, 'DELETE', `/api/factors/passkeys/${registered.body.passkey.id}`);
