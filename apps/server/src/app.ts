@@ -20,6 +20,7 @@ import { registerOidc } from './oidc/index.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { developerRoutes } from './modules/developer/routes.js';
 import { bulkInvitationRoutes } from './modules/invitations/bulk-routes.js';
+import { factorRoutes } from './modules/factors/routes.js';
 import { invitationRoutes } from './modules/invitations/routes.js';
 import { memberRoutes } from './modules/members/routes.js';
 import { organizationRoutes } from './modules/organizations/routes.js';
@@ -167,6 +168,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(portalRoutes);
   await app.register(auditRoutes);
   await app.register(developerRoutes);
+  await app.register(factorRoutes, { oidc });
 
   await registerWebApp(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);
   return app;

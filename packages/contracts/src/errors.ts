@@ -53,6 +53,18 @@ export const ERRORS = {
   unknown_error_id: { status: 404, title: 'Unknown error' },
   invalid_return_url: { status: 400, title: 'The return address is not allowed' },
 
+  // second factors
+  second_factor_code_invalid: { status: 400, title: 'The code is not valid' },
+  second_step_expired: { status: 409, title: 'The sign-in has expired. Please start again' },
+  totp_already_enabled: { status: 409, title: 'An authenticator app is already set up' },
+  totp_enrolment_not_started: { status: 409, title: 'Start setting up the authenticator app first' },
+  second_factor_required: { status: 409, title: 'Set up a second factor before you continue' },
+  recent_authentication_required: { status: 403, title: 'Confirm it is you: enter your password or a code again' },
+  passkey_not_verified: { status: 400, title: 'The passkey could not be verified' },
+  passkey_name_too_long: { status: 400, title: 'The name is too long' },
+  second_factor_policy_inherited: { status: 409, title: 'A parent organization requires a second factor; it cannot be lifted here' },
+  second_factor_policy_set_above: { status: 409, title: 'A higher organization set this requirement; only its managers can lift it' },
+
   // organizations
   organization_name_required: { status: 400, title: 'Organization name is required' },
   invalid_organization_name: { status: 400, title: 'Invalid organization name' },

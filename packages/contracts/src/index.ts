@@ -7,3 +7,4 @@ export * from './organizations.js';
 export * from './administration.js';
 export * from './delegation.js';
 export * from './return-path.js';
+export * from './factors.js';

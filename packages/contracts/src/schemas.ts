@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { USER_LANGUAGES } from './languages.js';
+import { loginNextStepSchema } from './factors.js';
 import { rightsSchema } from './rights.js';
 
 /**
@@ -69,6 +70,8 @@ export const loginConsentResponseSchema = z.object({
   error: z.string().nullable(),
   valid_return_url: z.string().nullable(),
   external_login: z.string().nullable(),
+  /** the portal's addition: the sign-in needs a second step first (see factors.ts) */
+  next_step: loginNextStepSchema.nullish(),
 });
 export type LoginConsentResponse = z.infer<typeof loginConsentResponseSchema>;
 

@@ -4,6 +4,7 @@ import type Provider from 'oidc-provider';
 import type { AdapterConstructor, Interaction } from 'oidc-provider';
 import { z } from 'zod';
 import type { Services } from '../services.js';
+import { loginAuthentication } from '../modules/factors/provider.js';
 import { sweepExpiredIdentityRows } from '../modules/identity/queries.js';
 import { postgresAdapter } from './adapter.js';
 import { ensureSigningKey, loadSigningKeys, signingKeyFingerprint } from './keys.js';
@@ -189,7 +190,13 @@ function registerInteractionPages(app: FastifyInstance, oidc: Oidc): void {
       let returnTo: string;
       if (interaction.prompt.name === 'login') {
         const remember = await sessionIsPersistent(services, user.sessionIdHash);
-        returnTo = await provider.interactionResult(request.raw, reply.raw, { login: { accountId: user.id, remember } }, { mergeWithLastSubmission: false });
+        const authentication = await loginAuthentication(services, user, interaction.params);
+        if (!authentication) {
+          // the client asks for more than this session proves: sign in again, with a second factor
+          await services.sessions.end(request, reply);
+          return reply.redirect(loginPageUrl(oidc.interactionUrl(uid)), 303);
+        }
+        returnTo = await provider.interactionResult(request.raw, reply.raw, { login: { accountId: user.id, remember, ...authentication } }, { mergeWithLastSubmission: false });
       } else if (interaction.prompt.name === 'consent') {
         if (interaction.session?.accountId !== user.id) return reply.redirect(loginPageUrl(oidc.interactionUrl(uid)), 303);
         // every client is registered by the operator (catalogue or DCR with the initial access

@@ -1,6 +1,6 @@
-import { hkdfSync } from 'node:crypto';
-import { CompactEncrypt, calculateJwkThumbprint, compactDecrypt, exportJWK, generateKeyPair, type JWK } from 'jose';
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
 import type { Database, Queryable } from '../db/client.js';
+import { seal, unseal } from '../sealed.js';
 
 /**
  * The provider's signing keys, kept in oidc_signing_keys as JWE (dir, A256GCM) under a key derived
@@ -23,24 +23,19 @@ export interface KeyRow {
   retired_at: string | Date | null;
 }
 
-function encryptionKey(secret: string): Uint8Array {
-  return new Uint8Array(hkdfSync('sha256', secret, 'partner-portal', 'oidc-signing-keys', 32));
-}
+const SEALING_PURPOSE = 'oidc-signing-keys';
 
 async function newSigningKey(secret: string): Promise<{ kid: string; encrypted: string }> {
   const { privateKey } = await generateKeyPair(SIGNING_ALG, { extractable: true, modulusLength: 2048 });
   const jwk = await exportJWK(privateKey);
   const kid = await calculateJwkThumbprint(jwk);
   const full: JWK = { ...jwk, kid, alg: SIGNING_ALG, use: 'sig' };
-  const encrypted = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(full)))
-    .setProtectedHeader({ alg: 'dir', enc: 'A256GCM', kid })
-    .encrypt(encryptionKey(secret));
+  const encrypted = await seal(secret, SEALING_PURPOSE, JSON.stringify(full), kid);
   return { kid, encrypted };
 }
 
 async function decryptKey(secret: string, encrypted: string): Promise<JWK> {
-  const { plaintext } = await compactDecrypt(encrypted, encryptionKey(secret));
-  return JSON.parse(new TextDecoder().decode(plaintext)) as JWK;
+  return JSON.parse(await unseal(secret, SEALING_PURPOSE, encrypted)) as JWK;
 }
 
 /** Make the first signing key when there is none that can sign (first start). Safe when instances start at once. */

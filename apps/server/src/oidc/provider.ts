@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import Provider, { interactionPolicy, type AdapterConstructor, type Configuration, type Grant, type KoaContextWithOIDC, type Session } from 'oidc-provider';
 import type { JWK } from 'jose';
+import { ACR_VALUES } from '@partner-portal/contracts';
 import type { Services } from '../services.js';
+import { multiFactorCheck } from '../modules/factors/provider.js';
 import { hashSecret, SESSION_COOKIE } from '../http/session.js';
 import { findAccount, isAccountId, SCOPE_CLAIMS } from './account.js';
 import type { ErrorRecord, LogoutRecord, RecordStore } from './records.js';
@@ -101,6 +103,8 @@ export function createProvider(services: Services, keys: JWK[], Adapter: Adapter
     }),
     0,
   );
+  // a client that asks for multi-factor (acr_values) gets it: step-up (modules/factors/provider.ts)
+  policy.get('login')!.checks.add(multiFactorCheck(services));
 
   const configuration: Configuration = {
     adapter: Adapter,
@@ -112,9 +116,11 @@ export function createProvider(services: Services, keys: JWK[], Adapter: Adapter
       long: { httpOnly: true, sameSite: 'lax', signed: true },
       short: { httpOnly: true, sameSite: 'lax', signed: true },
     },
-    claims: Object.fromEntries(Object.entries(SCOPE_CLAIMS).map(([k, v]) => [k, [...v]])),
+    // acr and amr (how the user signed in, modules/factors/provider.ts) go with openid: in every ID token
+    claims: { ...Object.fromEntries(Object.entries(SCOPE_CLAIMS).map(([k, v]) => [k, [...v]])), openid: [...SCOPE_CLAIMS.openid, 'acr', 'amr'] },
     scopes: ['openid', 'offline_access', 'email', 'profile', 'organization', 'rights'],
     conformIdTokenClaims: false,
+    acrValues: [...ACR_VALUES],
     responseTypes: ['code'],
     clientDefaults: {
       grant_types: ['authorization_code', 'refresh_token'],

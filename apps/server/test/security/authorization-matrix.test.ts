@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startPortal } from '../support/portal.js';
 import { apiRoutes, fillPath, type ApiRoute } from './support/routes.js';
@@ -158,6 +159,25 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/portal/profit-calculator': { expect: SIGNED_IN },
   'GET /api/portal/configuration': { expect: PUBLIC },
 
+  // ---- second factors (docs/second-factors.md) ----------------------------------------------------
+  'GET /api/factors': { expect: SIGNED_IN },
+  'POST /api/factors/totp': { expect: NATIVE },
+  'POST /api/factors/totp/confirm': { expect: NATIVE, body: () => ({ code: '000000' }) },
+  'DELETE /api/factors/totp': { expect: SIGNED_IN },
+  'POST /api/factors/recovery-codes': { expect: SIGNED_IN },
+  'POST /api/factors/confirm-identity': { expect: SIGNED_IN, body: () => ({ password: 'Not-the-passw0rd!' }) },
+  'POST /api/factors/passkeys/registration-options': { expect: NATIVE },
+  'POST /api/factors/passkeys': { expect: NATIVE, body: () => ({ name: 'Key', response: {} }) },
+  // someone else's (here: an unknown) passkey is 404 for everybody
+  'PATCH /api/factors/passkeys/{passkeyId}': { expect: only(), body: () => ({ name: 'Key' }) },
+  'DELETE /api/factors/passkeys/{passkeyId}': { expect: only() },
+  'POST /api/identity/second-factor': { expect: PUBLIC, body: () => ({ code: '000000' }) },
+  'POST /api/identity/passkey-options': { expect: PUBLIC },
+  'POST /api/identity/passkey-login': { expect: PUBLIC, body: () => ({ response: {} }) },
+  'DELETE /api/members/{memberId}/second-factors': { expect: USER_MANAGER_OF_TARGET },
+  'GET /api/organizations/{organizationId}/second-factor-policy': { expect: ANY_MANAGER_OF_TARGET },
+  'PUT /api/organizations/{organizationId}/second-factor-policy': { expect: ORG_MANAGER_OF_TARGET, body: () => ({ required: true }) },
+
   // ---- audit and developer --------------------------------------------------------------------
   'GET /api/audit': { expect: ANY_MANAGER_OF_TARGET, query: (c) => ({ organizationId: c.world.north.id }) },
   'GET /api/developer/organization-export': { expect: PROVIDER_ADMIN },
@@ -204,7 +224,8 @@ async function paramsFor(route: ApiRoute): Promise<{ params: Record<string, stri
         [organization.id],
       );
       params[name] = rows[0]!.id;
-    } else throw new Error(`the matrix has no value for path parameter {${name}} of ${route.key}: add one in paramsFor`);
+    } else if (name === 'passkeyId') params[name] = randomUUID();
+    else throw new Error(`the matrix has no value for path parameter {${name}} of ${route.key}: add one in paramsFor`);
   }
   // a body that names a member (bulk removal): a fresh one in north
   if (route.key === 'POST /api/members/bulk-remove') extra.memberId = (await world.fresh.member(world.north)).membershipId;

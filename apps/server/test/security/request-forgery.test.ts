@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startPortal } from '../support/portal.js';
 import { apiRoutes, fillPath } from './support/routes.js';
@@ -35,6 +36,7 @@ describe('anti-forgery header', () => {
         userId: member.userId,
         sessionId: 'any-session',
         batchId: '00000000-0000-4000-8000-000000000000',
+        passkeyId: randomUUID(),
       });
       for (const header of [undefined, '0', 'true']) {
         const res = await admin.request(route.method, path, {

@@ -43,7 +43,9 @@ export async function freePort(): Promise<number> {
  * Start the whole portal for a test file: a fresh database (PostgreSQL when configured, else
  * PGlite in memory), a real SMTP sink, the bootstrap administrator, listening on a free port.
  */
-export async function startPortal(env: Record<string, string> = {}): Promise<TestPortal> {
+export async function startPortal(env: Record<string, string> = {}, options: { publicHost?: string } = {}): Promise<TestPortal> {
+  // WebAuthn needs a domain name as the relying party (an IP address is refused): 'localhost'
+  const publicHost = options.publicHost ?? '127.0.0.1';
   const smtp = await new SmtpSink().start();
   const base = testDatabaseUrl();
   const database = base ? await createFreshDatabase(base) : null;
@@ -52,7 +54,7 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Tes
     NODE_ENV: 'test',
     PORT: String(port),
     HOST: '127.0.0.1',
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    PUBLIC_URL: `http://${publicHost}:${port}`,
     SMTP_URL: smtp.url,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     BOOTSTRAP_ADMIN_EMAIL: ADMIN_EMAIL,
@@ -66,7 +68,7 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Tes
   await bootstrap(services.db, { adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD, providerName: config.PROVIDER_ORGANIZATION_NAME });
   const app = await buildApp(services);
   await app.listen({ port, host: '127.0.0.1' });
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${publicHost}:${port}`;
   const admin = await services.db.query<{ user_id: string; organization_id: string }>(
     'SELECT m.user_id, m.organization_id FROM memberships m JOIN users u ON u.id = m.user_id WHERE lower(u.email) = lower($1)',
     [ADMIN_EMAIL],

@@ -9,6 +9,7 @@ import { grantConsent, type Oidc } from '../../oidc/index.js';
 import { frontchannelLogoutUris } from '../../oidc/provider.js';
 import { EXTERNAL_IDP_ID } from '../../oidc/upstream.js';
 import type { Services } from '../../services.js';
+import { FactorService } from '../factors/service.js';
 import { passwordResetEmail } from '../mail/messages.js';
 import { LoginThrottle } from './login-throttle.js';
 import { passwordProblems } from './password-policy.js';
@@ -21,12 +22,14 @@ import * as q from './queries.js';
 export class IdentityService {
   /** an argon2id hash of a random password, verified for unknown e-mails so timing is equal */
   private dummyHash: Promise<string>;
+  private readonly factors: FactorService;
 
   constructor(
     private readonly services: Services,
     private readonly oidc: Oidc,
   ) {
     this.dummyHash = hashPassword(newSecret());
+    this.factors = new FactorService(services, oidc);
   }
 
   private get config() {
@@ -145,6 +148,8 @@ export class IdentityService {
       throw new AppError('invalid_login');
     }
     await throttle.succeeded(reply, user.id);
+    const secondStep = await this.factors.afterPassword(request, reply, user.id, { remember: input.remember === true, returnTo: returnUrl ?? this.safeReturnPath(input.return_path) });
+    if (secondStep) return secondStep;
     await this.services.sessions.start(request, reply, user.id, input.remember === true);
     this.services.metrics.login(true);
     return { error: null, valid_return_url: returnUrl ?? this.safeReturnPath(input.return_path), external_login: null };
@@ -262,6 +267,7 @@ export class IdentityService {
     await q.setPasswordHash(this.services.db, user.id, await hashPassword(input.new_password));
     // other browsers signed in as this user are signed out; this one stays
     await this.services.sessions.endAllForUser(user.id, this.services.db, user.sessionIdHash);
+    await this.factors.notify(user.id, 'password-changed');
   }
 
   async updateProfile(user: SessionUser, input: { first_name: string; last_name: string; language_code: string }): Promise<void> {
@@ -321,6 +327,7 @@ export class IdentityService {
       await this.services.sessions.endAllForUser(user.id, tx);
       await q.revokeProviderArtifacts(tx, user.id);
     });
+    await this.factors.notify(user.id, 'password-changed');
   }
 
   // ---- external identity provider -----------------------------------------------------------------

@@ -75,6 +75,20 @@ async function assertKeepsRootUserManager(tx: Queryable, row: q.MembershipRow, a
 }
 
 /**
+ * The member an actor is about to change (their rights, their second factors), locked for the
+ * change: in the actor's subtree, not the actor, and holding no right the actor lacks (delegation,
+ * docs/security.md). Every change to a member goes through this one check; `describe` names the
+ * change for the audit log, where a refusal is recorded too.
+ */
+export async function memberForChange(tx: Queryable, actor: Actor, memberId: string, describe: (row: q.MembershipRow) => AuditChange) {
+  const row = await loadMember(tx, actor, memberId, true);
+  if (row.user_id === actor.user.id) throw new AppError('forbidden', { detail: 'You cannot change your own rights or factors' });
+  const change = describe(row);
+  assertCanManageMember(actor, toRights(row.rights), change);
+  return { row, change };
+}
+
+/**
  * Change a member's rights: validated by spec §6 (409 invalid_rights), then by delegation (the actor
  * holds every right of the member and every right it changes), stored with the implications applied.
  */
@@ -82,19 +96,16 @@ export async function changeRights(db: Database, actor: Actor, memberId: string,
   await withRefusalAudit(db, actor, () =>
     db.transaction(async (tx) => {
       await lockIfRootMember(tx, memberId);
-      const row = await loadMember(tx, actor, memberId, true);
-      if (row.user_id === actor.user.id) throw new AppError('forbidden', { detail: 'You cannot change your own rights' });
-      const before = toRights(row.rights);
-      const change: AuditChange = {
+      const { row, change } = await memberForChange(tx, actor, memberId, (row) => ({
         organizationId: row.organization_id,
         organizationPath: row.organization_path,
         action: 'member.rights.update',
         targetType: 'member',
         targetId: row.id,
-        before: { email_address: row.email, rights: before },
+        before: { email_address: row.email, rights: toRights(row.rights) },
         after: { rights: input },
-      };
-      assertCanManageMember(actor, before, change);
+      }));
+      const before = toRights(row.rights);
       const ctx = await rightsContextFor(tx, { id: row.organization_id, depth: row.organization_depth }, actor.user.isDeveloper);
       const rights = validateRights(input, ctx, before);
       change.after = { rights };

@@ -24,6 +24,7 @@ import { paths } from '@/lib/paths';
 import { sessionQueryKey, useSessionUser } from '@/lib/session';
 import { updateProfile } from '../api/update-profile';
 import { ActiveSessions } from '../components/active-sessions';
+import { SignInSecurity } from '../components/sign-in-security';
 
 /** Profile (spec §2): read-only e-mail, names and the preferred language. */
 /** A read-only field: a grey surface, but its text keeps full contrast (docs/design.md, fields). */
@@ -141,6 +142,7 @@ function ProfileForm({ user }: { user: UserInfo }) {
         </Stack>
       </Paper>
       <ActiveSessions />
+      <SignInSecurity user={user} />
     </Container>
   );
 }

@@ -1,12 +1,15 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Alert, Anchor, Box, Button, Checkbox, Divider, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconAlertCircle, IconArrowLeft, IconCircleCheck } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import type { LoginConsentResponse } from '@partner-portal/contracts';
 import { PageLoader } from '@/components/page-loader';
 import { notifyError } from '@/components/notify';
+import { TotpEnrolment } from '@/components/totp-enrolment';
 import { ApiError } from '@/lib/api';
+import { cancelPasskeyRequest, isPasskeyCancelled, passkeyAutofillSupported, signInWithPasskey } from '@/lib/factors';
 import { configurationQuery, DEFAULT_CONFIGURATION } from '@/lib/config';
 import { paths, safeReturnPath } from '@/lib/paths';
 import { applyUserLanguage, reloadSessionUser, useSessionUser } from '@/lib/session';
@@ -15,6 +18,7 @@ import { emailLogin } from '../api/email-login';
 import { loginErrorQuery } from '../api/get-login-error';
 import { loginErrorMessageKey } from '../lib/login-error';
 import { login } from '../api/login';
+import { SecondFactorStep } from '../components/second-factor-step';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -36,7 +40,7 @@ export function LoginPage() {
   const loginError = useQuery(loginErrorQuery(loginErrorId));
   const { data: config = DEFAULT_CONFIGURATION } = useQuery(configurationQuery);
 
-  const [step, setStep] = useState<'email' | 'password'>('email');
+  const [step, setStep] = useState<'email' | 'password' | 'second_factor' | 'enrol'>('email');
   // after registering, the invitation page sends the new account's address along (navigation state)
   const registeredEmail = (useLocation().state as { registeredEmail?: unknown } | null)?.registeredEmail;
   const registered = typeof registeredEmail === 'string' ? registeredEmail : null;
@@ -51,6 +55,42 @@ export function LoginPage() {
   const passwordRef = useRef<HTMLInputElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const movedFocus = useRef(false);
+
+  /** The session exists: load the user and go where the login leads. */
+  const finishLogin = useCallback(
+    async (result: LoginConsentResponse) => {
+      const user = await reloadSessionUser().catch(() => null);
+      await applyUserLanguage(user);
+      if (returnUrl && result.valid_return_url) {
+        setLeaving(true);
+        await navigate(paths.loggedIn, { replace: true });
+        window.location.assign(result.valid_return_url);
+        return;
+      }
+      await navigate(safeReturnPath(returnPath) ?? paths.home, { replace: true });
+    },
+    [navigate, returnPath, returnUrl],
+  );
+
+  // a passkey signs in at the e-mail step: the browser offers it in the field's suggestions
+  const signedOut = !session.isPending && !session.data;
+  useEffect(() => {
+    if (step !== 'email' || !signedOut) return;
+    let active = true;
+    void passkeyAutofillSupported().then(async (supported) => {
+      if (!supported || !active) return;
+      try {
+        const result = await signInWithPasskey(true, { return_url: returnUrl, return_path: returnPath });
+        if (active) await finishLogin(result);
+      } catch (err) {
+        if (active && !isPasskeyCancelled(err)) setFormError(t(err instanceof ApiError && err.key === 'passkey_not_verified' ? 'passkey_not_verified' : 'error_try_again'));
+      }
+    });
+    return () => {
+      active = false;
+      cancelPasskeyRequest();
+    };
+  }, [step, signedOut, returnUrl, returnPath, finishLogin, t]);
 
   // focus follows the step: the password field when it opens, the e-mail field when going back
   useEffect(() => {
@@ -108,15 +148,12 @@ export function LoginPage() {
         window.location.assign(result.external_login);
         return;
       }
-      const user = await reloadSessionUser().catch(() => null);
-      await applyUserLanguage(user);
-      if (returnUrl && result.valid_return_url) {
-        setLeaving(true);
-        await navigate(paths.loggedIn, { replace: true });
-        window.location.assign(result.valid_return_url);
+      if (result.next_step) {
+        setPassword('');
+        setStep(result.next_step === 'second_factor' ? 'second_factor' : 'enrol');
         return;
       }
-      await navigate(safeReturnPath(returnPath) ?? paths.home, { replace: true });
+      await finishLogin(result);
     } catch (err) {
       if (err instanceof ApiError && err.status === 429) notifyError(err);
       else if (err instanceof ApiError && err.key === 'interaction_expired') setFormError(t('interaction_expired'));
@@ -127,6 +164,13 @@ export function LoginPage() {
     } finally {
       setSubmitting(false);
     }
+  };
+
+  /** The pending sign-in ended (expired or cancelled): start again at the e-mail step. */
+  const expired = () => {
+    setFormError(t('second_step_expired'));
+    movedFocus.current = true;
+    setStep('email');
   };
 
   const backToEmail = () => {
@@ -178,7 +222,7 @@ export function LoginPage() {
               label={t('email_address')}
               type="email"
               name="email"
-              autoComplete="username"
+              autoComplete="username webauthn"
               inputMode="email"
               required
               autoFocus
@@ -195,6 +239,14 @@ export function LoginPage() {
             </Button>
           </Stack>
         </form>
+      ) : step === 'second_factor' ? (
+        <SecondFactorStep key="second-factor-step" onDone={(result) => void finishLogin(result)} onExpired={expired} />
+      ) : step === 'enrol' ? (
+        <Stack key="enrol-step" gap="sm">
+          <Text fw={600}>{t('enrol_title')}</Text>
+          <Text size="sm">{t('enrol_text')}</Text>
+          <TotpEnrolment onDone={(result) => void finishLogin({ error: null, external_login: null, valid_return_url: result.valid_return_url ?? null })} onCancel={expired} />
+        </Stack>
       ) : (
         <form key="password-step" onSubmit={submitPassword} noValidate>
           <Stack gap="md">

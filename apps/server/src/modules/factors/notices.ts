@@ -1,0 +1,137 @@
+import { USER_LANGUAGES, type UserLanguage } from '@partner-portal/contracts';
+import { escapeHtml, type RenderedEmail } from '../mail/messages.js';
+
+/**
+ * Security notices: the user hears of every change to how they sign in, in their language (en,
+ * nl, de, fr, es), as text and HTML. Pure functions: the caller sends the result with the mailer.
+ */
+export type SecurityNotice = 'factor-added' | 'factor-removed' | 'password-changed' | 'factors-reset';
+
+interface NoticeTexts {
+  greeting: (firstName: string) => string;
+  subjects: Record<SecurityNotice, string>;
+  bodies: Record<SecurityNotice, string>;
+  notYou: string;
+  link: string;
+  signature: string;
+}
+
+const TEXTS: Record<UserLanguage, NoticeTexts> = {
+  en: {
+    greeting: (n) => (n ? `Dear ${n},` : 'Hello,'),
+    subjects: {
+      'factor-added': 'A second factor was added to your Partner Portal account',
+      'factor-removed': 'A second factor was removed from your Partner Portal account',
+      'password-changed': 'Your Partner Portal password was changed',
+      'factors-reset': 'The second factors of your Partner Portal account were reset',
+    },
+    bodies: {
+      'factor-added': 'An authenticator app was just set up as a second factor for signing in to your account.',
+      'factor-removed': 'An authenticator app was just removed from the second factors of your account.',
+      'password-changed': 'The password of your account was just changed.',
+      'factors-reset': 'An administrator of your organization just removed all second factors of your account. At your next sign-in you may be asked to set up a new one.',
+    },
+    notYou: 'If this was not you, change your password at once and contact your administrator.',
+    link: 'Sign in:',
+    signature: 'Partner Portal',
+  },
+  nl: {
+    greeting: (n) => (n ? `Beste ${n},` : 'Hallo,'),
+    subjects: {
+      'factor-added': 'Er is een tweede factor toegevoegd aan je Partner Portal-account',
+      'factor-removed': 'Er is een tweede factor verwijderd van je Partner Portal-account',
+      'password-changed': 'Je wachtwoord voor het Partner Portal is gewijzigd',
+      'factors-reset': 'De tweede factoren van je Partner Portal-account zijn opnieuw ingesteld',
+    },
+    bodies: {
+      'factor-added': 'Er is zojuist een authenticator-app ingesteld als tweede factor om je aan te melden bij je account.',
+      'factor-removed': 'Er is zojuist een authenticator-app verwijderd uit de tweede factoren van je account.',
+      'password-changed': 'Het wachtwoord van je account is zojuist gewijzigd.',
+      'factors-reset': 'Een beheerder van je organisatie heeft zojuist alle tweede factoren van je account verwijderd. Bij je volgende aanmelding kan je worden gevraagd een nieuwe in te stellen.',
+    },
+    notYou: 'Was jij dit niet? Wijzig dan direct je wachtwoord en neem contact op met je beheerder.',
+    link: 'Aanmelden:',
+    signature: 'Partner Portal',
+  },
+  de: {
+    greeting: (n) => (n ? `Hallo ${n},` : 'Guten Tag,'),
+    subjects: {
+      'factor-added': 'Ihrem Partner-Portal-Konto wurde ein zweiter Faktor hinzugefügt',
+      'factor-removed': 'Von Ihrem Partner-Portal-Konto wurde ein zweiter Faktor entfernt',
+      'password-changed': 'Ihr Partner-Portal-Passwort wurde geändert',
+      'factors-reset': 'Die zweiten Faktoren Ihres Partner-Portal-Kontos wurden zurückgesetzt',
+    },
+    bodies: {
+      'factor-added': 'Soeben wurde eine Authenticator-App als zweiter Faktor für die Anmeldung an Ihrem Konto eingerichtet.',
+      'factor-removed': 'Soeben wurde eine Authenticator-App aus den zweiten Faktoren Ihres Kontos entfernt.',
+      'password-changed': 'Das Passwort Ihres Kontos wurde soeben geändert.',
+      'factors-reset': 'Ein Administrator Ihrer Organisation hat soeben alle zweiten Faktoren Ihres Kontos entfernt. Bei Ihrer nächsten Anmeldung werden Sie möglicherweise gebeten, einen neuen einzurichten.',
+    },
+    notYou: 'Wenn Sie das nicht waren, ändern Sie sofort Ihr Passwort und wenden Sie sich an Ihren Administrator.',
+    link: 'Anmelden:',
+    signature: 'Partner Portal',
+  },
+  fr: {
+    greeting: (n) => (n ? `Bonjour ${n},` : 'Bonjour,'),
+    subjects: {
+      'factor-added': 'Un second facteur a été ajouté à votre compte Partner Portal',
+      'factor-removed': 'Un second facteur a été retiré de votre compte Partner Portal',
+      'password-changed': 'Le mot de passe de votre compte Partner Portal a été modifié',
+      'factors-reset': 'Les seconds facteurs de votre compte Partner Portal ont été réinitialisés',
+    },
+    bodies: {
+      'factor-added': "Une application d'authentification vient d'être configurée comme second facteur de connexion à votre compte.",
+      'factor-removed': "Une application d'authentification vient d'être retirée des seconds facteurs de votre compte.",
+      'password-changed': "Le mot de passe de votre compte vient d'être modifié.",
+      'factors-reset': "Un administrateur de votre organisation vient de supprimer tous les seconds facteurs de votre compte. À votre prochaine connexion, il pourra vous être demandé d'en configurer un nouveau.",
+    },
+    notYou: "Si ce n'était pas vous, changez immédiatement votre mot de passe et contactez votre administrateur.",
+    link: 'Se connecter :',
+    signature: 'Partner Portal',
+  },
+  es: {
+    greeting: (n) => (n ? `Hola, ${n}:` : 'Hola:'),
+    subjects: {
+      'factor-added': 'Se ha añadido un segundo factor a tu cuenta de Partner Portal',
+      'factor-removed': 'Se ha quitado un segundo factor de tu cuenta de Partner Portal',
+      'password-changed': 'Se ha cambiado la contraseña de tu cuenta de Partner Portal',
+      'factors-reset': 'Se han restablecido los segundos factores de tu cuenta de Partner Portal',
+    },
+    bodies: {
+      'factor-added': 'Se acaba de configurar una aplicación de autenticación como segundo factor para iniciar sesión en tu cuenta.',
+      'factor-removed': 'Se acaba de quitar una aplicación de autenticación de los segundos factores de tu cuenta.',
+      'password-changed': 'Se acaba de cambiar la contraseña de tu cuenta.',
+      'factors-reset': 'Un administrador de tu organización acaba de quitar todos los segundos factores de tu cuenta. En tu próximo inicio de sesión puede que se te pida configurar uno nuevo.',
+    },
+    notYou: 'Si no has sido tú, cambia tu contraseña de inmediato y ponte en contacto con tu administrador.',
+    link: 'Iniciar sesión:',
+    signature: 'Partner Portal',
+  },
+};
+
+function textsFor(language: string): NoticeTexts {
+  return (USER_LANGUAGES as readonly string[]).includes(language) ? TEXTS[language as UserLanguage] : TEXTS.en;
+}
+
+export function securityNoticeEmail(input: { notice: SecurityNotice; language: string; firstName?: string | null; loginUrl: string }): RenderedEmail {
+  const t = textsFor(input.language);
+  const paragraphs = [t.greeting(input.firstName ?? ''), t.bodies[input.notice], t.notYou];
+  const p = (s: string) => `<p style="margin:0 0 16px;font:16px/1.5 Arial,Helvetica,sans-serif;color:#1a1b1e">${escapeHtml(s)}</p>`;
+  const href = escapeHtml(input.loginUrl);
+  return {
+    subject: t.subjects[input.notice],
+    text: [...paragraphs, `${t.link} ${input.loginUrl}`, `— ${t.signature}`].join('\n\n') + '\n',
+    html: `<!doctype html>
+<html lang="${escapeHtml(input.language)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(t.signature)}</title></head>
+<body style="margin:0;padding:24px;background:#f1f3f5">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center">
+<table role="presentation" width="560" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:8px;padding:32px">
+<tr><td>
+<p style="margin:0 0 24px;font:bold 20px Arial,Helvetica,sans-serif;color:#1864ab">${escapeHtml(t.signature)}</p>
+${paragraphs.map(p).join('\n')}
+<p style="margin:0;font:14px/1.5 Arial,Helvetica,sans-serif">${escapeHtml(t.link)} <a href="${href}" style="color:#1864ab">${href}</a></p>
+</td></tr></table>
+</td></tr></table>
+</body></html>`,
+  };
+}

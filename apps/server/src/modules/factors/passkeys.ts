@@ -1,0 +1,181 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+  type AuthenticationResponseJSON,
+  type RegistrationResponseJSON,
+} from '@simplewebauthn/server';
+import type { LoginConsentResponse, Passkey } from '@partner-portal/contracts';
+import { AppError } from '../../http/problem.js';
+import { hashSecret, newSecret, type SessionUser } from '../../http/session.js';
+import { pgErrorCode } from '../organizations/access.js';
+import type { Services } from '../../services.js';
+import * as q from './queries.js';
+import { AMR, type FactorService } from './service.js';
+import { hashRecoveryCode, newRecoveryCodes } from './totp.js';
+
+/**
+ * Passkeys (WebAuthn, by @simplewebauthn/server): discoverable credentials with user
+ * verification, so a passkey signs in on its own (the browser offers it at the e-mail step) and
+ * counts as a second factor by itself. The relying party is the portal's origin (PUBLIC_URL).
+ */
+export const PASSKEY_COOKIE = 'pp_passkey';
+const CHALLENGE_TTL_SECONDS = 300;
+const RP_NAME = 'Partner Portal';
+
+export class PasskeyService {
+  private readonly origin: string;
+  private readonly rpID: string;
+
+  constructor(
+    private readonly services: Services,
+    private readonly factors: FactorService,
+  ) {
+    const url = new URL(services.config.publicUrl);
+    this.origin = url.origin;
+    this.rpID = url.hostname;
+  }
+
+  private get db() {
+    return this.services.db;
+  }
+
+  /** POST /api/factors/passkeys/registration-options: creation options for the browser. */
+  async registrationOptions(user: SessionUser): Promise<Record<string, unknown>> {
+    if (user.externalIdentityProvider) throw new AppError('external_identity_user');
+    await this.factors.assertRecentAuthentication(user.sessionIdHash);
+    const existing = await q.listPasskeys(this.db, user.id);
+    const options = await generateRegistrationOptions({
+      rpName: RP_NAME,
+      rpID: this.rpID,
+      userName: user.email,
+      userDisplayName: `${user.firstName} ${user.lastName}`.trim() || user.email,
+      userID: new TextEncoder().encode(user.id),
+      attestationType: 'none',
+      authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+      excludeCredentials: existing.map((p) => ({ id: p.credential_id, transports: p.transports })),
+    });
+    await q.putChallenge(this.db, `register:${user.sessionIdHash}`, user.id, options.challenge, CHALLENGE_TTL_SECONDS);
+    return options as unknown as Record<string, unknown>;
+  }
+
+  /** POST /api/factors/passkeys: verify the browser's answer and keep the passkey. */
+  async register(user: SessionUser, input: { name?: string | null | undefined; response: Record<string, unknown> }): Promise<{ passkey: Passkey; recovery_codes: string[] | null }> {
+    if (user.externalIdentityProvider) throw new AppError('external_identity_user');
+    const challenge = await q.takeChallenge(this.db, `register:${user.sessionIdHash}`);
+    if (!challenge || challenge.user_id !== user.id) throw new AppError('passkey_not_verified');
+    let verification;
+    try {
+      verification = await verifyRegistrationResponse({
+        response: input.response as unknown as RegistrationResponseJSON,
+        expectedChallenge: challenge.challenge,
+        expectedOrigin: this.origin,
+        expectedRPID: this.rpID,
+        requireUserVerification: true,
+      });
+    } catch {
+      throw new AppError('passkey_not_verified');
+    }
+    if (!verification.verified) throw new AppError('passkey_not_verified');
+    const { credential, credentialDeviceType, credentialBackedUp } = verification.registrationInfo;
+    const existing = await q.listPasskeys(this.db, user.id);
+    const name = input.name?.trim() || `Passkey ${existing.length + 1}`;
+    const codes = (await q.countUnusedRecoveryCodes(this.db, user.id)) === 0 ? newRecoveryCodes() : null;
+    const id = await this.db
+      .transaction(async (tx) => {
+        const passkeyId = await q.insertPasskey(tx, {
+          userId: user.id,
+          credentialId: credential.id,
+          publicKey: credential.publicKey,
+          counter: credential.counter,
+          transports: credential.transports ?? [],
+          deviceType: credentialDeviceType,
+          backedUp: credentialBackedUp,
+          name,
+        });
+        if (codes) await q.replaceRecoveryCodes(tx, user.id, codes.map(hashRecoveryCode));
+        return passkeyId;
+      })
+      .catch((err: unknown) => {
+        if (pgErrorCode(err) === '23505') throw new AppError('invalid_operation');
+        throw err;
+      });
+    await this.factors.notify(user.id, 'factor-added');
+    return { passkey: { id, name, created_at: new Date().toISOString(), last_used_at: null }, recovery_codes: codes };
+  }
+
+  async rename(user: SessionUser, passkeyId: string, name: string): Promise<void> {
+    if (!(await q.renamePasskey(this.db, user.id, passkeyId, name.trim()))) throw new AppError('not_found');
+  }
+
+  async remove(user: SessionUser, passkeyId: string): Promise<void> {
+    await this.factors.assertRecentAuthentication(user.sessionIdHash);
+    await this.db.transaction(async (tx) => {
+      if (!(await q.deletePasskey(tx, user.id, passkeyId))) throw new AppError('not_found');
+      const totp = await q.findTotp(tx, user.id);
+      // the recovery codes go with the last factor
+      if (!totp?.confirmed_at && (await q.listPasskeys(tx, user.id)).length === 0) await q.deleteRecoveryCodes(tx, user.id);
+    });
+    await this.factors.notify(user.id, 'factor-removed');
+  }
+
+  // ---- sign-in ------------------------------------------------------------------------------------
+
+  /** POST /api/identity/passkey-options: request options for a discoverable passkey (no user named). */
+  async loginOptions(reply: FastifyReply): Promise<Record<string, unknown>> {
+    const options = await generateAuthenticationOptions({ rpID: this.rpID, userVerification: 'required' });
+    const secret = newSecret();
+    await q.putChallenge(this.db, `login:${hashSecret(secret)}`, null, options.challenge, CHALLENGE_TTL_SECONDS);
+    void reply.setCookie(PASSKEY_COOKIE, secret, { path: '/api', httpOnly: true, sameSite: 'lax', secure: this.services.config.isHttps, maxAge: CHALLENGE_TTL_SECONDS });
+    return options as unknown as Record<string, unknown>;
+  }
+
+  /**
+   * POST /api/identity/passkey-login: a passkey signs in on its own (it proves possession and, by
+   * user verification, the user), or completes a sign-in waiting for its second step.
+   */
+  async login(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    input: { response: Record<string, unknown>; remember?: boolean | null | undefined },
+    returnTo: () => Promise<string | null>,
+  ): Promise<LoginConsentResponse> {
+    const secret = request.cookies[PASSKEY_COOKIE];
+    const challenge = secret && secret.length <= 100 ? await q.takeChallenge(this.db, `login:${hashSecret(secret)}`) : undefined;
+    void reply.clearCookie(PASSKEY_COOKIE, { path: '/api', httpOnly: true, sameSite: 'lax', secure: this.services.config.isHttps });
+    if (!challenge) throw new AppError('passkey_not_verified');
+    const credentialId = typeof input.response.id === 'string' ? input.response.id : '';
+    const passkey = credentialId && credentialId.length <= 1400 ? await q.findPasskeyByCredentialId(this.db, credentialId) : undefined;
+    if (!passkey) throw new AppError('passkey_not_verified');
+    await this.factors.assertNotThrottled(passkey.user_id, request.ip);
+    let verification;
+    try {
+      verification = await verifyAuthenticationResponse({
+        response: input.response as unknown as AuthenticationResponseJSON,
+        expectedChallenge: challenge.challenge,
+        expectedOrigin: this.origin,
+        expectedRPID: this.rpID,
+        credential: {
+          id: passkey.credential_id,
+          publicKey: new Uint8Array(passkey.public_key),
+          counter: Number(passkey.counter),
+          transports: passkey.transports,
+        },
+        requireUserVerification: true,
+      });
+    } catch {
+      verification = { verified: false } as const;
+    }
+    if (!verification.verified) {
+      await this.factors.countFailure(passkey.user_id, request.ip);
+      throw new AppError('passkey_not_verified');
+    }
+    await q.markPasskeyUsed(this.db, passkey.id, verification.authenticationInfo.newCounter);
+    const amr = [passkey.device_type === 'multiDevice' ? AMR.softwareKey : AMR.hardwareKey, AMR.multiFactor];
+    const pending = await this.factors.pendingSecondStep(request);
+    if (pending && pending.step.user_id === passkey.user_id) return this.factors.startSession(request, reply, pending.idHash, pending.step, amr);
+    return this.factors.startProvenSession(request, reply, passkey.user_id, input.remember === true, amr, await returnTo());
+  }
+}

@@ -1,0 +1,83 @@
+import type { SecondFactorPolicy } from '@partner-portal/contracts';
+import type { Database } from '../../db/client.js';
+import { AppError } from '../../http/problem.js';
+import { audit } from '../audit/service.js';
+import { assertInSubtree, isPathInSubtree, requireRole, type Actor } from '../organizations/access.js';
+import { findOrganizationById } from '../organizations/queries.js';
+import * as q from './queries.js';
+
+/**
+ * The second-factor policy follows the organization tree (docs/second-factors.md): a requirement
+ * set on an organization holds for its whole subtree. Below it, a sub-organization may add its own
+ * requirement (tighten) but cannot lift an inherited one (loosen). A requirement is lifted only
+ * on the organization where it was set, by a manager at the level that set it or above. The
+ * provider's administrators require it everywhere by setting it on the root organization.
+ */
+
+function toPolicy(organizationId: string, holding: q.PolicyRow[]): SecondFactorPolicy {
+  const here = holding.find((p) => p.organization_id === organizationId);
+  const inherited = holding.find((p) => p.organization_id !== organizationId);
+  return {
+    organization_id: organizationId,
+    required: holding.length > 0,
+    set_here: here !== undefined,
+    inherited_from: inherited
+      ? { organization_id: inherited.organization_id, organization_name: inherited.organization_name, organization_path: inherited.organization_path }
+      : null,
+  };
+}
+
+async function managedOrganization(db: Database, actor: Actor, organizationId: string, role: 'any' | 'organization') {
+  const member = requireRole(actor, role);
+  const org = await findOrganizationById(db, organizationId);
+  if (!org) throw new AppError('not_found');
+  assertInSubtree(member, org.path);
+  return { member, org };
+}
+
+/** The effective policy of an organization and where it comes from; for the managers of its subtree. */
+export async function getPolicy(db: Database, actor: Actor, organizationId: string): Promise<SecondFactorPolicy> {
+  const { org } = await managedOrganization(db, actor, organizationId, 'any');
+  return toPolicy(org.id, await q.policiesAbove(db, org.path));
+}
+
+/** Require (or lift) a second factor for an organization's subtree; organizationManagers of that subtree. */
+export async function setPolicy(db: Database, actor: Actor, organizationId: string, required: boolean): Promise<SecondFactorPolicy> {
+  const { member, org } = await managedOrganization(db, actor, organizationId, 'organization');
+  return db.transaction(async (tx) => {
+    const holding = await q.policiesAbove(tx, org.path);
+    const here = holding.find((p) => p.organization_id === org.id);
+    if (required && !here) {
+      await q.insertPolicy(tx, org.id, member.organizationId, actor.user.id);
+      await q.endSessionsWithoutSecondFactor(tx, org.path, actor.user.sessionIdHash);
+      await audit(tx, actor, {
+        organizationId: org.id,
+        organizationPath: org.path,
+        action: 'organization.second_factor_policy.require',
+        targetType: 'organization',
+        targetId: org.id,
+        before: { required: holding.length > 0 },
+        after: { required: true },
+      });
+    }
+    if (!required) {
+      if (holding.some((p) => p.organization_id !== org.id)) throw new AppError('second_factor_policy_inherited');
+      if (here) {
+        if (here.set_by_organization_path && !isPathInSubtree(member.organizationPath, here.set_by_organization_path)) {
+          throw new AppError('second_factor_policy_set_above');
+        }
+        await q.deletePolicy(tx, org.id);
+        await audit(tx, actor, {
+          organizationId: org.id,
+          organizationPath: org.path,
+          action: 'organization.second_factor_policy.lift',
+          targetType: 'organization',
+          targetId: org.id,
+          before: { required: true },
+          after: { required: false },
+        });
+      }
+    }
+    return toPolicy(org.id, await q.policiesAbove(tx, org.path));
+  });
+}

@@ -1,0 +1,260 @@
+import type { Queryable } from '../../db/client.js';
+
+/** SQL of the second factors (migrations 0042, 0043). */
+
+export interface TotpRow {
+  user_id: string;
+  secret_encrypted: string;
+  confirmed_at: Date | string | null;
+  last_used_step: string | number | null;
+}
+
+export async function findTotp(db: Queryable, userId: string, forUpdate = false): Promise<TotpRow | undefined> {
+  const { rows } = await db.query<TotpRow>(
+    `SELECT user_id, secret_encrypted, confirmed_at, last_used_step FROM user_totp WHERE user_id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
+    [userId],
+  );
+  return rows[0];
+}
+
+/** A new (unconfirmed) secret; replaces an earlier unconfirmed one, never a confirmed one. */
+export async function putPendingTotp(db: Queryable, userId: string, secretEncrypted: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `INSERT INTO user_totp (user_id, secret_encrypted) VALUES ($1, $2)
+     ON CONFLICT (user_id) DO UPDATE SET secret_encrypted = EXCLUDED.secret_encrypted, created_at = now(), last_used_step = NULL
+     WHERE user_totp.confirmed_at IS NULL`,
+    [userId, secretEncrypted],
+  );
+  return rowCount > 0;
+}
+
+export async function confirmTotp(db: Queryable, userId: string, step: number): Promise<void> {
+  await db.query('UPDATE user_totp SET confirmed_at = now(), last_used_step = $2 WHERE user_id = $1', [userId, step]);
+}
+
+/** Record a used time step; false when it (or a later one) was already used: a replay. */
+export async function useTotpStep(db: Queryable, userId: string, step: number): Promise<boolean> {
+  const { rowCount } = await db.query(
+    'UPDATE user_totp SET last_used_step = $2 WHERE user_id = $1 AND confirmed_at IS NOT NULL AND (last_used_step IS NULL OR last_used_step < $2)',
+    [userId, step],
+  );
+  return rowCount > 0;
+}
+
+export async function deleteTotp(db: Queryable, userId: string): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM user_totp WHERE user_id = $1', [userId]);
+  return rowCount > 0;
+}
+
+export async function replaceRecoveryCodes(db: Queryable, userId: string, codeHashes: string[]): Promise<void> {
+  await db.query('DELETE FROM recovery_codes WHERE user_id = $1', [userId]);
+  await db.query('INSERT INTO recovery_codes (user_id, code_hash) SELECT $1, unnest($2::text[])', [userId, codeHashes]);
+}
+
+export async function deleteRecoveryCodes(db: Queryable, userId: string): Promise<void> {
+  await db.query('DELETE FROM recovery_codes WHERE user_id = $1', [userId]);
+}
+
+/** Use a recovery code once; false when it is unknown or was used. */
+export async function useRecoveryCode(db: Queryable, userId: string, codeHash: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    'UPDATE recovery_codes SET used_at = now() WHERE user_id = $1 AND code_hash = $2 AND used_at IS NULL',
+    [userId, codeHash],
+  );
+  return rowCount > 0;
+}
+
+export async function countUnusedRecoveryCodes(db: Queryable, userId: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM recovery_codes WHERE user_id = $1 AND used_at IS NULL', [userId]);
+  return rows[0]?.n ?? 0;
+}
+
+// ---- the second step of a sign-in ---------------------------------------------------------------
+
+export interface SecondStepRow {
+  user_id: string;
+  persistent: boolean;
+  return_to: string | null;
+  must_enrol: boolean;
+}
+
+export async function createSecondStep(db: Queryable, idHash: string, row: SecondStepRow, ttlSeconds: number): Promise<void> {
+  await db.query('DELETE FROM second_step_logins WHERE expires_at < now()');
+  await db.query(
+    `INSERT INTO second_step_logins (id_hash, user_id, persistent, return_to, must_enrol, expires_at)
+     VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6))`,
+    [idHash, row.user_id, row.persistent, row.return_to, row.must_enrol, ttlSeconds],
+  );
+}
+
+export async function findSecondStep(db: Queryable, idHash: string): Promise<SecondStepRow | undefined> {
+  const { rows } = await db.query<SecondStepRow>(
+    'SELECT user_id, persistent, return_to, must_enrol FROM second_step_logins WHERE id_hash = $1 AND expires_at > now()',
+    [idHash],
+  );
+  return rows[0];
+}
+
+/** Ends a pending sign-in; false when it was already ended (two completions race: one wins). */
+export async function deleteSecondStep(db: Queryable, idHash: string): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM second_step_logins WHERE id_hash = $1', [idHash]);
+  return rowCount > 0;
+}
+
+// ---- sessions -----------------------------------------------------------------------------------
+
+/** Mark how a session was authenticated and that it was just now (amr, re-authentication time). */
+export async function setSessionAuthentication(db: Queryable, idHash: string, amr: string[]): Promise<void> {
+  await db.query('UPDATE sessions SET amr = $2, authenticated_at = now() WHERE id_hash = $1', [idHash, amr]);
+}
+
+export interface SessionAuthentication {
+  amr: string[];
+  authenticated_at: Date | string;
+}
+
+export async function findSessionAuthentication(db: Queryable, idHash: string): Promise<SessionAuthentication | undefined> {
+  const { rows } = await db.query<SessionAuthentication>('SELECT amr, authenticated_at FROM sessions WHERE id_hash = $1', [idHash]);
+  return rows[0];
+}
+
+// ---- the policy that follows the tree -----------------------------------------------------------
+
+export interface PolicyRow {
+  organization_id: string;
+  organization_name: string;
+  organization_path: string;
+  set_by_organization_path: string | null;
+}
+
+/** The requirements that hold at a path: set on it or on an ancestor, the highest first. */
+export async function policiesAbove(db: Queryable, path: string): Promise<PolicyRow[]> {
+  const { rows } = await db.query<PolicyRow>(
+    `SELECT o.id AS organization_id, o.name AS organization_name, o.path AS organization_path, so.path AS set_by_organization_path
+     FROM second_factor_policies p
+     JOIN organizations o ON o.id = p.organization_id
+     LEFT JOIN organizations so ON so.id = p.set_by_organization_id
+     WHERE o.path = $1::text OR left($1::text, length(o.path) + 1) = o.path || '/'
+     ORDER BY o.depth`,
+    [path],
+  );
+  return rows;
+}
+
+/** Whether a policy requires a second factor of this user (native accounts; external ones sign in upstream). */
+export async function userUnderPolicy(db: Queryable, userId: string): Promise<boolean> {
+  const { rows } = await db.query<{ required: boolean }>(
+    `SELECT EXISTS (
+       SELECT 1 FROM memberships m
+       JOIN users u ON u.id = m.user_id AND u.external_idp IS NULL
+       JOIN second_factor_policies p ON true
+       JOIN organizations o ON o.id = p.organization_id
+       WHERE m.user_id = $1 AND (m.organization_path = o.path OR left(m.organization_path, length(o.path) + 1) = o.path || '/')
+     ) AS required`,
+    [userId],
+  );
+  return rows[0]?.required ?? false;
+}
+
+export async function insertPolicy(db: Queryable, organizationId: string, setByOrganizationId: string, setByUserId: string): Promise<void> {
+  await db.query(
+    `INSERT INTO second_factor_policies (organization_id, set_by_organization_id, set_by_user_id) VALUES ($1, $2, $3)
+     ON CONFLICT (organization_id) DO NOTHING`,
+    [organizationId, setByOrganizationId, setByUserId],
+  );
+}
+
+export async function deletePolicy(db: Queryable, organizationId: string): Promise<void> {
+  await db.query('DELETE FROM second_factor_policies WHERE organization_id = $1', [organizationId]);
+}
+
+/**
+ * End the sessions of the subtree's native members that a second factor did not prove: they are
+ * led to set one up at their next sign-in. The session of the manager who sets the policy stays.
+ */
+export async function endSessionsWithoutSecondFactor(db: Queryable, path: string, exceptIdHash: string): Promise<void> {
+  await db.query(
+    `DELETE FROM sessions s USING memberships m, users u
+     WHERE s.user_id = m.user_id AND u.id = m.user_id AND u.external_idp IS NULL AND NOT ('mfa' = ANY (s.amr))
+       AND (m.organization_path = $1::text OR (m.organization_path >= $1::text || '/' AND m.organization_path < $1::text || '0'))
+       AND s.id_hash <> $2`,
+    [path, exceptIdHash],
+  );
+}
+
+// ---- passkeys -----------------------------------------------------------------------------------
+
+export interface PasskeyRow {
+  id: string;
+  user_id: string;
+  credential_id: string;
+  public_key: Uint8Array;
+  counter: string | number;
+  transports: string[];
+  device_type: string;
+  backed_up: boolean;
+  name: string;
+  created_at: Date | string;
+  last_used_at: Date | string | null;
+}
+
+const PASSKEY_COLUMNS = 'id, user_id, credential_id, public_key, counter, transports, device_type, backed_up, name, created_at, last_used_at';
+
+export async function listPasskeys(db: Queryable, userId: string): Promise<PasskeyRow[]> {
+  const { rows } = await db.query<PasskeyRow>(`SELECT ${PASSKEY_COLUMNS} FROM passkeys WHERE user_id = $1 ORDER BY created_at`, [userId]);
+  return rows;
+}
+
+export async function findPasskeyByCredentialId(db: Queryable, credentialId: string): Promise<PasskeyRow | undefined> {
+  const { rows } = await db.query<PasskeyRow>(`SELECT ${PASSKEY_COLUMNS} FROM passkeys WHERE credential_id = $1`, [credentialId]);
+  return rows[0];
+}
+
+export async function insertPasskey(
+  db: Queryable,
+  p: { userId: string; credentialId: string; publicKey: Uint8Array; counter: number; transports: string[]; deviceType: string; backedUp: boolean; name: string },
+): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO passkeys (user_id, credential_id, public_key, counter, transports, device_type, backed_up, name)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+    [p.userId, p.credentialId, Buffer.from(p.publicKey), p.counter, p.transports, p.deviceType, p.backedUp, p.name],
+  );
+  return rows[0]!.id;
+}
+
+export async function markPasskeyUsed(db: Queryable, id: string, counter: number): Promise<void> {
+  await db.query('UPDATE passkeys SET counter = $2, last_used_at = now() WHERE id = $1', [id, counter]);
+}
+
+export async function renamePasskey(db: Queryable, userId: string, id: string, name: string): Promise<boolean> {
+  const { rowCount } = await db.query('UPDATE passkeys SET name = $3 WHERE id = $2 AND user_id = $1', [userId, id, name]);
+  return rowCount > 0;
+}
+
+export async function deletePasskey(db: Queryable, userId: string, id: string): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM passkeys WHERE id = $2 AND user_id = $1', [userId, id]);
+  return rowCount > 0;
+}
+
+export async function deletePasskeys(db: Queryable, userId: string): Promise<number> {
+  const { rowCount } = await db.query('DELETE FROM passkeys WHERE user_id = $1', [userId]);
+  return rowCount;
+}
+
+export async function putChallenge(db: Queryable, key: string, userId: string | null, challenge: string, ttlSeconds: number): Promise<void> {
+  await db.query('DELETE FROM webauthn_challenges WHERE expires_at < now()');
+  await db.query(
+    `INSERT INTO webauthn_challenges (key, user_id, challenge, expires_at) VALUES ($1, $2, $3, now() + make_interval(secs => $4))
+     ON CONFLICT (key) DO UPDATE SET user_id = EXCLUDED.user_id, challenge = EXCLUDED.challenge, expires_at = EXCLUDED.expires_at`,
+    [key, userId, challenge, ttlSeconds],
+  );
+}
+
+/** Take a challenge (it works once). */
+export async function takeChallenge(db: Queryable, key: string): Promise<{ user_id: string | null; challenge: string } | undefined> {
+  const { rows } = await db.query<{ user_id: string | null; challenge: string }>(
+    'DELETE FROM webauthn_challenges WHERE key = $1 AND expires_at > now() RETURNING user_id, challenge',
+    [key],
+  );
+  return rows[0];
+}

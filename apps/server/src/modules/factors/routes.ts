@@ -1,0 +1,273 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  factorsResponseSchema,
+  loginConsentResponseSchema,
+  memberIdParamsSchema,
+  organizationIdParamsSchema,
+  passkeyIdParamsSchema,
+  passkeyLoginRequestSchema,
+  passkeyRegistrationRequestSchema,
+  passkeyRenameRequestSchema,
+  passkeySchema,
+  problemSchema,
+  recoveryCodesResponseSchema,
+  confirmIdentityRequestSchema,
+  secondFactorLoginRequestSchema,
+  secondFactorPolicyRequestSchema,
+  secondFactorPolicySchema,
+  totpConfirmRequestSchema,
+  totpEnrolmentResponseSchema,
+  webauthnOptionsSchema,
+} from '@partner-portal/contracts';
+import { AppError } from '../../http/problem.js';
+import type { Oidc } from '../../oidc/index.js';
+import { IdentityService } from '../identity/service.js';
+import { PasskeyService } from './passkeys.js';
+import { getPolicy, setPolicy } from './policy.js';
+import { FactorService, type Enrollee } from './service.js';
+
+const tags = ['second factors'];
+const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, problemSchema]));
+
+/** Second factors of the signed-in user, and the second step of the sign-in (docs/second-factors.md). */
+export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, { oidc }) => {
+  const { services } = app;
+  const service = new FactorService(services, oidc);
+  const passkeys = new PasskeyService(services, service);
+  // the return addresses a sign-in may go to are the login's rules (no open redirects)
+  const identity = new IdentityService(services, oidc);
+
+  /** The signed-in user, or a sign-in that has to enrol a factor before its session starts. */
+  const enrolleeOf = async (request: FastifyRequest): Promise<Enrollee> => {
+    const pending = await service.pendingSecondStep(request);
+    if (pending?.step.must_enrol) {
+      const { rows } = await services.db.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [pending.step.user_id]);
+      if (rows[0]) return { kind: 'second-step', userId: pending.step.user_id, email: rows[0].email, idHash: pending.idHash, step: pending.step };
+    }
+    const user = await services.sessions.current(request);
+    if (!user) throw new AppError('unauthorized');
+    // accounts of the external identity provider use the factors of that provider
+    if (user.externalIdentityProvider) throw new AppError('external_identity_user');
+    return { kind: 'session', userId: user.id, email: user.email, sessionIdHash: user.sessionIdHash };
+  };
+
+  app.get(
+    '/api/factors',
+    { schema: { tags, summary: 'The second factors of the signed-in user', response: { 200: factorsResponseSchema, ...problems(401) } } },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return service.status(await services.sessions.require(request));
+    },
+  );
+
+  app.post(
+    '/api/factors/totp',
+    {
+      schema: {
+        tags,
+        summary: 'Start setting up an authenticator app: secret, otpauth URI and QR code (also during a sign-in that must enrol)',
+        response: { 200: totpEnrolmentResponseSchema, ...problems(401, 409) },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return service.startTotp(await enrolleeOf(request));
+    },
+  );
+
+  app.post(
+    '/api/factors/totp/confirm',
+    {
+      schema: {
+        tags,
+        summary: 'Confirm the authenticator app with a first code; answers the ten recovery codes (shown once)',
+        body: totpConfirmRequestSchema,
+        response: { 200: recoveryCodesResponseSchema.extend({ valid_return_url: z.string().nullish() }), ...problems(400, 401, 409, 429) },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return service.confirmTotp(request, reply, await enrolleeOf(request), request.body.code);
+    },
+  );
+
+  app.delete(
+    '/api/factors/totp',
+    { schema: { tags, summary: 'Remove the authenticator app (and the recovery codes)', response: { 204: z.null(), ...problems(401, 403, 404) } } },
+    async (request, reply) => {
+      await service.removeTotp(await services.sessions.require(request));
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/factors/recovery-codes',
+    {
+      schema: {
+        tags,
+        summary: 'A new set of ten recovery codes (shown once); the old ones stop working',
+        response: { 200: recoveryCodesResponseSchema, ...problems(401, 403) },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return service.regenerateRecoveryCodes(await services.sessions.require(request));
+    },
+  );
+
+  app.post(
+    '/api/factors/confirm-identity',
+    {
+      schema: {
+        tags,
+        summary: 'Check the password or a code again: for five minutes the session may change the password or the factors',
+        body: confirmIdentityRequestSchema,
+        response: { 204: z.null(), ...problems(400, 401, 409, 429) },
+      },
+    },
+    async (request, reply) => {
+      await service.confirmIdentity(request, await services.sessions.require(request), request.body);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/api/members/:memberId/second-factors',
+    {
+      schema: {
+        tags,
+        summary: "Reset a member's second factors (userManager of the member's subtree, as for changing their rights); audited, the member is told by e-mail",
+        params: memberIdParamsSchema,
+        response: { 204: z.null(), ...problems(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await service.resetMemberFactors({ user: await services.sessions.require(request), requestId: request.id }, request.params.memberId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/identity/second-factor',
+    {
+      schema: {
+        tags,
+        summary: 'Login step 3 (accounts with a second factor): a code of the authenticator app or a recovery code',
+        body: secondFactorLoginRequestSchema,
+        response: { 200: loginConsentResponseSchema, ...problems(400, 409, 429) },
+      },
+    },
+    async (request, reply) => service.completeSecondStep(request, reply, request.body.code),
+  );
+
+  // ---- passkeys ----------------------------------------------------------------------------------
+
+  app.post(
+    '/api/factors/passkeys/registration-options',
+    {
+      schema: {
+        tags,
+        summary: 'WebAuthn creation options for a new passkey (password or code within 5 minutes)',
+        response: { 200: webauthnOptionsSchema, ...problems(401, 403) },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return passkeys.registrationOptions(await services.sessions.require(request));
+    },
+  );
+
+  app.post(
+    '/api/factors/passkeys',
+    {
+      schema: {
+        tags,
+        summary: 'Keep a new passkey (the browser’s answer to the creation options) under a name; the first factor brings recovery codes',
+        body: passkeyRegistrationRequestSchema,
+        response: { 201: z.object({ passkey: passkeySchema, recovery_codes: z.array(z.string()).nullable() }), ...problems(400, 401, 409) },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return reply.code(201).send(await passkeys.register(await services.sessions.require(request), request.body));
+    },
+  );
+
+  app.patch(
+    '/api/factors/passkeys/:passkeyId',
+    {
+      schema: { tags, summary: 'Rename a passkey', params: passkeyIdParamsSchema, body: passkeyRenameRequestSchema, response: { 204: z.null(), ...problems(400, 401, 404) } },
+    },
+    async (request, reply) => {
+      await passkeys.rename(await services.sessions.require(request), request.params.passkeyId, request.body.name);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/api/factors/passkeys/:passkeyId',
+    {
+      schema: { tags, summary: 'Remove a passkey (password or code within 5 minutes)', params: passkeyIdParamsSchema, response: { 204: z.null(), ...problems(400, 401, 403, 404) } },
+    },
+    async (request, reply) => {
+      await passkeys.remove(await services.sessions.require(request), request.params.passkeyId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/identity/passkey-options',
+    { schema: { tags, summary: 'WebAuthn request options for signing in with a passkey (conditional UI at the e-mail step)', response: { 200: webauthnOptionsSchema } } },
+    async (_request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return passkeys.loginOptions(reply);
+    },
+  );
+
+  app.post(
+    '/api/identity/passkey-login',
+    {
+      schema: {
+        tags,
+        summary: 'Sign in with a passkey alone, or complete the second step with one',
+        body: passkeyLoginRequestSchema,
+        response: { 200: loginConsentResponseSchema, ...problems(400, 409, 429) },
+      },
+    },
+    async (request, reply) =>
+      passkeys.login(request, reply, request.body, async () => (await identity.validReturnUrl(request.body.return_url)) ?? identity.safeReturnPath(request.body.return_path)),
+  );
+
+  // ---- the policy that follows the organization tree --------------------------------------------
+
+  const actorOf = async (request: FastifyRequest) => ({ user: await services.sessions.require(request), requestId: request.id });
+
+  app.get(
+    '/api/organizations/:organizationId/second-factor-policy',
+    {
+      schema: {
+        tags,
+        summary: 'Whether the organization requires a second factor, and where the requirement comes from (managers of its subtree)',
+        params: organizationIdParamsSchema,
+        response: { 200: secondFactorPolicySchema, ...problems(400, 401, 403, 404) },
+      },
+    },
+    async (request) => getPolicy(services.db, await actorOf(request), request.params.organizationId),
+  );
+
+  app.put(
+    '/api/organizations/:organizationId/second-factor-policy',
+    {
+      schema: {
+        tags,
+        summary: 'Require a second factor for the organization and its subtree, or lift a requirement set here (organizationManagers of its subtree)',
+        params: organizationIdParamsSchema,
+        body: secondFactorPolicyRequestSchema,
+        response: { 200: secondFactorPolicySchema, ...problems(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => setPolicy(services.db, await actorOf(request), request.params.organizationId, request.body.required),
+  );
+};

@@ -1,0 +1,380 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  ACR_MULTI_FACTOR,
+  ACR_SINGLE_FACTOR,
+  type FactorsResponse,
+  type LoginConsentResponse,
+  type RecoveryCodesResponse,
+  type TotpEnrolmentResponse,
+} from '@partner-portal/contracts';
+import { AppError } from '../../http/problem.js';
+import { hashSecret, newSecret, type SessionUser } from '../../http/session.js';
+import type { Oidc } from '../../oidc/index.js';
+import { seal, unseal } from '../../sealed.js';
+import type { Services } from '../../services.js';
+import { verifyPassword } from '../../passwords.js';
+import { audit, withRefusalAudit } from '../audit/service.js';
+import { memberForChange } from '../members/service.js';
+import type { Actor } from '../organizations/access.js';
+import { securityNoticeEmail, type SecurityNotice } from './notices.js';
+import * as q from './queries.js';
+import { hashRecoveryCode, isTotpCode, newRecoveryCodes, newTotpSecret, totpEnrolment, totpStep } from './totp.js';
+
+/**
+ * Second factors (docs/second-factors.md): authenticator apps with recovery codes, the second step
+ * of the sign-in, and what a session proves (amr, acr) to the OpenID Connect provider.
+ */
+
+/** The cookie of a sign-in waiting for its second step (no session exists yet). */
+export const SECOND_STEP_COOKIE = 'pp_second_step';
+const SECOND_STEP_TTL_SECONDS = 600;
+const SEALING_PURPOSE = 'totp-secrets';
+/** Changing how one signs in needs a password or second factor checked this recently (seconds). */
+export const RECENT_AUTHENTICATION_SECONDS = 300;
+
+/** RFC 8176 authentication method references. */
+export const AMR = { password: 'pwd', otp: 'otp', multiFactor: 'mfa', federated: 'fed', hardwareKey: 'hwk', softwareKey: 'swk' } as const;
+const PASSWORD_AND_CODE = [AMR.password, AMR.otp, AMR.multiFactor];
+
+/** Who sets up a factor: the signed-in user, or a sign-in that must enrol before its session starts. */
+export type Enrollee =
+  | { kind: 'session'; userId: string; email: string; sessionIdHash: string }
+  | { kind: 'second-step'; userId: string; email: string; idHash: string; step: q.SecondStepRow };
+
+export class FactorService {
+  constructor(
+    private readonly services: Services,
+    private readonly oidc: Oidc,
+  ) {}
+
+  private get db() {
+    return this.services.db;
+  }
+
+  private get config() {
+    return this.services.config;
+  }
+
+  // ---- what the user has ------------------------------------------------------------------------
+
+  async hasSecondFactor(userId: string): Promise<boolean> {
+    const [totp, passkeys] = await Promise.all([q.findTotp(this.db, userId), q.listPasskeys(this.db, userId)]);
+    return totp?.confirmed_at != null || passkeys.length > 0;
+  }
+
+  async status(user: SessionUser): Promise<FactorsResponse> {
+    const [totp, passkeys, remaining, required] = await Promise.all([
+      q.findTotp(this.db, user.id),
+      q.listPasskeys(this.db, user.id),
+      q.countUnusedRecoveryCodes(this.db, user.id),
+      this.requiredByPolicy(user.id),
+    ]);
+    const confirmedAt = totp?.confirmed_at ? new Date(totp.confirmed_at).toISOString() : null;
+    return {
+      totp: { enabled: confirmedAt !== null, confirmed_at: confirmedAt },
+      passkeys: passkeys.map((p) => ({
+        id: p.id,
+        name: p.name,
+        created_at: new Date(p.created_at).toISOString(),
+        last_used_at: p.last_used_at ? new Date(p.last_used_at).toISOString() : null,
+      })),
+      recovery_codes_remaining: remaining,
+      required,
+    };
+  }
+
+  /** Whether an organization policy requires a second factor of this user. */
+  async requiredByPolicy(userId: string): Promise<boolean> {
+    return q.userUnderPolicy(this.db, userId);
+  }
+
+  // ---- authenticator app ------------------------------------------------------------------------
+
+  /** A new secret with its otpauth URI and QR code; the factor counts only once confirmed. */
+  async startTotp(enrollee: Enrollee): Promise<TotpEnrolmentResponse> {
+    if (enrollee.kind === 'session') await this.assertRecentAuthentication(enrollee.sessionIdHash);
+    const secret = newTotpSecret();
+    const sealed = await seal(this.services.secrets.keyEncryption, SEALING_PURPOSE, secret);
+    if (!(await q.putPendingTotp(this.db, enrollee.userId, sealed))) throw new AppError('totp_already_enabled');
+    return totpEnrolment(secret, enrollee.email);
+  }
+
+  /**
+   * Confirm the app with a first code. The first factor brings ten recovery codes (shown once, in
+   * this answer). A sign-in that had to enrol gets its session here.
+   */
+  async confirmTotp(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    enrollee: Enrollee,
+    code: string,
+  ): Promise<RecoveryCodesResponse & { valid_return_url?: string | null }> {
+    await this.assertNotThrottled(enrollee.userId, request.ip);
+    const codes = newRecoveryCodes();
+    const confirmed = await this.db.transaction(async (tx) => {
+      const row = await q.findTotp(tx, enrollee.userId, true);
+      if (!row) throw new AppError('totp_enrolment_not_started');
+      if (row.confirmed_at) throw new AppError('totp_already_enabled');
+      const secret = await unseal(this.services.secrets.keyEncryption, SEALING_PURPOSE, row.secret_encrypted);
+      const step = totpStep(secret, code);
+      if (step === null) return false;
+      await q.confirmTotp(tx, enrollee.userId, step);
+      await q.replaceRecoveryCodes(tx, enrollee.userId, codes.map(hashRecoveryCode));
+      return true;
+    });
+    if (!confirmed) return this.failedCode(enrollee.userId, request.ip);
+    await this.notify(enrollee.userId, 'factor-added');
+    if (enrollee.kind === 'session') {
+      await q.setSessionAuthentication(this.db, enrollee.sessionIdHash, PASSWORD_AND_CODE);
+      return { recovery_codes: codes };
+    }
+    const started = await this.startSession(request, reply, enrollee.idHash, enrollee.step, PASSWORD_AND_CODE);
+    return { recovery_codes: codes, valid_return_url: started.valid_return_url };
+  }
+
+  /** Remove the authenticator app (and the recovery codes that came with it). */
+  async removeTotp(user: SessionUser): Promise<void> {
+    await this.assertRecentAuthentication(user.sessionIdHash);
+    await this.db.transaction(async (tx) => {
+      if (!(await q.deleteTotp(tx, user.id))) throw new AppError('not_found');
+      // the recovery codes go with the last factor
+      if ((await q.listPasskeys(tx, user.id)).length === 0) await q.deleteRecoveryCodes(tx, user.id);
+    });
+    await this.notify(user.id, 'factor-removed');
+  }
+
+  /** A new set of recovery codes; the old set stops working. Needs a second factor. */
+  async regenerateRecoveryCodes(user: SessionUser): Promise<RecoveryCodesResponse> {
+    await this.assertRecentAuthentication(user.sessionIdHash);
+    if (!(await this.hasSecondFactor(user.id))) throw new AppError('second_factor_required');
+    const codes = newRecoveryCodes();
+    await q.replaceRecoveryCodes(this.db, user.id, codes.map(hashRecoveryCode));
+    return { recovery_codes: codes };
+  }
+
+  // ---- re-authentication, administration and notices ---------------------------------------------
+
+  /** 403 recent_authentication_required unless the session checked a password or factor lately. */
+  async assertRecentAuthentication(sessionIdHash: string): Promise<void> {
+    const { rows } = await this.db.query<{ recent: boolean }>(
+      'SELECT authenticated_at > now() - make_interval(secs => $2) AS recent FROM sessions WHERE id_hash = $1',
+      [sessionIdHash, RECENT_AUTHENTICATION_SECONDS],
+    );
+    if (!rows[0]?.recent) throw new AppError('recent_authentication_required');
+  }
+
+  /**
+   * POST /api/factors/confirm-identity: the password, or a code of the app or a recovery code,
+   * checked again; for the next five minutes the session may change how the user signs in.
+   * Wrong answers are throttled like codes.
+   */
+  async confirmIdentity(request: FastifyRequest, user: SessionUser, input: { password?: string | null | undefined; code?: string | null | undefined }): Promise<void> {
+    if (input.code) {
+      await this.verifyCode(user.id, input.code, request.ip);
+      await q.setSessionAuthentication(this.db, user.sessionIdHash, PASSWORD_AND_CODE);
+      return;
+    }
+    if (!input.password) throw AppError.validation({ password: 'fill_all_required_fields' });
+    await this.assertNotThrottled(user.id, request.ip);
+    const { rows } = await this.db.query<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE id = $1', [user.id]);
+    const hash = rows[0]?.password_hash;
+    if (!hash || !(await verifyPassword(hash, input.password))) {
+      await this.countFailure(user.id, request.ip);
+      throw new AppError('current_password_incorrect');
+    }
+    await this.db.query('UPDATE sessions SET authenticated_at = now() WHERE id_hash = $1', [user.sessionIdHash]);
+  }
+
+  /**
+   * DELETE /api/members/{memberId}/second-factors: a userManager removes a member's second
+   * factors (a lost phone), with the same authorization as changing the member's rights. Audited;
+   * the member is told by e-mail.
+   */
+  async resetMemberFactors(actor: Actor, memberId: string): Promise<void> {
+    const userId = await withRefusalAudit(this.db, actor, () =>
+      this.db.transaction(async (tx) => {
+        const { row: member, change } = await memberForChange(tx, actor, memberId, (row) => ({
+          organizationId: row.organization_id,
+          organizationPath: row.organization_path,
+          action: 'member.second_factors.reset',
+          targetType: 'member',
+          targetId: row.id,
+          before: { email_address: row.email },
+        }));
+        const hadTotp = await q.deleteTotp(tx, member.user_id);
+        const passkeys = await q.deletePasskeys(tx, member.user_id);
+        await q.deleteRecoveryCodes(tx, member.user_id);
+        await audit(tx, actor, { ...change, before: { email_address: member.email, totp: hadTotp, passkeys }, after: { totp: false, passkeys: 0 } });
+        return member.user_id;
+      }),
+    );
+    await this.notify(userId, 'factors-reset');
+  }
+
+  /** Tell the user by e-mail, in their language, of a change to how they sign in. Never fails the change. */
+  async notify(userId: string, notice: SecurityNotice): Promise<void> {
+    try {
+      const { rows } = await this.db.query<{ email: string; first_name: string; language_code: string }>(
+        'SELECT email, first_name, language_code FROM users WHERE id = $1',
+        [userId],
+      );
+      const user = rows[0];
+      if (!user) return;
+      const message = securityNoticeEmail({ notice, language: user.language_code, firstName: user.first_name, loginUrl: `${this.config.publicUrl}/login` });
+      await this.services.mailer.send({ to: user.email, ...message, kind: `security-notice:${notice}` });
+    } catch (err) {
+      this.services.log.error({ err, notice }, 'security notice could not be sent');
+    }
+  }
+
+  // ---- the sign-in ------------------------------------------------------------------------------
+
+  /**
+   * Called after a correct password. An account with a second factor, or one that must have one
+   * (the client asks for multi-factor, or a policy requires it), gets a second step: no session
+   * yet, a short-lived cookie, and `next_step` in the answer. Otherwise null: the caller starts
+   * the session.
+   */
+  async afterPassword(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    userId: string,
+    login: { remember: boolean; returnTo: string | null },
+  ): Promise<LoginConsentResponse | null> {
+    const hasFactor = await this.hasSecondFactor(userId);
+    const mustEnrol = !hasFactor && ((await this.requiredByPolicy(userId)) || (await this.clientAsksMultiFactor(login.returnTo)));
+    if (!hasFactor && !mustEnrol) return null;
+    const secret = newSecret();
+    await q.createSecondStep(
+      this.db,
+      hashSecret(secret),
+      { user_id: userId, persistent: login.remember, return_to: login.returnTo, must_enrol: mustEnrol },
+      SECOND_STEP_TTL_SECONDS,
+    );
+    void reply.setCookie(SECOND_STEP_COOKIE, secret, {
+      path: '/api',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: this.config.isHttps,
+      maxAge: SECOND_STEP_TTL_SECONDS,
+    });
+    return { error: null, valid_return_url: null, external_login: null, next_step: mustEnrol ? 'enrol_second_factor' : 'second_factor' };
+  }
+
+  /** The sign-in waiting for its second step in this browser, if any. */
+  async pendingSecondStep(request: FastifyRequest): Promise<{ idHash: string; step: q.SecondStepRow } | null> {
+    const secret = request.cookies[SECOND_STEP_COOKIE];
+    if (!secret || secret.length > 100) return null;
+    const idHash = hashSecret(secret);
+    const step = await q.findSecondStep(this.db, idHash);
+    return step ? { idHash, step } : null;
+  }
+
+  /** POST /api/identity/second-factor: a code of the app or a recovery code completes the sign-in. */
+  async completeSecondStep(request: FastifyRequest, reply: FastifyReply, code: string): Promise<LoginConsentResponse> {
+    const pending = await this.pendingSecondStep(request);
+    if (!pending || pending.step.must_enrol) throw new AppError('second_step_expired');
+    await this.verifyCode(pending.step.user_id, code, request.ip);
+    return this.startSession(request, reply, pending.idHash, pending.step, PASSWORD_AND_CODE);
+  }
+
+  /** Complete a pending sign-in: its session starts, proven by amr. */
+  async startSession(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    idHash: string,
+    step: q.SecondStepRow,
+    amr: string[],
+  ): Promise<LoginConsentResponse> {
+    if (!(await q.deleteSecondStep(this.db, idHash))) throw new AppError('second_step_expired');
+    void reply.clearCookie(SECOND_STEP_COOKIE, { path: '/api', httpOnly: true, sameSite: 'lax', secure: this.config.isHttps });
+    return this.startProvenSession(request, reply, step.user_id, step.persistent, amr, step.return_to);
+  }
+
+  /** Start a session proven by amr (a passkey alone, or a completed second step). */
+  async startProvenSession(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    userId: string,
+    persistent: boolean,
+    amr: string[],
+    returnTo: string | null,
+  ): Promise<LoginConsentResponse> {
+    const secret = await this.services.sessions.start(request, reply, userId, persistent);
+    await q.setSessionAuthentication(this.db, hashSecret(secret), amr);
+    return { error: null, valid_return_url: returnTo, external_login: null, next_step: null };
+  }
+
+  /** Whether the authorization request behind a login address asks for multi-factor (acr_values). */
+  private async clientAsksMultiFactor(returnTo: string | null): Promise<boolean> {
+    const uid = this.oidc.interactionUid(returnTo);
+    if (!uid) return false;
+    const interaction = await this.oidc.provider().Interaction.find(uid);
+    return interaction ? asksMultiFactor(interaction.params) : false;
+  }
+
+  // ---- codes and their throttling ---------------------------------------------------------------
+
+  private throttleKeys(userId: string, ip: string) {
+    const { LOGIN_RATE_LIMIT_PER_ACCOUNT, LOGIN_RATE_LIMIT_PER_IP } = this.config;
+    return [
+      { key: `second-factor:account:${userId}`, max: LOGIN_RATE_LIMIT_PER_ACCOUNT },
+      { key: `second-factor:ip:${ip}`, max: LOGIN_RATE_LIMIT_PER_IP },
+    ];
+  }
+
+  /** 429 once the wrong codes of the window reach the limit (like wrong passwords). */
+  async assertNotThrottled(userId: string, ip: string): Promise<void> {
+    const windowMs = this.config.LOGIN_RATE_LIMIT_WINDOW_SECONDS * 1000;
+    for (const { key, max } of this.throttleKeys(userId, ip)) {
+      const { count, resetAt } = await this.services.counters.add(key, 0, windowMs);
+      if (count >= max) {
+        const retryAfter = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
+        throw new AppError('too_many_requests', { headers: { 'retry-after': String(retryAfter) } });
+      }
+    }
+  }
+
+  /** Count a wrong code, passkey or password (toward the limits of assertNotThrottled). */
+  async countFailure(userId: string, ip: string): Promise<void> {
+    const windowMs = this.config.LOGIN_RATE_LIMIT_WINDOW_SECONDS * 1000;
+    for (const { key } of this.throttleKeys(userId, ip)) await this.services.counters.add(key, 1, windowMs);
+  }
+
+  /** Count a wrong code and refuse it. */
+  private async failedCode(userId: string, ip: string): Promise<never> {
+    await this.countFailure(userId, ip);
+    throw new AppError('second_factor_code_invalid');
+  }
+
+  /** Check a code of the app (each time step once) or a recovery code (each once); throttled. */
+  async verifyCode(userId: string, code: string, ip: string): Promise<'totp' | 'recovery_code'> {
+    await this.assertNotThrottled(userId, ip);
+    if (isTotpCode(code)) {
+      const row = await q.findTotp(this.db, userId);
+      if (row?.confirmed_at) {
+        const secret = await unseal(this.services.secrets.keyEncryption, SEALING_PURPOSE, row.secret_encrypted);
+        const step = totpStep(secret, code);
+        if (step !== null && (await q.useTotpStep(this.db, userId, step))) return 'totp';
+      }
+    } else if (await q.useRecoveryCode(this.db, userId, hashRecoveryCode(code))) {
+      return 'recovery_code';
+    }
+    return this.failedCode(userId, ip);
+  }
+}
+
+/** Whether authorization parameters ask for multi-factor authentication (acr_values). */
+export function asksMultiFactor(params: Record<string, unknown>): boolean {
+  return typeof params.acr_values === 'string' && params.acr_values.split(' ').includes(ACR_MULTI_FACTOR);
+}
+
+/**
+ * What a portal session proves, for the provider's login result: amr (RFC 8176) and acr. A session
+ * without recorded methods was started by a password (or an external login) alone.
+ */
+export async function sessionAuthentication(services: Services, user: SessionUser): Promise<{ amr: string[]; acr: string }> {
+  const row = await q.findSessionAuthentication(services.db, user.sessionIdHash);
+  const amr = row?.amr.length ? row.amr : [user.externalIdentityProvider ? AMR.federated : AMR.password];
+  return { amr, acr: amr.includes(AMR.multiFactor) ? ACR_MULTI_FACTOR : ACR_SINGLE_FACTOR };
+}

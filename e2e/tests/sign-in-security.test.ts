@@ -1,0 +1,113 @@
+import { Secret, TOTP } from 'otpauth';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import type { TestPortal } from '../../apps/server/test/support/portal.js';
+import { createUser } from '../../apps/server/test/identity/support.js';
+import { launchBrowser } from '../support/browser.js';
+import { checkScreen, open, openContext, signedIn } from '../support/account.js';
+
+/**
+ * "Sign-in and security" of the profile and the second step of the login page, in Chromium:
+ * an authenticator app set up from the QR code's key (codes computed by otpauth), the recovery
+ * codes shown once, the sign-in with a code; a passkey added with the DevTools virtual
+ * authenticator, then offered at the login page's e-mail step (conditional UI) and removed.
+ * axe finds no serious violation on each screen.
+ */
+let portal: TestPortal;
+let browser: Browser;
+
+beforeAll(async () => {
+  const { startPortal } = await import('../../apps/server/test/support/portal.js');
+  const dist = process.env.E2E_WEB_DIST_DIR;
+  portal = await startPortal(dist ? { WEB_DIST_DIR: dist } : {}, { publicHost: 'localhost' });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await portal?.close();
+});
+
+const code = (secret: string, stepsAhead = 0) =>
+  new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: Date.now() + stepsAhead * 30_000 });
+
+async function addVirtualAuthenticator(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+}
+
+describe('authenticator app', () => {
+  it('is set up from the profile, and the login page then asks for a code', async () => {
+    const user = await createUser(portal, { firstName: 'Tessa' });
+    const context = await signedIn(browser, portal, user.id);
+    const { page, watch } = await open(context, '/profile');
+    await page.getByRole('heading', { name: 'Sign-in and security' }).waitFor();
+    await checkScreen(page, watch, 'security');
+
+    await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
+    await page.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
+    const key = (await page.getByLabel('Key to type by hand').innerText()).replace(/\s+/g, '');
+    expect(key).toMatch(/^[A-Z2-7]{32}$/);
+    await checkScreen(page, watch, 'security-totp-setup');
+    await page.getByLabel('Code from the app').fill(code(key));
+    await page.getByLabel('Code from the app').press('Enter');
+    await page.getByTestId('recovery-codes').waitFor();
+    expect(await page.getByTestId('recovery-codes').locator('li').count()).toBe(10);
+    await checkScreen(page, watch, 'security-recovery-codes');
+    await page.getByRole('button', { name: 'I have kept them' }).click();
+    await page.getByText(/^Set up on /).waitFor();
+    await context.close();
+
+    // the login page: e-mail, password, then the second step, by keyboard
+    const fresh = await openContext(browser, portal);
+    const login = await open(fresh, '/login');
+    await login.page.getByLabel('E-mail address').fill(user.email);
+    await login.page.keyboard.press('Enter');
+    await login.page.locator('input[name="password"]').fill(user.password);
+    await login.page.keyboard.press('Enter');
+    await login.page.getByText('Second step').waitFor();
+    await checkScreen(login.page, login.watch, 'login-second-step');
+    // the code field has the focus
+    await login.page.keyboard.type('000000');
+    await login.page.keyboard.press('Enter');
+    await login.page.getByText('The code is not valid').waitFor();
+    await login.page.keyboard.type(code(key, 1));
+    await login.page.keyboard.press('Enter');
+    await login.page.waitForURL((url) => url.pathname === '/');
+    await login.page.getByRole('heading', { name: /Tessa/ }).waitFor();
+    await fresh.close();
+  });
+});
+
+describe('passkeys', () => {
+  it('are added in the profile, offered at the e-mail step of the login page, and removed', async () => {
+    const user = await createUser(portal, { firstName: 'Pia' });
+    const context = await signedIn(browser, portal, user.id);
+    const { page, watch } = await open(context, '/profile');
+    await addVirtualAuthenticator(page);
+    await page.getByLabel('Name of the passkey').fill('Work laptop');
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await page.getByText('The passkey was added').waitFor();
+    await page.getByTestId('recovery-codes').waitFor();
+    await page.getByRole('button', { name: 'I have kept them' }).click();
+    await page.getByText('Work laptop').waitFor();
+    await page.getByText('Not used yet').waitFor();
+    await checkScreen(page, watch, 'security-passkey');
+
+    // signed out: the e-mail step offers the passkey (conditional UI), which signs in on its own
+    await context.clearCookies();
+    await page.goto('/login');
+    await page.getByLabel('E-mail address').click();
+    await page.waitForURL((url) => url.pathname === '/', { timeout: 15_000 });
+    await page.getByRole('heading', { name: /Pia/ }).waitFor();
+
+    await page.goto('/profile');
+    await page.getByText(/^Last used /).waitFor();
+    await page.getByRole('button', { name: 'Remove passkey Work laptop' }).click();
+    await page.getByText('The passkey was removed').waitFor();
+    await page.getByText('No passkeys yet').waitFor();
+    await context.close();
+  });
+});
