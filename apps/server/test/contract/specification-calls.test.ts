@@ -164,7 +164,14 @@ describe('identity calls', () => {
 });
 
 describe('invitation calls', () => {
-  it('GET /api/invitations/{invitationId} (with the code of its link)', async () => {
+  it('GET /api/invitations/{invitationId}', async () => {
+    const invitation = await world.fresh.invitation();
+    const res = await portal.client().get(`/api/invitations/${invitation.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ invitation_id: invitation.id, email_address: invitation.email, invitation_state: 'PENDING' });
+  });
+
+  it('GET /api/invitations/{invitationId}?code= (as the invitation page asks, with the code of its link)', async () => {
     const invitation = await world.fresh.invitation();
     const res = await portal.client().get(`/api/invitations/${invitation.id}?code=${encodeURIComponent(invitation.code)}`);
     expect(res.status).toBe(200);

@@ -119,12 +119,15 @@ describe('GET /api/invitations/{id}', () => {
     expect(res.body.code_hash).toBeUndefined();
   });
 
-  it('answers 404 unknown_invitation without the code, with a wrong code, or for an unknown id', async () => {
+  it('answers with the id alone, as the documented call sends it; 404 unknown_invitation for a wrong or old code and an unknown id', async () => {
     await invite(f.userMgrA.client, f.tree.south.id, { email_address: 'reader2@example.com' });
     const { id } = await linkFor('reader2@example.com');
-    for (const path of [`/api/invitations/${id}`, `/api/invitations/${id}?code=wrong`, '/api/invitations/00000000-0000-4000-8000-000000000000?code=x']) {
+    const plain = await portal.client().get(`/api/invitations/${id}`);
+    expect(plain.status).toBe(200);
+    expect(plain.body).toMatchObject({ invitation_id: id, email_address: 'reader2@example.com', invitation_state: 'PENDING' });
+    for (const path of [`/api/invitations/${id}?code=wrong`, `/api/invitations/${id}?code=`, '/api/invitations/00000000-0000-4000-8000-000000000000', '/api/invitations/00000000-0000-4000-8000-000000000000?code=x']) {
       const res = await portal.client().get(path);
-      expect(res.status).toBe(404);
+      expect(res.status, path).toBe(404);
       expect(res.body.i18NTranslationKey).toBe('unknown_invitation');
     }
     expect((await portal.client().get(`/api/invitations/${id}`, { csrf: false })).status).toBe(403);

@@ -40,7 +40,7 @@ export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['invitations'],
-        summary: 'Read an invitation (no login): needs the code of the link; unknown id or wrong code → 404 unknown_invitation',
+        summary: 'Read an invitation (no login); the code of the link is optional, but a wrong or old one is refused; unknown id or wrong code → 404 unknown_invitation',
         params: invitationIdParamsSchema,
         querystring: invitationCodeQuerySchema,
         response: { 200: invitationSchema, ...problems(400, 404) },

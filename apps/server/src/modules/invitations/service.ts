@@ -125,9 +125,14 @@ function toInvitationWithOrg(row: InvitationRow): Invitation {
 }
 
 /** Public read of an invitation: needs the link's code, so invitation ids cannot be enumerated. */
+/**
+ * GET /api/invitations/{id}: the invitation behind a link. The id alone is enough, as a client of
+ * the documented call sends it (ids are random UUIDs, never listed outside the inviting subtree);
+ * a link's code, when it comes along, must be the current one, so an old link (resent) is unknown.
+ */
 export async function readInvitation(db: Database, invitationId: string, code: string | undefined): Promise<Invitation> {
   const row = await q.findInvitation(db, invitationId);
-  if (!row || !codeMatches(row, code)) throw new AppError('unknown_invitation');
+  if (!row || (code !== undefined && !codeMatches(row, code))) throw new AppError('unknown_invitation');
   return toInvitationWithOrg(row);
 }
 
