@@ -264,7 +264,8 @@ export function toUserInfo(user: SessionUser): UserInfo {
  */
 export function registerSessionIndicator(app: FastifyInstance, sessions: SessionStore): void {
   app.addHook('onSend', async (request, reply) => {
-    if (request.sessionIndicatorSet) return;
+    // a request answered before its cookies were parsed (refused under overload) is left alone
+    if (request.sessionIndicatorSet || !request.cookies) return;
     const hasIndicator = request.cookies[SESSION_INDICATOR_COOKIE] !== undefined;
     if (request.sessionUserCache === null && hasIndicator) sessions.clearIndicator(reply);
     else if (request.sessionUserCache && !hasIndicator) sessions.setIndicator(reply, undefined);

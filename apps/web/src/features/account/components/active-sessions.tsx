@@ -92,7 +92,7 @@ function SessionsPanel() {
         )}
         {sessions.isSuccess && others.length === 0 && (
           <Text size="sm" role="status">
-            {t('sessions_only_this_one')}
+            {t('sessions_none_elsewhere')}
           </Text>
         )}
         {others.length > 0 && (
