@@ -35,7 +35,8 @@ export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.
 /**
  * Browser features the portal never uses, turned off for its pages and for anything framed in them
  * (Permissions-Policy, helmet has no option for it). Autoplay stays allowed: the login page's muted
- * background video plays by itself.
+ * background video plays by itself. Passkeys (WebAuthn) are the portal's own pages' only: creating
+ * and using them is allowed for this origin and for nothing framed in it.
  */
 export const PERMISSIONS_POLICY = [
   'accelerometer=()',
@@ -50,7 +51,8 @@ export const PERMISSIONS_POLICY = [
   'midi=()',
   'payment=()',
   'picture-in-picture=()',
-  'publickey-credentials-get=()',
+  'publickey-credentials-create=(self)',
+  'publickey-credentials-get=(self)',
   'screen-wake-lock=()',
   'sync-xhr=()',
   'usb=()',

@@ -129,6 +129,8 @@ describe('security headers', () => {
       const res = await portal.client().get(path);
       const policy = res.headers.get('permissions-policy') ?? '';
       for (const feature of ['camera=()', 'microphone=()', 'geolocation=()', 'payment=()', 'usb=()']) expect(policy, `${path}: ${policy}`).toContain(feature);
+      // passkeys work on the portal's own pages, and only there
+      for (const feature of ['publickey-credentials-create=(self)', 'publickey-credentials-get=(self)']) expect(policy, `${path}: ${policy}`).toContain(feature);
     }
   });
 });
