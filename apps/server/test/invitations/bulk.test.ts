@@ -2,7 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invitationEmail } from '../../src/modules/mail/messages.js';
 import { startPortal, type TestPortal } from '../support/portal.js';
-import { buildFixture, createMember, createOrg, rights, type Fixture, type Org } from '../organizations/fixtures.js';
+import { buildFixture, createMember, createOrg, rights, setRights, userManagerWithLoyalty, type Fixture, type Org } from '../organizations/fixtures.js';
 
 /**
  * Bulk invitations from a CSV file: a 200-row file mixing valid and invalid rows, its dry run
@@ -16,18 +16,8 @@ const ALLOWED = ['bulk-org.example.com', 'partner.example'];
 beforeAll(async () => {
   portal = await startPortal();
   f = await buildFixture(portal);
-  // the acting userManager holds the loyalty rights it hands out or takes away: an administrator
-  // grants, changes and removes only what it holds itself (docs/security.md, "Delegated administration")
-  await portal.services.db.query('UPDATE memberships SET rights = $1 WHERE id = $2', [
-    JSON.stringify(
-      rights((r) => {
-        r.partner_portal.user_user_manager = true;
-        r.loyalty.user_full_permission = true;
-        r.loyalty.user_access = true;
-      }),
-    ),
-    f.userMgrA.memberId,
-  ]);
+  // the acting userManager holds the loyalty rights it hands out or takes away
+  await setRights(portal, f.userMgrA, userManagerWithLoyalty());
   org = await createOrg(portal, f.tree.a, 'Bulk Org');
   const domains = await f.admin.client.put(`/api/organizations/${org.id}/allowed-email-domains`, { allowed_email_domains: ALLOWED });
   expect(domains.status).toBe(204);

@@ -4,7 +4,7 @@ import * as oidcClient from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discover, followUntil, startAuthorization } from '../oidc/support.js';
 import { freePort, startPortal, type TestPortal } from '../support/portal.js';
-import { buildFixture, createMember, rights, type ActorRef, type Fixture, type Org } from '../organizations/fixtures.js';
+import { buildFixture, createMember, rights, setRights, userManagerWithLoyalty, type ActorRef, type Fixture, type Org } from '../organizations/fixtures.js';
 
 /**
  * Ending a member's access: bulk removal (all or none, audited, the rules of removing one), a
@@ -22,18 +22,8 @@ const redirect = 'http://127.0.0.1:8125/callback';
 beforeAll(async () => {
   portal = await startPortal();
   f = await buildFixture(portal);
-  // the acting userManager holds the loyalty rights it hands out or takes away: an administrator
-  // grants, changes and removes only what it holds itself (docs/security.md, "Delegated administration")
-  await portal.services.db.query('UPDATE memberships SET rights = $1 WHERE id = $2', [
-    JSON.stringify(
-      rights((r) => {
-        r.partner_portal.user_user_manager = true;
-        r.loyalty.user_full_permission = true;
-        r.loyalty.user_access = true;
-      }),
-    ),
-    f.userMgrA.memberId,
-  ]);
+  // the acting userManager holds the loyalty rights it hands out or takes away
+  await setRights(portal, f.userMgrA, userManagerWithLoyalty());
   const port = await freePort();
   receiver = createServer((req, res) => {
     let body = '';

@@ -120,3 +120,19 @@ export async function buildFixture(portal: TestPortal): Promise<Fixture> {
     mgrB: await createMember(portal, b, 'mgrb', managerOfBoth),
   };
 }
+
+/**
+ * Give an actor of the fixture other rights (e.g. a userManager who may hand out what it holds:
+ * docs/security.md, "Delegated administration").
+ */
+export async function setRights(portal: TestPortal, actor: ActorRef, r: Rights): Promise<void> {
+  await portal.services.db.query('UPDATE memberships SET rights = $1 WHERE id = $2', [JSON.stringify(r), actor.memberId]);
+}
+
+/** A userManager who also holds every right of the loyalty app. */
+export const userManagerWithLoyalty = () =>
+  rights((r) => {
+    r.partner_portal.user_user_manager = true;
+    r.loyalty.user_full_permission = true;
+    r.loyalty.user_access = true;
+  });

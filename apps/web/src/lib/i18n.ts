@@ -76,3 +76,32 @@ export async function registerFeatureLocales(loaders: LocaleLoaders): Promise<vo
     if ((INTERFACE_LANGUAGES as readonly string[]).includes(language)) void load(language as InterfaceLanguage);
   });
 }
+
+/**
+ * A feature's translations as one memoised loader: `files` is what
+ * `import.meta.glob('../locales/*.json')` gives in the feature (one file per interface language).
+ * English and the interface language load first, then each language switched to; with
+ * `allLanguages`, every language loads at once (pages whose visitors switch language on them).
+ */
+export function featureLocales(files: Record<string, () => Promise<unknown>>, options: { allLanguages?: boolean } = {}): () => Promise<void> {
+  const loaders = Object.fromEntries(
+    INTERFACE_LANGUAGES.map((language) => {
+      const file = Object.entries(files).find(([path]) => path.endsWith(`/${language}.json`));
+      if (!file) throw new Error(`a feature has no ${language}.json`);
+      return [language, file[1] as () => Promise<{ default: Record<string, unknown> }>];
+    }),
+  ) as LocaleLoaders;
+  let ready: Promise<void> | null = null;
+  return () => {
+    ready ??= registerFeatureLocales(loaders).then(async () => {
+      if (!options.allLanguages) return;
+      await Promise.all(
+        INTERFACE_LANGUAGES.map(async (language) => {
+          const resources = await loaders[language]();
+          i18n.addResourceBundle(language, 'translation', resources.default, true, false);
+        }),
+      );
+    });
+    return ready;
+  };
+}
