@@ -6,6 +6,11 @@ import type { TotpEnrolmentResponse } from '@partner-portal/contracts';
 import { ApiError } from '@/lib/api';
 import { confirmTotp, startTotp } from '@/lib/factors';
 import { notifyError } from './notify';
+// shown on the login page too (a sign-in that must set up an app), whose stylesheet holds only
+// the components it renders itself (app/login-styles.ts)
+import '@mantine/core/styles/Code.css';
+import '@mantine/core/styles/Image.css';
+import '@mantine/core/styles/List.css';
 
 /**
  * Setting up an authenticator app: the QR code and the key to type by hand, confirmed with a

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Alert, Anchor, Box, Button, Checkbox, Divider, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconAlertCircle, IconArrowLeft, IconCircleCheck } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -7,9 +7,7 @@ import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react
 import type { LoginConsentResponse } from '@partner-portal/contracts';
 import { PageLoader } from '@/components/page-loader';
 import { notifyError } from '@/components/notify';
-import { TotpEnrolment } from '@/components/totp-enrolment';
 import { ApiError } from '@/lib/api';
-import { cancelPasskeyRequest, isPasskeyCancelled, passkeyAutofillSupported, signInWithPasskey } from '@/lib/factors';
 import { configurationQuery, DEFAULT_CONFIGURATION } from '@/lib/config';
 import { paths, safeReturnPath } from '@/lib/paths';
 import { applyUserLanguage, reloadSessionUser, useSessionUser } from '@/lib/session';
@@ -17,8 +15,13 @@ import { contextQuery } from '../api/get-context';
 import { emailLogin } from '../api/email-login';
 import { loginErrorQuery } from '../api/get-login-error';
 import { loginErrorMessageKey } from '../lib/login-error';
+
+// the steps after the password, and passkeys, load when needed: the e-mail field comes first
+// (docs/decisions/007-login-on-a-slow-connection.md)
+const SecondFactorStep = lazy(() => import('../components/second-factor-step').then((m) => ({ default: m.SecondFactorStep })));
+const TotpEnrolment = lazy(() => import('@/components/totp-enrolment').then((m) => ({ default: m.TotpEnrolment })));
+const factors = () => import('@/lib/factors');
 import { login } from '../api/login';
-import { SecondFactorStep } from '../components/second-factor-step';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -77,8 +80,8 @@ export function LoginPage() {
   useEffect(() => {
     if (step !== 'email' || !signedOut) return;
     let active = true;
-    void passkeyAutofillSupported().then(async (supported) => {
-      if (!supported || !active) return;
+    void factors().then(async ({ passkeyAutofillSupported, signInWithPasskey, isPasskeyCancelled }) => {
+      if (!active || !(await passkeyAutofillSupported()) || !active) return;
       try {
         const result = await signInWithPasskey(true, { return_url: returnUrl, return_path: returnPath });
         if (active) await finishLogin(result);
@@ -88,7 +91,7 @@ export function LoginPage() {
     });
     return () => {
       active = false;
-      cancelPasskeyRequest();
+      void factors().then(({ cancelPasskeyRequest }) => cancelPasskeyRequest());
     };
   }, [step, signedOut, returnUrl, returnPath, finishLogin, t]);
 
@@ -240,12 +243,16 @@ export function LoginPage() {
           </Stack>
         </form>
       ) : step === 'second_factor' ? (
-        <SecondFactorStep key="second-factor-step" onDone={(result) => void finishLogin(result)} onExpired={expired} />
+        <Suspense key="second-factor-step" fallback={<PageLoader />}>
+          <SecondFactorStep onDone={(result) => void finishLogin(result)} onExpired={expired} />
+        </Suspense>
       ) : step === 'enrol' ? (
         <Stack key="enrol-step" gap="sm">
           <Text fw={600}>{t('enrol_title')}</Text>
           <Text size="sm">{t('enrol_text')}</Text>
-          <TotpEnrolment onDone={(result) => void finishLogin({ error: null, external_login: null, valid_return_url: result.valid_return_url ?? null })} onCancel={expired} />
+          <Suspense fallback={<PageLoader />}>
+            <TotpEnrolment onDone={(result) => void finishLogin({ error: null, external_login: null, valid_return_url: result.valid_return_url ?? null })} onCancel={expired} />
+          </Suspense>
         </Stack>
       ) : (
         <form key="password-step" onSubmit={submitPassword} noValidate>
