@@ -16,4 +16,11 @@ if (pool) {
   });
 }
 await app.listen({ port: Number(process.argv[2] ?? 3999), host: '127.0.0.1' });
-process.on('SIGTERM', () => void app.close().then(() => pool?.end()).then(() => process.exit(0)));
+process.on(
+  'SIGTERM',
+  () =>
+    void app
+      .close()
+      .then(() => pool?.end())
+      .then(() => process.exit(0)),
+);

@@ -15,7 +15,15 @@ import { randomBytes } from 'node:crypto';
 import { Client, sampleLatency, signIn } from './lib/http.mjs';
 import { load } from './lib/load.mjs';
 import { prepareRefreshTokens, refreshChains } from './lib/oidc.mjs';
-import { activityPerRequest, createBenchDatabase, databaseActivity, freePort, killChildren, pgClient, startNode } from './lib/processes.mjs';
+import {
+  activityPerRequest,
+  createBenchDatabase,
+  databaseActivity,
+  freePort,
+  killChildren,
+  pgClient,
+  startNode,
+} from './lib/processes.mjs';
 import { log, ROOT, round, sleep } from './lib/util.mjs';
 
 const scenario = process.argv[2] ?? 'userinfo';
@@ -73,13 +81,19 @@ try {
     const h = { 'content-type': 'application/json', 'x-csrf': '1' };
     const requests = [
       { method: 'POST', path: '/api/identity/email-login', headers: h, body: JSON.stringify({ email: EMAIL }) },
-      { method: 'POST', path: '/api/identity/login', headers: h, body: JSON.stringify({ email: EMAIL, password: PASSWORD, remember: false }) },
+      {
+        method: 'POST',
+        path: '/api/identity/login',
+        headers: h,
+        body: JSON.stringify({ email: EMAIL, password: PASSWORD, remember: false }),
+      },
     ];
     run = () => load({ url: baseUrl, connections: 2, durationSeconds: seconds, requests });
     requestsOf = (r) => r.ok / 2;
   } else if (scenario === 'tree' || scenario === 'search') {
     const q = ['ann', 'ete', 'sen', 'ria', 'ber', 'ola'];
-    const path = (i) => (scenario === 'tree' ? '/api/organizations/tree' : `/api/members/search?organizationId=${rootId}&q=${q[i % q.length]}`);
+    const path = (i) =>
+      scenario === 'tree' ? '/api/organizations/tree' : `/api/members/search?organizationId=${rootId}&q=${q[i % q.length]}`;
     run = async () => {
       const r = await sampleLatency(baseUrl, path, { count: 10_000, maxMs: seconds * 1000, headers });
       return { ...r, ok: r.n };
@@ -111,7 +125,13 @@ try {
     if (Object.keys(row).length) perTable[table] = row;
   }
   const { page: _page, ...shown } = result;
-  console.log(JSON.stringify({ scenario, result: shown, databasePerRequest: activityPerRequest(before, after, n), tablesPerRequest: perTable }, null, 2));
+  console.log(
+    JSON.stringify(
+      { scenario, result: shown, databasePerRequest: activityPerRequest(before, after, n), tablesPerRequest: perTable },
+      null,
+      2,
+    ),
+  );
   await portal.stop();
   portal = undefined;
   const exited = Date.now();
@@ -134,7 +154,18 @@ async function tableActivity(url) {
   try {
     await c.query('SELECT pg_stat_clear_snapshot()');
     const { rows } = await c.query('SELECT relname, seq_scan, idx_scan, n_tup_ins, n_tup_upd, n_tup_del FROM pg_stat_user_tables');
-    return Object.fromEntries(rows.map((r) => [r.relname, { seq_scan: Number(r.seq_scan), idx_scan: Number(r.idx_scan ?? 0), ins: Number(r.n_tup_ins), upd: Number(r.n_tup_upd), del: Number(r.n_tup_del) }]));
+    return Object.fromEntries(
+      rows.map((r) => [
+        r.relname,
+        {
+          seq_scan: Number(r.seq_scan),
+          idx_scan: Number(r.idx_scan ?? 0),
+          ins: Number(r.n_tup_ins),
+          upd: Number(r.n_tup_upd),
+          del: Number(r.n_tup_del),
+        },
+      ]),
+    );
   } finally {
     await c.end();
   }
@@ -165,8 +196,14 @@ function summarise(profile, fromEndMicros, toEndMicros) {
     const pkg = url.includes('node_modules/')
       ? url.replace(/^.*node_modules\/((@[^/]+\/)?[^/]+).*$/, '$1')
       : url.startsWith('node:') || !url
-        ? functionName.startsWith('(') ? functionName : `node internals`
-        : url.includes('/apps/server/') ? 'portal code' : url.includes('/packages/') ? 'contracts' : where;
+        ? functionName.startsWith('(')
+          ? functionName
+          : `node internals`
+        : url.includes('/apps/server/')
+          ? 'portal code'
+          : url.includes('/packages/')
+            ? 'contracts'
+            : where;
     packages.set(pkg, (packages.get(pkg) ?? 0) + micros);
   }
   const top = (map, n) =>

@@ -12,7 +12,16 @@ import { randomBytes } from 'node:crypto';
 import { Client, requireExists, sampleLatency, signIn } from './lib/http.mjs';
 import { load } from './lib/load.mjs';
 import { prepareRefreshTokens, refreshChains } from './lib/oidc.mjs';
-import { activityPerRequest, createBenchDatabase, databaseActivity, freePort, killChildren, pgClient, runCommand, startNode } from './lib/processes.mjs';
+import {
+  activityPerRequest,
+  createBenchDatabase,
+  databaseActivity,
+  freePort,
+  killChildren,
+  pgClient,
+  runCommand,
+  startNode,
+} from './lib/processes.mjs';
 import { Report } from './lib/report.mjs';
 import { log, memoryOf, ROOT, round, sleep, Unavailable, withTimeout } from './lib/util.mjs';
 import { launch, routeJavaScript, signedInContext, slowVisitMedian, treeFilterTiming } from './lib/web.mjs';
@@ -187,7 +196,13 @@ async function startPortal() {
   };
   // BENCH_PORTAL_NODE_ARGS: node flags for the portal only, for diagnosis (e.g. --trace-gc with BENCH_VERBOSE=1)
   const nodeArgs = (process.env.BENCH_PORTAL_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const started = await startNode('apps/server/dist/main.js', { env, nodeArgs, readyUrl: `${baseUrl}/health`, timeoutMs: 90_000, label: 'portal' });
+  const started = await startNode('apps/server/dist/main.js', {
+    env,
+    nodeArgs,
+    readyUrl: `${baseUrl}/health`,
+    timeoutMs: 90_000,
+    label: 'portal',
+  });
   log(`portal pid ${started.pid} on ${baseUrl}`);
   return { ...started, baseUrl, dcrToken, env };
 }
@@ -217,14 +232,21 @@ async function argon2Options() {
 async function stepLogins() {
   const options = await argon2Options();
   const stored = /\$m=(\d+),t=(\d+),p=(\d+)\$/.exec(rootInfo.passwordHash);
-  if (stored && (Number(stored[1]) !== options.memoryCost || Number(stored[2]) !== options.timeCost || Number(stored[3]) !== options.parallelism)) {
+  if (
+    stored &&
+    (Number(stored[1]) !== options.memoryCost || Number(stored[2]) !== options.timeCost || Number(stored[3]) !== options.parallelism)
+  ) {
     report.note(`the stored admin hash uses m=${stored[1]},t=${stored[2]},p=${stored[3]}, not ARGON2_OPTIONS`);
   }
   report.detail('argon2', { options, storedHashParameters: stored?.slice(1).join(',') ?? null, concurrency: LOGIN_CONCURRENCY });
-  const raw = await runCommand(process.execPath, ['bench/argon2-rate.mjs', String(LOGIN_CONCURRENCY), String(LOAD_SECONDS), JSON.stringify(options)], {
-    timeoutMs: (LOAD_SECONDS + 30) * 1000,
-    label: 'argon2',
-  });
+  const raw = await runCommand(
+    process.execPath,
+    ['bench/argon2-rate.mjs', String(LOGIN_CONCURRENCY), String(LOAD_SECONDS), JSON.stringify(options)],
+    {
+      timeoutMs: (LOAD_SECONDS + 30) * 1000,
+      label: 'argon2',
+    },
+  );
   if (raw.code !== 0) throw new Error(`argon2-rate: ${raw.tail}`);
   const rawResult = JSON.parse(raw.tail.split('\n').pop());
   report.detail('argon2.raw', rawResult);
@@ -235,15 +257,29 @@ async function stepLogins() {
   const headers = { 'content-type': 'application/json', 'x-csrf': '1' };
   const requests = [
     { method: 'POST', path: '/api/identity/email-login', headers, body: JSON.stringify({ email: ADMIN_EMAIL }) },
-    { method: 'POST', path: '/api/identity/login', headers, body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD, remember: false }) },
+    {
+      method: 'POST',
+      path: '/api/identity/login',
+      headers,
+      body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD, remember: false }),
+    },
   ];
   await load({ url: portal.baseUrl, connections: LOGIN_CONCURRENCY, durationSeconds: WARMUP_SECONDS, requests });
-  const r = await measured('login', () => load({ url: portal.baseUrl, connections: LOGIN_CONCURRENCY, durationSeconds: LOAD_SECONDS, requests }), (x) => x.ok / 2);
+  const r = await measured(
+    'login',
+    () => load({ url: portal.baseUrl, connections: LOGIN_CONCURRENCY, durationSeconds: LOAD_SECONDS, requests }),
+    (x) => x.ok / 2,
+  );
   report.detail('login.load', r);
   const loginsPerSecond = round(r.ok / 2 / r.durationSeconds, 1);
   const ratio = round(loginsPerSecond / rawResult.perSecond, 2);
   const errs = r.non2xx || r.errors ? `${r.non2xx} non-2xx, ${r.errors} errors` : '';
-  report.set('login.rate', loginsPerSecond, undefined, `concurrency ${LOGIN_CONCURRENCY}; p50 ${r.p50} ms/request; ≈${r.db.xacts} db statements/login${errs ? `; ${errs}` : ''}`);
+  report.set(
+    'login.rate',
+    loginsPerSecond,
+    undefined,
+    `concurrency ${LOGIN_CONCURRENCY}; p50 ${r.p50} ms/request; ≈${r.db.xacts} db statements/login${errs ? `; ${errs}` : ''}`,
+  );
   report.set('login.ratio', ratio, ratio >= 0.85 && !r.non2xx, errs);
 }
 
@@ -269,11 +305,18 @@ async function stepReads() {
   requireExists(probe, 'GET /api/identity/user-info');
   if (probe.status !== 200) throw new Error(`user-info: ${probe.status}`);
   await load({ url: `${portal.baseUrl}/api/identity/user-info`, connections: READ_CONNECTIONS, durationSeconds: WARMUP_SECONDS, headers });
-  const u = await measured('userinfo', () => load({ url: `${portal.baseUrl}/api/identity/user-info`, connections: READ_CONNECTIONS, durationSeconds: LOAD_SECONDS, headers }));
+  const u = await measured('userinfo', () =>
+    load({ url: `${portal.baseUrl}/api/identity/user-info`, connections: READ_CONNECTIONS, durationSeconds: LOAD_SECONDS, headers }),
+  );
   report.detail('userinfo.load', u);
   const ratio = round(u.rps / h.rps, 2);
   const bad = u.non2xx ? ` (${u.non2xx} non-2xx: ${JSON.stringify(u.statuses)})` : '';
-  report.set('userinfo.rps', u.rps, undefined, `${round(u.rps / hd.rps, 2)} × Fastify+1 query; p50 ${u.p50} ms; ≈${u.db.xacts} db statements/request${bad}`);
+  report.set(
+    'userinfo.rps',
+    u.rps,
+    undefined,
+    `${round(u.rps / hd.rps, 2)} × Fastify+1 query; p50 ${u.p50} ms; ≈${u.db.xacts} db statements/request${bad}`,
+  );
   report.set('userinfo.ratio', ratio, ratio >= 0.35 && !u.non2xx, bad);
   report.set('userinfo.p99', u.p99, u.p99 <= 25);
 
@@ -284,7 +327,12 @@ async function stepReads() {
   await load({ url, connections: READ_CONNECTIONS, durationSeconds: WARMUP_SECONDS, headers });
   const o = await measured('orgpage', () => load({ url, connections: READ_CONNECTIONS, durationSeconds: LOAD_SECONDS, headers }));
   report.detail('orgpage.load', o);
-  report.set('orgpage.rps', o.rps, undefined, `${round(o.rps / h.rps, 2)} × hello-world; p50 ${o.p50} ms; ≈${o.db.xacts} db statements/request${o.non2xx ? `; ${o.non2xx} non-2xx` : ''}`);
+  report.set(
+    'orgpage.rps',
+    o.rps,
+    undefined,
+    `${round(o.rps / h.rps, 2)} × hello-world; p50 ${o.p50} ms; ≈${o.db.xacts} db statements/request${o.non2xx ? `; ${o.non2xx} non-2xx` : ''}`,
+  );
   report.set('orgpage.p99', o.p99, o.p99 <= 25 && !o.non2xx);
 }
 
@@ -293,7 +341,14 @@ async function stepReads() {
  * 100k users in the users table (the provider looks the account up on every grant).
  */
 async function stepRefresh(tag = '') {
-  const prepare = () => prepareRefreshTokens({ baseUrl: portal.baseUrl, dcrToken: portal.dcrToken, email: ADMIN_EMAIL, password: ADMIN_PASSWORD, chains: REFRESH_CHAINS });
+  const prepare = () =>
+    prepareRefreshTokens({
+      baseUrl: portal.baseUrl,
+      dcrToken: portal.dcrToken,
+      email: ADMIN_EMAIL,
+      password: ADMIN_PASSWORD,
+      chains: REFRESH_CHAINS,
+    });
   const seconds = tag ? Math.min(LOAD_SECONDS, 5) : LOAD_SECONDS;
   if (!tag) {
     // warm-up on chains of its own (tokens rotate, so the measured run gets fresh ones)
@@ -302,7 +357,11 @@ async function stepRefresh(tag = '') {
     if (w.errors) throw new Error(`refresh grants fail: ${w.errorSamples.join(' | ')}`);
   }
   const fresh = await prepare();
-  const r = await measured(`refresh${tag}`, () => refreshChains(portal.baseUrl, fresh.meta, fresh.registered, fresh.tokens, seconds), (x) => x.grants);
+  const r = await measured(
+    `refresh${tag}`,
+    () => refreshChains(portal.baseUrl, fresh.meta, fresh.registered, fresh.tokens, seconds),
+    (x) => x.grants,
+  );
   report.detail(`refresh${tag}`, { ...r, chains: REFRESH_CHAINS });
   const perCore = round(r.grantsPerSecond / CORES, 1);
   const errs = r.errors ? `; ${r.errors} broken chains: ${r.errorSamples[0]}` : '';
@@ -329,9 +388,16 @@ async function seed(tag, members, limitMs) {
     label: 'seed',
   });
   if (r.code !== 0) {
-    const progress = /members: (\d+) \/ (\d+)/.exec(r.tail.split('\n').reverse().find((l) => /members: \d+ \//.test(l)) ?? '');
+    const progress = /members: (\d+) \/ (\d+)/.exec(
+      r.tail
+        .split('\n')
+        .reverse()
+        .find((l) => /members: \d+ \//.test(l)) ?? '',
+    );
     const how = typeof r.code === 'string' ? `not finished in ${round(r.ms / 1000)} s of the time budget` : `exited ${r.code}`;
-    throw new Error(`seed:bench ${how}${progress ? ` (${progress[1]} of ${progress[2]} members loaded)` : ''}: ${r.tail.split('\n').slice(-2).join(' / ')}`);
+    throw new Error(
+      `seed:bench ${how}${progress ? ` (${progress[1]} of ${progress[2]} members loaded)` : ''}: ${r.tail.split('\n').slice(-2).join(' / ')}`,
+    );
   }
   const c = await pgClient(db.url);
   try {
@@ -341,9 +407,16 @@ async function seed(tag, members, limitMs) {
     await c.query('VACUUM ANALYZE');
     // and its bulk load is on disk: otherwise the checkpoint of ~1 GB of WAL runs during the measurements
     await c.query('CHECKPOINT').catch(() => undefined);
-    const counts = (await c.query('SELECT (SELECT count(*)::int FROM organizations) AS organizations, (SELECT count(*)::int FROM memberships) AS members')).rows[0];
+    const counts = (
+      await c.query('SELECT (SELECT count(*)::int FROM organizations) AS organizations, (SELECT count(*)::int FROM memberships) AS members')
+    ).rows[0];
     report.detail(`seed.${tag}`, { seconds: round(r.ms / 1000), vacuumAnalyzeSeconds: round((Date.now() - t) / 1000), ...counts });
-    report.set(`seed.${tag}`, round(r.ms / 1000), undefined, `${counts.organizations} organizations, ${counts.members} members in the database`);
+    report.set(
+      `seed.${tag}`,
+      round(r.ms / 1000),
+      undefined,
+      `${counts.organizations} organizations, ${counts.members} members in the database`,
+    );
     scale.counts = counts;
   } finally {
     await c.end();
@@ -368,14 +441,19 @@ async function pickSamples() {
     const substrings = new Set();
     for (const email of emails) {
       // a substring of one word of the local part (first.last123 → "first" or "last")
-      const words = email.split('@')[0].split(/[^a-z]+/).filter((w) => w.length >= 3);
+      const words = email
+        .split('@')[0]
+        .split(/[^a-z]+/)
+        .filter((w) => w.length >= 3);
       if (!words.length) continue;
       const word = words[Math.floor(rand() * words.length)];
       const i = Math.floor(rand() * (word.length - 2));
       substrings.add(word.slice(i, i + 3));
       if (substrings.size >= 12) break;
     }
-    const names = (await c.query("SELECT name FROM organizations WHERE parent_id IS NOT NULL ORDER BY md5(id::text) LIMIT 20")).rows.map((r) => r.name);
+    const names = (await c.query('SELECT name FROM organizations WHERE parent_id IS NOT NULL ORDER BY md5(id::text) LIMIT 20')).rows.map(
+      (r) => r.name,
+    );
     return { orgs: [rootInfo.id, ...orgs], substrings: [...substrings], orgNames: names };
   } finally {
     await c.end();
@@ -418,7 +496,8 @@ async function checkAnswers(tag, client, substrings) {
     for (const child of node.children ?? []) visit(child);
   };
   visit(tree.body);
-  if (nodes !== scale.counts.organizations || ids.size !== nodes) problems.push(`tree has ${nodes} nodes (${ids.size} distinct) for ${scale.counts.organizations} organizations`);
+  if (nodes !== scale.counts.organizations || ids.size !== nodes)
+    problems.push(`tree has ${nodes} nodes (${ids.size} distinct) for ${scale.counts.organizations} organizations`);
   if (members !== scale.counts.members) problems.push(`tree counts ${members} members for ${scale.counts.members}`);
   const c = await pgClient(db.url);
   try {
@@ -429,20 +508,28 @@ async function checkAnswers(tag, client, substrings) {
         [q],
       );
       const total = (await c.query('SELECT count(*)::int AS n FROM memberships WHERE position($1 in lower(email)) > 0', [q])).rows[0].n;
-      const res = await client.get(`/api/members/search?organizationId=${rootInfo.id}&q=${encodeURIComponent(q.toUpperCase())}&pageSize=50`);
+      const res = await client.get(
+        `/api/members/search?organizationId=${rootInfo.id}&q=${encodeURIComponent(q.toUpperCase())}&pageSize=50`,
+      );
       if (res.status !== 200) {
         problems.push(`search ${q} answered ${res.status}`);
         continue;
       }
       const got = res.body.members.map((m) => m.email_address.toLowerCase());
-      if (JSON.stringify(got) !== JSON.stringify(expected.rows.map((r) => r.email))) problems.push(`search ${q}: first page differs from the scan`);
+      if (JSON.stringify(got) !== JSON.stringify(expected.rows.map((r) => r.email)))
+        problems.push(`search ${q}: first page differs from the scan`);
       const totalOk = res.body.total_capped ? total > res.body.total : total === res.body.total;
       if (!totalOk) problems.push(`search ${q}: total ${res.body.total}${res.body.total_capped ? ' (capped)' : ''}, scan ${total}`);
     }
   } finally {
     await c.end();
   }
-  report.set(`answers.${tag}`, problems.length ? 'differ' : 'equal', problems.length === 0, problems.length ? problems.join('; ') : `${nodes} nodes, ${members} members, 4 searches`);
+  report.set(
+    `answers.${tag}`,
+    problems.length ? 'differ' : 'equal',
+    problems.length === 0,
+    problems.length ? problems.join('; ') : `${nodes} nodes, ${members} members, 4 searches`,
+  );
 }
 
 async function measureScale(tag) {
@@ -454,7 +541,12 @@ async function measureScale(tag) {
   const results = {};
   const measure = async (key, label, pathFor, count, limit, before) => {
     try {
-      const { times, startedAt, ...r } = await sampleLatency(portal.baseUrl, pathFor, { count, maxMs: (QUICK ? 20 : 45) * 1000, headers, before });
+      const { times, startedAt, ...r } = await sampleLatency(portal.baseUrl, pathFor, {
+        count,
+        maxMs: (QUICK ? 20 : 45) * 1000,
+        headers,
+        before,
+      });
       results[key] = r;
       // the slow tail, request by request: which path, and when in the series (clusters point at
       // the process or the machine, one path at its query)
@@ -481,7 +573,13 @@ async function measureScale(tag) {
     await c.end();
   }
   await measure('org', 'organization page', (i) => `/api/organizations/${orgs[i % orgs.length]}`, QUICK ? 100 : 300, 30);
-  await measure('search', 'member search', (i) => `/api/members/search?organizationId=${rootInfo.id}&q=${substrings[i % substrings.length]}`, QUICK ? 100 : 300, 50);
+  await measure(
+    'search',
+    'member search',
+    (i) => `/api/members/search?organizationId=${rootInfo.id}&q=${substrings[i % substrings.length]}`,
+    QUICK ? 100 : 300,
+    50,
+  );
   results.searchMatches = await searchMatchCounts(substrings);
   try {
     await checkAnswers(tag, client, substrings);
@@ -498,7 +596,12 @@ async function stepWeb() {
   const login = await routeJavaScript(anonymous, '/login');
   await login.page.close();
   report.detail('web.login', login);
-  report.set('web.login', login.gzipKb, login.gzipKb <= 130, `${login.files.length} files, ${login.rawKb} KB raw; largest ${login.files[0]?.file} ${round((login.files[0]?.gzip ?? 0) / 1024)} KB`);
+  report.set(
+    'web.login',
+    login.gzipKb,
+    login.gzipKb <= 130,
+    `${login.files.length} files, ${login.rawKb} KB raw; largest ${login.files[0]?.file} ${round((login.files[0]?.gzip ?? 0) / 1024)} KB`,
+  );
   await anonymous.close();
 
   const context = await signedInContext(browser, portal.baseUrl, ADMIN_EMAIL, ADMIN_PASSWORD);
@@ -508,7 +611,12 @@ async function stepWeb() {
   });
   report.detail('web.manage', { ...manage, page: undefined });
   const wrongPage = manage.finalPath !== path ? ` (ended on ${manage.finalPath})` : '';
-  report.set('web.manage', manage.gzipKb, manage.gzipKb <= 220 && !wrongPage, `${manage.files.length} files, ${manage.rawKb} KB raw${wrongPage}`);
+  report.set(
+    'web.manage',
+    manage.gzipKb,
+    manage.gzipKb <= 220 && !wrongPage,
+    `${manage.files.length} files, ${manage.rawKb} KB raw${wrongPage}`,
+  );
   const storageState = await context.storageState();
 
   const orgCount = scale.counts?.organizations ?? 0;
@@ -522,7 +630,12 @@ async function stepWeb() {
     try {
       const t = await treeFilterTiming(manage.page, word, QUICK ? 1 : 2);
       report.detail('web.filter', t);
-      report.set('web.filter', `${t.p50} / ${t.p95}`, t.p95 <= 50, `${t.keystrokes} keystrokes of "${word}" and back; max ${t.max} ms; ${orgCount} organizations`);
+      report.set(
+        'web.filter',
+        `${t.p50} / ${t.p95}`,
+        t.p95 <= 50,
+        `${t.keystrokes} keystrokes of "${word}" and back; max ${t.max} ms; ${orgCount} organizations`,
+      );
     } catch (err) {
       report.settle(['web.filter'], err);
     }
@@ -534,9 +647,19 @@ async function stepWeb() {
     const slow = await slowVisitMedian(browser, portal.baseUrl, '/login', { readySelector: 'input[name=email]' });
     report.detail('web.loginSlow', slow);
     const encodings = [...new Set(slow.median.files.map((f) => f.encoding))].join(', ');
-    report.set('web.loginReady', slow.readyMs, slow.readyMs <= 2000, `runs ${slow.runs.map((r) => r.readyMs).join(', ')}; load average ${slow.loadAverage.join(' → ')}`);
+    report.set(
+      'web.loginReady',
+      slow.readyMs,
+      slow.readyMs <= 2000,
+      `runs ${slow.runs.map((r) => r.readyMs).join(', ')}; load average ${slow.loadAverage.join(' → ')}`,
+    );
     report.set('web.loginLcp', slow.lcpMs, undefined);
-    report.set('web.loginBytes', `${slow.kbBeforeReady} / ${slow.kbTotal}`, slow.kbBeforeReady <= 200, `${slow.median.filesBeforeReady.length} responses before typeable; Content-Encoding: ${encodings}`);
+    report.set(
+      'web.loginBytes',
+      `${slow.kbBeforeReady} / ${slow.kbTotal}`,
+      slow.kbBeforeReady <= 200,
+      `${slow.median.filesBeforeReady.length} responses before typeable; Content-Encoding: ${encodings}`,
+    );
   } catch (err) {
     report.settle(['web.loginReady', 'web.loginLcp', 'web.loginBytes'], err);
   }
@@ -544,9 +667,19 @@ async function stepWeb() {
     const slow = await slowVisitMedian(browser, portal.baseUrl, path, { readySelector: 'main h1', storageState });
     report.detail('web.manageSlow', slow);
     const wrong = slow.median.finalPath !== path ? ` (ended on ${slow.median.finalPath})` : '';
-    report.set('web.manageReady', slow.readyMs, wrong ? false : undefined, `runs ${slow.runs.map((r) => r.readyMs).join(', ')}; load average ${slow.loadAverage.join(' → ')}${wrong}`);
+    report.set(
+      'web.manageReady',
+      slow.readyMs,
+      wrong ? false : undefined,
+      `runs ${slow.runs.map((r) => r.readyMs).join(', ')}; load average ${slow.loadAverage.join(' → ')}${wrong}`,
+    );
     report.set('web.manageLcp', slow.lcpMs, undefined);
-    report.set('web.manageBytes', `${slow.kbBeforeReady} / ${slow.kbTotal}`, undefined, `${slow.median.filesBeforeReady.length} responses before typeable`);
+    report.set(
+      'web.manageBytes',
+      `${slow.kbBeforeReady} / ${slow.kbTotal}`,
+      undefined,
+      `${slow.median.filesBeforeReady.length} responses before typeable`,
+    );
   } catch (err) {
     report.settle(['web.manageReady', 'web.manageLcp', 'web.manageBytes'], err);
   }
@@ -554,7 +687,17 @@ async function stepWeb() {
   browser = undefined;
 }
 
-const WEB_KEYS = ['web.login', 'web.loginReady', 'web.loginLcp', 'web.loginBytes', 'web.manage', 'web.manageReady', 'web.manageLcp', 'web.manageBytes', 'web.filter'];
+const WEB_KEYS = [
+  'web.login',
+  'web.loginReady',
+  'web.loginLcp',
+  'web.loginBytes',
+  'web.manage',
+  'web.manageReady',
+  'web.manageLcp',
+  'web.manageBytes',
+  'web.filter',
+];
 
 function recordMemory(key) {
   const m = memoryOf(portal.pid, readFileSync);
@@ -582,7 +725,12 @@ async function main() {
   report.set('rss.idle', idle.rssMb, idle.rssMb <= 250);
 
   await step('logins', ['argon2.raw', 'login.rate', 'login.ratio'], 120_000, stepLogins);
-  await step('reads', ['hello.rps', 'hellodb.rps', 'userinfo.rps', 'userinfo.ratio', 'userinfo.p99', 'orgpage.rps', 'orgpage.p99'], 180_000, stepReads);
+  await step(
+    'reads',
+    ['hello.rps', 'hellodb.rps', 'userinfo.rps', 'userinfo.ratio', 'userinfo.p99', 'orgpage.rps', 'orgpage.p99'],
+    180_000,
+    stepReads,
+  );
   await step('refresh', ['refresh.rate', 'refresh.perCore'], 120_000, stepRefresh);
 
   const scaleKeys = (tag) => [`seed.${tag}`, `tree.${tag}`, `treeBuild.${tag}`, `org.${tag}`, `search.${tag}`];
@@ -597,7 +745,8 @@ async function main() {
   if (QUICK) {
     for (const k of [...scaleKeys('1m'), 'search.growth']) report.mark(k, 'skipped', 'BENCH_QUICK=1');
   } else if (remaining < 5 * 60_000) {
-    for (const k of [...scaleKeys('1m'), 'search.growth']) report.mark(k, 'skipped', `not enough time left in the 15-minute budget (${Math.round(remaining / 1000)} s)`);
+    for (const k of [...scaleKeys('1m'), 'search.growth'])
+      report.mark(k, 'skipped', `not enough time left in the 15-minute budget (${Math.round(remaining / 1000)} s)`);
   } else {
     // the seed gets what the budget leaves after the measurements (about 2 minutes)
     const limit = Math.min(remaining - 30_000, 11 * 60_000);
@@ -639,7 +788,9 @@ report.write(`${ROOT}bench/results.json`, {
   cpu: cpus()[0]?.model,
   node: process.version,
   durationSeconds: seconds,
-  git: await runCommand('git', ['rev-parse', '--short', 'HEAD'], { timeoutMs: 10_000 }).then((r) => r.tail.trim()).catch(() => null),
+  git: await runCommand('git', ['rev-parse', '--short', 'HEAD'], { timeoutMs: 10_000 })
+    .then((r) => r.tail.trim())
+    .catch(() => null),
 });
 console.log(`bench/results.json written; ${seconds} s`);
 process.exit(exitCode);

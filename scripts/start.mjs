@@ -20,7 +20,11 @@ function run(args) {
 }
 
 const serverOut = 'apps/server/dist/main.js';
-if (!existsSync(serverOut) || newest('apps/server/src') > statSync(serverOut).mtimeMs || newest('packages/contracts/src') > statSync(serverOut).mtimeMs) {
+if (
+  !existsSync(serverOut) ||
+  newest('apps/server/src') > statSync(serverOut).mtimeMs ||
+  newest('packages/contracts/src') > statSync(serverOut).mtimeMs
+) {
   console.log('Building the server…');
   run(['run', '--silent', 'build', '-w', '@partner-portal/contracts']);
   run(['run', '--silent', 'build', '-w', '@partner-portal/server']);

@@ -28,7 +28,9 @@ export async function precompressDirectory(dir: string): Promise<void> {
     if ((await stat(path)).size < MIN_BYTES) continue;
     const content = await readFile(path);
     const [br, gz] = await Promise.all([
-      brotli(content, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: content.length } }),
+      brotli(content, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: content.length },
+      }),
       gzipAsync(content, { level: constants.Z_BEST_COMPRESSION }),
     ]);
     await Promise.all([writeFile(`${path}.br`, br), writeFile(`${path}.gz`, gz)]);

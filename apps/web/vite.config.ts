@@ -28,6 +28,11 @@ export default defineConfig({
   },
   server: {
     port: 5173,
-    proxy: { '/api': 'http://localhost:3000', '/connect': 'http://localhost:3000', '/.well-known': 'http://localhost:3000', '/health': 'http://localhost:3000' },
+    proxy: {
+      '/api': 'http://localhost:3000',
+      '/connect': 'http://localhost:3000',
+      '/.well-known': 'http://localhost:3000',
+      '/health': 'http://localhost:3000',
+    },
   },
 });

@@ -37,7 +37,8 @@ export class Client {
     const h = { ...headers };
     if (new URL(url).pathname.startsWith('/api')) h['x-csrf'] = '1';
     if (this.cookies.size) h.cookie = this.cookieHeader();
-    if (basic) h.authorization = `Basic ${Buffer.from(`${encodeURIComponent(basic[0])}:${encodeURIComponent(basic[1])}`).toString('base64')}`;
+    if (basic)
+      h.authorization = `Basic ${Buffer.from(`${encodeURIComponent(basic[0])}:${encodeURIComponent(basic[1])}`).toString('base64')}`;
     let payload;
     if (form) {
       payload = new URLSearchParams(form).toString();

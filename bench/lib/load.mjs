@@ -35,4 +35,3 @@ export async function load({ url, connections, durationSeconds, headers = {}, re
     durationSeconds: round(result.duration, 2),
   };
 }
-

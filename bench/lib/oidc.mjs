@@ -61,7 +61,12 @@ export async function authorize(client, meta, registered, redirectUri, { email, 
       const code = url.searchParams.get('code');
       if (!code) throw new Error(`authorization failed: ${url.search}`);
       if (url.searchParams.get('state') !== state) throw new Error('state mismatch');
-      return exchange(client, meta, registered, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier });
+      return exchange(client, meta, registered, {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirectUri,
+        code_verifier: verifier,
+      });
     }
     if (url.pathname === '/login' || url.pathname === '/consent') {
       const returnUrl = url.searchParams.get('ReturnUrl') ?? url.searchParams.get('returnUrl') ?? '';
@@ -74,7 +79,8 @@ export async function authorize(client, meta, registered, redirectUri, { email, 
       }
       logins += 1;
       requireExists(res, 'identity login/consent');
-      if (res.status !== 200 || !res.body?.valid_return_url) throw new Error(`interaction step ${url.pathname}: ${res.status} ${res.text.slice(0, 300)}`);
+      if (res.status !== 200 || !res.body?.valid_return_url)
+        throw new Error(`interaction step ${url.pathname}: ${res.status} ${res.text.slice(0, 300)}`);
       next = res.body.valid_return_url;
       continue;
     }

@@ -54,7 +54,11 @@ export async function runCommand(cmd, args, { env = {}, timeoutMs, label = cmd }
   const [code, signal] = await once(child, 'exit');
   clearTimeout(timer);
   children.delete(child);
-  return { code: signal ? `killed (${signal}, limit ${Math.round(timeoutMs / 1000)} s)` : code, tail: lines.slice(-15).join('\n'), ms: Date.now() - started };
+  return {
+    code: signal ? `killed (${signal}, limit ${Math.round(timeoutMs / 1000)} s)` : code,
+    tail: lines.slice(-15).join('\n'),
+    ms: Date.now() - started,
+  };
 }
 
 async function waitForHttp(url, child, timeoutMs, output) {
@@ -74,7 +78,11 @@ async function waitForHttp(url, child, timeoutMs, output) {
 
 /** Start a long-running node process and wait until url answers. */
 export async function startNode(script, { env = {}, args = [], nodeArgs = [], readyUrl, timeoutMs = 60_000, label }) {
-  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.add(child);
   const output = [];
   const keep = (chunk) => {
@@ -167,6 +175,7 @@ export async function databaseActivity(url, name) {
 /** Per-request database activity between two snapshots (the snapshot queries themselves subtracted). */
 export function activityPerRequest(before, after, requests) {
   const out = {};
-  for (const key of Object.keys(after)) out[key] = Math.round(((after[key] - before[key] - (key === 'xacts' ? 2 : 0)) / Math.max(1, requests)) * 100) / 100;
+  for (const key of Object.keys(after))
+    out[key] = Math.round(((after[key] - before[key] - (key === 'xacts' ? 2 : 0)) / Math.max(1, requests)) * 100) / 100;
   return out;
 }

@@ -10,7 +10,16 @@ export async function launch() {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
   });
 }
 
@@ -72,7 +81,8 @@ export async function treeFilterTiming(page, query, rounds = 2) {
   if (!found) throw new Unavailable('unavailable (no [role=tree] on the manage page)');
   const ok = await page.evaluate(() => {
     const tree = document.querySelector('[role=tree]');
-    const input = tree?.parentElement?.querySelector('input') ?? document.querySelector('input[placeholder*="ilter" i], input[aria-label*="ilter" i]');
+    const input =
+      tree?.parentElement?.querySelector('input') ?? document.querySelector('input[placeholder*="ilter" i], input[aria-label*="ilter" i]');
     if (!input) return false;
     input.setAttribute('data-bench-filter', '1');
     window.__benchKeys = [];
@@ -117,7 +127,12 @@ export async function treeFilterTiming(page, query, rounds = 2) {
  * Lighthouse's mobile "Slow 4G" profile: 150 ms round trip, 1.6 Mbit/s down, 0.7 Mbit/s up (in
  * bytes per second, as the DevTools protocol takes them), the CPU four times slower.
  */
-export const SLOW_4G = { latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (0.7 * 1024 * 1024) / 8, cpuSlowdown: 4 };
+export const SLOW_4G = {
+  latency: 150,
+  downloadThroughput: (1.6 * 1024 * 1024) / 8,
+  uploadThroughput: (0.7 * 1024 * 1024) / 8,
+  cpuSlowdown: 4,
+};
 export const PHONE_VIEWPORT = { width: 390, height: 844 };
 
 /**
@@ -173,7 +188,13 @@ export async function slowVisit(browser, baseUrl, path, { readySelector, storage
     const responses = new Map();
     cdp.on('Network.responseReceived', ({ requestId, type, response }) => {
       const header = Object.entries(response.headers ?? {}).find(([k]) => k.toLowerCase() === 'content-encoding');
-      responses.set(requestId, { url: new URL(response.url).pathname, type, status: response.status, encoding: header?.[1] ?? 'none', bytes: 0 });
+      responses.set(requestId, {
+        url: new URL(response.url).pathname,
+        type,
+        status: response.status,
+        encoding: header?.[1] ?? 'none',
+        bytes: 0,
+      });
     });
     cdp.on('Network.loadingFinished', ({ requestId, encodedDataLength }) => {
       const r = responses.get(requestId);

@@ -13,12 +13,26 @@ mkdirSync(SCREENSHOT_DIR, { recursive: true });
 export const VIEWPORTS = { wide: { width: 1280, height: 860 }, narrow: { width: 768, height: 1000 } } as const;
 export type ViewportName = keyof typeof VIEWPORTS;
 
-export async function openContext(browser: Browser, portal: TestPortal, viewport: ViewportName = 'wide', options: { reducedMotion?: boolean } = {}): Promise<BrowserContext> {
-  return browser.newContext({ baseURL: portal.url, viewport: VIEWPORTS[viewport], reducedMotion: options.reducedMotion === false ? 'no-preference' : 'reduce' });
+export async function openContext(
+  browser: Browser,
+  portal: TestPortal,
+  viewport: ViewportName = 'wide',
+  options: { reducedMotion?: boolean } = {},
+): Promise<BrowserContext> {
+  return browser.newContext({
+    baseURL: portal.url,
+    viewport: VIEWPORTS[viewport],
+    reducedMotion: options.reducedMotion === false ? 'no-preference' : 'reduce',
+  });
 }
 
 /** A context signed in as the user through a session made directly (no login UI). */
-export async function signedIn(browser: Browser, portal: TestPortal, userId: string, viewport: ViewportName = 'wide'): Promise<BrowserContext> {
+export async function signedIn(
+  browser: Browser,
+  portal: TestPortal,
+  userId: string,
+  viewport: ViewportName = 'wide',
+): Promise<BrowserContext> {
   const client = await portal.sessionFor(userId);
   const context = await openContext(browser, portal, viewport);
   await context.addCookies([...client.cookies].map(([name, value]) => ({ name, value, url: portal.url })));
@@ -38,8 +52,14 @@ export async function checkScreen(page: Page, watch: PageWatch, name: string): P
   const width = page.viewportSize()?.width ?? 0;
   await page.screenshot({ path: `${SCREENSHOT_DIR}account-${name}-${width}.png`, fullPage: true });
   const violations = await seriousAxeViolations(page);
-  expect(violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `axe on ${name}`).toEqual([]);
-  expect(watch.problems.filter((p) => !/status of (401|403|404|409|400|429)/.test(p)), `console on ${name}`).toEqual([]);
+  expect(
+    violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    `axe on ${name}`,
+  ).toEqual([]);
+  expect(
+    watch.problems.filter((p) => !/status of (401|403|404|409|400|429)/.test(p)),
+    `console on ${name}`,
+  ).toEqual([]);
   // nothing wider than the viewport (spec §9: every screen works at 768 px and below)
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow, `horizontal overflow on ${name}`).toBeLessThanOrEqual(0);

@@ -175,7 +175,11 @@ describe('logout and languages', () => {
     const { page } = await open(moving, '/login');
     const video = page.locator('video');
     await video.waitFor({ state: 'attached' });
-    expect(await video.evaluate((v: HTMLVideoElement) => ({ muted: v.muted, loop: v.loop, autoplay: v.autoplay }))).toEqual({ muted: true, loop: true, autoplay: true });
+    expect(await video.evaluate((v: HTMLVideoElement) => ({ muted: v.muted, loop: v.loop, autoplay: v.autoplay }))).toEqual({
+      muted: true,
+      loop: true,
+      autoplay: true,
+    });
     await moving.close();
     const still = await openContext(browser, portal, 'wide');
     const second = await open(still, '/login');

@@ -21,7 +21,9 @@ let browser: Browser;
 
 beforeAll(async () => {
   // the relying-party application's callback: a tiny page on its own port
-  application = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Herd Monitor</title><h1>Signed in</h1>'));
+  application = createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Herd Monitor</title><h1>Signed in</h1>'),
+  );
   await new Promise<void>((resolve) => application.listen(0, '127.0.0.1', resolve));
   const address = application.address();
   REDIRECT_URI = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/callback`;
@@ -68,7 +70,10 @@ describe('error page', () => {
   it('shows a failed authorization with its request id and the way home', async () => {
     const context = await openContext(browser, portal);
     // an unknown client: the provider renders its error through /error?errorId=
-    const { page, watch } = await open(context, `/connect/authorize?client_id=no-such-client&response_type=code&scope=openid&redirect_uri=${encodeURIComponent(REDIRECT_URI)}`);
+    const { page, watch } = await open(
+      context,
+      `/connect/authorize?client_id=no-such-client&response_type=code&scope=openid&redirect_uri=${encodeURIComponent(REDIRECT_URI)}`,
+    );
     await page.waitForURL((url) => url.pathname === '/error' && url.searchParams.has('errorId'));
     await page.getByRole('heading', { level: 1 }).waitFor();
     await page.getByRole('link', { name: 'Back to homepage' }).waitFor();

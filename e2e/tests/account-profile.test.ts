@@ -18,7 +18,12 @@ afterAll(async () => {
 });
 
 const userRow = async (id: string) =>
-  (await portal.services.db.query<{ first_name: string; last_name: string; language_code: string }>('SELECT first_name, last_name, language_code FROM users WHERE id = $1', [id])).rows[0]!;
+  (
+    await portal.services.db.query<{ first_name: string; last_name: string; language_code: string }>(
+      'SELECT first_name, last_name, language_code FROM users WHERE id = $1',
+      [id],
+    )
+  ).rows[0]!;
 
 describe.each<ViewportName>(['wide', 'narrow'])('profile (%s)', (viewport) => {
   it('edits the names and switches the interface to Dutch at once, warning until saved, and back', async () => {

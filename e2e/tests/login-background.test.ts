@@ -26,7 +26,8 @@ async function watchOrder(context: BrowserContext): Promise<void> {
     w.__order = { email: null, video: null };
     const check = () => {
       const email = document.querySelector<HTMLInputElement>('input[name=email]');
-      if (w.__order.email === null && email && !email.disabled && email.getBoundingClientRect().width > 0) w.__order.email = performance.now();
+      if (w.__order.email === null && email && !email.disabled && email.getBoundingClientRect().width > 0)
+        w.__order.email = performance.now();
       if (w.__order.video === null && document.querySelector('video')) w.__order.video = performance.now();
     };
     new MutationObserver(check).observe(document, { childList: true, subtree: true, attributes: true });
@@ -53,7 +54,9 @@ describe('the login page background', () => {
     const order = await page.evaluate(() => (window as unknown as { __order: { email: number | null; video: number | null } }).__order);
     expect(order.email).not.toBeNull();
     expect(order.video).toBeGreaterThan(order.email!);
-    expect(await video.evaluate((v: HTMLVideoElement) => ({ muted: v.muted, loop: v.loop, src: new URL(v.currentSrc || v.src).pathname }))).toEqual({
+    expect(
+      await video.evaluate((v: HTMLVideoElement) => ({ muted: v.muted, loop: v.loop, src: new URL(v.currentSrc || v.src).pathname })),
+    ).toEqual({
       muted: true,
       loop: true,
       src: '/media/pasture.webm',
@@ -77,7 +80,11 @@ describe('the login page background', () => {
 
   it('never plays the video for a visitor who prefers reduced data', async () => {
     // Chromium answers the reduced-data media query only with this Blink feature on
-    const withReducedData = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--enable-blink-features=PrefersReducedData'] });
+    const withReducedData = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--enable-blink-features=PrefersReducedData'],
+    });
     const context = await withReducedData.newContext({ baseURL: portal.url });
     const { page } = await newPage(context);
     const cdp = await context.newCDPSession(page);

@@ -49,7 +49,11 @@ afterAll(async () => {
 /** A member made the real way: invited through the API, registered with the invitation's link. */
 async function acceptInvitation(organizationId: string, email: string, rights?: object) {
   const before = portal.smtp.messages.length;
-  const invited = await adminApi.post(`/api/organizations/${organizationId}/invitations`, { email_address: email, language_code: 'en', ...(rights ? { rights } : {}) });
+  const invited = await adminApi.post(`/api/organizations/${organizationId}/invitations`, {
+    email_address: email,
+    language_code: 'en',
+    ...(rights ? { rights } : {}),
+  });
   expect(invited.status).toBe(201);
   const link = await invitationLink(portal, email, before);
   const accepted = await portal.client().put(`/api/invitations/${link.pathname.split('/').pop()}/accept`, {

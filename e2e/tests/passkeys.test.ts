@@ -28,7 +28,14 @@ async function addVirtualAuthenticator(page: Page): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
 }
 
@@ -37,7 +44,9 @@ function registerPasskey(page: Page, name: string) {
   return page.evaluate(async (passkeyName) => {
     const optionsRes = await fetch('/api/factors/passkeys/registration-options', { method: 'POST', headers: { 'x-csrf': '1' } });
     const options = (await optionsRes.json()) as PublicKeyCredentialCreationOptionsJSON;
-    const credential = (await navigator.credentials.create({ publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(options) })) as PublicKeyCredential;
+    const credential = (await navigator.credentials.create({
+      publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(options),
+    })) as PublicKeyCredential;
     const res = await fetch('/api/factors/passkeys', {
       method: 'POST',
       headers: { 'x-csrf': '1', 'content-type': 'application/json' },
@@ -52,7 +61,9 @@ function signInWithPasskey(page: Page) {
   return page.evaluate(async () => {
     const optionsRes = await fetch('/api/identity/passkey-options', { method: 'POST', headers: { 'x-csrf': '1' } });
     const options = (await optionsRes.json()) as PublicKeyCredentialRequestOptionsJSON;
-    const credential = (await navigator.credentials.get({ publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options) })) as PublicKeyCredential;
+    const credential = (await navigator.credentials.get({
+      publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options),
+    })) as PublicKeyCredential;
     const res = await fetch('/api/identity/passkey-login', {
       method: 'POST',
       headers: { 'x-csrf': '1', 'content-type': 'application/json' },

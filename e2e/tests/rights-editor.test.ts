@@ -17,9 +17,10 @@ let partner: Org;
 beforeAll(async () => {
   portal = await startPortal();
   browser = await launchBrowser();
-  const { rows } = await portal.services.db.query<{ id: string; path: string; name: string }>('SELECT id, path, name FROM organizations WHERE id = $1', [
-    portal.rootOrganizationId,
-  ]);
+  const { rows } = await portal.services.db.query<{ id: string; path: string; name: string }>(
+    'SELECT id, path, name FROM organizations WHERE id = $1',
+    [portal.rootOrganizationId],
+  );
   partner = await createOrg(portal, rows[0]!, 'Dealer Rechten', { canCreate: true });
 });
 afterAll(async () => {
@@ -36,11 +37,19 @@ async function openRights(page: Page, email: string) {
 }
 
 const checkedNames = (page: Page) =>
-  page.getByRole('dialog').locator('input[type="checkbox"]:checked').evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).name || 'global'));
+  page
+    .getByRole('dialog')
+    .locator('input[type="checkbox"]:checked')
+    .evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).name || 'global'));
 
 describe('the rights editor', () => {
   it('unticking full permission for all applications gives back every box as it was before the tick', async () => {
-    const member = await createMember(portal, partner, 'nothing', rights((r) => (r.loyalty.user_request_manager = r.loyalty.user_access = true)));
+    const member = await createMember(
+      portal,
+      partner,
+      'nothing',
+      rights((r) => (r.loyalty.user_request_manager = r.loyalty.user_access = true)),
+    );
     const { context } = await signedInContext(browser, portal, portal.adminUserId, WIDE);
     const { page, watch } = await newPage(context);
     page.setDefaultTimeout(10_000);
@@ -73,9 +82,19 @@ describe('the rights editor', () => {
   });
 
   it('disables, with the reason, the boxes a userManager does not hold, and every box of a member with more rights', async () => {
-    const manager = await createMember(portal, partner, 'manager', rights((r) => (r.partner_portal.user_user_manager = true)));
+    const manager = await createMember(
+      portal,
+      partner,
+      'manager',
+      rights((r) => (r.partner_portal.user_user_manager = true)),
+    );
     const plain = await createMember(portal, partner, 'plain', rights());
-    const above = await createMember(portal, partner, 'above', rights((r) => (r.partner_portal.user_full_permission = true)));
+    const above = await createMember(
+      portal,
+      partner,
+      'above',
+      rights((r) => (r.partner_portal.user_full_permission = true)),
+    );
     const { context } = await signedInContext(browser, portal, manager.userId, WIDE);
     const { page, watch } = await newPage(context);
     page.setDefaultTimeout(10_000);
@@ -85,7 +104,9 @@ describe('the rights editor', () => {
     expect(await dialog.getByRole('checkbox', { name: 'Full permission for all applications' }).isDisabled()).toBe(true);
     expect(await portalSection.getByRole('checkbox', { name: 'Manage users' }).isDisabled()).toBe(false);
     expect(await portalSection.getByRole('checkbox', { name: 'Manage sub-organizations' }).isDisabled()).toBe(true);
-    expect(await dialog.getByRole('group', { name: 'Loyalty & Trade-in' }).getByRole('checkbox', { name: 'Access', exact: true }).isDisabled()).toBe(true);
+    expect(
+      await dialog.getByRole('group', { name: 'Loyalty & Trade-in' }).getByRole('checkbox', { name: 'Access', exact: true }).isDisabled(),
+    ).toBe(true);
     expect(await dialog.getByText('You do not hold this right').count()).toBeGreaterThan(3);
     expect(await axeClean(page)).toEqual([]);
     // what it holds, it hands on

@@ -53,7 +53,9 @@ describe('the session check', () => {
     const second = await open(context, '/profile');
     await second.page.getByRole('heading', { name: 'Profile' }).waitFor();
 
-    const loggedOut = first.page.waitForResponse((r) => new URL(r.url()).pathname === '/api/identity/logout' && r.request().method() === 'POST');
+    const loggedOut = first.page.waitForResponse(
+      (r) => new URL(r.url()).pathname === '/api/identity/logout' && r.request().method() === 'POST',
+    );
     await first.page.goto('/logout');
     await loggedOut;
     const at = Date.now();

@@ -28,13 +28,22 @@ afterAll(async () => {
 });
 
 const code = (secret: string, stepsAhead = 0) =>
-  new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: Date.now() + stepsAhead * 30_000 });
+  new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({
+    timestamp: Date.now() + stepsAhead * 30_000,
+  });
 
 async function addVirtualAuthenticator(page: Page): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
 }
 
@@ -102,7 +111,13 @@ describe('passkeys', () => {
     // the virtual authenticator answers the e-mail field's passkey request at once, so the sign-in
     // may be done (and the field gone) before a click on the field lands
     const home = page.waitForURL((url) => url.pathname === '/', { timeout: 15_000 });
-    await Promise.race([home, page.getByLabel('E-mail address').click({ timeout: 15_000 }).catch(() => undefined)]);
+    await Promise.race([
+      home,
+      page
+        .getByLabel('E-mail address')
+        .click({ timeout: 15_000 })
+        .catch(() => undefined),
+    ]);
     await home;
     await page.getByRole('heading', { name: /Pia/ }).waitFor();
 

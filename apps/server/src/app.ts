@@ -7,7 +7,13 @@ import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import helmet from 'helmet';
-import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import { registerCsrfGuard } from './http/csrf.js';
 import { registerMetrics } from './http/metrics.js';
 import { registerOverloadProtection } from './http/overload.js';
@@ -148,7 +154,11 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Partner Portal API', version: '1.0.0', description: 'Every /api call needs the header X-CSRF: 1. Errors are RFC 9457 problem details.' },
+      info: {
+        title: 'Partner Portal API',
+        version: '1.0.0',
+        description: 'Every /api call needs the header X-CSRF: 1. Errors are RFC 9457 problem details.',
+      },
       servers: [{ url: config.publicUrl }],
       components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'pp_session' } } },
     },

@@ -64,10 +64,13 @@ export async function bootstrap(
         // a generated password was only ever printed in a log: the administrator must replace it
         [options.adminEmail, passwordHash, options.adminPassword === undefined],
       );
-      await tx.query(
-        `INSERT INTO memberships (organization_id, user_id, email, organization_path, rights) VALUES ($1, $2, $3, $4, $5)`,
-        [organizationId, user.rows[0]!.id, options.adminEmail, path, JSON.stringify(providerAdministratorRights())],
-      );
+      await tx.query(`INSERT INTO memberships (organization_id, user_id, email, organization_path, rights) VALUES ($1, $2, $3, $4, $5)`, [
+        organizationId,
+        user.rows[0]!.id,
+        options.adminEmail,
+        path,
+        JSON.stringify(providerAdministratorRights()),
+      ]);
       await tx.query(
         `INSERT INTO audit_log (action, target_type, target_id, organization_id, organization_path, after)
          VALUES ('organization.bootstrap', 'organization', $1::text, $1::uuid, $2, $3)`,

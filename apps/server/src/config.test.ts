@@ -36,7 +36,11 @@ describe('loadConfig', () => {
 
   it('wants both the issuer and the client id of an external identity provider', () => {
     expect(() => loadConfig({ EXTERNAL_IDP_ISSUER: 'https://idp.example.com' })).toThrow(/EXTERNAL_IDP/);
-    const config = loadConfig({ EXTERNAL_IDP_ISSUER: 'https://idp.example.com', EXTERNAL_IDP_CLIENT_ID: 'portal', EXTERNAL_IDP_EMAIL_DOMAINS: '@Corp.example, other.example' });
+    const config = loadConfig({
+      EXTERNAL_IDP_ISSUER: 'https://idp.example.com',
+      EXTERNAL_IDP_CLIENT_ID: 'portal',
+      EXTERNAL_IDP_EMAIL_DOMAINS: '@Corp.example, other.example',
+    });
     expect(config.externalIdp?.emailDomains).toEqual(['corp.example', 'other.example']);
   });
 
@@ -47,8 +51,11 @@ describe('loadConfig', () => {
     expect(defaults.tracesEndpoint).toBeNull();
     expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracesEndpoint).toBe('http://collector:4318/v1/traces');
     expect(
-      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://traces:4318/custom' }).tracesEndpoint,
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://traces:4318/custom' })
+        .tracesEndpoint,
     ).toBe('http://traces:4318/custom');
-    expect(() => loadConfig({ METRICS_TOKEN: 'short', OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(/METRICS_TOKEN[\s\S]*OTEL_EXPORTER_OTLP_ENDPOINT/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'short', OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(
+      /METRICS_TOKEN[\s\S]*OTEL_EXPORTER_OTLP_ENDPOINT/,
+    );
   });
 });

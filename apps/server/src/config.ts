@@ -5,9 +5,7 @@ import { z } from 'zod';
  * invalid configuration stops the server at start with a message naming each bad variable.
  */
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 const port = z.coerce.number({ message: 'must be a port number' }).int().min(0).max(65535);
 const positiveInt = z.coerce.number({ message: 'must be a whole number' }).int().positive();
 const url = (protocols: string[], what: string) =>
@@ -124,7 +122,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     isProduction: e.NODE_ENV === 'production',
     isHttps: publicUrl.startsWith('https:'),
     tracesEndpoint:
-      e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (e.OTEL_EXPORTER_OTLP_ENDPOINT ? `${e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces` : null),
+      e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ??
+      (e.OTEL_EXPORTER_OTLP_ENDPOINT ? `${e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces` : null),
     externalIdp:
       e.EXTERNAL_IDP_ISSUER && e.EXTERNAL_IDP_CLIENT_ID
         ? {

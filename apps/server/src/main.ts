@@ -33,7 +33,10 @@ export async function createServices(config: Config, log: Logger, options: { inM
   const applied = await migrate(db);
   if (applied.length) log.info({ applied }, 'migrations applied');
   const onGenerated = (name: string) =>
-    (config.isProduction ? log.warn.bind(log) : log.info.bind(log))({ secret: name }, 'secret generated and kept in the database; configure it explicitly in production');
+    (config.isProduction ? log.warn.bind(log) : log.info.bind(log))(
+      { secret: name },
+      'secret generated and kept in the database; configure it explicitly in production',
+    );
   const secrets = {
     session: await sharedSecret(db, 'session_secret', config.SESSION_SECRET, onGenerated),
     keyEncryption: await sharedSecret(db, 'key_encryption_key', config.KEY_ENCRYPTION_KEY, onGenerated),
@@ -88,7 +91,10 @@ export async function shutdownGracefully(app: FastifyInstance, services: Service
   clearTimeout(timer);
   clearInterval(closeIdle);
   if (!drained) {
-    services.log.warn({ timeoutSeconds: services.config.SHUTDOWN_TIMEOUT_SECONDS }, 'requests still in flight at the shutdown time limit were cut');
+    services.log.warn(
+      { timeoutSeconds: services.config.SHUTDOWN_TIMEOUT_SECONDS },
+      'requests still in flight at the shutdown time limit were cut',
+    );
     app.server.closeAllConnections();
   }
   await closeServices(services);

@@ -51,7 +51,12 @@ async function startCluster(env: Record<string, string> = {}): Promise<Cluster> 
 describe('two instances behind a round-robin proxy', () => {
   let cluster: Cluster;
   beforeAll(async () => {
-    cluster = await startCluster({ RATE_LIMIT_MAX: '100000', RATE_LIMIT_SESSION_MAX: '100000', LOGIN_RATE_LIMIT_PER_ACCOUNT: '4', LOGIN_RATE_LIMIT_PER_IP: '100000' });
+    cluster = await startCluster({
+      RATE_LIMIT_MAX: '100000',
+      RATE_LIMIT_SESSION_MAX: '100000',
+      LOGIN_RATE_LIMIT_PER_ACCOUNT: '4',
+      LOGIN_RATE_LIMIT_PER_IP: '100000',
+    });
   });
   afterAll(async () => {
     await cluster?.drop();

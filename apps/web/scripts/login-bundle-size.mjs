@@ -13,7 +13,9 @@ import { fileURLToPath } from 'node:url';
 const args = process.argv.slice(2);
 const budgetIndex = args.indexOf('--budget');
 const budgetKb = budgetIndex >= 0 ? Number(args[budgetIndex + 1]) : 130;
-const dist = args.find((a, i) => !a.startsWith('--') && (budgetIndex < 0 || i !== budgetIndex + 1)) ?? fileURLToPath(new URL('../dist/', import.meta.url));
+const dist =
+  args.find((a, i) => !a.startsWith('--') && (budgetIndex < 0 || i !== budgetIndex + 1)) ??
+  fileURLToPath(new URL('../dist/', import.meta.url));
 const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8'));
 
 const ROUTE_MODULES = ['src/app/layouts/login-layout.tsx', 'src/features/auth/routes/login-page.tsx'];

@@ -20,7 +20,10 @@ writeFileSync(media('pasture.svg'), `${pastureSvg(0).replace(/\n\s*/g, '\n')}\n`
 
 const frames = Array.from({ length: SECONDS * FPS }, (_, i) => pastureSvg(i / (SECONDS * FPS)));
 const { chromium } = createRequire(fileURLToPath(new URL('../../../e2e/package.json', import.meta.url)))('playwright-core');
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--autoplay-policy=no-user-gesture-required'] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--autoplay-policy=no-user-gesture-required'],
+});
 try {
   const page = await browser.newPage();
   const base64 = await page.evaluate(
@@ -69,4 +72,6 @@ try {
 } finally {
   await browser.close();
 }
-console.log(`pasture.svg ${readFileSync(media('pasture.svg')).length} bytes, pasture.webm ${readFileSync(media('pasture.webm')).length} bytes`);
+console.log(
+  `pasture.svg ${readFileSync(media('pasture.svg')).length} bytes, pasture.webm ${readFileSync(media('pasture.webm')).length} bytes`,
+);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { canManageMember, changesNotHeld, holdsGlobalFullPermission, removesLastRootUserManager, rightsNotHeld, withinHeldRights } from './delegation.js';
+import {
+  canManageMember,
+  changesNotHeld,
+  holdsGlobalFullPermission,
+  removesLastRootUserManager,
+  rightsNotHeld,
+  withinHeldRights,
+} from './delegation.js';
 import { APP_SECTIONS, emptyRights, toRights, type Rights } from './rights.js';
 
 const userManager = { rights: toRights({ partner_portal: { user_user_manager: true } }), isDeveloper: false };

@@ -101,7 +101,8 @@ export function withinHeldRights(actor: Delegator, rights: Rights): Rights {
   const kept = structuredClone(rights);
   if (kept.global_full_permission && !holdsGlobalFullPermission(actor)) kept.global_full_permission = false;
   for (const s of APP_SECTIONS) {
-    for (const right of s.rights) if (kept[s.section][right.name] === true && !holdsRight(actor, s, right)) kept[s.section][right.name] = false;
+    for (const right of s.rights)
+      if (kept[s.section][right.name] === true && !holdsRight(actor, s, right)) kept[s.section][right.name] = false;
   }
   return kept;
 }

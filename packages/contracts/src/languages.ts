@@ -28,4 +28,3 @@ export function userLanguageFor(code: string | null | undefined): UserLanguage {
   const base = (code ?? '').slice(0, 2).toLowerCase();
   return (USER_LANGUAGES as readonly string[]).includes(base) ? (base as UserLanguage) : 'en';
 }
-

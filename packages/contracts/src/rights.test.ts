@@ -65,10 +65,17 @@ describe('rights rules', () => {
     rights.loyalty.nedap_user_order_manager = true;
     rights.partner_portal.developer = true;
     rights.subscription.user_access = true;
-    expect(disallowedRights(rights, dealer).sort()).toEqual(['loyalty.nedap_user_order_manager', 'partner_portal.developer', 'subscription.user_access']);
-    expect(disallowedRights({ ...emptyRights(), partner_portal: { ...emptyRights().partner_portal, developer: true } }, { ...provider, editorIsDeveloper: false })).toEqual([
+    expect(disallowedRights(rights, dealer).sort()).toEqual([
+      'loyalty.nedap_user_order_manager',
       'partner_portal.developer',
+      'subscription.user_access',
     ]);
+    expect(
+      disallowedRights(
+        { ...emptyRights(), partner_portal: { ...emptyRights().partner_portal, developer: true } },
+        { ...provider, editorIsDeveloper: false },
+      ),
+    ).toEqual(['partner_portal.developer']);
   });
 
   it('derives userManager and organizationManager', () => {

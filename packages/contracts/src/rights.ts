@@ -292,7 +292,9 @@ export function accessRight(section: AppSection): RightDefinition | undefined {
 
 /** The boxes that full permission of a section switches on (access and offered sub-rights). */
 export function rightsImpliedByFull(section: AppSection, ctx: RightsContext): RightDefinition[] {
-  return offeredRights(section, ctx).filter((x) => x.kind === 'access' || x.kind === 'sub' || x.kind === 'provider_sub' || x.kind === 'non_provider_sub');
+  return offeredRights(section, ctx).filter(
+    (x) => x.kind === 'access' || x.kind === 'sub' || x.kind === 'provider_sub' || x.kind === 'non_provider_sub',
+  );
 }
 
 export function isSubRight(right: RightDefinition): boolean {

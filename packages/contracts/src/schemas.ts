@@ -135,7 +135,13 @@ export const passwordSchema = z
   .regex(/\p{Lu}/u, { message: 'password_requires_upper' })
   .regex(/[^\p{L}\p{N}]/u, { message: 'password_requires_non_alphanumeric' });
 
-export const PASSWORD_RULES = ['password_too_short', 'password_requires_digit', 'password_requires_lower', 'password_requires_upper', 'password_requires_non_alphanumeric'] as const;
+export const PASSWORD_RULES = [
+  'password_too_short',
+  'password_requires_digit',
+  'password_requires_lower',
+  'password_requires_upper',
+  'password_requires_non_alphanumeric',
+] as const;
 
 /** Which password rules a candidate still breaks (for the hints shown while typing). */
 export function brokenPasswordRules(password: string): (typeof PASSWORD_RULES)[number][] {
@@ -354,7 +360,9 @@ export const memberRightsResponseSchema = z.object({
 /** The inactive-member filter: not signed in for this many days. */
 export const INACTIVE_DAYS = [30, 90, 180, 365] as const;
 export type InactiveDays = (typeof INACTIVE_DAYS)[number];
-export const inactiveDaysSchema = z.enum(['30', '90', '180', '365'], { message: 'validation_failed' }).transform((n) => Number(n) as InactiveDays);
+export const inactiveDaysSchema = z
+  .enum(['30', '90', '180', '365'], { message: 'validation_failed' })
+  .transform((n) => Number(n) as InactiveDays);
 
 export const memberSearchQuerySchema = z.object({
   organizationId: uuidSchema,

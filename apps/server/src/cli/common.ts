@@ -10,7 +10,11 @@ export async function runCli(name: string, fn: (services: Services, args: Map<st
   try {
     const config = loadConfig();
     services = await createServices(config, createLogger({ LOG_LEVEL: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL }));
-    const result = await bootstrap(services.db, { adminEmail: config.BOOTSTRAP_ADMIN_EMAIL, adminPassword: config.BOOTSTRAP_ADMIN_PASSWORD, providerName: config.PROVIDER_ORGANIZATION_NAME });
+    const result = await bootstrap(services.db, {
+      adminEmail: config.BOOTSTRAP_ADMIN_EMAIL,
+      adminPassword: config.BOOTSTRAP_ADMIN_PASSWORD,
+      providerName: config.PROVIDER_ORGANIZATION_NAME,
+    });
     if (result.generatedPassword) console.log(`Administrator login: ${result.email} / ${result.generatedPassword}  (printed once)`);
     await fn(services, parseArgs(process.argv.slice(2)));
   } catch (err) {

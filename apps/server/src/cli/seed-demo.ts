@@ -13,7 +13,16 @@ import { runCli } from './common.js';
  */
 export const DEMO_PASSWORD = 'Demo-Passw0rd!';
 
-const PARTNER_APPS = ['partner-portal', 'loyalty-app', 'subscriptions-app', 'product-information', 'freshdesk', 'media-library', 'learnspace', 'profit_calculator'];
+const PARTNER_APPS = [
+  'partner-portal',
+  'loyalty-app',
+  'subscriptions-app',
+  'product-information',
+  'freshdesk',
+  'media-library',
+  'learnspace',
+  'profit_calculator',
+];
 
 interface DemoOrg {
   name: string;
@@ -24,13 +33,34 @@ interface DemoOrg {
 }
 
 const ORGANIZATIONS: DemoOrg[] = [
-  { name: 'Agri Partners Benelux B.V.', parent: null, canCreate: true, apps: PARTNER_APPS, domains: ['agripartners.example', 'dealer-noord.example', 'devries.example'] },
-  { name: 'Dealer Noord', parent: 'Agri Partners Benelux B.V.', canCreate: true, apps: ['partner-portal', 'loyalty-app', 'media-library', 'learnspace', 'freshdesk'] },
+  {
+    name: 'Agri Partners Benelux B.V.',
+    parent: null,
+    canCreate: true,
+    apps: PARTNER_APPS,
+    domains: ['agripartners.example', 'dealer-noord.example', 'devries.example'],
+  },
+  {
+    name: 'Dealer Noord',
+    parent: 'Agri Partners Benelux B.V.',
+    canCreate: true,
+    apps: ['partner-portal', 'loyalty-app', 'media-library', 'learnspace', 'freshdesk'],
+  },
   { name: 'Melkveebedrijf De Vries', parent: 'Dealer Noord', canCreate: false, apps: ['partner-portal', 'media-library', 'learnspace'] },
-  { name: 'Dealer Zuid', parent: 'Agri Partners Benelux B.V.', canCreate: false, apps: ['partner-portal', 'loyalty-app', 'subscriptions-app', 'media-library'] },
+  {
+    name: 'Dealer Zuid',
+    parent: 'Agri Partners Benelux B.V.',
+    canCreate: false,
+    apps: ['partner-portal', 'loyalty-app', 'subscriptions-app', 'media-library'],
+  },
   { name: 'Farmtech GmbH', parent: null, canCreate: true, apps: PARTNER_APPS },
   { name: 'Farmtech Bayern', parent: 'Farmtech GmbH', canCreate: false, apps: ['partner-portal', 'subscriptions-app', 'learnspace'] },
-  { name: 'Élevage Services SARL', parent: null, canCreate: false, apps: ['partner-portal', 'loyalty-app', 'media-library', 'learnspace', 'profit_calculator'] },
+  {
+    name: 'Élevage Services SARL',
+    parent: null,
+    canCreate: false,
+    apps: ['partner-portal', 'loyalty-app', 'media-library', 'learnspace', 'profit_calculator'],
+  },
 ];
 
 interface DemoMember {
@@ -43,44 +73,107 @@ interface DemoMember {
 }
 
 const MEMBERS: DemoMember[] = [
-  { email: 'eva.staff@nedap.example', first: 'Eva', last: 'Staff', language: 'nl', organization: null, rights: (r) => {
-    r.partner_portal.nedap_user_full_permission = true;
-    r.loyalty.nedap_user_business_partner_manager = true;
-    r.ordering_tools.nedap_user_manage_articles_and_license_items = true;
-  } },
-  { email: 'anna.jansen@agripartners.example', first: 'Anna', last: 'Jansen', language: 'nl', organization: 'Agri Partners Benelux B.V.', rights: (r) => {
-    r.partner_portal.user_full_permission = true;
-    r.loyalty.user_full_permission = true;
-    r.media_library.user_access = true;
-  } },
-  { email: 'piet.deboer@agripartners.example', first: 'Piet', last: 'de Boer', language: 'nl', organization: 'Agri Partners Benelux B.V.', rights: (r) => {
-    r.partner_portal.user_user_manager = true;
-    r.subscription.user_suspender = true;
-  } },
-  { email: 'lisa.bakker@dealer-noord.example', first: 'Lisa', last: 'Bakker', language: 'en', organization: 'Dealer Noord', rights: (r) => {
-    r.partner_portal.user_user_manager = true;
-    r.partner_portal.user_sub_organization_manager = true;
-    r.loyalty.user_request_manager = true;
-  } },
-  { email: 'jan.devries@devries.example', first: 'Jan', last: 'de Vries', language: 'nl', organization: 'Melkveebedrijf De Vries', rights: (r) => {
-    r.media_library.user_access = true;
-    r.academy.user_access = true;
-  } },
-  { email: 'tom.peeters@dealer-zuid.example', first: 'Tom', last: 'Peeters', language: 'en', organization: 'Dealer Zuid', rights: (r) => {
-    r.loyalty.user_access = true;
-    r.subscription.user_access = true;
-  } },
-  { email: 'klaus.mueller@farmtech.example', first: 'Klaus', last: 'Müller', language: 'de', organization: 'Farmtech GmbH', rights: (r) => {
-    r.global_full_permission = true;
-  } },
-  { email: 'julia.weber@farmtech.example', first: 'Julia', last: 'Weber', language: 'de', organization: 'Farmtech Bayern', rights: (r) => {
-    r.subscription.user_access = true;
-    r.academy.user_access = true;
-  } },
-  { email: 'sophie.martin@elevage.example', first: 'Sophie', last: 'Martin', language: 'fr', organization: 'Élevage Services SARL', rights: (r) => {
-    r.partner_portal.user_full_permission = true;
-    r.profit_calculator.user_access = true;
-  } },
+  {
+    email: 'eva.staff@nedap.example',
+    first: 'Eva',
+    last: 'Staff',
+    language: 'nl',
+    organization: null,
+    rights: (r) => {
+      r.partner_portal.nedap_user_full_permission = true;
+      r.loyalty.nedap_user_business_partner_manager = true;
+      r.ordering_tools.nedap_user_manage_articles_and_license_items = true;
+    },
+  },
+  {
+    email: 'anna.jansen@agripartners.example',
+    first: 'Anna',
+    last: 'Jansen',
+    language: 'nl',
+    organization: 'Agri Partners Benelux B.V.',
+    rights: (r) => {
+      r.partner_portal.user_full_permission = true;
+      r.loyalty.user_full_permission = true;
+      r.media_library.user_access = true;
+    },
+  },
+  {
+    email: 'piet.deboer@agripartners.example',
+    first: 'Piet',
+    last: 'de Boer',
+    language: 'nl',
+    organization: 'Agri Partners Benelux B.V.',
+    rights: (r) => {
+      r.partner_portal.user_user_manager = true;
+      r.subscription.user_suspender = true;
+    },
+  },
+  {
+    email: 'lisa.bakker@dealer-noord.example',
+    first: 'Lisa',
+    last: 'Bakker',
+    language: 'en',
+    organization: 'Dealer Noord',
+    rights: (r) => {
+      r.partner_portal.user_user_manager = true;
+      r.partner_portal.user_sub_organization_manager = true;
+      r.loyalty.user_request_manager = true;
+    },
+  },
+  {
+    email: 'jan.devries@devries.example',
+    first: 'Jan',
+    last: 'de Vries',
+    language: 'nl',
+    organization: 'Melkveebedrijf De Vries',
+    rights: (r) => {
+      r.media_library.user_access = true;
+      r.academy.user_access = true;
+    },
+  },
+  {
+    email: 'tom.peeters@dealer-zuid.example',
+    first: 'Tom',
+    last: 'Peeters',
+    language: 'en',
+    organization: 'Dealer Zuid',
+    rights: (r) => {
+      r.loyalty.user_access = true;
+      r.subscription.user_access = true;
+    },
+  },
+  {
+    email: 'klaus.mueller@farmtech.example',
+    first: 'Klaus',
+    last: 'Müller',
+    language: 'de',
+    organization: 'Farmtech GmbH',
+    rights: (r) => {
+      r.global_full_permission = true;
+    },
+  },
+  {
+    email: 'julia.weber@farmtech.example',
+    first: 'Julia',
+    last: 'Weber',
+    language: 'de',
+    organization: 'Farmtech Bayern',
+    rights: (r) => {
+      r.subscription.user_access = true;
+      r.academy.user_access = true;
+    },
+  },
+  {
+    email: 'sophie.martin@elevage.example',
+    first: 'Sophie',
+    last: 'Martin',
+    language: 'fr',
+    organization: 'Élevage Services SARL',
+    rights: (r) => {
+      r.partner_portal.user_full_permission = true;
+      r.profit_calculator.user_access = true;
+    },
+  },
 ];
 
 interface DemoInvitation {
@@ -120,12 +213,18 @@ async function ensureOrganization(q: Queryable, parent: OrgRef, org: DemoOrg): P
     [row.id, org.apps],
   );
   if (org.domains?.length) {
-    await q.query('INSERT INTO organization_email_domains (organization_id, domain) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [row.id, org.domains]);
+    await q.query('INSERT INTO organization_email_domains (organization_id, domain) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [
+      row.id,
+      org.domains,
+    ]);
   }
   return row;
 }
 
-export async function seedDemo(db: Database, config: Pick<Config, 'publicUrl' | 'INVITATION_TTL_HOURS'>): Promise<{ created: string[]; links: string[] }> {
+export async function seedDemo(
+  db: Database,
+  config: Pick<Config, 'publicUrl' | 'INVITATION_TTL_HOURS'>,
+): Promise<{ created: string[]; links: string[] }> {
   const created: string[] = [];
   const links: string[] = [];
   const passwordHash = await hashPassword(DEMO_PASSWORD);
@@ -137,8 +236,15 @@ export async function seedDemo(db: Database, config: Pick<Config, 'publicUrl' | 
       const parent = org.parent ? orgs.get(org.parent)! : root;
       orgs.set(org.name, await ensureOrganization(tx, parent, org));
     }
-    const apps = async (orgId: string) => (await tx.query<{ client_id: string }>('SELECT client_id FROM organization_apps WHERE organization_id = $1', [orgId])).rows.map((r) => r.client_id);
-    const admin = (await tx.query<{ id: string }>('SELECT user_id AS id FROM memberships WHERE organization_id = $1 ORDER BY created_at LIMIT 1', [root.id])).rows[0];
+    const apps = async (orgId: string) =>
+      (await tx.query<{ client_id: string }>('SELECT client_id FROM organization_apps WHERE organization_id = $1', [orgId])).rows.map(
+        (r) => r.client_id,
+      );
+    const admin = (
+      await tx.query<{ id: string }>('SELECT user_id AS id FROM memberships WHERE organization_id = $1 ORDER BY created_at LIMIT 1', [
+        root.id,
+      ])
+    ).rows[0];
     for (const m of MEMBERS) {
       const org = m.organization ? orgs.get(m.organization)! : root;
       const raw = emptyRights();
@@ -146,7 +252,12 @@ export async function seedDemo(db: Database, config: Pick<Config, 'publicUrl' | 
       const rights = applyRightsRules(raw, {
         isProviderOrganization: org.depth === 0,
         organizationClientIds: await apps(org.id),
-        features: { control_tower_enabled: true, control_tower_enabled_for_non_nedap_users: true, ordering_tools_enabled: true, ordering_tools_enabled_for_non_nedap_users: true },
+        features: {
+          control_tower_enabled: true,
+          control_tower_enabled_for_non_nedap_users: true,
+          ordering_tools_enabled: true,
+          ordering_tools_enabled_for_non_nedap_users: true,
+        },
         editorIsDeveloper: true,
       });
       const inserted = await tx.query<{ id: string }>(
@@ -155,21 +266,24 @@ export async function seedDemo(db: Database, config: Pick<Config, 'publicUrl' | 
         [m.email, m.first, m.last, m.language, passwordHash],
       );
       if (!inserted.rows[0]) continue;
-      await tx.query('INSERT INTO memberships (organization_id, user_id, email, organization_path, rights) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO NOTHING', [
-        org.id,
-        inserted.rows[0].id,
-        m.email,
-        org.path,
-        JSON.stringify(rights),
-      ]);
+      await tx.query(
+        'INSERT INTO memberships (organization_id, user_id, email, organization_path, rights) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO NOTHING',
+        [org.id, inserted.rows[0].id, m.email, org.path, JSON.stringify(rights)],
+      );
       created.push(`member ${m.email} (${org.path})`);
     }
     for (const inv of INVITATIONS) {
       const org = orgs.get(inv.organization)!;
-      const exists = await tx.query('SELECT 1 FROM invitations WHERE lower(email) = lower($1) AND organization_id = $2', [inv.email, org.id]);
+      const exists = await tx.query('SELECT 1 FROM invitations WHERE lower(email) = lower($1) AND organization_id = $2', [
+        inv.email,
+        org.id,
+      ]);
       if (exists.rows.length) continue;
       const code = newSecret();
-      const accepted = inv.state === 'ACCEPTED' ? (await tx.query<{ id: string }>('SELECT id FROM users WHERE lower(email) = lower($1)', [inv.email])).rows[0]?.id ?? null : null;
+      const accepted =
+        inv.state === 'ACCEPTED'
+          ? ((await tx.query<{ id: string }>('SELECT id FROM users WHERE lower(email) = lower($1)', [inv.email])).rows[0]?.id ?? null)
+          : null;
       const row = await tx.query<{ id: string }>(
         `INSERT INTO invitations (organization_id, email, state, code_hash, language_code, invited_by, accepted_user_id, last_sent_at, expires_at, accepted_at, revoked_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, now(), now() + make_interval(hours => $8),

@@ -81,7 +81,19 @@ function zodIssuesToFieldErrors(issues: readonly { path?: readonly PropertyKey[]
   return errors;
 }
 
-const PG_UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE']);
+const PG_UNAVAILABLE = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+]);
 
 /** Map anything thrown to an AppError; unknown errors become a logged 500 without internals. */
 export function toAppError(error: unknown, request: FastifyRequest): AppError {
@@ -94,7 +106,10 @@ export function toAppError(error: unknown, request: FastifyRequest): AppError {
     }));
     const errors = zodIssuesToFieldErrors(issues);
     const firstKey = Object.values(errors)[0]?.[0]?.translation_key;
-    return new AppError('validation_failed', { errors, detail: firstKey && isErrorKey(firstKey) ? ERRORS[firstKey].title : ERRORS.validation_failed.title });
+    return new AppError('validation_failed', {
+      errors,
+      detail: firstKey && isErrorKey(firstKey) ? ERRORS[firstKey].title : ERRORS.validation_failed.title,
+    });
   }
   switch (e.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':

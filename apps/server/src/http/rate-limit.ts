@@ -153,7 +153,9 @@ export function registerRateLimit(
   app: FastifyInstance,
   options: { counters: CounterStore; sessions: SessionStore; perAddress: number; perSession: number; windowSeconds: number },
 ): void {
-  const shared = new BatchedSharedStore(options.counters, options.windowSeconds * 1000, (err) => app.log.warn({ err }, 'rate limit counters unavailable'));
+  const shared = new BatchedSharedStore(options.counters, options.windowSeconds * 1000, (err) =>
+    app.log.warn({ err }, 'rate limit counters unavailable'),
+  );
   app.addHook('onRequest', async (request, reply) => {
     if (!isLimitedPath(routerPath(request))) return;
     const user = await options.sessions.current(request);

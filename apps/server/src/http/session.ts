@@ -1,6 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isOrganizationManager, isUserManager, SESSION_INDICATOR_COOKIE, toRights, type Rights, type UserInfo } from '@partner-portal/contracts';
+import {
+  isOrganizationManager,
+  isUserManager,
+  SESSION_INDICATOR_COOKIE,
+  toRights,
+  type Rights,
+  type UserInfo,
+} from '@partner-portal/contracts';
 import { preparedStatement, type Database, type Queryable } from '../db/client.js';
 import { AppError } from './problem.js';
 

@@ -60,7 +60,7 @@ export function postgresAdapter(db: Database): AdapterConstructor {
         [id],
       );
       const metadata = rows[0]?.oidc_metadata;
-      return metadata ? ({ ...metadata, client_id: id }) : undefined;
+      return metadata ? { ...metadata, client_id: id } : undefined;
     }
 
     findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {

@@ -106,7 +106,10 @@ export async function registerOidc(app: FastifyInstance): Promise<Oidc> {
   // jobs: key reload (rotation without restart) and clean-up of expired rows, also once at start
   const timers = [
     setInterval(() => void reloadKeys().catch((err: unknown) => services.log.warn({ err }, 'signing key reload failed')), KEY_RELOAD_MS),
-    setInterval(() => void sweepExpiredIdentityRows(db).catch((err: unknown) => services.log.warn({ err }, 'identity clean-up failed')), CLEANUP_MS),
+    setInterval(
+      () => void sweepExpiredIdentityRows(db).catch((err: unknown) => services.log.warn({ err }, 'identity clean-up failed')),
+      CLEANUP_MS,
+    ),
   ];
   for (const t of timers) t.unref();
   await sweepExpiredIdentityRows(db).catch((err: unknown) => services.log.warn({ err }, 'identity clean-up failed'));
@@ -126,14 +129,25 @@ async function sessionIsPersistent(services: Services, sessionIdHash: string): P
  * Give the consent an interaction asks for and remember it per client: the grant gets the missing
  * scopes and claims; the (user, client) row keeps its id so later logins reuse it.
  */
-export async function grantConsent(services: Services, provider: Provider, interaction: Interaction, accountId: string, remember: boolean): Promise<string> {
+export async function grantConsent(
+  services: Services,
+  provider: Provider,
+  interaction: Interaction,
+  accountId: string,
+  remember: boolean,
+): Promise<string> {
   const clientId = String(interaction.params.client_id);
-  const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
+  const details = interaction.prompt.details as {
+    missingOIDCScope?: string[];
+    missingOIDCClaims?: string[];
+    missingResourceScopes?: Record<string, string[]>;
+  };
   let grant = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined;
   grant ??= new provider.Grant({ accountId, clientId });
   if (details.missingOIDCScope) grant.addOIDCScope(details.missingOIDCScope.join(' '));
   if (details.missingOIDCClaims) grant.addOIDCClaims(details.missingOIDCClaims);
-  for (const [indicator, scopes] of Object.entries(details.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
+  for (const [indicator, scopes] of Object.entries(details.missingResourceScopes ?? {}))
+    grant.addResourceScope(indicator, scopes.join(' '));
   const grantId = await grant.save();
   if (remember) {
     await services.db.query(
@@ -145,7 +159,13 @@ export async function grantConsent(services: Services, provider: Provider, inter
   return grantId;
 }
 
-async function redirectToError(oidc: Oidc, reply: FastifyReply, error: string, description: string, request: FastifyRequest): Promise<FastifyReply> {
+async function redirectToError(
+  oidc: Oidc,
+  reply: FastifyReply,
+  error: string,
+  description: string,
+  request: FastifyRequest,
+): Promise<FastifyReply> {
   const errorId = await oidc.errors.create({
     error,
     error_description: description,
@@ -167,48 +187,55 @@ function registerInteractionPages(app: FastifyInstance, oidc: Oidc): void {
    * session the step completes at once (one sign-in); without, the browser goes to the login page,
    * whose API calls bring it back here.
    */
-  app.get(
-    `${INTERACTION_PATH}:uid`,
-    { schema: { hide: true, params: z.object({ uid: z.string().max(100) }) } },
-    async (request, reply) => {
-      const { uid } = request.params as { uid: string };
-      const provider = oidc.provider();
-      let interaction: Interaction;
-      try {
-        interaction = await provider.interactionDetails(request.raw, reply.raw);
-      } catch {
-        return redirectToError(oidc, reply, 'interaction_expired', 'The login request has expired or was started in another browser.', request);
+  app.get(`${INTERACTION_PATH}:uid`, { schema: { hide: true, params: z.object({ uid: z.string().max(100) }) } }, async (request, reply) => {
+    const { uid } = request.params as { uid: string };
+    const provider = oidc.provider();
+    let interaction: Interaction;
+    try {
+      interaction = await provider.interactionDetails(request.raw, reply.raw);
+    } catch {
+      return redirectToError(
+        oidc,
+        reply,
+        'interaction_expired',
+        'The login request has expired or was started in another browser.',
+        request,
+      );
+    }
+    if (interaction.uid !== uid) {
+      return redirectToError(oidc, reply, 'interaction_expired', 'The login request does not belong to this browser.', request);
+    }
+    void reply.header('cache-control', 'no-store');
+    const user = await services.sessions.current(request);
+    if (!user) return reply.redirect(loginPageUrl(oidc.interactionUrl(uid)), 303);
+    // a generated password is replaced before the user signs in to any application
+    if (user.mustChangePassword) return reply.redirect('/change-password', 303);
+    let returnTo: string;
+    if (interaction.prompt.name === 'login') {
+      const remember = await sessionIsPersistent(services, user.sessionIdHash);
+      const authentication = await loginAuthentication(services, user, interaction.params);
+      if (!authentication) {
+        // the client asks for more than this session proves: sign in again, with a second factor
+        await services.sessions.end(request, reply);
+        return reply.redirect(loginPageUrl(oidc.interactionUrl(uid)), 303);
       }
-      if (interaction.uid !== uid) {
-        return redirectToError(oidc, reply, 'interaction_expired', 'The login request does not belong to this browser.', request);
-      }
-      void reply.header('cache-control', 'no-store');
-      const user = await services.sessions.current(request);
-      if (!user) return reply.redirect(loginPageUrl(oidc.interactionUrl(uid)), 303);
-      // a generated password is replaced before the user signs in to any application
-      if (user.mustChangePassword) return reply.redirect('/change-password', 303);
-      let returnTo: string;
-      if (interaction.prompt.name === 'login') {
-        const remember = await sessionIsPersistent(services, user.sessionIdHash);
-        const authentication = await loginAuthentication(services, user, interaction.params);
-        if (!authentication) {
-          // the client asks for more than this session proves: sign in again, with a second factor
-          await services.sessions.end(request, reply);
-          return reply.redirect(loginPageUrl(oidc.interactionUrl(uid)), 303);
-        }
-        returnTo = await provider.interactionResult(request.raw, reply.raw, { login: { accountId: user.id, remember, ...authentication } }, { mergeWithLastSubmission: false });
-      } else if (interaction.prompt.name === 'consent') {
-        if (interaction.session?.accountId !== user.id) return reply.redirect(loginPageUrl(oidc.interactionUrl(uid)), 303);
-        // every client is registered by the operator (catalogue or DCR with the initial access
-        // token), so consent is given at login and remembered per client
-        const grantId = await grantConsent(services, provider, interaction, user.id, true);
-        returnTo = await provider.interactionResult(request.raw, reply.raw, { consent: { grantId } }, { mergeWithLastSubmission: true });
-      } else {
-        return redirectToError(oidc, reply, 'invalid_request', `Unsupported interaction ${interaction.prompt.name}.`, request);
-      }
-      return reply.redirect(returnTo, 303);
-    },
-  );
+      returnTo = await provider.interactionResult(
+        request.raw,
+        reply.raw,
+        { login: { accountId: user.id, remember, ...authentication } },
+        { mergeWithLastSubmission: false },
+      );
+    } else if (interaction.prompt.name === 'consent') {
+      if (interaction.session?.accountId !== user.id) return reply.redirect(loginPageUrl(oidc.interactionUrl(uid)), 303);
+      // every client is registered by the operator (catalogue or DCR with the initial access
+      // token), so consent is given at login and remembered per client
+      const grantId = await grantConsent(services, provider, interaction, user.id, true);
+      returnTo = await provider.interactionResult(request.raw, reply.raw, { consent: { grantId } }, { mergeWithLastSubmission: true });
+    } else {
+      return redirectToError(oidc, reply, 'invalid_request', `Unsupported interaction ${interaction.prompt.name}.`, request);
+    }
+    return reply.redirect(returnTo, 303);
+  });
 
   /** Script of the confirm page (script-src 'self': no inline script). */
   app.get('/connect/logout/submit.js', { schema: { hide: true } }, async (_request, reply) =>
@@ -249,7 +276,9 @@ function registerInteractionPages(app: FastifyInstance, oidc: Oidc): void {
     async (request, reply) => {
       const { logoutId } = request.query as { logoutId?: string };
       const record = await oidc.logouts.find(logoutId);
-      const frames = (record?.frontchannelUris ?? []).map((u) => `<iframe src="${escapeHtml(u)}" title="logout" style="display:none"></iframe>`).join('\n');
+      const frames = (record?.frontchannelUris ?? [])
+        .map((u) => `<iframe src="${escapeHtml(u)}" title="logout" style="display:none"></iframe>`)
+        .join('\n');
       return reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-store')

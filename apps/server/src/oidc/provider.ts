@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import Provider, { interactionPolicy, type AdapterConstructor, type Configuration, type Grant, type KoaContextWithOIDC, type Session } from 'oidc-provider';
+import Provider, {
+  interactionPolicy,
+  type AdapterConstructor,
+  type Configuration,
+  type Grant,
+  type KoaContextWithOIDC,
+  type Session,
+} from 'oidc-provider';
 import type { JWK } from 'jose';
 import { ACR_VALUES } from '@partner-portal/contracts';
 import type { Services } from '../services.js';
@@ -117,7 +124,10 @@ export function createProvider(services: Services, keys: JWK[], Adapter: Adapter
       short: { httpOnly: true, sameSite: 'lax', signed: true },
     },
     // acr and amr (how the user signed in, modules/factors/provider.ts) go with openid: in every ID token
-    claims: { ...Object.fromEntries(Object.entries(SCOPE_CLAIMS).map(([k, v]) => [k, [...v]])), openid: [...SCOPE_CLAIMS.openid, 'acr', 'amr'] },
+    claims: {
+      ...Object.fromEntries(Object.entries(SCOPE_CLAIMS).map(([k, v]) => [k, [...v]])),
+      openid: [...SCOPE_CLAIMS.openid, 'acr', 'amr'],
+    },
     scopes: ['openid', 'offline_access', 'email', 'profile', 'organization', 'rights'],
     conformIdTokenClaims: false,
     acrValues: [...ACR_VALUES],
@@ -233,6 +243,8 @@ export function createProvider(services: Services, keys: JWK[], Adapter: Adapter
   const provider = new Provider(config.publicUrl, configuration);
   provider.proxy = config.TRUST_PROXY;
   provider.on('server_error', (_ctx, err) => services.log.error({ err }, 'openid connect provider error'));
-  provider.on('backchannel.error', (_ctx, err, client) => services.log.warn({ err, clientId: client.clientId }, 'back-channel logout failed'));
+  provider.on('backchannel.error', (_ctx, err, client) =>
+    services.log.warn({ err, clientId: client.clientId }, 'back-channel logout failed'),
+  );
   return provider;
 }

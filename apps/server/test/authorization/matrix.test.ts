@@ -18,17 +18,53 @@ const clients = {} as Record<Actor, HttpClient>;
 
 beforeAll(async () => {
   portal = await startPortal();
-  const root = (await portal.services.db.query<Org>('SELECT id, path, name FROM organizations WHERE id = $1', [portal.rootOrganizationId])).rows[0]!;
+  const root = (await portal.services.db.query<Org>('SELECT id, path, name FROM organizations WHERE id = $1', [portal.rootOrganizationId]))
+    .rows[0]!;
   const a = await createOrg(portal, root, 'Dealer A', { canCreate: true });
   north = await createOrg(portal, a, 'North', { canCreate: true });
   await createOrg(portal, north, 'Farm');
   const south = await createOrg(portal, a, 'South', { canCreate: true });
   clients.anonymous = portal.client();
-  clients.member = (await createMember(portal, north, 'member', rights((r) => (r.media_library.user_access = true)))).client;
-  clients.userManager = (await createMember(portal, north, 'usermanager', rights((r) => (r.partner_portal.user_user_manager = true)))).client;
-  clients.organizationManager = (await createMember(portal, north, 'orgmanager', rights((r) => (r.partner_portal.user_sub_organization_manager = true)))).client;
-  clients.siblingManager = (await createMember(portal, south, 'sibling', rights((r) => (r.partner_portal.user_full_permission = true)))).client;
-  clients.ancestorManager = (await createMember(portal, a, 'ancestor', rights((r) => (r.partner_portal.user_full_permission = true)))).client;
+  clients.member = (
+    await createMember(
+      portal,
+      north,
+      'member',
+      rights((r) => (r.media_library.user_access = true)),
+    )
+  ).client;
+  clients.userManager = (
+    await createMember(
+      portal,
+      north,
+      'usermanager',
+      rights((r) => (r.partner_portal.user_user_manager = true)),
+    )
+  ).client;
+  clients.organizationManager = (
+    await createMember(
+      portal,
+      north,
+      'orgmanager',
+      rights((r) => (r.partner_portal.user_sub_organization_manager = true)),
+    )
+  ).client;
+  clients.siblingManager = (
+    await createMember(
+      portal,
+      south,
+      'sibling',
+      rights((r) => (r.partner_portal.user_full_permission = true)),
+    )
+  ).client;
+  clients.ancestorManager = (
+    await createMember(
+      portal,
+      a,
+      'ancestor',
+      rights((r) => (r.partner_portal.user_full_permission = true)),
+    )
+  ).client;
   clients.providerAdmin = await portal.sessionFor(portal.adminUserId);
 });
 afterAll(async () => {
@@ -63,34 +99,94 @@ const ANY_MANAGER: Actor[] = ['userManager', 'organizationManager', 'siblingMana
 const CASES: Case[] = [
   { name: 'GET /api/organizations/tree', allowed: ANY_MANAGER, call: (c) => c.get('/api/organizations/tree') },
   { name: 'GET /api/organizations/{id}', allowed: MANAGERS_OF_NORTH, call: (c) => c.get(`/api/organizations/${north.id}`) },
-  { name: 'POST /api/organizations', allowed: ORG_MANAGERS, call: (c) => c.post('/api/organizations', { parent_organization_id: north.id, name: `Created ${++seq}` }) },
-  { name: 'PATCH /api/organizations/{id}', allowed: ORG_MANAGERS, call: async (c) => c.patch(`/api/organizations/${(await fresh.organization()).id}`, { name: `Renamed ${++seq}` }) },
-  { name: 'DELETE /api/organizations/{id}', allowed: ORG_MANAGERS, call: async (c) => c.delete(`/api/organizations/${(await fresh.organization()).id}`) },
-  { name: 'PATCH /api/organizations/{id}/apps', allowed: ORG_MANAGERS, call: async (c) => c.patch(`/api/organizations/${(await fresh.organization()).id}/apps`, { client_ids: ['media-library'] }) },
+  {
+    name: 'POST /api/organizations',
+    allowed: ORG_MANAGERS,
+    call: (c) => c.post('/api/organizations', { parent_organization_id: north.id, name: `Created ${++seq}` }),
+  },
+  {
+    name: 'PATCH /api/organizations/{id}',
+    allowed: ORG_MANAGERS,
+    call: async (c) => c.patch(`/api/organizations/${(await fresh.organization()).id}`, { name: `Renamed ${++seq}` }),
+  },
+  {
+    name: 'DELETE /api/organizations/{id}',
+    allowed: ORG_MANAGERS,
+    call: async (c) => c.delete(`/api/organizations/${(await fresh.organization()).id}`),
+  },
+  {
+    name: 'PATCH /api/organizations/{id}/apps',
+    allowed: ORG_MANAGERS,
+    call: async (c) => c.patch(`/api/organizations/${(await fresh.organization()).id}/apps`, { client_ids: ['media-library'] }),
+  },
   {
     name: 'PATCH /api/organizations/{id}/can-create-sub-organizations',
     allowed: ORG_MANAGERS,
-    call: async (c) => c.patch(`/api/organizations/${(await fresh.organization()).id}/can-create-sub-organizations?canCreateSubOrganizations=false`),
+    call: async (c) =>
+      c.patch(`/api/organizations/${(await fresh.organization()).id}/can-create-sub-organizations?canCreateSubOrganizations=false`),
   },
-  { name: 'PUT /api/organizations/{id}/allowed-email-domains', allowed: ['providerAdmin'], call: (c) => c.put(`/api/organizations/${north.id}/allowed-email-domains`, { allowed_email_domains: [] }) },
-  { name: 'POST /api/organizations/{id}/invitations', allowed: USER_MANAGERS, call: (c) => c.post(`/api/organizations/${north.id}/invitations`, { email_address: `new${++seq}@example.com` }) },
-  { name: 'GET /api/invitations/{id}', allowed: ['anonymous', ...SIGNED_IN], call: async (c) => { const i = await fresh.invitation(); return c.get(`/api/invitations/${i.id}?code=${i.code}`); } },
-  { name: 'PUT /api/invitations/{id}/resend', allowed: USER_MANAGERS, call: async (c) => c.put(`/api/invitations/${(await fresh.invitation()).id}/resend`) },
-  { name: 'PUT /api/invitations/{id}/revoke', allowed: USER_MANAGERS, call: async (c) => c.put(`/api/invitations/${(await fresh.invitation()).id}/revoke`) },
+  {
+    name: 'PUT /api/organizations/{id}/allowed-email-domains',
+    allowed: ['providerAdmin'],
+    call: (c) => c.put(`/api/organizations/${north.id}/allowed-email-domains`, { allowed_email_domains: [] }),
+  },
+  {
+    name: 'POST /api/organizations/{id}/invitations',
+    allowed: USER_MANAGERS,
+    call: (c) => c.post(`/api/organizations/${north.id}/invitations`, { email_address: `new${++seq}@example.com` }),
+  },
+  {
+    name: 'GET /api/invitations/{id}',
+    allowed: ['anonymous', ...SIGNED_IN],
+    call: async (c) => {
+      const i = await fresh.invitation();
+      return c.get(`/api/invitations/${i.id}?code=${i.code}`);
+    },
+  },
+  {
+    name: 'PUT /api/invitations/{id}/resend',
+    allowed: USER_MANAGERS,
+    call: async (c) => c.put(`/api/invitations/${(await fresh.invitation()).id}/resend`),
+  },
+  {
+    name: 'PUT /api/invitations/{id}/revoke',
+    allowed: USER_MANAGERS,
+    call: async (c) => c.put(`/api/invitations/${(await fresh.invitation()).id}/revoke`),
+  },
   {
     name: 'PUT /api/invitations/{id}/accept',
     allowed: ['anonymous', ...SIGNED_IN],
     call: async (c) => {
       const i = await fresh.invitation();
-      return c.put(`/api/invitations/${i.id}/accept`, { invitation_code: i.code, first_name: 'A', last_name: 'B', language_code: 'en', password: 'Str0ng-Passw0rd!', password_confirmation: 'Str0ng-Passw0rd!', accept_agreement: true });
+      return c.put(`/api/invitations/${i.id}/accept`, {
+        invitation_code: i.code,
+        first_name: 'A',
+        last_name: 'B',
+        language_code: 'en',
+        password: 'Str0ng-Passw0rd!',
+        password_confirmation: 'Str0ng-Passw0rd!',
+        accept_agreement: true,
+      });
     },
   },
   { name: 'GET /api/members/rights/{id}', allowed: USER_MANAGERS, call: async (c) => c.get(`/api/members/rights/${await fresh.member()}`) },
-  { name: 'PUT /api/members/rights/{id}', allowed: USER_MANAGERS, call: async (c) => c.put(`/api/members/rights/${await fresh.member()}`, { rights: { partner_portal: { user_user_manager: true } } }) },
-  { name: 'DELETE /api/organizations/{id}/members/{memberId}', allowed: USER_MANAGERS, call: async (c) => c.delete(`/api/organizations/${north.id}/members/${await fresh.member()}`) },
+  {
+    name: 'PUT /api/members/rights/{id}',
+    allowed: USER_MANAGERS,
+    call: async (c) => c.put(`/api/members/rights/${await fresh.member()}`, { rights: { partner_portal: { user_user_manager: true } } }),
+  },
+  {
+    name: 'DELETE /api/organizations/{id}/members/{memberId}',
+    allowed: USER_MANAGERS,
+    call: async (c) => c.delete(`/api/organizations/${north.id}/members/${await fresh.member()}`),
+  },
   { name: 'GET /api/members/search', allowed: MANAGERS_OF_NORTH, call: (c) => c.get(`/api/members/search?organizationId=${north.id}&q=e`) },
   { name: 'GET /api/members/export (own subtree)', allowed: ANY_MANAGER, call: (c) => c.get('/api/members/export?output=csv') },
-  { name: 'GET /api/members/export?organizationId=north', allowed: MANAGERS_OF_NORTH, call: (c) => c.get(`/api/members/export?output=xlsx&organizationId=${north.id}`) },
+  {
+    name: 'GET /api/members/export?organizationId=north',
+    allowed: MANAGERS_OF_NORTH,
+    call: (c) => c.get(`/api/members/export?output=xlsx&organizationId=${north.id}`),
+  },
   { name: 'GET /api/audit', allowed: MANAGERS_OF_NORTH, call: (c) => c.get(`/api/audit?organizationId=${north.id}`) },
   { name: 'GET /api/developer/organization-export', allowed: ['providerAdmin'], call: (c) => c.get('/api/developer/organization-export') },
   { name: 'GET /api/portal', allowed: SIGNED_IN, call: (c) => c.get('/api/portal') },

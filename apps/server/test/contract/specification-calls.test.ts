@@ -20,7 +20,11 @@ const REDIRECT = 'http://127.0.0.1:8123/callback';
 const LOGGED_OUT = 'http://127.0.0.1:8123/logged-out';
 
 beforeAll(async () => {
-  portal = await startPortal({ DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN, LOGIN_RATE_LIMIT_PER_ACCOUNT: '1000', LOGIN_RATE_LIMIT_PER_IP: '1000' });
+  portal = await startPortal({
+    DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN,
+    LOGIN_RATE_LIMIT_PER_ACCOUNT: '1000',
+    LOGIN_RATE_LIMIT_PER_IP: '1000',
+  });
   world = await buildWorld(portal);
   admin = await portal.sessionFor(portal.adminUserId);
 });
@@ -63,14 +67,25 @@ describe('identity calls', () => {
   it('POST /api/identity/email-login with EmailLoginRequest', async () => {
     const browser = portal.client();
     const returnUrl = await loginInteraction(browser);
-    const res = await browser.post('/api/identity/email-login', { email: world.users.member.email, invitation_login: false, return_url: returnUrl, return_path: '/' });
+    const res = await browser.post('/api/identity/email-login', {
+      email: world.users.member.email,
+      invitation_login: false,
+      return_url: returnUrl,
+      return_path: '/',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ error: null, valid_return_url: returnUrl, external_login: null });
   });
 
   it('POST /api/identity/login with LoginRequest', async () => {
     const browser = portal.client();
-    const res = await browser.post('/api/identity/login', { email: world.users.member.email, password: USER_PASSWORD, remember: false, return_url: null, return_path: '/profile' });
+    const res = await browser.post('/api/identity/login', {
+      email: world.users.member.email,
+      password: USER_PASSWORD,
+      remember: false,
+      return_url: null,
+      return_path: '/profile',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ error: null, valid_return_url: '/profile', external_login: null });
     expect((await browser.get('/api/identity/user-info')).status).toBe(200);
@@ -80,7 +95,13 @@ describe('identity calls', () => {
     const browser = portal.client();
     const returnUrl = await loginInteraction(browser, 'openid email');
     await portal.services.db.query('DELETE FROM identity_consents');
-    const login = await browser.post('/api/identity/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD, remember: false, return_url: returnUrl, return_path: null });
+    const login = await browser.post('/api/identity/login', {
+      email: ADMIN_EMAIL,
+      password: ADMIN_PASSWORD,
+      remember: false,
+      return_url: returnUrl,
+      return_path: null,
+    });
     expect(login.status).toBe(200);
     const finished = await browser.get(login.body.valid_return_url);
     const resumed = await browser.get(new URL(finished.headers.get('location')!, portal.url).toString());
@@ -104,9 +125,19 @@ describe('identity calls', () => {
     const start = await startAuthorization(config, REDIRECT);
     const loginPage = await followUntil(browser, start.url.toString(), `${portal.url}/login`);
     const returnUrl = new URL(loginPage).searchParams.get('ReturnUrl')!;
-    const login = await browser.post('/api/identity/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD, remember: false, return_url: returnUrl, return_path: null });
+    const login = await browser.post('/api/identity/login', {
+      email: ADMIN_EMAIL,
+      password: ADMIN_PASSWORD,
+      remember: false,
+      return_url: returnUrl,
+      return_path: null,
+    });
     const callback = await followUntil(browser, login.body.valid_return_url, REDIRECT);
-    const tokens = await authorizationCodeGrant(config, new URL(callback), { pkceCodeVerifier: start.codeVerifier, expectedState: start.state, expectedNonce: start.nonce });
+    const tokens = await authorizationCodeGrant(config, new URL(callback), {
+      pkceCodeVerifier: start.codeVerifier,
+      expectedState: start.state,
+      expectedNonce: start.nonce,
+    });
     const endSession = buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: LOGGED_OUT });
     const logoutPage = await followUntil(browser, endSession.toString(), `${portal.url}/logout`);
     const logoutId = new URL(logoutPage).searchParams.get('logoutId')!;
@@ -121,14 +152,32 @@ describe('identity calls', () => {
     const res = await admin.get('/api/identity/user-info');
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(
-      expect.arrayContaining(['email', 'firstName', 'lastName', 'fullName', 'languageCode', 'organizationId', 'organizationName', 'organizationPath', 'userManager', 'organizationManager', 'externalIdentityProvider', 'isDeveloper', 'manageUsersOrOrganizations']),
+      expect.arrayContaining([
+        'email',
+        'firstName',
+        'lastName',
+        'fullName',
+        'languageCode',
+        'organizationId',
+        'organizationName',
+        'organizationPath',
+        'userManager',
+        'organizationManager',
+        'externalIdentityProvider',
+        'isDeveloper',
+        'manageUsersOrOrganizations',
+      ]),
     );
   });
 
   it('POST /api/identity/change-password with ChangePasswordRequest', async () => {
     const member = await world.fresh.member();
     const client = await portal.sessionFor(member.userId);
-    const res = await client.post('/api/identity/change-password', { current_password: USER_PASSWORD, new_password: 'Brand-New-Pass-77', confirm_password: 'Brand-New-Pass-77' });
+    const res = await client.post('/api/identity/change-password', {
+      current_password: USER_PASSWORD,
+      new_password: 'Brand-New-Pass-77',
+      confirm_password: 'Brand-New-Pass-77',
+    });
     expect(res.status).toBe(204);
   });
 
@@ -158,7 +207,12 @@ describe('identity calls', () => {
   it('PUT /api/identity/reset-password with ResetPasswordRequest', async () => {
     const member = await world.fresh.member();
     const token = await world.fresh.resetToken(member.userId);
-    const res = await portal.client().put('/api/identity/reset-password', { user_id: member.userId, token, password: 'Reset-Meadow-42!', confirm_password: 'Reset-Meadow-42!' });
+    const res = await portal.client().put('/api/identity/reset-password', {
+      user_id: member.userId,
+      token,
+      password: 'Reset-Meadow-42!',
+      confirm_password: 'Reset-Meadow-42!',
+    });
     expect(res.status).toBe(200);
   });
 });
@@ -198,9 +252,18 @@ describe('invitation calls', () => {
     });
     expect(res.status).toBe(204);
     // acceptance is the consent: its time is recorded
-    const { rows } = await portal.services.db.query<{ terms_accepted_at: Date | null }>('SELECT terms_accepted_at FROM users WHERE lower(email) = lower($1)', [invitation.email]);
+    const { rows } = await portal.services.db.query<{ terms_accepted_at: Date | null }>(
+      'SELECT terms_accepted_at FROM users WHERE lower(email) = lower($1)',
+      [invitation.email],
+    );
     expect(rows[0]!.terms_accepted_at).toBeInstanceOf(Date);
-    const login = await portal.client().post('/api/identity/login', { email: invitation.email, password: 'Green-Pasture-81!', remember: false, return_url: null, return_path: null });
+    const login = await portal.client().post('/api/identity/login', {
+      email: invitation.email,
+      password: 'Green-Pasture-81!',
+      remember: false,
+      return_url: null,
+      return_path: null,
+    });
     expect(login.status).toBe(200);
   });
 
@@ -273,7 +336,10 @@ describe('organization calls', () => {
   });
 
   it('POST /api/organizations/{organizationId}/invitations with InvitationRequest (rights left out)', async () => {
-    const res = await admin.post(`/api/organizations/${world.north.id}/invitations`, { email_address: `spec-${randomBytes(3).toString('hex')}@example.com`, language_code: 'fr' });
+    const res = await admin.post(`/api/organizations/${world.north.id}/invitations`, {
+      email_address: `spec-${randomBytes(3).toString('hex')}@example.com`,
+      language_code: 'fr',
+    });
     expect(res.status).toBeLessThan(300);
     expect(res.body.organizationId ?? res.body.organization_id).toBe(world.north.id);
   });
@@ -290,14 +356,19 @@ describe('organization calls', () => {
 
   it('PATCH /api/organizations/{organizationId}/can-create-sub-organizations (canCreateSubOrganizations)', async () => {
     const leaf = await world.fresh.organization();
-    expect((await admin.request('PATCH', `/api/organizations/${leaf.id}/can-create-sub-organizations?canCreateSubOrganizations=false`)).status).toBe(204);
+    expect(
+      (await admin.request('PATCH', `/api/organizations/${leaf.id}/can-create-sub-organizations?canCreateSubOrganizations=false`)).status,
+    ).toBe(204);
   });
 });
 
 describe('portal and other calls', () => {
-  it.each(['/api/portal', '/api/portal/notifications', '/api/portal/application/features', '/api/portal/profit-calculator'])('GET %s', async (path) => {
-    expect((await admin.get(path)).status).toBe(200);
-  });
+  it.each(['/api/portal', '/api/portal/notifications', '/api/portal/application/features', '/api/portal/profit-calculator'])(
+    'GET %s',
+    async (path) => {
+      expect((await admin.get(path)).status).toBe(200);
+    },
+  );
 
   it('GET /api/developer/organization-export', async () => {
     const res = await admin.get('/api/developer/organization-export');
@@ -316,7 +387,6 @@ describe('portal and other calls', () => {
   });
 });
 
-
 describe('external login calls (browser navigations)', () => {
   let external: TestPortal;
   beforeAll(async () => {
@@ -328,13 +398,17 @@ describe('external login calls (browser navigations)', () => {
   });
 
   it('GET /api/identity/challenge-external-login (returnUrl, invitationLogin, scheme, callback)', async () => {
-    const res = await external.client().get('/api/identity/challenge-external-login?returnUrl=%2F&invitationLogin=true&scheme=External&callback=%2F', { csrf: false });
+    const res = await external
+      .client()
+      .get('/api/identity/challenge-external-login?returnUrl=%2F&invitationLogin=true&scheme=External&callback=%2F', { csrf: false });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toMatch(/^\/login\?loginError=/);
   });
 
   it('GET /api/identity/login-external-callback (returnUrl, invitationLogin, remoteError)', async () => {
-    const res = await external.client().get('/api/identity/login-external-callback?returnUrl=%2F&invitationLogin=false&remoteError=access_denied', { csrf: false });
+    const res = await external
+      .client()
+      .get('/api/identity/login-external-callback?returnUrl=%2F&invitationLogin=false&remoteError=access_denied', { csrf: false });
     expect(res.status).toBe(303);
     const errorId = new URL(res.headers.get('location')!, external.url).searchParams.get('loginError')!;
     const error = await external.client().get(`/api/identity/login-error?errorId=${encodeURIComponent(errorId)}`);

@@ -4,7 +4,9 @@ import type { HttpClient } from '../support/http.js';
 
 /** A code of the authenticator app, computed as an app would (otpauth), `stepsAhead` steps later. */
 export function totpCode(secret: string, stepsAhead = 0): string {
-  return new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: Date.now() + stepsAhead * 30_000 });
+  return new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({
+    timestamp: Date.now() + stepsAhead * 30_000,
+  });
 }
 
 /** Set up an authenticator app for the client's session; returns the secret and the recovery codes. */

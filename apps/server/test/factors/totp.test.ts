@@ -61,7 +61,9 @@ describe('enrolment', () => {
     expect(codes).toHaveLength(10);
     expect(new Set(codes).size).toBe(10);
     for (const code of codes) expect(code.replace(/-/g, '')).toMatch(/^[A-Z2-7]{26}$/); // 128 random bits
-    const stored = await portal.services.db.query<{ code_hash: string }>('SELECT code_hash FROM recovery_codes WHERE user_id = $1', [user.id]);
+    const stored = await portal.services.db.query<{ code_hash: string }>('SELECT code_hash FROM recovery_codes WHERE user_id = $1', [
+      user.id,
+    ]);
     expect(stored.rows).toHaveLength(10);
     for (const row of stored.rows) expect(codes).not.toContain(row.code_hash);
 
@@ -114,7 +116,10 @@ describe('sign-in with a second factor', () => {
     expect(done.status, done.text).toBe(200);
     expect(done.body).toMatchObject({ error: null, external_login: null, next_step: null });
     expect((await client.get('/api/identity/user-info')).body.email).toBe(user.email);
-    const { rows } = await portal.services.db.query<{ amr: string[] }>('SELECT amr FROM sessions WHERE user_id = $1 ORDER BY created_at DESC LIMIT 1', [user.id]);
+    const { rows } = await portal.services.db.query<{ amr: string[] }>(
+      'SELECT amr FROM sessions WHERE user_id = $1 ORDER BY created_at DESC LIMIT 1',
+      [user.id],
+    );
     expect(rows[0]!.amr).toEqual(['pwd', 'otp', 'mfa']);
 
     // the pending sign-in is gone once completed

@@ -76,7 +76,10 @@ describe.runIf(pgUrl)('PostgreSQL', () => {
     try {
       const [portA, portB] = [await freePort(), await freePort()];
       const common = { DATABASE_URL: url, BOOTSTRAP_ADMIN_PASSWORD: 'Very-Secret-1' };
-      const [a, b] = await Promise.all([runMain({ ...common, PORT: String(portA) }, /is listening/), runMain({ ...common, PORT: String(portB) }, /is listening/)]);
+      const [a, b] = await Promise.all([
+        runMain({ ...common, PORT: String(portA) }, /is listening/),
+        runMain({ ...common, PORT: String(portB) }, /is listening/),
+      ]);
       expect(a.output).toContain('is listening');
       expect(b.output).toContain('is listening');
       const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent' });
@@ -102,7 +105,9 @@ describe.runIf(pgUrl)('PostgreSQL', () => {
         "EXPLAIN SELECT id FROM organizations WHERE path = 'nedap' OR path LIKE 'nedap/%'",
       );
       expect(subtree.rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/organizations_path_key/);
-      const search = await services.db.query<{ 'QUERY PLAN': string }>("EXPLAIN SELECT id FROM memberships WHERE lower(email) LIKE '%abc%'");
+      const search = await services.db.query<{ 'QUERY PLAN': string }>(
+        "EXPLAIN SELECT id FROM memberships WHERE lower(email) LIKE '%abc%'",
+      );
       expect(search.rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/memberships_email_trgm_idx/);
       // the account behind every token, refresh and userinfo call: by primary key, never a scan of users
       const account = await services.db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${ACCOUNT_SQL}`, [randomUUID()]);

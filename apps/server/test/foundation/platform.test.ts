@@ -83,22 +83,44 @@ describe('the HTTP platform', () => {
 describe('error handling', () => {
   it('turns malformed JSON, wrong types, wrong media types and thrown errors into problems, never a 5xx', async () => {
     const app = await buildApp(portal.services);
-    app.post('/api/echo', { schema: { body: z.object({ name: z.string().min(1, { message: 'required_field' }) }) } }, async (request) => request.body);
+    app.post(
+      '/api/echo',
+      { schema: { body: z.object({ name: z.string().min(1, { message: 'required_field' }) }) } },
+      async (request) => request.body,
+    );
     app.get('/api/boom', async () => {
       throw new Error('secret internals: SELECT * FROM users');
     });
     await app.ready();
-    const malformed = await app.inject({ method: 'POST', url: '/api/echo', headers: { 'x-csrf': '1', 'content-type': 'application/json' }, payload: '{"name": ' });
+    const malformed = await app.inject({
+      method: 'POST',
+      url: '/api/echo',
+      headers: { 'x-csrf': '1', 'content-type': 'application/json' },
+      payload: '{"name": ',
+    });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json()).toMatchObject({ status: 400, i18NTranslationKey: 'invalid_json' });
 
     const invalid = await app.inject({ method: 'POST', url: '/api/echo', headers: { 'x-csrf': '1' }, payload: { name: '' } });
     expect(invalid.statusCode).toBe(400);
-    expect(invalid.json()).toMatchObject({ i18NTranslationKey: 'validation_failed', errors: { name: [{ translation_key: 'required_field', message: 'Required field' }] } });
+    expect(invalid.json()).toMatchObject({
+      i18NTranslationKey: 'validation_failed',
+      errors: { name: [{ translation_key: 'required_field', message: 'Required field' }] },
+    });
 
-    const text = await app.inject({ method: 'POST', url: '/api/echo', headers: { 'x-csrf': '1', 'content-type': 'text/plain' }, payload: 'hello' });
+    const text = await app.inject({
+      method: 'POST',
+      url: '/api/echo',
+      headers: { 'x-csrf': '1', 'content-type': 'text/plain' },
+      payload: 'hello',
+    });
     expect(text.statusCode).toBe(400);
-    const wrongType = await app.inject({ method: 'POST', url: '/api/echo', headers: { 'x-csrf': '1', 'content-type': 'application/xml' }, payload: '<a/>' });
+    const wrongType = await app.inject({
+      method: 'POST',
+      url: '/api/echo',
+      headers: { 'x-csrf': '1', 'content-type': 'application/xml' },
+      payload: '<a/>',
+    });
     expect(wrongType.statusCode).toBe(415);
     expect(wrongType.json()).toMatchObject({ i18NTranslationKey: 'unsupported_media_type' });
 

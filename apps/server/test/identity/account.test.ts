@@ -36,7 +36,11 @@ describe('POST /api/identity/change-password', () => {
     const user = await createUser(portal);
     const here = await portal.sessionFor(user.id);
     const elsewhere = await portal.sessionFor(user.id);
-    await here.post('/api/identity/change-password', { current_password: user.password, new_password: 'Other-Horse-77!', confirm_password: 'Other-Horse-77!' });
+    await here.post('/api/identity/change-password', {
+      current_password: user.password,
+      new_password: 'Other-Horse-77!',
+      confirm_password: 'Other-Horse-77!',
+    });
     expect((await here.get('/api/identity/user-info')).status).toBe(200);
     expect((await elsewhere.get('/api/identity/user-info')).status).toBe(401);
   });
@@ -55,7 +59,9 @@ describe('POST /api/identity/change-password', () => {
 
   it('400 password_error_no_match when new and confirm differ', async () => {
     const user = await createUser(portal);
-    const res = await (await portal.sessionFor(user.id)).post('/api/identity/change-password', {
+    const res = await (
+      await portal.sessionFor(user.id)
+    ).post('/api/identity/change-password', {
       current_password: user.password,
       new_password: 'New-Horse-Stable-9',
       confirm_password: 'New-Horse-Stable-8',
@@ -66,9 +72,12 @@ describe('POST /api/identity/change-password', () => {
 
   it('400 fill_all_required_fields for missing fields', async () => {
     const user = await createUser(portal);
-    const res = await (await portal.sessionFor(user.id)).post('/api/identity/change-password', { current_password: '', new_password: '', confirm_password: '' });
+    const res = await (
+      await portal.sessionFor(user.id)
+    ).post('/api/identity/change-password', { current_password: '', new_password: '', confirm_password: '' });
     expect(res.status).toBe(400);
-    for (const f of ['current_password', 'new_password', 'confirm_password']) expect(fieldKeys(res.body, f)).toContain('fill_all_required_fields');
+    for (const f of ['current_password', 'new_password', 'confirm_password'])
+      expect(fieldKeys(res.body, f)).toContain('fill_all_required_fields');
   });
 
   it.each([
@@ -81,7 +90,9 @@ describe('POST /api/identity/change-password', () => {
     ['Summer2025!', 'password_too_common'],
   ])('400 for a new password breaking the policy: %s → %s', async (password, key) => {
     const user = await createUser(portal);
-    const res = await (await portal.sessionFor(user.id)).post('/api/identity/change-password', {
+    const res = await (
+      await portal.sessionFor(user.id)
+    ).post('/api/identity/change-password', {
       current_password: user.password,
       new_password: password,
       confirm_password: password,
@@ -95,20 +106,32 @@ describe('POST /api/identity/change-password', () => {
     const client = await portal.sessionFor(user.id);
     const p64 = `Aa1!${'correct-horse-battery-staple-'.repeat(3)}`.slice(0, 64);
     const p128 = `Bb2?${'another-long-passphrase-word-'.repeat(5)}`.slice(0, 128);
-    expect((await client.post('/api/identity/change-password', { current_password: user.password, new_password: p64, confirm_password: p64 })).status).toBe(204);
-    expect((await client.post('/api/identity/change-password', { current_password: p64, new_password: p128, confirm_password: p128 })).status).toBe(204);
+    expect(
+      (await client.post('/api/identity/change-password', { current_password: user.password, new_password: p64, confirm_password: p64 }))
+        .status,
+    ).toBe(204);
+    expect(
+      (await client.post('/api/identity/change-password', { current_password: p64, new_password: p128, confirm_password: p128 })).status,
+    ).toBe(204);
     const tooLong = `${p128}x`;
-    expect((await client.post('/api/identity/change-password', { current_password: p128, new_password: tooLong, confirm_password: tooLong })).status).toBe(400);
+    expect(
+      (await client.post('/api/identity/change-password', { current_password: p128, new_password: tooLong, confirm_password: tooLong }))
+        .status,
+    ).toBe(400);
   });
 
   it('401 without a session', async () => {
-    const res = await portal.client().post('/api/identity/change-password', { current_password: 'a', new_password: 'b', confirm_password: 'b' });
+    const res = await portal
+      .client()
+      .post('/api/identity/change-password', { current_password: 'a', new_password: 'b', confirm_password: 'b' });
     expect(res.status).toBe(401);
   });
 
   it('403 for an external identity account', async () => {
     const external = await createUser(portal, { password: null, externalIdp: 'external', externalSubject: 'ext-1' });
-    const res = await (await portal.sessionFor(external.id)).post('/api/identity/change-password', {
+    const res = await (
+      await portal.sessionFor(external.id)
+    ).post('/api/identity/change-password', {
       current_password: 'Whatever-1!',
       new_password: 'New-Horse-Stable-9',
       confirm_password: 'New-Horse-Stable-9',
@@ -130,7 +153,9 @@ describe('PUT /api/identity/update-profile', () => {
 
   it('400 with the keys of spec §5 for missing names and language', async () => {
     const user = await createUser(portal);
-    const res = await (await portal.sessionFor(user.id)).put('/api/identity/update-profile', { first_name: '  ', last_name: '', language_code: '' });
+    const res = await (
+      await portal.sessionFor(user.id)
+    ).put('/api/identity/update-profile', { first_name: '  ', last_name: '', language_code: '' });
     expect(res.status).toBe(400);
     expect(fieldKeys(res.body, 'first_name')).toContain('first_name_required');
     expect(fieldKeys(res.body, 'last_name')).toContain('last_name_required');
@@ -139,13 +164,17 @@ describe('PUT /api/identity/update-profile', () => {
 
   it('400 invalid_language_code for a language outside en, nl, de, fr, es', async () => {
     const user = await createUser(portal);
-    const res = await (await portal.sessionFor(user.id)).put('/api/identity/update-profile', { first_name: 'A', last_name: 'B', language_code: 'pt' });
+    const res = await (
+      await portal.sessionFor(user.id)
+    ).put('/api/identity/update-profile', { first_name: 'A', last_name: 'B', language_code: 'pt' });
     expect(res.status).toBe(400);
     expect(fieldKeys(res.body, 'language_code')).toContain('invalid_language_code');
   });
 
   it('401 without a session', async () => {
-    expect((await portal.client().put('/api/identity/update-profile', { first_name: 'A', last_name: 'B', language_code: 'en' })).status).toBe(401);
+    expect(
+      (await portal.client().put('/api/identity/update-profile', { first_name: 'A', last_name: 'B', language_code: 'en' })).status,
+    ).toBe(401);
   });
 });
 
@@ -165,24 +194,39 @@ describe('forgot, validate and reset password', () => {
     const code = url.searchParams.get('code')!;
     expect(Buffer.from(code, 'base64url').length).toBeGreaterThanOrEqual(16);
     // only a hash is stored
-    const stored = await portal.services.db.query<{ token_hash: string }>('SELECT token_hash FROM single_use_tokens WHERE user_id = $1', [user.id]);
+    const stored = await portal.services.db.query<{ token_hash: string }>('SELECT token_hash FROM single_use_tokens WHERE user_id = $1', [
+      user.id,
+    ]);
     expect(stored.rows[0]!.token_hash).not.toBe(code);
 
     const valid = await portal.client().post('/api/identity/validate-reset-token', { user_id: user.id, token: code });
     expect(valid.status).toBe(200);
     expect(valid.body).toEqual({ is_valid: true, reset_token: code });
 
-    const reset = await portal.client().put('/api/identity/reset-password', { user_id: user.id, token: code, password: 'Fresh-Meadow-42', confirm_password: 'Fresh-Meadow-42' });
+    const reset = await portal.client().put('/api/identity/reset-password', {
+      user_id: user.id,
+      token: code,
+      password: 'Fresh-Meadow-42',
+      confirm_password: 'Fresh-Meadow-42',
+    });
     expect(reset.status).toBe(200);
     expect((await signedIn.get('/api/identity/user-info')).status).toBe(401);
     expect((await login(user.email, 'Fresh-Meadow-42')).status).toBe(200);
     expect((await login(user.email, user.password)).status).toBe(400);
 
     // single use
-    const again = await portal.client().put('/api/identity/reset-password', { user_id: user.id, token: code, password: 'Fresh-Meadow-43', confirm_password: 'Fresh-Meadow-43' });
+    const again = await portal.client().put('/api/identity/reset-password', {
+      user_id: user.id,
+      token: code,
+      password: 'Fresh-Meadow-43',
+      confirm_password: 'Fresh-Meadow-43',
+    });
     expect(again.status).toBe(409);
     expect(again.body.i18NTranslationKey).toBe('reset_link_expired');
-    expect((await portal.client().post('/api/identity/validate-reset-token', { user_id: user.id, token: code })).body).toEqual({ is_valid: false, reset_token: null });
+    expect((await portal.client().post('/api/identity/validate-reset-token', { user_id: user.id, token: code })).body).toEqual({
+      is_valid: false,
+      reset_token: null,
+    });
   });
 
   it('answers 204 for an unknown address too, and sends nothing', async () => {
@@ -223,7 +267,12 @@ describe('forgot, validate and reset password', () => {
     const code = await resetCode(user);
     await portal.services.db.query(`UPDATE single_use_tokens SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [user.id]);
     expect((await portal.client().post('/api/identity/validate-reset-token', { user_id: user.id, token: code })).body.is_valid).toBe(false);
-    const res = await portal.client().put('/api/identity/reset-password', { user_id: user.id, token: code, password: 'Fresh-Meadow-42', confirm_password: 'Fresh-Meadow-42' });
+    const res = await portal.client().put('/api/identity/reset-password', {
+      user_id: user.id,
+      token: code,
+      password: 'Fresh-Meadow-42',
+      confirm_password: 'Fresh-Meadow-42',
+    });
     expect(res.status).toBe(409);
     expect(res.body.i18NTranslationKey).toBe('reset_link_expired');
   });
@@ -233,22 +282,40 @@ describe('forgot, validate and reset password', () => {
     const first = await resetCode(user);
     const second = await resetCode(user);
     expect(first).not.toBe(second);
-    expect((await portal.client().post('/api/identity/validate-reset-token', { user_id: user.id, token: first })).body.is_valid).toBe(false);
-    expect((await portal.client().post('/api/identity/validate-reset-token', { user_id: user.id, token: second })).body.is_valid).toBe(true);
+    expect((await portal.client().post('/api/identity/validate-reset-token', { user_id: user.id, token: first })).body.is_valid).toBe(
+      false,
+    );
+    expect((await portal.client().post('/api/identity/validate-reset-token', { user_id: user.id, token: second })).body.is_valid).toBe(
+      true,
+    );
   });
 
   it('400 for a wrong confirmation or a weak password, 409 for a wrong token', async () => {
     const user = await createUser(portal);
     const code = await resetCode(user);
-    const mismatch = await portal.client().put('/api/identity/reset-password', { user_id: user.id, token: code, password: 'Fresh-Meadow-42', confirm_password: 'Fresh-Meadow-41' });
+    const mismatch = await portal.client().put('/api/identity/reset-password', {
+      user_id: user.id,
+      token: code,
+      password: 'Fresh-Meadow-42',
+      confirm_password: 'Fresh-Meadow-41',
+    });
     expect(mismatch.status).toBe(400);
     expect(fieldKeys(mismatch.body, 'confirm_password')).toEqual(['password_error_no_match']);
-    const weak = await portal.client().put('/api/identity/reset-password', { user_id: user.id, token: code, password: 'short', confirm_password: 'short' });
+    const weak = await portal
+      .client()
+      .put('/api/identity/reset-password', { user_id: user.id, token: code, password: 'short', confirm_password: 'short' });
     expect(weak.status).toBe(400);
     expect(fieldKeys(weak.body, 'password')).toContain('password_too_short');
-    const common = await portal.client().put('/api/identity/reset-password', { user_id: user.id, token: code, password: 'Welcome123!', confirm_password: 'Welcome123!' });
+    const common = await portal
+      .client()
+      .put('/api/identity/reset-password', { user_id: user.id, token: code, password: 'Welcome123!', confirm_password: 'Welcome123!' });
     expect(fieldKeys(common.body, 'password')).toContain('password_too_common');
-    const wrong = await portal.client().put('/api/identity/reset-password', { user_id: user.id, token: 'x'.repeat(43), password: 'Fresh-Meadow-42', confirm_password: 'Fresh-Meadow-42' });
+    const wrong = await portal.client().put('/api/identity/reset-password', {
+      user_id: user.id,
+      token: 'x'.repeat(43),
+      password: 'Fresh-Meadow-42',
+      confirm_password: 'Fresh-Meadow-42',
+    });
     expect(wrong.status).toBe(409);
     // the link still works after those failures
     expect((await portal.client().post('/api/identity/validate-reset-token', { user_id: user.id, token: code })).body.is_valid).toBe(true);
@@ -259,7 +326,9 @@ describe('forgot, validate and reset password', () => {
     expect(missing.status).toBe(400);
     expect(fieldKeys(missing.body, 'user_id')).toContain('user_id_required');
     expect(fieldKeys(missing.body, 'token')).toContain('token_required');
-    const unknown = await portal.client().post('/api/identity/validate-reset-token', { user_id: '00000000-0000-4000-8000-000000000000', token: 'abc' });
+    const unknown = await portal
+      .client()
+      .post('/api/identity/validate-reset-token', { user_id: '00000000-0000-4000-8000-000000000000', token: 'abc' });
     expect(unknown.status).toBe(200);
     expect(unknown.body).toEqual({ is_valid: false, reset_token: null });
     const malformed = await portal.client().post('/api/identity/validate-reset-token', { user_id: 'not-a-uuid', token: 'abc' });

@@ -33,7 +33,9 @@ describe('lockout', () => {
     const user = await createUser(portal, { email: `ilse.${suffix}@example.com` });
     const dotted = `İlse.${suffix}@example.com`;
     // the account lookup finds the account under both spellings
-    const found = await portal.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM users WHERE lower(email) = lower($1)', [dotted]);
+    const found = await portal.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM users WHERE lower(email) = lower($1)', [
+      dotted,
+    ]);
     expect(found.rows[0]!.n).toBe(1);
     expect(dotted.toLowerCase()).not.toBe(user.email);
 

@@ -129,7 +129,9 @@ describe('POST /api/identity/login', () => {
   });
 
   it('returns a same-origin return_path, never another origin', async () => {
-    const ok = await portal.client().post('/api/identity/login', { email: user.email, password: user.password, return_path: '/profile?x=1' });
+    const ok = await portal
+      .client()
+      .post('/api/identity/login', { email: user.email, password: user.password, return_path: '/profile?x=1' });
     expect(ok.body.valid_return_url).toBe('/profile?x=1');
     for (const evil of ['//evil.example.com/x', 'https://evil.example.com/', '/\\evil.example.com', 'javascript:alert(1)']) {
       const res = await portal.client().post('/api/identity/login', { email: user.email, password: user.password, return_path: evil });
@@ -139,7 +141,9 @@ describe('POST /api/identity/login', () => {
   });
 
   it('refuses a return_url that is neither an interaction of this provider nor a registered client address', async () => {
-    const res = await portal.client().post('/api/identity/login', { email: user.email, password: user.password, return_url: 'https://evil.example.com/' });
+    const res = await portal
+      .client()
+      .post('/api/identity/login', { email: user.email, password: user.password, return_url: 'https://evil.example.com/' });
     expect(res.status).toBe(400);
     expect(res.body.errors.return_url[0].translation_key).toBe('invalid_return_url');
     expect(res.headers.get('set-cookie')).toBeNull();
@@ -165,7 +169,9 @@ describe('GET /api/identity/context', () => {
   it('is all null without a ReturnUrl or for an unknown one', async () => {
     const empty = { login_hint: null, idp: null, tenant: null, scopes: null, client: null };
     expect((await portal.client().get('/api/identity/context')).body).toEqual(empty);
-    expect((await portal.client().get(`/api/identity/context?returnUrl=${encodeURIComponent('https://evil.example.com')}`)).body).toEqual(empty);
+    expect((await portal.client().get(`/api/identity/context?returnUrl=${encodeURIComponent('https://evil.example.com')}`)).body).toEqual(
+      empty,
+    );
   });
 });
 

@@ -56,11 +56,10 @@ describe('an office of 200 behind one address', () => {
         `INSERT INTO users (email, first_name, last_name, language_code, password_hash, terms_accepted_at) VALUES ($1, 'Colleague', $2, 'nl', $3, now()) RETURNING id`,
         [email, String(i), hash],
       );
-      await portal.services.db.query(`INSERT INTO memberships (organization_id, user_id, email, organization_path, rights) VALUES ($1, $2, $3, 'nedap', '{}')`, [
-        portal.rootOrganizationId,
-        rows[0]!.id,
-        email,
-      ]);
+      await portal.services.db.query(
+        `INSERT INTO memberships (organization_id, user_id, email, organization_path, rights) VALUES ($1, $2, $3, 'nedap', '{}')`,
+        [portal.rootOrganizationId, rows[0]!.id, email],
+      );
       emails.push(email);
     }
 

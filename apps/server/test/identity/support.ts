@@ -11,7 +11,14 @@ export interface TestUser {
 /** A user in the root organization, made directly in the database. */
 export async function createUser(
   portal: TestPortal,
-  options: { email?: string; password?: string | null; language?: string; firstName?: string; externalIdp?: string; externalSubject?: string } = {},
+  options: {
+    email?: string;
+    password?: string | null;
+    language?: string;
+    firstName?: string;
+    externalIdp?: string;
+    externalSubject?: string;
+  } = {},
 ): Promise<TestUser> {
   const email = options.email ?? `user-${randomBytes(5).toString('hex')}@example.com`;
   const password = options.password === undefined ? 'Tr1cky-Horse-Battery' : options.password;

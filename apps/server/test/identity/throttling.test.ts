@@ -51,7 +51,8 @@ describe('throttling', () => {
 
   it('forgot password and reset password: per account', async () => {
     const user = await createUser(portal);
-    for (let i = 0; i < 3; i++) expect((await portal.client().post('/api/identity/forgot-password', { email_address: user.email })).status).toBe(204);
+    for (let i = 0; i < 3; i++)
+      expect((await portal.client().post('/api/identity/forgot-password', { email_address: user.email })).status).toBe(204);
     expect429(await portal.client().post('/api/identity/forgot-password', { email_address: user.email }));
 
     const body = { user_id: user.id, token: 'wrong', password: 'Fresh-Meadow-42', confirm_password: 'Fresh-Meadow-42' };

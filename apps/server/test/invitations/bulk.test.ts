@@ -2,7 +2,16 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invitationEmail } from '../../src/modules/mail/messages.js';
 import { startPortal, type TestPortal } from '../support/portal.js';
-import { buildFixture, createMember, createOrg, rights, setRights, userManagerWithLoyalty, type Fixture, type Org } from '../organizations/fixtures.js';
+import {
+  buildFixture,
+  createMember,
+  createOrg,
+  rights,
+  setRights,
+  userManagerWithLoyalty,
+  type Fixture,
+  type Org,
+} from '../organizations/fixtures.js';
 
 /**
  * Bulk invitations from a CSV file: a 200-row file mixing valid and invalid rows, its dry run

@@ -6,7 +6,11 @@ let portal: TestPortal;
 let f: Fixture;
 
 beforeAll(async () => {
-  portal = await startPortal({ EXTERNAL_IDP_ISSUER: 'https://idp.example.com', EXTERNAL_IDP_CLIENT_ID: 'portal', EXTERNAL_IDP_EMAIL_DOMAINS: 'corp.example' });
+  portal = await startPortal({
+    EXTERNAL_IDP_ISSUER: 'https://idp.example.com',
+    EXTERNAL_IDP_CLIENT_ID: 'portal',
+    EXTERNAL_IDP_EMAIL_DOMAINS: 'corp.example',
+  });
   f = await buildFixture(portal);
 });
 afterAll(async () => {
@@ -29,7 +33,14 @@ async function linkFor(email: string, nth = 0) {
 }
 
 const accept = (id: string, body: Record<string, unknown>) =>
-  portal.client().put(`/api/invitations/${id}/accept`, { first_name: ' Ann ', last_name: ' Smith ', language_code: 'nl', accept_agreement: true, opt_in_for_newsletter: true, ...body });
+  portal.client().put(`/api/invitations/${id}/accept`, {
+    first_name: ' Ann ',
+    last_name: ' Smith ',
+    language_code: 'nl',
+    accept_agreement: true,
+    opt_in_for_newsletter: true,
+    ...body,
+  });
 
 describe('POST /api/organizations/{id}/invitations', () => {
   it('creates a pending invitation and e-mails a link in the inviter’s language', async () => {
@@ -38,7 +49,13 @@ describe('POST /api/organizations/{id}/invitations', () => {
     const res = await invite(f2, f.tree.north.id, { email_address: ' New.Person@Example.com ' });
     expect(res.status).toBe(201);
     expect(res.body.organizationId).toBe(f.tree.north.id);
-    expect(res.body.invitation).toMatchObject({ email_address: 'New.Person@Example.com', invitation_state: 'PENDING', language_code: 'de', is_external_identity_provider: false, organization_id: f.tree.north.id });
+    expect(res.body.invitation).toMatchObject({
+      email_address: 'New.Person@Example.com',
+      invitation_state: 'PENDING',
+      language_code: 'de',
+      is_external_identity_provider: false,
+      organization_id: f.tree.north.id,
+    });
     const { url, id, code, mail } = await linkFor('new.person@example.com');
     expect(id).toBe(res.body.invitation.invitation_id);
     expect(url.origin + url.pathname).toBe(`${portal.url}/invitation/${id}`);
@@ -71,7 +88,13 @@ describe('POST /api/organizations/{id}/invitations', () => {
 
   it('applies the allowed-domain rule, listing the @domains', async () => {
     const org = await createOrg(portal, f.tree.a, 'Domain Limited');
-    expect((await f.admin.client.put(`/api/organizations/${org.id}/allowed-email-domains`, { allowed_email_domains: ['dealer.example', 'farm.example'] })).status).toBe(204);
+    expect(
+      (
+        await f.admin.client.put(`/api/organizations/${org.id}/allowed-email-domains`, {
+          allowed_email_domains: ['dealer.example', 'farm.example'],
+        })
+      ).status,
+    ).toBe(204);
     const res = await invite(f.userMgrA.client, org.id, { email_address: 'someone@elsewhere.example' });
     expect(res.status).toBe(409);
     expect(res.body.i18NTranslationKey).toBe('not_allowed_to_invite_other_domains');
@@ -91,11 +114,17 @@ describe('POST /api/organizations/{id}/invitations', () => {
   });
 
   it('validates optional rights like the rights editor (409 invalid_rights)', async () => {
-    const bad = await invite(f.userMgrA.client, f.tree.south.id, { email_address: 'r1@example.com', rights: { partner_portal: { nedap_user_full_permission: true } } });
+    const bad = await invite(f.userMgrA.client, f.tree.south.id, {
+      email_address: 'r1@example.com',
+      rights: { partner_portal: { nedap_user_full_permission: true } },
+    });
     expect(bad.status).toBe(409);
     expect(bad.body.i18NTranslationKey).toBe('invalid_rights');
     expect(bad.body.messages).toContain('partner_portal.nedap_user_full_permission');
-    const malformed = await invite(f.userMgrA.client, f.tree.south.id, { email_address: 'r1@example.com', rights: { partner_portal: { unknown_box: true } } });
+    const malformed = await invite(f.userMgrA.client, f.tree.south.id, {
+      email_address: 'r1@example.com',
+      rights: { partner_portal: { unknown_box: true } },
+    });
     expect(malformed.status).toBe(400);
   });
 
@@ -115,7 +144,14 @@ describe('GET /api/invitations/{id}', () => {
     const { id, code } = await linkFor('reader@example.com');
     const res = await portal.client().get(`/api/invitations/${id}?code=${encodeURIComponent(code)}`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ invitation_id: id, email_address: 'reader@example.com', invitation_state: 'PENDING', language_code: 'es', organization_name: 'South', is_external_identity_provider: false });
+    expect(res.body).toMatchObject({
+      invitation_id: id,
+      email_address: 'reader@example.com',
+      invitation_state: 'PENDING',
+      language_code: 'es',
+      organization_name: 'South',
+      is_external_identity_provider: false,
+    });
     expect(res.body.code_hash).toBeUndefined();
   });
 
@@ -125,7 +161,12 @@ describe('GET /api/invitations/{id}', () => {
     const plain = await portal.client().get(`/api/invitations/${id}`);
     expect(plain.status).toBe(200);
     expect(plain.body).toMatchObject({ invitation_id: id, email_address: 'reader2@example.com', invitation_state: 'PENDING' });
-    for (const path of [`/api/invitations/${id}?code=wrong`, `/api/invitations/${id}?code=`, '/api/invitations/00000000-0000-4000-8000-000000000000', '/api/invitations/00000000-0000-4000-8000-000000000000?code=x']) {
+    for (const path of [
+      `/api/invitations/${id}?code=wrong`,
+      `/api/invitations/${id}?code=`,
+      '/api/invitations/00000000-0000-4000-8000-000000000000',
+      '/api/invitations/00000000-0000-4000-8000-000000000000?code=x',
+    ]) {
       const res = await portal.client().get(path);
       expect(res.status, path).toBe(404);
       expect(res.body.i18NTranslationKey).toBe('unknown_invitation');
@@ -187,7 +228,15 @@ describe('PUT /api/invitations/{id}/accept', () => {
        FROM users u JOIN memberships m ON m.user_id = u.id WHERE lower(u.email) = 'native@example.com'`,
     );
     const row = user.rows[0];
-    expect(row).toMatchObject({ first_name: 'Ann', last_name: 'Smith', language_code: 'nl', newsletter_opt_in: true, external_idp: null, organization_id: f.tree.farm.id, organization_path: f.tree.farm.path });
+    expect(row).toMatchObject({
+      first_name: 'Ann',
+      last_name: 'Smith',
+      language_code: 'nl',
+      newsletter_opt_in: true,
+      external_idp: null,
+      organization_id: f.tree.farm.id,
+      organization_path: f.tree.farm.path,
+    });
     expect(row.password_hash).toMatch(/^\$argon2id\$/);
     expect(row.terms_accepted_at).toBeTruthy();
     expect(row.rights.loyalty).toMatchObject({ user_request_manager: true, user_access: true });
@@ -207,7 +256,9 @@ describe('PUT /api/invitations/{id}/accept', () => {
     expect(wrong.body.i18NTranslationKey).toBe('unknown_invitation');
     const weak = await accept(id, { invitation_code: code, password: 'weak', password_confirmation: 'weak' });
     expect(weak.status).toBe(400);
-    expect(weak.body.errors.password.map((e: any) => e.translation_key)).toEqual(expect.arrayContaining(['password_too_short', 'password_requires_upper', 'password_requires_digit']));
+    expect(weak.body.errors.password.map((e: any) => e.translation_key)).toEqual(
+      expect.arrayContaining(['password_too_short', 'password_requires_upper', 'password_requires_digit']),
+    );
     const mismatch = await accept(id, { invitation_code: code, password: STRONG, password_confirmation: `${STRONG}x` });
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.errors.password_confirmation[0].translation_key).toBe('password_error_no_match');
@@ -239,14 +290,18 @@ describe('PUT /api/invitations/{id}/accept', () => {
     const { id, code } = await linkFor('ext@corp.example');
     const res = await accept(id, { invitation_code: code, password: null, password_confirmation: null });
     expect(res.status).toBe(204);
-    const u = await portal.services.db.query<any>("SELECT password_hash, external_idp, external_subject FROM users WHERE lower(email) = 'ext@corp.example'");
+    const u = await portal.services.db.query<any>(
+      "SELECT password_hash, external_idp, external_subject FROM users WHERE lower(email) = 'ext@corp.example'",
+    );
     expect(u.rows[0]).toEqual({ password_hash: null, external_idp: 'external', external_subject: null });
   });
 
   it('expires invitations after INVITATION_TTL_HOURS (EXPIRED, not acceptable, may be invited again)', async () => {
     const created = await invite(f.userMgrA.client, f.tree.farm.id, { email_address: 'late@example.com' });
     const { id, code } = await linkFor('late@example.com');
-    await portal.services.db.query("UPDATE invitations SET expires_at = now() - interval '1 minute' WHERE id = $1", [created.body.invitation.invitation_id]);
+    await portal.services.db.query("UPDATE invitations SET expires_at = now() - interval '1 minute' WHERE id = $1", [
+      created.body.invitation.invitation_id,
+    ]);
     expect((await portal.client().get(`/api/invitations/${id}?code=${code}`)).body.invitation_state).toBe('EXPIRED');
     const acc = await accept(id, { invitation_code: code, password: STRONG, password_confirmation: STRONG });
     expect(acc.status).toBe(409);

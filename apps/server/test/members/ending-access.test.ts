@@ -4,7 +4,16 @@ import * as oidcClient from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discover, followUntil, startAuthorization } from '../oidc/support.js';
 import { freePort, startPortal, type TestPortal } from '../support/portal.js';
-import { buildFixture, createMember, rights, setRights, userManagerWithLoyalty, type ActorRef, type Fixture, type Org } from '../organizations/fixtures.js';
+import {
+  buildFixture,
+  createMember,
+  rights,
+  setRights,
+  userManagerWithLoyalty,
+  type ActorRef,
+  type Fixture,
+  type Org,
+} from '../organizations/fixtures.js';
 
 /**
  * Ending a member's access: bulk removal (all or none, audited, the rules of removing one), a

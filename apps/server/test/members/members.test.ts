@@ -14,13 +14,19 @@ afterAll(async () => {
   await portal?.close();
 });
 
-const storedRights = async (memberId: string) => (await portal.services.db.query<{ rights: any }>('SELECT rights FROM memberships WHERE id = $1', [memberId])).rows[0]!.rights;
+const storedRights = async (memberId: string) =>
+  (await portal.services.db.query<{ rights: any }>('SELECT rights FROM memberships WHERE id = $1', [memberId])).rows[0]!.rights;
 
 describe('GET /api/members/rights/{memberId}', () => {
   it('gives the rights with the editor’s context', async () => {
     const res = await f.userMgrA.client.get(`/api/members/rights/${f.plainA.memberId}`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ member_id: f.plainA.memberId, organization_id: f.tree.a.id, email_address: f.plainA.email, is_provider_organization: false });
+    expect(res.body).toMatchObject({
+      member_id: f.plainA.memberId,
+      organization_id: f.tree.a.id,
+      email_address: f.plainA.email,
+      is_provider_organization: false,
+    });
     expect(res.body.organization_client_ids).toContain('media-library');
     expect(res.body.rights.media_library.user_access).toBe(true);
     expect(res.body.rights.global_full_permission).toBe(false);
@@ -43,12 +49,16 @@ describe('GET /api/members/rights/{memberId}', () => {
 describe('PUT /api/members/rights/{memberId}', () => {
   it('applies the implications: a sub-right ticks access, full permission ticks access and sub-rights', async () => {
     const m = await createMember(portal, f.tree.north, 'rights1', rights());
-    const res = await f.admin.client.put(`/api/members/rights/${m.memberId}`, { rights: { loyalty: { user_request_manager: true }, subscription: { user_full_permission: true } } });
+    const res = await f.admin.client.put(`/api/members/rights/${m.memberId}`, {
+      rights: { loyalty: { user_request_manager: true }, subscription: { user_full_permission: true } },
+    });
     expect(res.status).toBe(204);
     const r = await storedRights(m.memberId);
     expect(r.loyalty).toMatchObject({ user_access: true, user_request_manager: true });
     expect(r.subscription).toMatchObject({ user_access: true, user_full_permission: true, user_suspender: true });
-    const audit = await portal.services.db.query<any>("SELECT * FROM audit_log WHERE action = 'member.rights.update' AND target_id = $1", [m.memberId]);
+    const audit = await portal.services.db.query<any>("SELECT * FROM audit_log WHERE action = 'member.rights.update' AND target_id = $1", [
+      m.memberId,
+    ]);
     expect(audit.rows[0].after.rights.loyalty.user_access).toBe(true);
     expect(audit.rows[0].before.rights.loyalty.user_access).toBe(false);
   });
@@ -70,30 +80,49 @@ describe('PUT /api/members/rights/{memberId}', () => {
     expect(global.status).toBe(409);
     expect(global.body.i18NTranslationKey).toBe('invalid_rights');
     expect(global.body.messages).toEqual(['global_full_permission']);
-    const provider = await f.admin.client.put(`/api/members/rights/${f.plainA.memberId}`, { rights: { loyalty: { nedap_user_order_manager: true } } });
+    const provider = await f.admin.client.put(`/api/members/rights/${f.plainA.memberId}`, {
+      rights: { loyalty: { nedap_user_order_manager: true } },
+    });
     expect(provider.status).toBe(409);
     expect(provider.body.messages).toEqual(['loyalty.nedap_user_order_manager']);
-    const app = await f.admin.client.put(`/api/members/rights/${f.plainA.memberId}`, { rights: { profit_calculator: { user_access: true } } });
+    const app = await f.admin.client.put(`/api/members/rights/${f.plainA.memberId}`, {
+      rights: { profit_calculator: { user_access: true } },
+    });
     expect(app.status).toBe(409);
     expect(app.body.messages).toEqual(['profit_calculator.user_access']);
-    const staff = await f.admin.client.put(`/api/members/rights/${rootMember.memberId}`, { rights: { loyalty: { nedap_user_order_manager: true } } });
+    const staff = await f.admin.client.put(`/api/members/rights/${rootMember.memberId}`, {
+      rights: { loyalty: { nedap_user_order_manager: true } },
+    });
     expect(staff.status).toBe(204);
     expect((await storedRights(rootMember.memberId)).loyalty).toMatchObject({ nedap_user_order_manager: true, user_access: true });
   });
 
   it('gives developer options only in the root organization and only by a developer', async () => {
     const dev = await createMember(portal, f.tree.root, 'dev', rights());
-    const outside = await f.admin.client.put(`/api/members/rights/${f.plainA.memberId}`, { rights: { partner_portal: { developer: true } } });
+    const outside = await f.admin.client.put(`/api/members/rights/${f.plainA.memberId}`, {
+      rights: { partner_portal: { developer: true } },
+    });
     expect(outside.status).toBe(409);
-    const nonDeveloper = await createMember(portal, f.tree.root, 'rootmgr', rights((r) => (r.partner_portal.nedap_user_full_permission = true)));
-    const byNonDeveloper = await nonDeveloper.client.put(`/api/members/rights/${dev.memberId}`, { rights: { partner_portal: { developer: true } } });
+    const nonDeveloper = await createMember(
+      portal,
+      f.tree.root,
+      'rootmgr',
+      rights((r) => (r.partner_portal.nedap_user_full_permission = true)),
+    );
+    const byNonDeveloper = await nonDeveloper.client.put(`/api/members/rights/${dev.memberId}`, {
+      rights: { partner_portal: { developer: true } },
+    });
     expect(byNonDeveloper.status).toBe(409);
     expect(byNonDeveloper.body.messages).toContain('partner_portal.developer');
-    expect((await f.admin.client.put(`/api/members/rights/${dev.memberId}`, { rights: { partner_portal: { developer: true } } })).status).toBe(204);
+    expect(
+      (await f.admin.client.put(`/api/members/rights/${dev.memberId}`, { rights: { partner_portal: { developer: true } } })).status,
+    ).toBe(204);
     const u = await portal.services.db.query<{ is_developer: boolean }>('SELECT is_developer FROM users WHERE id = $1', [dev.userId]);
     expect(u.rows[0]!.is_developer).toBe(true);
     // a non-developer lacks the developer box, so cannot change a developer at all
-    const keep = await nonDeveloper.client.put(`/api/members/rights/${dev.memberId}`, { rights: { partner_portal: { developer: true, user_user_manager: true } } });
+    const keep = await nonDeveloper.client.put(`/api/members/rights/${dev.memberId}`, {
+      rights: { partner_portal: { developer: true, user_user_manager: true } },
+    });
     expect(keep.status).toBe(403);
     expect(keep.body.i18NTranslationKey).toBe('cannot_manage_member_with_more_rights');
     expect((await storedRights(dev.memberId)).partner_portal).toMatchObject({ developer: true, user_user_manager: false });
@@ -102,7 +131,9 @@ describe('PUT /api/members/rights/{memberId}', () => {
   it('validates the body (400), refuses one’s own rights and other subtrees (403)', async () => {
     expect((await f.userMgrA.client.put(`/api/members/rights/${f.plainA.memberId}`, { rights: { nope: true } })).status).toBe(400);
     expect((await f.userMgrA.client.put(`/api/members/rights/${f.plainA.memberId}`, {})).status).toBe(400);
-    expect((await f.userMgrA.client.put(`/api/members/rights/${f.userMgrA.memberId}`, { rights: { global_full_permission: true } })).status).toBe(403);
+    expect(
+      (await f.userMgrA.client.put(`/api/members/rights/${f.userMgrA.memberId}`, { rights: { global_full_permission: true } })).status,
+    ).toBe(403);
     expect((await f.mgrB.client.put(`/api/members/rights/${f.plainA.memberId}`, { rights: {} })).status).toBe(403);
     expect((await f.orgMgrA.client.put(`/api/members/rights/${f.plainA.memberId}`, { rights: {} })).status).toBe(403);
   });
@@ -118,7 +149,9 @@ describe('DELETE /api/organizations/{id}/members/{memberId}', () => {
     const u = await portal.services.db.query('SELECT 1 FROM users WHERE id = $1', [m.userId]);
     expect(u.rows).toHaveLength(0);
     expect((await f.userMgrA.client.delete(`/api/organizations/${f.tree.farm.id}/members/${m.memberId}`)).status).toBe(404);
-    const audit = await portal.services.db.query<any>("SELECT before FROM audit_log WHERE action = 'member.remove' AND target_id = $1", [m.memberId]);
+    const audit = await portal.services.db.query<any>("SELECT before FROM audit_log WHERE action = 'member.remove' AND target_id = $1", [
+      m.memberId,
+    ]);
     expect(audit.rows[0].before.email_address).toBe(m.email);
   });
 
@@ -138,7 +171,10 @@ describe('GET /api/members/search', () => {
     await createMember(portal, f.tree.south, 'zeta-searchme', rights());
     await createMember(portal, f.tree.barn, 'alpha-searchme', rights());
     await createMember(portal, f.tree.b, 'other-searchme', rights());
-    expect((await f.userMgrA.client.post(`/api/organizations/${f.tree.north.id}/invitations`, { email_address: 'invited-SEARCHME@example.com' })).status).toBe(201);
+    expect(
+      (await f.userMgrA.client.post(`/api/organizations/${f.tree.north.id}/invitations`, { email_address: 'invited-SEARCHME@example.com' }))
+        .status,
+    ).toBe(201);
     const res = await f.userMgrA.client.get(`/api/members/search?organizationId=${f.tree.a.id}&q=SearchMe`);
     expect(res.status).toBe(200);
     expect(res.body.total).toBe(2);
@@ -158,7 +194,9 @@ describe('GET /api/members/search', () => {
     expect(page2.body.members[0].id).not.toBe(all.body.members[0].id);
     const sorted = await f.userMgrA.client.get(`/api/members/search?organizationId=${f.tree.a.id}&pageSize=200`);
     const keys = sorted.body.members.map((m: any) => [m.organization_path, m.email_address.toLowerCase()]);
-    expect(keys).toEqual([...keys].sort((x: string[], y: string[]) => (x[0]! < y[0]! ? -1 : x[0]! > y[0]! ? 1 : x[1]! < y[1]! ? -1 : x[1]! > y[1]! ? 1 : 0)));
+    expect(keys).toEqual(
+      [...keys].sort((x: string[], y: string[]) => (x[0]! < y[0]! ? -1 : x[0]! > y[0]! ? 1 : x[1]! < y[1]! ? -1 : x[1]! > y[1]! ? 1 : 0)),
+    );
     expect(sorted.body.total).toBe(sorted.body.members.length);
     const percent = await f.userMgrA.client.get(`/api/members/search?organizationId=${f.tree.a.id}&q=%25`);
     expect(percent.body.total).toBe(0);
@@ -185,7 +223,9 @@ describe('GET /api/members/search', () => {
 describe('GET /api/members/export', () => {
   it('exports the actor’s subtree as CSV with formula injection neutralised', async () => {
     const evil = await createMember(portal, f.tree.north, 'evil', rights());
-    await portal.services.db.query(`UPDATE users SET first_name = '=HYPERLINK("http://x")', last_name = '+cmd' WHERE id = $1`, [evil.userId]);
+    await portal.services.db.query(`UPDATE users SET first_name = '=HYPERLINK("http://x")', last_name = '+cmd' WHERE id = $1`, [
+      evil.userId,
+    ]);
     const res = await f.userMgrA.client.get('/api/members/export?output=csv');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
@@ -199,7 +239,9 @@ describe('GET /api/members/export', () => {
   });
 
   it('exports XLSX readable by a spreadsheet library', async () => {
-    const res = await fetch(`${portal.url}/api/members/export?output=xlsx&organizationId=${f.tree.north.id}`, { headers: { 'x-csrf': '1', cookie: f.userMgrA.client.cookieHeader() } });
+    const res = await fetch(`${portal.url}/api/members/export?output=xlsx&organizationId=${f.tree.north.id}`, {
+      headers: { 'x-csrf': '1', cookie: f.userMgrA.client.cookieHeader() },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toMatch(/\.xlsx"$/);
     const workbook = new ExcelJS.Workbook();

@@ -55,7 +55,9 @@ describe('the oidc_payloads adapter', () => {
     const Adapter = postgresAdapter(portal.services.db);
     const clients = new Adapter('Client');
     expect(await clients.find('media-library')).toBeUndefined();
-    await portal.services.db.query(`UPDATE apps SET oidc_metadata = '{"redirect_uris": ["https://media.example.com/cb"]}' WHERE client_id = 'media-library'`);
+    await portal.services.db.query(
+      `UPDATE apps SET oidc_metadata = '{"redirect_uris": ["https://media.example.com/cb"]}' WHERE client_id = 'media-library'`,
+    );
     expect(await clients.find('media-library')).toEqual({ client_id: 'media-library', redirect_uris: ['https://media.example.com/cb'] });
   });
 });

@@ -156,7 +156,10 @@ describe('a catalogue client (apps.oidc_metadata)', () => {
 
     const page = await browser.get(res.body.post_logout_redirect_uri);
     const form = formInputs(page.text);
-    const confirm = await browser.request('POST', form.action, { raw: new URLSearchParams(form.inputs).toString(), contentType: 'application/x-www-form-urlencoded' });
+    const confirm = await browser.request('POST', form.action, {
+      raw: new URLSearchParams(form.inputs).toString(),
+      contentType: 'application/x-www-form-urlencoded',
+    });
     expect(confirm.status).toBe(303);
     expect(confirm.headers.get('location')).toBe(loggedOut);
     expect(backchannelTokens).toHaveLength(1);

@@ -62,7 +62,10 @@ describe('authorization code with PKCE', () => {
   it('sends the browser to /login?ReturnUrl=…, logs in with the two steps and returns a code', async () => {
     browserClient = portal.client();
     const start = await startAuthorization(config, REDIRECT);
-    const { callback, context } = await loginThroughPortal(browser(), start.url, REDIRECT, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+    const { callback, context } = await loginThroughPortal(browser(), start.url, REDIRECT, {
+      email: ADMIN_EMAIL,
+      password: ADMIN_PASSWORD,
+    });
     expect(context.client).toEqual({ client_id: clientId, client_name: 'Test relying party' });
     expect(context.scopes).toEqual(expect.arrayContaining(['openid', 'email']));
     expect(browser().cookies.get('pp_session')).toBeTruthy();
@@ -145,7 +148,11 @@ describe('authorization code with PKCE', () => {
 
   it('logs out through end_session: the portal /logout page, then the client post_logout_redirect_uri', async () => {
     const idToken = tokens.id_token!;
-    const endSession = oidcClient.buildEndSessionUrl(config, { id_token_hint: idToken, post_logout_redirect_uri: LOGGED_OUT, state: 'bye' });
+    const endSession = oidcClient.buildEndSessionUrl(config, {
+      id_token_hint: idToken,
+      post_logout_redirect_uri: LOGGED_OUT,
+      state: 'bye',
+    });
     const logoutPage = await followUntil(browser(), endSession.toString(), `${portal.url}/logout`);
     const logoutId = new URL(logoutPage).searchParams.get('logoutId');
     expect(logoutId).toBeTruthy();
@@ -224,9 +231,14 @@ describe('the portal session is the identity session', () => {
     } catch (err) {
       const resumeUrl = /stopped at (\S+):/.exec((err as Error).message)![1]!;
       const page = await browser.get(resumeUrl);
-      const form = formInputs(page.text.replace(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g, '<input type="hidden" name="$1" value="$2"/>'));
+      const form = formInputs(
+        page.text.replace(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g, '<input type="hidden" name="$1" value="$2"/>'),
+      );
       const action = /<form method="post" action="([^"]+)"/.exec(page.text)![1]!;
-      const confirm = await browser.request('POST', action, { raw: new URLSearchParams(form.inputs).toString(), contentType: 'application/x-www-form-urlencoded' });
+      const confirm = await browser.request('POST', action, {
+        raw: new URLSearchParams(form.inputs).toString(),
+        contentType: 'application/x-www-form-urlencoded',
+      });
       expect(confirm.status).toBe(303);
       callback = await followUntil(browser, new URL(confirm.headers.get('location')!, portal.url).toString(), REDIRECT);
     }
@@ -253,7 +265,9 @@ describe('the portal session is the identity session', () => {
 describe('authorization errors', () => {
   it('an unknown client goes to /error?errorId=… and the ErrorMessage is readable', async () => {
     const browser = portal.client();
-    const res = await browser.get(`/connect/authorize?client_id=nope&response_type=code&scope=openid&redirect_uri=${encodeURIComponent(REDIRECT)}`);
+    const res = await browser.get(
+      `/connect/authorize?client_id=nope&response_type=code&scope=openid&redirect_uri=${encodeURIComponent(REDIRECT)}`,
+    );
     expect(res.status).toBe(303);
     const location = new URL(res.headers.get('location')!);
     expect(location.pathname).toBe('/error');
@@ -262,7 +276,17 @@ describe('authorization errors', () => {
     expect(message.status).toBe(200);
     expect(message.body).toMatchObject({ error: 'invalid_client', client_id: 'nope' });
     expect(Object.keys(message.body).sort()).toEqual(
-      ['activity_id', 'client_id', 'display_mode', 'error', 'error_description', 'redirect_uri', 'request_id', 'response_mode', 'ui_locales'].sort(),
+      [
+        'activity_id',
+        'client_id',
+        'display_mode',
+        'error',
+        'error_description',
+        'redirect_uri',
+        'request_id',
+        'response_mode',
+        'ui_locales',
+      ].sort(),
     );
   });
 
@@ -283,7 +307,11 @@ describe('authorization errors', () => {
 
 describe('POST /api/identity/consent', () => {
   /** Log in through the API and stop at the consent interaction the provider asks for next. */
-  async function consentInteraction(): Promise<{ browser: ReturnType<TestPortal['client']>; consentUrl: string; start: Awaited<ReturnType<typeof startAuthorization>> }> {
+  async function consentInteraction(): Promise<{
+    browser: ReturnType<TestPortal['client']>;
+    consentUrl: string;
+    start: Awaited<ReturnType<typeof startAuthorization>>;
+  }> {
     const browser = portal.client();
     const start = await startAuthorization(config, REDIRECT, { scope: 'openid email' });
     const loginPage = await followUntil(browser, start.url.toString(), `${portal.url}/login`);
@@ -319,10 +347,10 @@ describe('POST /api/identity/consent', () => {
       expectedNonce: start.nonce,
     });
     expect(tokens.claims()!.sub).toBe(portal.adminUserId);
-    const { rows } = await portal.services.db.query<{ scopes: string }>('SELECT scopes FROM identity_consents WHERE user_id = $1 AND client_id = $2', [
-      portal.adminUserId,
-      clientId,
-    ]);
+    const { rows } = await portal.services.db.query<{ scopes: string }>(
+      'SELECT scopes FROM identity_consents WHERE user_id = $1 AND client_id = $2',
+      [portal.adminUserId, clientId],
+    );
     expect(rows[0]!.scopes).toContain('email');
   });
 

@@ -122,7 +122,10 @@ class Browser {
   async upstreamLogin(challengeUrl: string, account: string, stopAt: string): Promise<string> {
     const page = await this.follow(challengeUrl);
     expect(page.url.startsWith(`${upstreamUrl}/interaction/`), page.url).toBe(true);
-    const posted = await this.upstream.request('POST', page.url, { raw: `account=${account}`, contentType: 'application/x-www-form-urlencoded' });
+    const posted = await this.upstream.request('POST', page.url, {
+      raw: `account=${account}`,
+      contentType: 'application/x-www-form-urlencoded',
+    });
     expect(posted.status).toBe(303);
     return (await this.follow(new URL(posted.headers.get('location')!, upstreamUrl).toString(), stopAt)).url;
   }
@@ -158,7 +161,10 @@ describe('external identity provider', () => {
     const me = await browser.portal.get('/api/identity/user-info');
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ email: 'invited@partner.example', externalIdentityProvider: 'external' });
-    const { rows } = await portal.services.db.query<{ external_subject: string; last_sign_in_at: Date | null }>('SELECT external_subject, last_sign_in_at FROM users WHERE id = $1', [user.id]);
+    const { rows } = await portal.services.db.query<{ external_subject: string; last_sign_in_at: Date | null }>(
+      'SELECT external_subject, last_sign_in_at FROM users WHERE id = $1',
+      [user.id],
+    );
     expect(rows[0]!.external_subject).toBe('up-invited');
     // an upstream sign-in is a sign-in: the members' lists show it
     expect(rows[0]!.last_sign_in_at).not.toBeNull();
@@ -175,15 +181,24 @@ describe('external identity provider', () => {
     const browser = new Browser();
     const landing = await browser.upstreamLogin(`${portal.url}/api/identity/challenge-external-login`, 'up-stranger', `${portal.url}/`);
     expect(landing).not.toContain('loginError');
-    expect((await browser.portal.get('/api/identity/user-info')).body).toMatchObject({ email: native.email, externalIdentityProvider: 'external' });
-    const { rows } = await portal.services.db.query<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE id = $1', [native.id]);
+    expect((await browser.portal.get('/api/identity/user-info')).body).toMatchObject({
+      email: native.email,
+      externalIdentityProvider: 'external',
+    });
+    const { rows } = await portal.services.db.query<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE id = $1', [
+      native.id,
+    ]);
     expect(rows[0]!.password_hash).toBeNull();
     await portal.services.db.query('DELETE FROM users WHERE id = $1', [native.id]);
   });
 
   it('refuses an upstream user without an invited account: /login?loginError=… with external_login_failed', async () => {
     const browser = new Browser();
-    const landing = await browser.upstreamLogin(`${portal.url}/api/identity/challenge-external-login`, 'up-stranger', `${portal.url}/login`);
+    const landing = await browser.upstreamLogin(
+      `${portal.url}/api/identity/challenge-external-login`,
+      'up-stranger',
+      `${portal.url}/login`,
+    );
     const loginError = new URL(landing).searchParams.get('loginError')!;
     expect(loginError).toBeTruthy();
     const message = await browser.portal.get(`/api/identity/login-error?errorId=${encodeURIComponent(loginError)}`);
@@ -195,7 +210,11 @@ describe('external identity provider', () => {
   it('does not link an account by an unverified upstream e-mail', async () => {
     await createUser(portal, { email: 'unverified@partner.example', password: null, externalIdp: 'external' });
     const browser = new Browser();
-    const landing = await browser.upstreamLogin(`${portal.url}/api/identity/challenge-external-login`, 'up-unverified', `${portal.url}/login`);
+    const landing = await browser.upstreamLogin(
+      `${portal.url}/api/identity/challenge-external-login`,
+      'up-unverified',
+      `${portal.url}/login`,
+    );
     expect(landing).toContain('loginError=');
   });
 
@@ -245,8 +264,14 @@ describe('external identity provider', () => {
   it('external accounts cannot change or reset a password', async () => {
     const { rows } = await portal.services.db.query<{ id: string }>("SELECT id FROM users WHERE email = 'invited@partner.example'");
     const client = await portal.sessionFor(rows[0]!.id);
-    const res = await client.post('/api/identity/change-password', { current_password: 'x', new_password: 'New-Horse-Stable-9', confirm_password: 'New-Horse-Stable-9' });
+    const res = await client.post('/api/identity/change-password', {
+      current_password: 'x',
+      new_password: 'New-Horse-Stable-9',
+      confirm_password: 'New-Horse-Stable-9',
+    });
     expect(res.status).toBe(403);
-    expect((await portal.client().post('/api/identity/login', { email: 'invited@partner.example', password: 'Anything-123!' })).status).toBe(400);
+    expect(
+      (await portal.client().post('/api/identity/login', { email: 'invited@partner.example', password: 'Anything-123!' })).status,
+    ).toBe(400);
   });
 });

@@ -54,7 +54,10 @@ describe('signing key rotation', () => {
     await portal.services.db.query(`UPDATE oidc_signing_keys SET activated_at = now() - interval '3 days' WHERE kid = $1`, [first]);
     await portal.services.db.query(`UPDATE oidc_signing_keys SET activated_at = now() - interval '2 days' WHERE kid = $1`, [next]);
     await portal.app.oidc.reloadKeys();
-    const { rows } = await portal.services.db.query<{ retired: boolean }>('SELECT retired_at IS NOT NULL AS retired FROM oidc_signing_keys WHERE kid = $1', [first]);
+    const { rows } = await portal.services.db.query<{ retired: boolean }>(
+      'SELECT retired_at IS NOT NULL AS retired FROM oidc_signing_keys WHERE kid = $1',
+      [first],
+    );
     expect(rows[0]!.retired).toBe(true);
     expect(await jwksKids()).toEqual([next]);
   });

@@ -15,13 +15,23 @@ afterAll(async () => {
 
 describe('GET /api/audit', () => {
   it('records every administrative change with actor, organization, before/after and request id, for the subtree’s managers', async () => {
-    const created = await f.orgMgrA.client.post('/api/organizations', { parent_organization_id: f.tree.north.id, name: 'Audited' }, { headers: { 'x-request-id': 'req-audit-1' } });
+    const created = await f.orgMgrA.client.post(
+      '/api/organizations',
+      { parent_organization_id: f.tree.north.id, name: 'Audited' },
+      { headers: { 'x-request-id': 'req-audit-1' } },
+    );
     expect(created.status).toBe(201);
     await f.mgrB.client.post('/api/organizations', { parent_organization_id: f.tree.b.id, name: 'Elsewhere' });
     const res = await f.userMgrA.client.get('/api/audit');
     expect(res.status).toBe(200);
     const entry = res.body.entries.find((e: any) => e.action === 'organization.create');
-    expect(entry).toMatchObject({ actor_user_id: f.orgMgrA.userId, actor_email: f.orgMgrA.email, organization_id: created.body.id, target_type: 'organization', request_id: created.headers.get('x-request-id') });
+    expect(entry).toMatchObject({
+      actor_user_id: f.orgMgrA.userId,
+      actor_email: f.orgMgrA.email,
+      organization_id: created.body.id,
+      target_type: 'organization',
+      request_id: created.headers.get('x-request-id'),
+    });
     expect(entry.request_id).not.toBe('req-audit-1');
     expect(entry.after).toMatchObject({ name: 'Audited' });
     expect(res.body.entries.some((e: any) => e.after?.name === 'Elsewhere')).toBe(false);

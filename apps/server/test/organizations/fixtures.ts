@@ -45,7 +45,15 @@ export interface Fixture {
   mgrB: ActorRef;
 }
 
-export const PARTNER_APPS = ['partner-portal', 'loyalty-app', 'subscriptions-app', 'product-information', 'freshdesk', 'media-library', 'learnspace'];
+export const PARTNER_APPS = [
+  'partner-portal',
+  'loyalty-app',
+  'subscriptions-app',
+  'product-information',
+  'freshdesk',
+  'media-library',
+  'learnspace',
+];
 
 export function rights(set: (r: Rights) => void = () => undefined): Rights {
   const r = emptyRights();
@@ -74,12 +82,21 @@ export async function createOrg(
   const apps = options.apps ?? PARTNER_APPS;
   const available = options.availableForSub ?? apps;
   for (const app of apps) {
-    await portal.services.db.query('INSERT INTO organization_apps (organization_id, client_id, available_for_sub_organizations) VALUES ($1, $2, $3)', [id, app, available.includes(app)]);
+    await portal.services.db.query(
+      'INSERT INTO organization_apps (organization_id, client_id, available_for_sub_organizations) VALUES ($1, $2, $3)',
+      [id, app, available.includes(app)],
+    );
   }
   return { id, path, name };
 }
 
-export async function createMember(portal: TestPortal, org: Org, label: string, r: Rights, options: { isDeveloper?: boolean; language?: string } = {}): Promise<ActorRef> {
+export async function createMember(
+  portal: TestPortal,
+  org: Org,
+  label: string,
+  r: Rights,
+  options: { isDeveloper?: boolean; language?: string } = {},
+): Promise<ActorRef> {
   const email = `${label.toLowerCase()}.${++counter}@${org.path.split('/').pop()}.example.com`;
   const user = await portal.services.db.query<{ id: string }>(
     `INSERT INTO users (email, first_name, last_name, language_code, is_developer) VALUES ($1, $2, 'Tester', $3, $4) RETURNING id`,
@@ -94,7 +111,10 @@ export async function createMember(portal: TestPortal, org: Org, label: string, 
 }
 
 export async function buildFixture(portal: TestPortal): Promise<Fixture> {
-  const rootRow = await portal.services.db.query<{ id: string; path: string; name: string }>('SELECT id, path, name FROM organizations WHERE id = $1', [portal.rootOrganizationId]);
+  const rootRow = await portal.services.db.query<{ id: string; path: string; name: string }>(
+    'SELECT id, path, name FROM organizations WHERE id = $1',
+    [portal.rootOrganizationId],
+  );
   const root = rootRow.rows[0]!;
   const a = await createOrg(portal, root, 'Dealer A', { canCreate: true });
   const north = await createOrg(portal, a, 'North', { canCreate: true });
@@ -102,8 +122,16 @@ export async function buildFixture(portal: TestPortal): Promise<Fixture> {
   const barn = await createOrg(portal, farm, 'Barn');
   const south = await createOrg(portal, a, 'South');
   const b = await createOrg(portal, root, 'Dealer B', { canCreate: true });
-  const adminMember = await portal.services.db.query<{ id: string; email: string }>('SELECT id, email FROM memberships WHERE user_id = $1', [portal.adminUserId]);
-  const admin: ActorRef = { userId: portal.adminUserId, memberId: adminMember.rows[0]!.id, email: adminMember.rows[0]!.email, client: await portal.sessionFor(portal.adminUserId) };
+  const adminMember = await portal.services.db.query<{ id: string; email: string }>(
+    'SELECT id, email FROM memberships WHERE user_id = $1',
+    [portal.adminUserId],
+  );
+  const admin: ActorRef = {
+    userId: portal.adminUserId,
+    memberId: adminMember.rows[0]!.id,
+    email: adminMember.rows[0]!.email,
+    client: await portal.sessionFor(portal.adminUserId),
+  };
   const managerOfBoth = rights((r) => {
     r.partner_portal.user_user_manager = true;
     r.partner_portal.user_sub_organization_manager = true;
@@ -111,10 +139,30 @@ export async function buildFixture(portal: TestPortal): Promise<Fixture> {
   return {
     tree: { root, a, north, farm, barn, south, b },
     admin,
-    plainA: await createMember(portal, a, 'plain', rights((r) => (r.media_library.user_access = true))),
-    userMgrA: await createMember(portal, a, 'usermgr', rights((r) => (r.partner_portal.user_user_manager = true))),
-    orgMgrA: await createMember(portal, a, 'orgmgr', rights((r) => (r.partner_portal.user_sub_organization_manager = true))),
-    fullA: await createMember(portal, a, 'fulla', rights((r) => (r.partner_portal.user_full_permission = true))),
+    plainA: await createMember(
+      portal,
+      a,
+      'plain',
+      rights((r) => (r.media_library.user_access = true)),
+    ),
+    userMgrA: await createMember(
+      portal,
+      a,
+      'usermgr',
+      rights((r) => (r.partner_portal.user_user_manager = true)),
+    ),
+    orgMgrA: await createMember(
+      portal,
+      a,
+      'orgmgr',
+      rights((r) => (r.partner_portal.user_sub_organization_manager = true)),
+    ),
+    fullA: await createMember(
+      portal,
+      a,
+      'fulla',
+      rights((r) => (r.partner_portal.user_full_permission = true)),
+    ),
     mgrNorth: await createMember(portal, north, 'mgrnorth', managerOfBoth),
     farmer: await createMember(portal, farm, 'farmer', rights()),
     mgrB: await createMember(portal, b, 'mgrb', managerOfBoth),

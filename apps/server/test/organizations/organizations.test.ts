@@ -13,7 +13,8 @@ afterAll(async () => {
   await portal?.close();
 });
 
-const findNode = (node: any, path: string): any => (node.path === path ? node : node.children.map((c: any) => findNode(c, path)).find(Boolean));
+const findNode = (node: any, path: string): any =>
+  node.path === path ? node : node.children.map((c: any) => findNode(c, path)).find(Boolean);
 
 describe('GET /api/organizations/tree', () => {
   it('gives the actor’s own organization as root with its subtree sorted by path and counts', async () => {
@@ -49,7 +50,13 @@ describe('GET /api/organizations/{id}', () => {
   it('describes an organization of the subtree', async () => {
     const res = await f.orgMgrA.client.get(`/api/organizations/${f.tree.north.id}`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: f.tree.north.id, parent_id: f.tree.a.id, name: 'North', path: f.tree.north.path, can_create_sub_organization: true });
+    expect(res.body).toMatchObject({
+      id: f.tree.north.id,
+      parent_id: f.tree.a.id,
+      name: 'North',
+      path: f.tree.north.path,
+      can_create_sub_organization: true,
+    });
     expect(res.body.sub_organizations).toEqual([{ id: f.tree.farm.id, name: 'Farm 1', path: f.tree.farm.path, can_be_deleted: false }]);
     expect(res.body.members.map((m: any) => m.email_address)).toEqual([f.mgrNorth.email]);
     expect(res.body.apps[0]).toEqual({ client_id: 'partner-portal', name: 'Partner Portal', available_for_sub_organizations: true });
@@ -78,9 +85,17 @@ describe('POST /api/organizations', () => {
     });
     expect(res.status).toBe(201);
     const org = await f.orgMgrA.client.get(`/api/organizations/${res.body.id}`);
-    expect(org.body).toMatchObject({ name: 'Éast Côast B.V.', path: `${f.tree.a.path}/east-coast-b-v`, parent_id: f.tree.a.id, can_create_sub_organization: true, sub_organization_can_have_children: true });
+    expect(org.body).toMatchObject({
+      name: 'Éast Côast B.V.',
+      path: `${f.tree.a.path}/east-coast-b-v`,
+      parent_id: f.tree.a.id,
+      can_create_sub_organization: true,
+      sub_organization_can_have_children: true,
+    });
     expect(org.body.apps.map((a: any) => a.client_id).sort()).toEqual(['learnspace', 'media-library']);
-    const audit = await portal.services.db.query<any>("SELECT * FROM audit_log WHERE action = 'organization.create' AND target_id = $1", [res.body.id]);
+    const audit = await portal.services.db.query<any>("SELECT * FROM audit_log WHERE action = 'organization.create' AND target_id = $1", [
+      res.body.id,
+    ]);
     expect(audit.rows[0]).toMatchObject({ actor_user_id: f.orgMgrA.userId, organization_path: `${f.tree.a.path}/east-coast-b-v` });
     expect(audit.rows[0].request_id).toBeTruthy();
   });
@@ -97,7 +112,9 @@ describe('POST /api/organizations', () => {
     expect([x.status, y.status].sort()).toEqual([201, 409]);
     const loser = x.status === 409 ? x : y;
     expect(loser.body.i18NTranslationKey).toBe('sub_organization_path_already_exists');
-    const n = await portal.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM organizations WHERE path = $1', [`${f.tree.a.path}/concurrent-co`]);
+    const n = await portal.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM organizations WHERE path = $1', [
+      `${f.tree.a.path}/concurrent-co`,
+    ]);
     expect(n.rows[0]!.n).toBe(1);
   });
 
@@ -117,7 +134,11 @@ describe('POST /api/organizations', () => {
     expect(south.status).toBe(409);
     expect(south.body.i18NTranslationKey).toBe('not_allowed_to_create_sub_organizations');
     const leafParent = await createOrg(portal, f.tree.a, 'No Grandchildren', { canCreate: true, subCanHaveChildren: false });
-    const child = await f.orgMgrA.client.post('/api/organizations', { parent_organization_id: leafParent.id, name: 'Kid', can_create_sub_organization: true });
+    const child = await f.orgMgrA.client.post('/api/organizations', {
+      parent_organization_id: leafParent.id,
+      name: 'Kid',
+      can_create_sub_organization: true,
+    });
     expect(child.status).toBe(409);
     expect(child.body.i18NTranslationKey).toBe('not_allowed_to_create_sub_organizations');
     const plainKid = await f.orgMgrA.client.post('/api/organizations', { parent_organization_id: leafParent.id, name: 'Kid' });
@@ -134,7 +155,10 @@ describe('POST /api/organizations', () => {
 
   it('enforces the maximum level', async () => {
     let parent = f.tree.barn;
-    await portal.services.db.query('UPDATE organizations SET can_create_sub_organization = true, sub_organization_can_have_children = true WHERE id = $1', [parent.id]);
+    await portal.services.db.query(
+      'UPDATE organizations SET can_create_sub_organization = true, sub_organization_can_have_children = true WHERE id = $1',
+      [parent.id],
+    );
     for (let level = 5; level <= 10; level++) parent = await createOrg(portal, parent, `Level ${level}`, { canCreate: true });
     const res = await f.orgMgrA.client.post('/api/organizations', { parent_organization_id: parent.id, name: 'Too Deep' });
     expect(res.status).toBe(409);
@@ -142,20 +166,43 @@ describe('POST /api/organizations', () => {
   });
 
   it('refuses apps the parent does not make available', async () => {
-    const limited = await createOrg(portal, f.tree.a, 'Limited', { canCreate: true, apps: ['media-library', 'learnspace'], availableForSub: ['media-library'] });
-    const res = await f.orgMgrA.client.post('/api/organizations', { parent_organization_id: limited.id, name: 'Kid', client_ids: ['learnspace'] });
+    const limited = await createOrg(portal, f.tree.a, 'Limited', {
+      canCreate: true,
+      apps: ['media-library', 'learnspace'],
+      availableForSub: ['media-library'],
+    });
+    const res = await f.orgMgrA.client.post('/api/organizations', {
+      parent_organization_id: limited.id,
+      name: 'Kid',
+      client_ids: ['learnspace'],
+    });
     expect(res.status).toBe(409);
     expect(res.body.i18NTranslationKey).toBe('cannot_assign_apps_not_available');
-    const unknown = await f.orgMgrA.client.post('/api/organizations', { parent_organization_id: limited.id, name: 'Kid', client_ids: ['no-such-app'] });
+    const unknown = await f.orgMgrA.client.post('/api/organizations', {
+      parent_organization_id: limited.id,
+      name: 'Kid',
+      client_ids: ['no-such-app'],
+    });
     expect(unknown.status).toBe(409);
-    expect((await f.orgMgrA.client.post('/api/organizations', { parent_organization_id: limited.id, name: 'Kid', client_ids: ['media-library'] })).status).toBe(201);
+    expect(
+      (
+        await f.orgMgrA.client.post('/api/organizations', {
+          parent_organization_id: limited.id,
+          name: 'Kid',
+          client_ids: ['media-library'],
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it('is refused to userManagers without organizationManager, outside the subtree, and for unknown parents', async () => {
     expect((await f.userMgrA.client.post('/api/organizations', { parent_organization_id: f.tree.a.id, name: 'X1' })).status).toBe(403);
     expect((await f.mgrB.client.post('/api/organizations', { parent_organization_id: f.tree.a.id, name: 'X2' })).status).toBe(403);
     expect((await f.mgrNorth.client.post('/api/organizations', { parent_organization_id: f.tree.a.id, name: 'X3' })).status).toBe(403);
-    expect((await f.orgMgrA.client.post('/api/organizations', { parent_organization_id: '00000000-0000-4000-8000-000000000000', name: 'X4' })).status).toBe(404);
+    expect(
+      (await f.orgMgrA.client.post('/api/organizations', { parent_organization_id: '00000000-0000-4000-8000-000000000000', name: 'X4' }))
+        .status,
+    ).toBe(404);
     expect((await portal.client().post('/api/organizations', { parent_organization_id: f.tree.a.id, name: 'X5' })).status).toBe(401);
   });
 });
@@ -167,12 +214,17 @@ describe('PATCH /api/organizations/{id} (rename)', () => {
     const member = await createMember(portal, child, 'moved', rights());
     const res = await f.mgrB.client.patch(`/api/organizations/${top.id}`, { name: '  New Name ' });
     expect(res.status).toBe(204);
-    const rows = await portal.services.db.query<{ id: string; name: string; path: string }>('SELECT id, name, path FROM organizations WHERE id = ANY($1::uuid[]) ORDER BY path', [[top.id, child.id]]);
+    const rows = await portal.services.db.query<{ id: string; name: string; path: string }>(
+      'SELECT id, name, path FROM organizations WHERE id = ANY($1::uuid[]) ORDER BY path',
+      [[top.id, child.id]],
+    );
     expect(rows.rows).toEqual([
       { id: top.id, name: 'New Name', path: `${f.tree.b.path}/new-name` },
       { id: child.id, name: 'Child', path: `${f.tree.b.path}/new-name/child` },
     ]);
-    const m = await portal.services.db.query<{ organization_path: string }>('SELECT organization_path FROM memberships WHERE id = $1', [member.memberId]);
+    const m = await portal.services.db.query<{ organization_path: string }>('SELECT organization_path FROM memberships WHERE id = $1', [
+      member.memberId,
+    ]);
     expect(m.rows[0]!.organization_path).toBe(`${f.tree.b.path}/new-name/child`);
   });
 
@@ -200,7 +252,13 @@ describe('PATCH /api/organizations/{id}/apps (cascade)', () => {
       available_for_sub_organizations: ['partner-portal', 'media-library'],
     });
     expect(res.status).toBe(204);
-    const apps = async (id: string) => (await portal.services.db.query<{ client_id: string }>('SELECT client_id FROM organization_apps WHERE organization_id = $1 ORDER BY client_id', [id])).rows.map((r) => r.client_id);
+    const apps = async (id: string) =>
+      (
+        await portal.services.db.query<{ client_id: string }>(
+          'SELECT client_id FROM organization_apps WHERE organization_id = $1 ORDER BY client_id',
+          [id],
+        )
+      ).rows.map((r) => r.client_id);
     expect(await apps(l1.id)).toEqual(['learnspace', 'media-library', 'partner-portal']);
     for (const o of [l2, l3, l4]) expect(await apps(o.id)).toEqual(['media-library', 'partner-portal']);
     const tree = await f.mgrB.client.get('/api/organizations/tree');
@@ -245,10 +303,19 @@ describe('PATCH /api/organizations/{id}/can-create-sub-organizations', () => {
   });
 
   it('validates the query and refuses others', async () => {
-    expect((await f.mgrB.client.patch(`/api/organizations/${f.tree.south.id}/can-create-sub-organizations?canCreateSubOrganizations=maybe`)).status).toBe(400);
+    expect(
+      (await f.mgrB.client.patch(`/api/organizations/${f.tree.south.id}/can-create-sub-organizations?canCreateSubOrganizations=maybe`))
+        .status,
+    ).toBe(400);
     expect((await f.mgrB.client.patch(`/api/organizations/${f.tree.south.id}/can-create-sub-organizations`)).status).toBe(400);
-    expect((await f.mgrB.client.patch(`/api/organizations/${f.tree.south.id}/can-create-sub-organizations?canCreateSubOrganizations=true`)).status).toBe(403);
-    expect((await f.userMgrA.client.patch(`/api/organizations/${f.tree.south.id}/can-create-sub-organizations?canCreateSubOrganizations=true`)).status).toBe(403);
+    expect(
+      (await f.mgrB.client.patch(`/api/organizations/${f.tree.south.id}/can-create-sub-organizations?canCreateSubOrganizations=true`))
+        .status,
+    ).toBe(403);
+    expect(
+      (await f.userMgrA.client.patch(`/api/organizations/${f.tree.south.id}/can-create-sub-organizations?canCreateSubOrganizations=true`))
+        .status,
+    ).toBe(403);
   });
 });
 
@@ -279,7 +346,9 @@ describe('DELETE /api/organizations/{id}', () => {
 
 describe('PUT /api/organizations/{id}/allowed-email-domains', () => {
   it('is set by provider administrators and read by the organization’s managers', async () => {
-    const res = await f.admin.client.put(`/api/organizations/${f.tree.south.id}/allowed-email-domains`, { allowed_email_domains: ['@South.example', 'farm.example'] });
+    const res = await f.admin.client.put(`/api/organizations/${f.tree.south.id}/allowed-email-domains`, {
+      allowed_email_domains: ['@South.example', 'farm.example'],
+    });
     expect(res.status).toBe(204);
     const org = await f.userMgrA.client.get(`/api/organizations/${f.tree.south.id}`);
     expect(org.body.allowed_email_domains).toEqual(['farm.example', 'south.example']);
@@ -288,10 +357,18 @@ describe('PUT /api/organizations/{id}/allowed-email-domains', () => {
   });
 
   it('is refused to everyone else and validates domains', async () => {
-    expect((await f.fullA.client.put(`/api/organizations/${f.tree.south.id}/allowed-email-domains`, { allowed_email_domains: [] })).status).toBe(403);
-    expect((await f.mgrB.client.put(`/api/organizations/${f.tree.south.id}/allowed-email-domains`, { allowed_email_domains: [] })).status).toBe(403);
-    expect((await portal.client().put(`/api/organizations/${f.tree.south.id}/allowed-email-domains`, { allowed_email_domains: [] })).status).toBe(401);
-    const bad = await f.admin.client.put(`/api/organizations/${f.tree.south.id}/allowed-email-domains`, { allowed_email_domains: ['not a domain'] });
+    expect(
+      (await f.fullA.client.put(`/api/organizations/${f.tree.south.id}/allowed-email-domains`, { allowed_email_domains: [] })).status,
+    ).toBe(403);
+    expect(
+      (await f.mgrB.client.put(`/api/organizations/${f.tree.south.id}/allowed-email-domains`, { allowed_email_domains: [] })).status,
+    ).toBe(403);
+    expect(
+      (await portal.client().put(`/api/organizations/${f.tree.south.id}/allowed-email-domains`, { allowed_email_domains: [] })).status,
+    ).toBe(401);
+    const bad = await f.admin.client.put(`/api/organizations/${f.tree.south.id}/allowed-email-domains`, {
+      allowed_email_domains: ['not a domain'],
+    });
     expect(bad.status).toBe(400);
   });
 });

@@ -15,7 +15,9 @@ describe('seed:demo', () => {
   it('fills a realistic tree with members and pending, accepted and revoked invitations, idempotently', async () => {
     const first = await seedDemo(portal.services.db, portal.config);
     expect(first.links).toHaveLength(3);
-    const states = await portal.services.db.query<{ state: string; n: number }>('SELECT state, count(*)::int AS n FROM invitations GROUP BY state ORDER BY state');
+    const states = await portal.services.db.query<{ state: string; n: number }>(
+      'SELECT state, count(*)::int AS n FROM invitations GROUP BY state ORDER BY state',
+    );
     expect(states.rows).toEqual([
       { state: 'ACCEPTED', n: 2 },
       { state: 'PENDING', n: 3 },

@@ -26,12 +26,17 @@ afterAll(async () => {
 });
 
 const root = () => ({ id: portal.rootOrganizationId, path: 'nedap', name: 'Nedap' });
-const findNode = (node: any, path: string): any => (node.path === path ? node : node.children.map((c: any) => findNode(c, path)).find(Boolean));
+const findNode = (node: any, path: string): any =>
+  node.path === path ? node : node.children.map((c: any) => findNode(c, path)).find(Boolean);
 
 /** The tree as each instance answers it (both answers must be equal). */
 async function trees(): Promise<any> {
   const viaFirst = await admin.get('/api/organizations/tree');
-  const viaOther = await other.inject({ method: 'GET', url: '/api/organizations/tree', headers: { cookie: admin.cookieHeader(), 'x-csrf': '1' } });
+  const viaOther = await other.inject({
+    method: 'GET',
+    url: '/api/organizations/tree',
+    headers: { cookie: admin.cookieHeader(), 'x-csrf': '1' },
+  });
   expect(viaFirst.status).toBe(200);
   expect(viaOther.statusCode).toBe(200);
   expect(viaOther.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -50,7 +55,11 @@ describe('the cached organization tree', () => {
   it('follows each kind of change made through either instance at once', async () => {
     await trees();
     // a new organization (through the first instance), seen by the other one
-    const created = await admin.post('/api/organizations', { parent_organization_id: root().id, name: 'Cache Dealer', client_ids: ['partner-portal'] });
+    const created = await admin.post('/api/organizations', {
+      parent_organization_id: root().id,
+      name: 'Cache Dealer',
+      client_ids: ['partner-portal'],
+    });
     expect(created.status).toBe(201);
     let tree = await trees();
     const dealer = findNode(tree, 'nedap/cache-dealer');
@@ -83,9 +92,13 @@ describe('the cached organization tree', () => {
     expect(findNode(await trees(), path).members).toBe(0);
 
     // apps and allowed e-mail domains
-    expect((await admin.patch(`/api/organizations/${dealer.key}/apps`, { client_ids: ['partner-portal', 'media-library'] })).status).toBeLessThan(300);
+    expect(
+      (await admin.patch(`/api/organizations/${dealer.key}/apps`, { client_ids: ['partner-portal', 'media-library'] })).status,
+    ).toBeLessThan(300);
     expect(findNode(await trees(), path).apps).toEqual(['media-library', 'partner-portal']);
-    expect((await admin.put(`/api/organizations/${dealer.key}/allowed-email-domains`, { allowed_email_domains: ['dealer.example'] })).status).toBeLessThan(300);
+    expect(
+      (await admin.put(`/api/organizations/${dealer.key}/allowed-email-domains`, { allowed_email_domains: ['dealer.example'] })).status,
+    ).toBeLessThan(300);
     expect(findNode(await trees(), path).allowed_email_domains).toEqual(['dealer.example']);
 
     // a sub-organization written straight to the database (no API), then the deletion
@@ -108,9 +121,13 @@ describe('the cached organization tree', () => {
   });
 
   it('keeps no change older than an hour in its log', async () => {
-    await portal.services.db.query(`INSERT INTO organization_tree_changes (txid, recorded_at) VALUES ('1', now() - interval '2 hours') ON CONFLICT DO NOTHING`);
+    await portal.services.db.query(
+      `INSERT INTO organization_tree_changes (txid, recorded_at) VALUES ('1', now() - interval '2 hours') ON CONFLICT DO NOTHING`,
+    );
     await q.sweepTreeChanges(portal.services.db);
-    const { rows } = await portal.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM organization_tree_changes WHERE recorded_at < now() - interval '1 hour'`);
+    const { rows } = await portal.services.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM organization_tree_changes WHERE recorded_at < now() - interval '1 hour'`,
+    );
     expect(rows[0]!.n).toBe(0);
   });
 });

@@ -20,23 +20,40 @@ describe('GET /api/portal', () => {
     const res = await f.plainA.client.get('/api/portal');
     expect(res.status).toBe(200);
     expect(names(res.body)).toEqual(['Remote support', 'Media library']);
-    expect(res.body[1]).toEqual({ name: 'Media library', description_i18_nkey: 'tile_media_library_description', uri: 'https://media.example.com/', icon: 'photo', coming_soon: false, router_path: null });
+    expect(res.body[1]).toEqual({
+      name: 'Media library',
+      description_i18_nkey: 'tile_media_library_description',
+      uri: 'https://media.example.com/',
+      icon: 'photo',
+      coming_soon: false,
+      router_path: null,
+    });
   });
 
   it('needs the organization to have the app, whatever the rights say', async () => {
     const org = await createOrg(portal, f.tree.a, 'No Media', { apps: ['learnspace'] });
-    const m = await createMember(portal, org, 'nomedia', rights((r) => {
-      r.media_library.user_access = true;
-      r.academy.user_access = true;
-    }));
+    const m = await createMember(
+      portal,
+      org,
+      'nomedia',
+      rights((r) => {
+        r.media_library.user_access = true;
+        r.academy.user_access = true;
+      }),
+    );
     expect(names((await m.client.get('/api/portal')).body)).toEqual(['Remote support', 'Academy']);
   });
 
   it('shows tiles with a required right only to holders of that right', async () => {
-    const m = await createMember(portal, f.tree.north, 'loyal', rights((r) => {
-      r.loyalty.user_access = true;
-      r.loyalty.user_request_manager = true;
-    }));
+    const m = await createMember(
+      portal,
+      f.tree.north,
+      'loyal',
+      rights((r) => {
+        r.loyalty.user_access = true;
+        r.loyalty.user_request_manager = true;
+      }),
+    );
     const tiles = names((await m.client.get('/api/portal')).body);
     expect(tiles).toContain('Tag replacement');
     expect(tiles).toContain('Request management');
@@ -47,7 +64,9 @@ describe('GET /api/portal', () => {
     const res = await f.userMgrA.client.get('/api/portal');
     const tile = res.body.find((t: any) => t.router_path?.startsWith('/manage-organization/'));
     expect(tile).toMatchObject({ router_path: `/manage-organization/${f.tree.a.id}`, coming_soon: false });
-    expect((await f.orgMgrA.client.get('/api/portal')).body.some((t: any) => t.router_path === `/manage-organization/${f.tree.a.id}`)).toBe(true);
+    expect((await f.orgMgrA.client.get('/api/portal')).body.some((t: any) => t.router_path === `/manage-organization/${f.tree.a.id}`)).toBe(
+      true,
+    );
   });
 
   it('gives the provider’s staff every app they have rights for; coming-soon tiles are returned as such', async () => {
@@ -85,7 +104,12 @@ describe('notifications, features, profit calculator, configuration', () => {
   it('gives the feature flags', async () => {
     const res = await f.plainA.client.get('/api/portal/application/features');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ control_tower_enabled: false, control_tower_enabled_for_non_nedap_users: false, ordering_tools_enabled: true, ordering_tools_enabled_for_non_nedap_users: true });
+    expect(res.body).toEqual({
+      control_tower_enabled: false,
+      control_tower_enabled_for_non_nedap_users: false,
+      ordering_tools_enabled: true,
+      ordering_tools_enabled_for_non_nedap_users: true,
+    });
     expect((await portal.client().get('/api/portal/application/features')).status).toBe(401);
   });
 

@@ -362,9 +362,10 @@ describe('authorization matrix: delegation', () => {
       accept_agreement: true,
     });
     expect(accepted.status, accepted.text).toBe(204);
-    const { rows } = await db.query<{ rights: Record<string, unknown> }>('SELECT m.rights FROM memberships m JOIN users u ON u.id = m.user_id WHERE lower(u.email) = lower($1)', [
-      invitation.email,
-    ]);
+    const { rows } = await db.query<{ rights: Record<string, unknown> }>(
+      'SELECT m.rights FROM memberships m JOIN users u ON u.id = m.user_id WHERE lower(u.email) = lower($1)',
+      [invitation.email],
+    );
     const { toRights, isOrganizationManager } = await import('@partner-portal/contracts');
     const rights = toRights(rows[0]!.rights);
     expect(rights.global_full_permission).toBe(false);

@@ -12,7 +12,11 @@ import { buildWorld, USER_PASSWORD } from './support/world.js';
  * reset-link validation that tells users apart, request ids chosen by the caller, the
  * Permissions-Policy header, and security tests that skipped themselves.
  */
-const portal = await startPortal({ DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN, LOGIN_RATE_LIMIT_PER_ACCOUNT: '100000', LOGIN_RATE_LIMIT_PER_IP: '100000' });
+const portal = await startPortal({
+  DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN,
+  LOGIN_RATE_LIMIT_PER_ACCOUNT: '100000',
+  LOGIN_RATE_LIMIT_PER_IP: '100000',
+});
 const world = await buildWorld(portal);
 afterAll(async () => {
   await portal.close();
@@ -48,7 +52,16 @@ describe('NUL bytes at /connect', () => {
       check(`GET /connect/authorize ${JSON.stringify(params)}`, res.status, await res.text());
     }
     const forms: [string, Record<string, string>][] = [
-      ['/connect/token', { grant_type: 'authorization_code', code: '\0', client_id: String(client.client_id), redirect_uri: redirect, code_verifier: 'v'.repeat(43) }],
+      [
+        '/connect/token',
+        {
+          grant_type: 'authorization_code',
+          code: '\0',
+          client_id: String(client.client_id),
+          redirect_uri: redirect,
+          code_verifier: 'v'.repeat(43),
+        },
+      ],
       ['/connect/token', { grant_type: 'authorization_code', code: 'abc', client_id: '\0' }],
       ['/connect/token', { grant_type: 'refresh_token', refresh_token: '\0', client_id: String(client.client_id) }],
       ['/connect/token', { grant_type: 'refresh_token', refresh_token: 'x\0y', client_id: String(client.client_id) }],
@@ -64,7 +77,12 @@ describe('NUL bytes at /connect', () => {
       });
       check(`POST ${path} ${JSON.stringify(form)}`, res.status, await res.text());
     }
-    for (const path of ['/connect/interaction/%00', '/connect/auth/%00', '/connect/session/end?client_id=%00', '/connect/userinfo?access_token=%00']) {
+    for (const path of [
+      '/connect/interaction/%00',
+      '/connect/auth/%00',
+      '/connect/session/end?client_id=%00',
+      '/connect/userinfo?access_token=%00',
+    ]) {
       const res = await fetch(`${portal.url}${path}`, { redirect: 'manual' });
       check(`GET ${path}`, res.status, await res.text());
     }
@@ -77,19 +95,27 @@ describe('NUL bytes at /connect', () => {
 describe('return paths', () => {
   it('never hands back a path that is protocol-relative after normalisation', async () => {
     for (const path of ['/.//evil.example', '/a/..//evil.example', '/./\\evil.example', '/%2F%2Fevil.example', '/%2f%5cevil.example']) {
-      const res = await portal.client().post('/api/identity/login', { email: world.users.member.email, password: USER_PASSWORD, return_path: path });
+      const res = await portal
+        .client()
+        .post('/api/identity/login', { email: world.users.member.email, password: USER_PASSWORD, return_path: path });
       expect(res.status, path).toBe(200);
       expect(res.body.valid_return_url, path).toBeNull();
     }
-    const fine = await portal.client().post('/api/identity/login', { email: world.users.member.email, password: USER_PASSWORD, return_path: '/a/./b/../profile?x=1' });
+    const fine = await portal
+      .client()
+      .post('/api/identity/login', { email: world.users.member.email, password: USER_PASSWORD, return_path: '/a/./b/../profile?x=1' });
     expect(fine.body.valid_return_url).toBe('/a/profile?x=1');
   });
 });
 
 describe('reset links', () => {
   it('validation answers an unknown user exactly like a known one with a wrong code', async () => {
-    const known = await portal.client().post('/api/identity/validate-reset-token', { user_id: world.users.member.id, token: 'not-the-code' });
-    const unknown = await portal.client().post('/api/identity/validate-reset-token', { user_id: '00000000-0000-4000-8000-000000000000', token: 'not-the-code' });
+    const known = await portal
+      .client()
+      .post('/api/identity/validate-reset-token', { user_id: world.users.member.id, token: 'not-the-code' });
+    const unknown = await portal
+      .client()
+      .post('/api/identity/validate-reset-token', { user_id: '00000000-0000-4000-8000-000000000000', token: 'not-the-code' });
     const malformed = await portal.client().post('/api/identity/validate-reset-token', { user_id: 'not-a-uuid', token: 'not-the-code' });
     expect(known.status).toBe(200);
     for (const res of [unknown, malformed]) {
@@ -128,9 +154,11 @@ describe('security headers', () => {
     for (const path of ['/', '/api/portal/configuration', '/.well-known/openid-configuration']) {
       const res = await portal.client().get(path);
       const policy = res.headers.get('permissions-policy') ?? '';
-      for (const feature of ['camera=()', 'microphone=()', 'geolocation=()', 'payment=()', 'usb=()']) expect(policy, `${path}: ${policy}`).toContain(feature);
+      for (const feature of ['camera=()', 'microphone=()', 'geolocation=()', 'payment=()', 'usb=()'])
+        expect(policy, `${path}: ${policy}`).toContain(feature);
       // passkeys work on the portal's own pages, and only there
-      for (const feature of ['publickey-credentials-create=(self)', 'publickey-credentials-get=(self)']) expect(policy, `${path}: ${policy}`).toContain(feature);
+      for (const feature of ['publickey-credentials-create=(self)', 'publickey-credentials-get=(self)'])
+        expect(policy, `${path}: ${policy}`).toContain(feature);
     }
   });
 });

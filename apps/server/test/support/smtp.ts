@@ -46,7 +46,7 @@ export class SmtpSink {
 
   async start(): Promise<this> {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', () => resolve()));
-    this.port = ((this.server as unknown as { server: { address(): AddressInfo } }).server.address()).port;
+    this.port = (this.server as unknown as { server: { address(): AddressInfo } }).server.address().port;
     return this;
   }
 
@@ -61,7 +61,10 @@ export class SmtpSink {
       const found = this.messages.find((m) => m.to.includes(to.toLowerCase()) && predicate(m));
       if (found) return found;
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`no e-mail to ${to} within ${timeoutMs} ms (got ${this.messages.length}: ${this.messages.map((m) => `${m.to.join(',')}: ${m.subject}`).join('; ')})`);
+      if (left <= 0)
+        throw new Error(
+          `no e-mail to ${to} within ${timeoutMs} ms (got ${this.messages.length}: ${this.messages.map((m) => `${m.to.join(',')}: ${m.subject}`).join('; ')})`,
+        );
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, left);
         this.waiters.push(() => {

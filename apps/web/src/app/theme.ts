@@ -1,7 +1,18 @@
 import { createTheme, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
 
 /** The provider's blue, from light to dark; shade 8 keeps white text above WCAG AA contrast. */
-const brand: MantineColorsTuple = ['#e7f1fb', '#cfe1f5', '#a0c2ea', '#6da1df', '#4385d5', '#2a74cf', '#1a69cc', '#0b5cad', '#004f9b', '#003f7d'];
+const brand: MantineColorsTuple = [
+  '#e7f1fb',
+  '#cfe1f5',
+  '#a0c2ea',
+  '#6da1df',
+  '#4385d5',
+  '#2a74cf',
+  '#1a69cc',
+  '#0b5cad',
+  '#004f9b',
+  '#003f7d',
+];
 
 export const theme = createTheme({
   primaryColor: 'brand',

@@ -8,7 +8,15 @@ export function Footer() {
   const { t } = useTranslation();
   const { data: config } = useQuery(configurationQuery);
   return (
-    <Group component="footer" justify="space-between" gap="sm" px="md" py="sm" wrap="wrap" style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}>
+    <Group
+      component="footer"
+      justify="space-between"
+      gap="sm"
+      px="md"
+      py="sm"
+      wrap="wrap"
+      style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}
+    >
       <Text size="sm" c="dimmed">
         © {new Date().getFullYear()} Partner Portal
       </Text>

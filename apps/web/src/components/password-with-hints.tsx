@@ -31,7 +31,14 @@ export const PasswordWithHints = forwardRef<HTMLInputElement, Props>(function Pa
         }}
       />
       {focused && (
-        <Box id={hintsId} mt={6} p="xs" bg="gray.0" bd="1px solid var(--mantine-color-gray-3)" style={{ borderRadius: 'var(--mantine-radius-sm)' }}>
+        <Box
+          id={hintsId}
+          mt={6}
+          p="xs"
+          bg="gray.0"
+          bd="1px solid var(--mantine-color-gray-3)"
+          style={{ borderRadius: 'var(--mantine-radius-sm)' }}
+        >
           <Text size="sm" fw={600} mb={4}>
             {t('password_hints_title')}
           </Text>
@@ -41,7 +48,13 @@ export const PasswordWithHints = forwardRef<HTMLInputElement, Props>(function Pa
               return (
                 <List.Item
                   key={rule}
-                  icon={ok ? <IconCheck size={14} color="var(--mantine-color-green-8)" aria-hidden /> : <IconX size={14} color="var(--mantine-color-red-8)" aria-hidden />}
+                  icon={
+                    ok ? (
+                      <IconCheck size={14} color="var(--mantine-color-green-8)" aria-hidden />
+                    ) : (
+                      <IconX size={14} color="var(--mantine-color-red-8)" aria-hidden />
+                    )
+                  }
                 >
                   <Text size="sm" component="span" fw={ok ? 400 : 500}>
                     {t(`hint_${rule}`)}

@@ -33,7 +33,12 @@ export function describeError(err: unknown, knownKey: (key: string) => boolean =
   }
   if (err.status === 409) {
     const key = problem?.i18NTranslationKey;
-    return { kind: 'conflict', key: key && knownKey(key) ? key : 'invalid_operation', messages: problem?.messages ?? [], params: problem?.params ?? {} };
+    return {
+      kind: 'conflict',
+      key: key && knownKey(key) ? key : 'invalid_operation',
+      messages: problem?.messages ?? [],
+      params: problem?.params ?? {},
+    };
   }
   if (err.status === 429) return { kind: 'too_many_requests', key: 'too_many_requests' };
   return { kind: 'generic', key: 'error_try_again', status: err.status };
@@ -56,7 +61,9 @@ export function errorMessage(err: unknown, t: Translate, knownKey?: (key: string
 export function fieldErrorMessages(err: unknown, t: Translate, knownKey?: (key: string) => boolean): Record<string, string> {
   const view = describeError(err, knownKey);
   if (view.kind !== 'fields') return {};
-  return Object.fromEntries(Object.entries(view.fields).map(([field, list]) => [field, list.map((s) => t(s, { defaultValue: s })).join(' ')]));
+  return Object.fromEntries(
+    Object.entries(view.fields).map(([field, list]) => [field, list.map((s) => t(s, { defaultValue: s })).join(' ')]),
+  );
 }
 
 /** OAuth / OpenID Connect error codes that get their own explanation; others get a general one. */

@@ -20,7 +20,8 @@ import { api } from './api';
 export const startTotp = () => api.post<TotpEnrolmentResponse>('/factors/totp');
 
 /** POST /api/factors/totp/confirm — the first code; answers the recovery codes (and, in a sign-in, where to go). */
-export const confirmTotp = (code: string) => api.post<RecoveryCodesResponse & { valid_return_url?: string | null }>('/factors/totp/confirm', { code });
+export const confirmTotp = (code: string) =>
+  api.post<RecoveryCodesResponse & { valid_return_url?: string | null }>('/factors/totp/confirm', { code });
 
 export const passkeysSupported = () => browserSupportsWebAuthn();
 export const passkeyAutofillSupported = () => browserSupportsWebAuthnAutofill();

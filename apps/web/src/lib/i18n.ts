@@ -83,7 +83,10 @@ export async function registerFeatureLocales(loaders: LocaleLoaders): Promise<vo
  * English and the interface language load first, then each language switched to; with
  * `allLanguages`, every language loads at once (pages whose visitors switch language on them).
  */
-export function featureLocales(files: Record<string, () => Promise<unknown>>, options: { allLanguages?: boolean } = {}): () => Promise<void> {
+export function featureLocales(
+  files: Record<string, () => Promise<unknown>>,
+  options: { allLanguages?: boolean } = {},
+): () => Promise<void> {
   const loaders = Object.fromEntries(
     INTERFACE_LANGUAGES.map((language) => {
       const file = Object.entries(files).find(([path]) => path.endsWith(`/${language}.json`));

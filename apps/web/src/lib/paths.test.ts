@@ -15,6 +15,8 @@ describe('return paths', () => {
     expect(safeReturnPath(null)).toBeNull();
   });
   it('builds the login address with the current location', () => {
-    expect(loginPathFor({ pathname: '/manage-organization/1', search: '?q=a' })).toBe('/login?returnPath=%2Fmanage-organization%2F1%3Fq%3Da');
+    expect(loginPathFor({ pathname: '/manage-organization/1', search: '?q=a' })).toBe(
+      '/login?returnPath=%2Fmanage-organization%2F1%3Fq%3Da',
+    );
   });
 });

@@ -24,7 +24,10 @@ function localeFolders(dir: string): string[] {
 
 function flatten(value: unknown, prefix = ''): Record<string, unknown> {
   if (value && typeof value === 'object' && !Array.isArray(value)) {
-    return Object.assign({}, ...Object.entries(value).map(([k, v]) => flatten(v, prefix ? `${prefix}.${k}` : k))) as Record<string, unknown>;
+    return Object.assign({}, ...Object.entries(value).map(([k, v]) => flatten(v, prefix ? `${prefix}.${k}` : k))) as Record<
+      string,
+      unknown
+    >;
   }
   return { [prefix]: value };
 }
@@ -33,7 +36,12 @@ const read = (folder: string, language: string) => flatten(JSON.parse(readFileSy
 
 /** i18next plural keys (`key_one`, `key_other`, …): each language has the forms its plural rules use. */
 const PLURAL = /_(zero|one|two|few|many|other)$/;
-const pluralBases = (messages: Record<string, unknown>) => new Set(Object.keys(messages).filter((k) => PLURAL.test(k)).map((k) => k.replace(PLURAL, '')));
+const pluralBases = (messages: Record<string, unknown>) =>
+  new Set(
+    Object.keys(messages)
+      .filter((k) => PLURAL.test(k))
+      .map((k) => k.replace(PLURAL, '')),
+  );
 /** The keys with plural forms folded into one `base_#` (its `_other` text), so languages with different forms compare equal. */
 const folded = (messages: Record<string, unknown>) => {
   const out: Record<string, unknown> = {};
@@ -59,8 +67,15 @@ describe('locale parity', () => {
         const raw = read(folder, language);
         // every counted text has exactly the plural forms this language's rules use
         for (const base of pluralBases(raw)) {
-          const forms = Object.keys(raw).filter((k) => k.replace(PLURAL, '') === base && PLURAL.test(k)).map((k) => PLURAL.exec(k)![1]).sort();
-          expect({ language, base, forms }).toEqual({ language, base, forms: [...new Intl.PluralRules(language).resolvedOptions().pluralCategories].sort() });
+          const forms = Object.keys(raw)
+            .filter((k) => k.replace(PLURAL, '') === base && PLURAL.test(k))
+            .map((k) => PLURAL.exec(k)![1])
+            .sort();
+          expect({ language, base, forms }).toEqual({
+            language,
+            base,
+            forms: [...new Intl.PluralRules(language).resolvedOptions().pluralCategories].sort(),
+          });
         }
         const messages = folded(raw);
         const missing = keys.filter((k) => !(k in messages));

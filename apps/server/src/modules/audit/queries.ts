@@ -48,7 +48,12 @@ export interface AuditRow {
   request_id: string | null;
 }
 
-export async function listAuditEntries(q: Queryable, path: string, limit: number, offset: number): Promise<{ total: number; rows: AuditRow[] }> {
+export async function listAuditEntries(
+  q: Queryable,
+  path: string,
+  limit: number,
+  offset: number,
+): Promise<{ total: number; rows: AuditRow[] }> {
   const where = subtreeCondition('organization_path', '$1');
   const total = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_log WHERE ${where}`, [path]);
   const { rows } = await q.query<AuditRow>(

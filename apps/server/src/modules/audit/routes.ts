@@ -9,7 +9,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['audit'],
-        summary: "Audit log of an organization and its descendants (newest first, 50 per page); managers of that subtree only",
+        summary: 'Audit log of an organization and its descendants (newest first, 50 per page); managers of that subtree only',
         querystring: auditQuerySchema,
         response: { 200: auditResponseSchema },
       },

@@ -15,7 +15,11 @@ export interface AuditChange {
 }
 
 /** Record an administrative change, in the caller's transaction. */
-export async function audit(tx: Queryable, actor: Actor | { userId: string | null; email: string | null; requestId: string | null }, change: AuditChange): Promise<void> {
+export async function audit(
+  tx: Queryable,
+  actor: Actor | { userId: string | null; email: string | null; requestId: string | null },
+  change: AuditChange,
+): Promise<void> {
   const who = 'user' in actor ? { userId: actor.user.id, email: actor.user.email, requestId: actor.requestId } : actor;
   await insertAuditEntry(tx, {
     actorUserId: who.userId,

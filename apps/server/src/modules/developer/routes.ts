@@ -17,7 +17,10 @@ export const developerRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const body = await organizationExport(app.services.db, await app.services.sessions.require(request));
-      return reply.header('content-disposition', 'attachment; filename="organization-export.json"').header('cache-control', 'no-store').send(body);
+      return reply
+        .header('content-disposition', 'attachment; filename="organization-export.json"')
+        .header('cache-control', 'no-store')
+        .send(body);
     },
   );
 };

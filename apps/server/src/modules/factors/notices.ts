@@ -29,7 +29,8 @@ const TEXTS: Record<UserLanguage, NoticeTexts> = {
       'factor-added': 'An authenticator app was just set up as a second factor for signing in to your account.',
       'factor-removed': 'An authenticator app was just removed from the second factors of your account.',
       'password-changed': 'The password of your account was just changed.',
-      'factors-reset': 'An administrator of your organization just removed all second factors of your account. At your next sign-in you may be asked to set up a new one.',
+      'factors-reset':
+        'An administrator of your organization just removed all second factors of your account. At your next sign-in you may be asked to set up a new one.',
     },
     notYou: 'If this was not you, change your password at once and contact your administrator.',
     link: 'Sign in:',
@@ -47,7 +48,8 @@ const TEXTS: Record<UserLanguage, NoticeTexts> = {
       'factor-added': 'Er is zojuist een authenticator-app ingesteld als tweede factor om je aan te melden bij je account.',
       'factor-removed': 'Er is zojuist een authenticator-app verwijderd uit de tweede factoren van je account.',
       'password-changed': 'Het wachtwoord van je account is zojuist gewijzigd.',
-      'factors-reset': 'Een beheerder van je organisatie heeft zojuist alle tweede factoren van je account verwijderd. Bij je volgende aanmelding kan je worden gevraagd een nieuwe in te stellen.',
+      'factors-reset':
+        'Een beheerder van je organisatie heeft zojuist alle tweede factoren van je account verwijderd. Bij je volgende aanmelding kan je worden gevraagd een nieuwe in te stellen.',
     },
     notYou: 'Was jij dit niet? Wijzig dan direct je wachtwoord en neem contact op met je beheerder.',
     link: 'Aanmelden:',
@@ -65,7 +67,8 @@ const TEXTS: Record<UserLanguage, NoticeTexts> = {
       'factor-added': 'Soeben wurde eine Authenticator-App als zweiter Faktor für die Anmeldung an Ihrem Konto eingerichtet.',
       'factor-removed': 'Soeben wurde eine Authenticator-App aus den zweiten Faktoren Ihres Kontos entfernt.',
       'password-changed': 'Das Passwort Ihres Kontos wurde soeben geändert.',
-      'factors-reset': 'Ein Administrator Ihrer Organisation hat soeben alle zweiten Faktoren Ihres Kontos entfernt. Bei Ihrer nächsten Anmeldung werden Sie möglicherweise gebeten, einen neuen einzurichten.',
+      'factors-reset':
+        'Ein Administrator Ihrer Organisation hat soeben alle zweiten Faktoren Ihres Kontos entfernt. Bei Ihrer nächsten Anmeldung werden Sie möglicherweise gebeten, einen neuen einzurichten.',
     },
     notYou: 'Wenn Sie das nicht waren, ändern Sie sofort Ihr Passwort und wenden Sie sich an Ihren Administrator.',
     link: 'Anmelden:',
@@ -83,7 +86,8 @@ const TEXTS: Record<UserLanguage, NoticeTexts> = {
       'factor-added': "Une application d'authentification vient d'être configurée comme second facteur de connexion à votre compte.",
       'factor-removed': "Une application d'authentification vient d'être retirée des seconds facteurs de votre compte.",
       'password-changed': "Le mot de passe de votre compte vient d'être modifié.",
-      'factors-reset': "Un administrateur de votre organisation vient de supprimer tous les seconds facteurs de votre compte. À votre prochaine connexion, il pourra vous être demandé d'en configurer un nouveau.",
+      'factors-reset':
+        "Un administrateur de votre organisation vient de supprimer tous les seconds facteurs de votre compte. À votre prochaine connexion, il pourra vous être demandé d'en configurer un nouveau.",
     },
     notYou: "Si ce n'était pas vous, changez immédiatement votre mot de passe et contactez votre administrateur.",
     link: 'Se connecter :',
@@ -101,7 +105,8 @@ const TEXTS: Record<UserLanguage, NoticeTexts> = {
       'factor-added': 'Se acaba de configurar una aplicación de autenticación como segundo factor para iniciar sesión en tu cuenta.',
       'factor-removed': 'Se acaba de quitar una aplicación de autenticación de los segundos factores de tu cuenta.',
       'password-changed': 'Se acaba de cambiar la contraseña de tu cuenta.',
-      'factors-reset': 'Un administrador de tu organización acaba de quitar todos los segundos factores de tu cuenta. En tu próximo inicio de sesión puede que se te pida configurar uno nuevo.',
+      'factors-reset':
+        'Un administrador de tu organización acaba de quitar todos los segundos factores de tu cuenta. En tu próximo inicio de sesión puede que se te pida configurar uno nuevo.',
     },
     notYou: 'Si no has sido tú, cambia tu contraseña de inmediato y ponte en contacto con tu administrador.',
     link: 'Iniciar sesión:',
@@ -113,7 +118,12 @@ function textsFor(language: string): NoticeTexts {
   return (USER_LANGUAGES as readonly string[]).includes(language) ? TEXTS[language as UserLanguage] : TEXTS.en;
 }
 
-export function securityNoticeEmail(input: { notice: SecurityNotice; language: string; firstName?: string | null; loginUrl: string }): RenderedEmail {
+export function securityNoticeEmail(input: {
+  notice: SecurityNotice;
+  language: string;
+  firstName?: string | null;
+  loginUrl: string;
+}): RenderedEmail {
   const t = textsFor(input.language);
   const paragraphs = [t.greeting(input.firstName ?? ''), t.bodies[input.notice], t.notYou];
   const p = (s: string) => `<p style="margin:0 0 16px;font:16px/1.5 Arial,Helvetica,sans-serif;color:#1a1b1e">${escapeHtml(s)}</p>`;

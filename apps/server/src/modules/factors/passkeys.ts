@@ -62,7 +62,10 @@ export class PasskeyService {
   }
 
   /** POST /api/factors/passkeys: verify the browser's answer and keep the passkey. */
-  async register(user: SessionUser, input: { name?: string | null | undefined; response: Record<string, unknown> }): Promise<{ passkey: Passkey; recovery_codes: string[] | null }> {
+  async register(
+    user: SessionUser,
+    input: { name?: string | null | undefined; response: Record<string, unknown> },
+  ): Promise<{ passkey: Passkey; recovery_codes: string[] | null }> {
     if (user.externalIdentityProvider) throw new AppError('external_identity_user');
     const challenge = await q.takeChallenge(this.db, `register:${user.sessionIdHash}`);
     if (!challenge || challenge.user_id !== user.id) throw new AppError('passkey_not_verified');
@@ -128,7 +131,13 @@ export class PasskeyService {
     const options = await generateAuthenticationOptions({ rpID: this.rpID, userVerification: 'required' });
     const secret = newSecret();
     await q.putChallenge(this.db, `login:${hashSecret(secret)}`, null, options.challenge, CHALLENGE_TTL_SECONDS);
-    void reply.setCookie(PASSKEY_COOKIE, secret, { path: '/api', httpOnly: true, sameSite: 'lax', secure: this.services.config.isHttps, maxAge: CHALLENGE_TTL_SECONDS });
+    void reply.setCookie(PASSKEY_COOKIE, secret, {
+      path: '/api',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: this.services.config.isHttps,
+      maxAge: CHALLENGE_TTL_SECONDS,
+    });
     return options as unknown as Record<string, unknown>;
   }
 
@@ -175,7 +184,8 @@ export class PasskeyService {
     await q.markPasskeyUsed(this.db, passkey.id, verification.authenticationInfo.newCounter);
     const amr = [passkey.device_type === 'multiDevice' ? AMR.softwareKey : AMR.hardwareKey, AMR.multiFactor];
     const pending = await this.factors.pendingSecondStep(request);
-    if (pending && pending.step.user_id === passkey.user_id) return this.factors.startSession(request, reply, pending.idHash, pending.step, amr);
+    if (pending && pending.step.user_id === passkey.user_id)
+      return this.factors.startSession(request, reply, pending.idHash, pending.step, amr);
     return this.factors.startProvenSession(request, reply, passkey.user_id, input.remember === true, amr, await returnTo());
   }
 }

@@ -22,7 +22,11 @@ function toPolicy(organizationId: string, holding: q.PolicyRow[]): SecondFactorP
     required: holding.length > 0,
     set_here: here !== undefined,
     inherited_from: inherited
-      ? { organization_id: inherited.organization_id, organization_name: inherited.organization_name, organization_path: inherited.organization_path }
+      ? {
+          organization_id: inherited.organization_id,
+          organization_name: inherited.organization_name,
+          organization_path: inherited.organization_path,
+        }
       : null,
   };
 }

@@ -17,15 +17,20 @@ import { asksMultiFactor, sessionAuthentication } from './service.js';
  * account, and the provider session has not proved it.
  */
 export function multiFactorCheck(services: Services): InstanceType<typeof interactionPolicy.Check> {
-  return new interactionPolicy.Check('multi_factor', 'Multi-factor authentication is asked for or required', 'login_required', async (ctx) => {
-    const session = ctx.oidc.session;
-    if (session?.acr === ACR_MULTI_FACTOR) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
-    if (asksMultiFactor(ctx.oidc.params as Record<string, unknown>)) return interactionPolicy.Check.REQUEST_PROMPT;
-    const accountId = session?.accountId;
-    return accountId && isAccountId(accountId) && (await q.userUnderPolicy(services.db, accountId))
-      ? interactionPolicy.Check.REQUEST_PROMPT
-      : interactionPolicy.Check.NO_NEED_TO_PROMPT;
-  });
+  return new interactionPolicy.Check(
+    'multi_factor',
+    'Multi-factor authentication is asked for or required',
+    'login_required',
+    async (ctx) => {
+      const session = ctx.oidc.session;
+      if (session?.acr === ACR_MULTI_FACTOR) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+      if (asksMultiFactor(ctx.oidc.params as Record<string, unknown>)) return interactionPolicy.Check.REQUEST_PROMPT;
+      const accountId = session?.accountId;
+      return accountId && isAccountId(accountId) && (await q.userUnderPolicy(services.db, accountId))
+        ? interactionPolicy.Check.REQUEST_PROMPT
+        : interactionPolicy.Check.NO_NEED_TO_PROMPT;
+    },
+  );
 }
 
 /**
@@ -35,7 +40,11 @@ export function multiFactorCheck(services: Services): InstanceType<typeof intera
  * the external identity provider sign in there: their acr stays single-factor and the client
  * decides (acr_values is a wish, not a demand).
  */
-export async function loginAuthentication(services: Services, user: SessionUser, params: Record<string, unknown>): Promise<{ amr: string[]; acr: string } | null> {
+export async function loginAuthentication(
+  services: Services,
+  user: SessionUser,
+  params: Record<string, unknown>,
+): Promise<{ amr: string[]; acr: string } | null> {
   const authentication = await sessionAuthentication(services, user);
   if (authentication.acr === ACR_MULTI_FACTOR || user.externalIdentityProvider) return authentication;
   return asksMultiFactor(params) || (await q.userUnderPolicy(services.db, user.id)) ? null : authentication;

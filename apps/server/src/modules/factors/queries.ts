@@ -65,7 +65,9 @@ export async function useRecoveryCode(db: Queryable, userId: string, codeHash: s
 }
 
 export async function countUnusedRecoveryCodes(db: Queryable, userId: string): Promise<number> {
-  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM recovery_codes WHERE user_id = $1 AND used_at IS NULL', [userId]);
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM recovery_codes WHERE user_id = $1 AND used_at IS NULL', [
+    userId,
+  ]);
   return rows[0]?.n ?? 0;
 }
 
@@ -198,7 +200,8 @@ export interface PasskeyRow {
   last_used_at: Date | string | null;
 }
 
-const PASSKEY_COLUMNS = 'id, user_id, credential_id, public_key, counter, transports, device_type, backed_up, name, created_at, last_used_at';
+const PASSKEY_COLUMNS =
+  'id, user_id, credential_id, public_key, counter, transports, device_type, backed_up, name, created_at, last_used_at';
 
 export async function listPasskeys(db: Queryable, userId: string): Promise<PasskeyRow[]> {
   const { rows } = await db.query<PasskeyRow>(`SELECT ${PASSKEY_COLUMNS} FROM passkeys WHERE user_id = $1 ORDER BY created_at`, [userId]);
@@ -212,7 +215,16 @@ export async function findPasskeyByCredentialId(db: Queryable, credentialId: str
 
 export async function insertPasskey(
   db: Queryable,
-  p: { userId: string; credentialId: string; publicKey: Uint8Array; counter: number; transports: string[]; deviceType: string; backedUp: boolean; name: string },
+  p: {
+    userId: string;
+    credentialId: string;
+    publicKey: Uint8Array;
+    counter: number;
+    transports: string[];
+    deviceType: string;
+    backedUp: boolean;
+    name: string;
+  },
 ): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
     `INSERT INTO passkeys (user_id, credential_id, public_key, counter, transports, device_type, backed_up, name)
@@ -241,7 +253,13 @@ export async function deletePasskeys(db: Queryable, userId: string): Promise<num
   return rowCount;
 }
 
-export async function putChallenge(db: Queryable, key: string, userId: string | null, challenge: string, ttlSeconds: number): Promise<void> {
+export async function putChallenge(
+  db: Queryable,
+  key: string,
+  userId: string | null,
+  challenge: string,
+  ttlSeconds: number,
+): Promise<void> {
   await db.query('DELETE FROM webauthn_challenges WHERE expires_at < now()');
   await db.query(
     `INSERT INTO webauthn_challenges (key, user_id, challenge, expires_at) VALUES ($1, $2, $3, now() + make_interval(secs => $4))

@@ -44,7 +44,8 @@ export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, {
     const pending = await service.pendingSecondStep(request);
     if (pending?.step.must_enrol) {
       const { rows } = await services.db.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [pending.step.user_id]);
-      if (rows[0]) return { kind: 'second-step', userId: pending.step.user_id, email: rows[0].email, idHash: pending.idHash, step: pending.step };
+      if (rows[0])
+        return { kind: 'second-step', userId: pending.step.user_id, email: rows[0].email, idHash: pending.idHash, step: pending.step };
     }
     const user = await services.sessions.current(request);
     if (!user) throw new AppError('unauthorized');
@@ -95,7 +96,13 @@ export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, {
 
   app.delete(
     '/api/factors/totp',
-    { schema: { tags, summary: 'Remove the authenticator app (and the recovery codes)', response: { 204: z.null(), ...problems(401, 403, 404) } } },
+    {
+      schema: {
+        tags,
+        summary: 'Remove the authenticator app (and the recovery codes)',
+        response: { 204: z.null(), ...problems(401, 403, 404) },
+      },
+    },
     async (request, reply) => {
       await service.removeTotp(await services.sessions.require(request));
       return reply.code(204).send(null);
@@ -138,7 +145,8 @@ export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, {
     {
       schema: {
         tags,
-        summary: "Reset a member's second factors (userManager of the member's subtree, as for changing their rights); audited, the member is told by e-mail",
+        summary:
+          "Reset a member's second factors (userManager of the member's subtree, as for changing their rights); audited, the member is told by e-mail",
         params: memberIdParamsSchema,
         response: { 204: z.null(), ...problems(400, 401, 403, 404) },
       },
@@ -198,7 +206,13 @@ export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, {
   app.patch(
     '/api/factors/passkeys/:passkeyId',
     {
-      schema: { tags, summary: 'Rename a passkey', params: passkeyIdParamsSchema, body: passkeyRenameRequestSchema, response: { 204: z.null(), ...problems(400, 401, 404) } },
+      schema: {
+        tags,
+        summary: 'Rename a passkey',
+        params: passkeyIdParamsSchema,
+        body: passkeyRenameRequestSchema,
+        response: { 204: z.null(), ...problems(400, 401, 404) },
+      },
     },
     async (request, reply) => {
       await passkeys.rename(await services.sessions.require(request), request.params.passkeyId, request.body.name);
@@ -209,7 +223,12 @@ export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, {
   app.delete(
     '/api/factors/passkeys/:passkeyId',
     {
-      schema: { tags, summary: 'Remove a passkey (password or code within 5 minutes)', params: passkeyIdParamsSchema, response: { 204: z.null(), ...problems(400, 401, 403, 404) } },
+      schema: {
+        tags,
+        summary: 'Remove a passkey (password or code within 5 minutes)',
+        params: passkeyIdParamsSchema,
+        response: { 204: z.null(), ...problems(400, 401, 403, 404) },
+      },
     },
     async (request, reply) => {
       await passkeys.remove(await services.sessions.require(request), request.params.passkeyId);
@@ -219,7 +238,13 @@ export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, {
 
   app.post(
     '/api/identity/passkey-options',
-    { schema: { tags, summary: 'WebAuthn request options for signing in with a passkey (conditional UI at the e-mail step)', response: { 200: webauthnOptionsSchema } } },
+    {
+      schema: {
+        tags,
+        summary: 'WebAuthn request options for signing in with a passkey (conditional UI at the e-mail step)',
+        response: { 200: webauthnOptionsSchema },
+      },
+    },
     async (_request, reply) => {
       void reply.header('cache-control', 'no-store');
       return passkeys.loginOptions(reply);
@@ -237,7 +262,12 @@ export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, {
       },
     },
     async (request, reply) =>
-      passkeys.login(request, reply, request.body, async () => (await identity.validReturnUrl(request.body.return_url)) ?? identity.safeReturnPath(request.body.return_path)),
+      passkeys.login(
+        request,
+        reply,
+        request.body,
+        async () => (await identity.validReturnUrl(request.body.return_url)) ?? identity.safeReturnPath(request.body.return_path),
+      ),
   );
 
   // ---- the policy that follows the organization tree --------------------------------------------
@@ -262,7 +292,8 @@ export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, {
     {
       schema: {
         tags,
-        summary: 'Require a second factor for the organization and its subtree, or lift a requirement set here (organizationManagers of its subtree)',
+        summary:
+          'Require a second factor for the organization and its subtree, or lift a requirement set here (organizationManagers of its subtree)',
         params: organizationIdParamsSchema,
         body: secondFactorPolicyRequestSchema,
         response: { 200: secondFactorPolicySchema, ...problems(400, 401, 403, 404, 409) },

@@ -168,7 +168,11 @@ export class FactorService {
    * checked again; for the next five minutes the session may change how the user signs in.
    * Wrong answers are throttled like codes.
    */
-  async confirmIdentity(request: FastifyRequest, user: SessionUser, input: { password?: string | null | undefined; code?: string | null | undefined }): Promise<void> {
+  async confirmIdentity(
+    request: FastifyRequest,
+    user: SessionUser,
+    input: { password?: string | null | undefined; code?: string | null | undefined },
+  ): Promise<void> {
     if (input.code) {
       await this.verifyCode(user.id, input.code, request.ip);
       await q.setSessionAuthentication(this.db, user.sessionIdHash, PASSWORD_AND_CODE);
@@ -204,7 +208,11 @@ export class FactorService {
         const hadTotp = await q.deleteTotp(tx, member.user_id);
         const passkeys = await q.deletePasskeys(tx, member.user_id);
         await q.deleteRecoveryCodes(tx, member.user_id);
-        await audit(tx, actor, { ...change, before: { email_address: member.email, totp: hadTotp, passkeys }, after: { totp: false, passkeys: 0 } });
+        await audit(tx, actor, {
+          ...change,
+          before: { email_address: member.email, totp: hadTotp, passkeys },
+          after: { totp: false, passkeys: 0 },
+        });
         return member.user_id;
       }),
     );
@@ -220,7 +228,12 @@ export class FactorService {
       );
       const user = rows[0];
       if (!user) return;
-      const message = securityNoticeEmail({ notice, language: user.language_code, firstName: user.first_name, loginUrl: `${this.config.publicUrl}/login` });
+      const message = securityNoticeEmail({
+        notice,
+        language: user.language_code,
+        firstName: user.first_name,
+        loginUrl: `${this.config.publicUrl}/login`,
+      });
       await this.services.mailer.send({ to: user.email, ...message, kind: `security-notice:${notice}` });
     } catch (err) {
       this.services.log.error({ err, notice }, 'security notice could not be sent');

@@ -21,9 +21,16 @@ export function newTotpSecret(): string {
   return new Secret({ size: 20 }).base32;
 }
 
-export async function totpEnrolment(secretBase32: string, accountName: string): Promise<{ secret: string; otpauth_uri: string; qr_code: string }> {
+export async function totpEnrolment(
+  secretBase32: string,
+  accountName: string,
+): Promise<{ secret: string; otpauth_uri: string; qr_code: string }> {
   const uri = totp(secretBase32, accountName).toString();
-  return { secret: secretBase32, otpauth_uri: uri, qr_code: await QRCode.toDataURL(uri, { errorCorrectionLevel: 'M', margin: 1, width: 240 }) };
+  return {
+    secret: secretBase32,
+    otpauth_uri: uri,
+    qr_code: await QRCode.toDataURL(uri, { errorCorrectionLevel: 'M', margin: 1, width: 240 }),
+  };
 }
 
 /** The time step of a valid code (for replay protection), or null. */

@@ -24,7 +24,10 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (_request, reply) => {
       const ok = await app.services.db.ping();
-      return reply.code(ok ? 200 : 503).header('cache-control', 'no-store').send({ status: ok ? 'ok' : 'unavailable' });
+      return reply
+        .code(ok ? 200 : 503)
+        .header('cache-control', 'no-store')
+        .send({ status: ok ? 'ok' : 'unavailable' });
     },
   );
 
@@ -45,7 +48,10 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (_request, reply) => {
       const ok = !closing && (await app.services.db.ping());
-      return reply.code(ok ? 200 : 503).header('cache-control', 'no-store').send({ status: ok ? 'ok' : 'unavailable' });
+      return reply
+        .code(ok ? 200 : 503)
+        .header('cache-control', 'no-store')
+        .send({ status: ok ? 'ok' : 'unavailable' });
     },
   );
 };

@@ -13,9 +13,29 @@ import type { ZxcvbnFactory as Factory, MatchExtended } from '@zxcvbn-ts/core';
 export const PASSWORD_MAX_LENGTH = 128;
 
 /** Context-specific words (ASVS 6.1.2): the product, the provider and the trade. */
-export const CONTEXT_WORDS = ['nedap', 'partner', 'partners', 'portal', 'partnerportal', 'dealer', 'dealers', 'cow', 'cows', 'livestock', 'farm', 'farmer', 'dairy'];
+export const CONTEXT_WORDS = [
+  'nedap',
+  'partner',
+  'partners',
+  'portal',
+  'partnerportal',
+  'dealer',
+  'dealers',
+  'cow',
+  'cows',
+  'livestock',
+  'farm',
+  'farmer',
+  'dairy',
+];
 
-const LANGUAGE_PACKAGES = ['@zxcvbn-ts/language-en', '@zxcvbn-ts/language-nl-be', '@zxcvbn-ts/language-de', '@zxcvbn-ts/language-fr', '@zxcvbn-ts/language-es-es'];
+const LANGUAGE_PACKAGES = [
+  '@zxcvbn-ts/language-en',
+  '@zxcvbn-ts/language-nl-be',
+  '@zxcvbn-ts/language-de',
+  '@zxcvbn-ts/language-fr',
+  '@zxcvbn-ts/language-es-es',
+];
 
 type Dictionaries = Record<string, string[]>;
 
@@ -30,7 +50,10 @@ function blockList(): Factory {
   if (checker) return checker;
   const require = createRequire(import.meta.url);
   const { ZxcvbnFactory } = require('@zxcvbn-ts/core') as typeof import('@zxcvbn-ts/core');
-  const common = require('@zxcvbn-ts/language-common') as { dictionary: Dictionaries; adjacencyGraphs: NonNullable<ConstructorParameters<typeof Factory>[0]>['graphs'] };
+  const common = require('@zxcvbn-ts/language-common') as {
+    dictionary: Dictionaries;
+    adjacencyGraphs: NonNullable<ConstructorParameters<typeof Factory>[0]>['graphs'];
+  };
   const dictionary: Dictionaries = { 'passwords-common': common.dictionary['passwords-common'] ?? [] };
   for (const name of LANGUAGE_PACKAGES) {
     const words = Object.entries((require(name) as { dictionary: Dictionaries }).dictionary).find(([key]) => key.startsWith('commonWords'));

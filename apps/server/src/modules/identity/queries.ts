@@ -27,7 +27,10 @@ export async function findUserById(q: Queryable, id: string): Promise<UserRow | 
 }
 
 export async function findUserByExternalSubject(q: Queryable, idp: string, subject: string): Promise<UserRow | undefined> {
-  const { rows } = await q.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE external_idp = $1 AND external_subject = $2`, [idp, subject]);
+  const { rows } = await q.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE external_idp = $1 AND external_subject = $2`, [
+    idp,
+    subject,
+  ]);
   return rows[0];
 }
 
@@ -36,7 +39,13 @@ export async function findUserByExternalSubject(q: Queryable, idp: string, subje
  * account, or (adoptNative) an account of an e-mail domain that logs in upstream, which then loses
  * its password here.
  */
-export async function linkExternalSubject(q: Queryable, userId: string, idp: string, subject: string, adoptNative = false): Promise<boolean> {
+export async function linkExternalSubject(
+  q: Queryable,
+  userId: string,
+  idp: string,
+  subject: string,
+  adoptNative = false,
+): Promise<boolean> {
   const result = await q.query(
     `UPDATE users SET external_idp = $2, external_subject = $3, password_hash = NULL, updated_at = now()
      WHERE id = $1 AND external_subject IS NULL AND (external_idp = $2 OR ($4::boolean AND external_idp IS NULL))`,
@@ -46,10 +55,19 @@ export async function linkExternalSubject(q: Queryable, userId: string, idp: str
 }
 
 export async function setPasswordHash(q: Queryable, userId: string, hash: string): Promise<void> {
-  await q.query('UPDATE users SET password_hash = $2, password_changed_at = now(), must_change_password = false, updated_at = now() WHERE id = $1', [userId, hash]);
+  await q.query(
+    'UPDATE users SET password_hash = $2, password_changed_at = now(), must_change_password = false, updated_at = now() WHERE id = $1',
+    [userId, hash],
+  );
 }
 
-export async function updateProfile(q: Queryable, userId: string, firstName: string, lastName: string, languageCode: string): Promise<void> {
+export async function updateProfile(
+  q: Queryable,
+  userId: string,
+  firstName: string,
+  lastName: string,
+  languageCode: string,
+): Promise<void> {
   await q.query('UPDATE users SET first_name = $2, last_name = $3, language_code = $4, updated_at = now() WHERE id = $1', [
     userId,
     firstName,
@@ -64,7 +82,10 @@ export const RESET_PURPOSE = 'password_reset';
 
 /** Store a new reset token (its hash); earlier unused ones of the user stop working. */
 export async function createResetToken(q: Queryable, userId: string, tokenHash: string, ttlSeconds: number): Promise<void> {
-  await q.query(`UPDATE single_use_tokens SET used_at = now() WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL`, [userId, RESET_PURPOSE]);
+  await q.query(`UPDATE single_use_tokens SET used_at = now() WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL`, [
+    userId,
+    RESET_PURPOSE,
+  ]);
   await q.query(
     `INSERT INTO single_use_tokens (user_id, purpose, token_hash, expires_at) VALUES ($1, $2, $3, now() + make_interval(secs => $4::double precision))`,
     [userId, RESET_PURPOSE, tokenHash, ttlSeconds],
@@ -82,7 +103,9 @@ export async function findLiveResetToken(q: Queryable, userId: string, tokenHash
 
 /** Use a token once: true only for the one caller that marked it used. */
 export async function consumeResetToken(q: Queryable, tokenId: string): Promise<boolean> {
-  const result = await q.query('UPDATE single_use_tokens SET used_at = now() WHERE id = $1 AND used_at IS NULL AND expires_at > now()', [tokenId]);
+  const result = await q.query('UPDATE single_use_tokens SET used_at = now() WHERE id = $1 AND used_at IS NULL AND expires_at > now()', [
+    tokenId,
+  ]);
   return result.rowCount > 0;
 }
 
@@ -104,7 +127,10 @@ export async function sweepExpiredIdentityRows(q: Queryable): Promise<void> {
 
 /** Whether the device cookie (by its hash) belongs to a browser where the user signed in before. */
 export async function isKnownDevice(q: Queryable, idHash: string, userId: string): Promise<boolean> {
-  const { rows } = await q.query('SELECT 1 FROM device_cookies WHERE id_hash = $1 AND user_id = $2 AND expires_at > now()', [idHash, userId]);
+  const { rows } = await q.query('SELECT 1 FROM device_cookies WHERE id_hash = $1 AND user_id = $2 AND expires_at > now()', [
+    idHash,
+    userId,
+  ]);
   return rows.length > 0;
 }
 

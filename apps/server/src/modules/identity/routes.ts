@@ -34,13 +34,27 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app,
 
   app.get(
     '/api/identity/context',
-    { schema: { tags, summary: 'Who asks for the login', querystring: z.object({ returnUrl: z.string().max(2000).optional() }), response: { 200: contextResponseSchema } } },
+    {
+      schema: {
+        tags,
+        summary: 'Who asks for the login',
+        querystring: z.object({ returnUrl: z.string().max(2000).optional() }),
+        response: { 200: contextResponseSchema },
+      },
+    },
     async (request) => service.context(request.query.returnUrl),
   );
 
   app.post(
     '/api/identity/email-login',
-    { schema: { tags, summary: 'Login step 1: password or external login', body: emailLoginRequestSchema, response: { 200: loginConsentResponseSchema } } },
+    {
+      schema: {
+        tags,
+        summary: 'Login step 1: password or external login',
+        body: emailLoginRequestSchema,
+        response: { 200: loginConsentResponseSchema },
+      },
+    },
     async (request) => service.emailLogin(request.body),
   );
 
@@ -52,7 +66,14 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app,
 
   app.post(
     '/api/identity/consent',
-    { schema: { tags, summary: 'Grant or deny the consent a client asks for', body: consentRequestSchema, response: { 200: loginConsentResponseSchema } } },
+    {
+      schema: {
+        tags,
+        summary: 'Grant or deny the consent a client asks for',
+        body: consentRequestSchema,
+        response: { 200: loginConsentResponseSchema },
+      },
+    },
     async (request) => service.consent(await services.sessions.require(request), request.body),
   );
 
@@ -120,13 +141,22 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app,
 
   app.post(
     '/api/identity/validate-reset-token',
-    { schema: { tags, summary: 'Whether a reset link still works', body: validateTokenRequestSchema, response: { 200: validateTokenResponseSchema } } },
+    {
+      schema: {
+        tags,
+        summary: 'Whether a reset link still works',
+        body: validateTokenRequestSchema,
+        response: { 200: validateTokenResponseSchema },
+      },
+    },
     async (request) => service.validateResetToken(request.body),
   );
 
   app.put(
     '/api/identity/reset-password',
-    { schema: { tags, summary: 'Set a new password with a reset link', body: resetPasswordRequestSchema, response: { 200: z.object({}) } } },
+    {
+      schema: { tags, summary: 'Set a new password with a reset link', body: resetPasswordRequestSchema, response: { 200: z.object({}) } },
+    },
     async (request) => {
       await service.resetPassword(request.ip, request.body);
       return {};
@@ -209,13 +239,17 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app,
       const id = request.cookies[EXTERNAL_COOKIE];
       void reply.clearCookie(EXTERNAL_COOKIE, cookieOptions);
       const record = await oidc.externalLogins.find(id);
-      if (!record || !id) return loginError(reply, request, 'external_login_failed', 'The external login expired or was started in another browser.');
+      if (!record || !id)
+        return loginError(reply, request, 'external_login_failed', 'The external login expired or was started in another browser.');
       await oidc.externalLogins.destroy(id);
       const { error, error_description: errorDescription, remoteError } = request.query;
       if (error || remoteError) {
         // upstream (or attacker-chosen) text is logged for the operator, never shown: the login page
         // shows the portal's own message for the portal's own error code (docs/security.md)
-        request.log.warn({ upstream_error: error, upstream_error_description: errorDescription ?? remoteError }, 'external login refused upstream');
+        request.log.warn(
+          { upstream_error: error, upstream_error_description: errorDescription ?? remoteError },
+          'external login refused upstream',
+        );
         return loginError(reply, request, 'external_login_failed', null);
       }
       let identity;
@@ -226,7 +260,13 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app,
         return loginError(reply, request, 'external_login_failed', 'The answer of the external identity provider could not be verified.');
       }
       const user = await service.accountForUpstreamIdentity(identity);
-      if (!user) return loginError(reply, request, 'external_login_failed', 'No portal account is linked to this identity. Ask your administrator for an invitation.');
+      if (!user)
+        return loginError(
+          reply,
+          request,
+          'external_login_failed',
+          'No portal account is linked to this identity. Ask your administrator for an invitation.',
+        );
       await services.sessions.start(request, reply, user.id, false);
       const returnUrl = record.returnUrl ? await service.validReturnUrl(record.returnUrl).catch(() => null) : null;
       return reply.header('cache-control', 'no-store').redirect(returnUrl ?? '/', 303);

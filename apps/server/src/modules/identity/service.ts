@@ -126,7 +126,11 @@ export class IdentityService {
     // no password is checked here: this step never counts toward a lock (login-throttle.ts)
     const returnUrl = await this.validReturnUrl(input.return_url);
     if (await this.logsInExternally(input.email)) {
-      return { error: null, valid_return_url: returnUrl, external_login: this.externalChallengeUrl(returnUrl, input.invitation_login ? 'true' : null, input.email) };
+      return {
+        error: null,
+        valid_return_url: returnUrl,
+        external_login: this.externalChallengeUrl(returnUrl, input.invitation_login ? 'true' : null, input.email),
+      };
     }
     return { error: null, valid_return_url: returnUrl, external_login: null };
   }
@@ -148,7 +152,10 @@ export class IdentityService {
       throw new AppError('invalid_login');
     }
     await throttle.succeeded(reply, user.id);
-    const secondStep = await this.factors.afterPassword(request, reply, user.id, { remember: input.remember === true, returnTo: returnUrl ?? this.safeReturnPath(input.return_path) });
+    const secondStep = await this.factors.afterPassword(request, reply, user.id, {
+      remember: input.remember === true,
+      returnTo: returnUrl ?? this.safeReturnPath(input.return_path),
+    });
     if (secondStep) return secondStep;
     await this.services.sessions.start(request, reply, user.id, input.remember === true);
     this.services.metrics.login(true);
@@ -156,7 +163,10 @@ export class IdentityService {
   }
 
   /** POST /api/identity/consent: grant (optionally remembered) or deny what the interaction asks. */
-  async consent(user: SessionUser, input: { deny?: boolean | null; remember?: boolean | null; return_url: string }): Promise<LoginConsentResponse> {
+  async consent(
+    user: SessionUser,
+    input: { deny?: boolean | null; remember?: boolean | null; return_url: string },
+  ): Promise<LoginConsentResponse> {
     const uid = this.oidc.interactionUid(input.return_url);
     if (!uid) throw AppError.validation({ return_url: 'invalid_return_url' });
     const provider = this.oidc.provider();
@@ -211,8 +221,17 @@ export class IdentityService {
     }
     const frontchannelUris = await this.endProviderSession(request, reply);
     if (!frontchannelUris.length) return { iframe_url: null, post_logout_redirect_uri: null };
-    const frameId = await this.oidc.logouts.create({ xsrf: '', accountId: '', clientId: null, postLogoutRedirectUri: null, frontchannelUris });
-    return { iframe_url: `${this.config.publicUrl}/connect/logout/frontchannel?logoutId=${encodeURIComponent(frameId)}`, post_logout_redirect_uri: null };
+    const frameId = await this.oidc.logouts.create({
+      xsrf: '',
+      accountId: '',
+      clientId: null,
+      postLogoutRedirectUri: null,
+      frontchannelUris,
+    });
+    return {
+      iframe_url: `${this.config.publicUrl}/connect/logout/frontchannel?logoutId=${encodeURIComponent(frameId)}`,
+      post_logout_redirect_uri: null,
+    };
   }
 
   /**
@@ -232,7 +251,8 @@ export class IdentityService {
     const frontchannel = await frontchannelLogoutUris(provider, session, this.config.publicUrl);
     for (const [clientId, authorization] of Object.entries(session.authorizations ?? {})) {
       const client = await provider.Client.find(clientId).catch(() => undefined);
-      const backchannel = client as unknown as { backchannelLogoutUri?: string; backchannelLogout(sub: string, sid: string): Promise<void> } | undefined;
+      const backchannel = client as unknown as
+        { backchannelLogoutUri?: string; backchannelLogout(sub: string, sid: string): Promise<void> } | undefined;
       if (backchannel?.backchannelLogoutUri && accountId) {
         await backchannel.backchannelLogout(accountId, session.sidFor(clientId) ?? '').catch((err: unknown) => {
           this.services.log.warn({ err, clientId }, 'back-channel logout failed');
@@ -254,7 +274,10 @@ export class IdentityService {
 
   // ---- account ----------------------------------------------------------------------------------
 
-  async changePassword(user: SessionUser, input: { current_password: string; new_password: string; confirm_password: string }): Promise<void> {
+  async changePassword(
+    user: SessionUser,
+    input: { current_password: string; new_password: string; confirm_password: string },
+  ): Promise<void> {
     if (user.externalIdentityProvider) throw new AppError('external_identity_user');
     const fields: Record<string, ('password_error_no_match' | ReturnType<typeof passwordProblems>[number])[]> = {};
     const problems = passwordProblems(input.new_password);
@@ -333,7 +356,11 @@ export class IdentityService {
   // ---- external identity provider -----------------------------------------------------------------
 
   /** Find the portal account of an upstream identity, linking an invited account on its first login. */
-  async accountForUpstreamIdentity(identity: { subject: string; email: string | null; emailVerified: boolean }): Promise<q.UserRow | undefined> {
+  async accountForUpstreamIdentity(identity: {
+    subject: string;
+    email: string | null;
+    emailVerified: boolean;
+  }): Promise<q.UserRow | undefined> {
     const db = this.services.db;
     const linked = await q.findUserByExternalSubject(db, EXTERNAL_IDP_ID, identity.subject);
     if (linked) return linked;

@@ -74,18 +74,39 @@ export async function userExists(q: Queryable, email: string): Promise<boolean> 
 
 export async function insertInvitation(
   q: Queryable,
-  i: { organizationId: string; email: string; codeHash: string; languageCode: string; isExternal: boolean; rights: unknown; invitedBy: string; ttlHours: number },
+  i: {
+    organizationId: string;
+    email: string;
+    codeHash: string;
+    languageCode: string;
+    isExternal: boolean;
+    rights: unknown;
+    invitedBy: string;
+    ttlHours: number;
+  },
 ): Promise<string> {
   const { rows } = await q.query<{ id: string }>(
     `INSERT INTO invitations (organization_id, email, code_hash, language_code, is_external_identity_provider, rights, invited_by, last_sent_at, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, now(), now() + make_interval(hours => $8)) RETURNING id`,
-    [i.organizationId, i.email, i.codeHash, i.languageCode, i.isExternal, i.rights === null ? null : JSON.stringify(i.rights), i.invitedBy, i.ttlHours],
+    [
+      i.organizationId,
+      i.email,
+      i.codeHash,
+      i.languageCode,
+      i.isExternal,
+      i.rights === null ? null : JSON.stringify(i.rights),
+      i.invitedBy,
+      i.ttlHours,
+    ],
   );
   return rows[0]!.id;
 }
 
 export async function renewCode(q: Queryable, id: string, codeHash: string, ttlHours: number): Promise<void> {
-  await q.query(`UPDATE invitations SET code_hash = $2, last_sent_at = now(), expires_at = now() + make_interval(hours => $3) WHERE id = $1`, [id, codeHash, ttlHours]);
+  await q.query(
+    `UPDATE invitations SET code_hash = $2, last_sent_at = now(), expires_at = now() + make_interval(hours => $3) WHERE id = $1`,
+    [id, codeHash, ttlHours],
+  );
 }
 
 export async function markRevoked(q: Queryable, id: string): Promise<void> {
@@ -98,7 +119,16 @@ export async function markAccepted(q: Queryable, id: string, userId: string): Pr
 
 export async function insertUser(
   q: Queryable,
-  u: { email: string; firstName: string; lastName: string; languageCode: string; passwordHash: string | null; externalIdp: string | null; newsletter: boolean; isDeveloper: boolean },
+  u: {
+    email: string;
+    firstName: string;
+    lastName: string;
+    languageCode: string;
+    passwordHash: string | null;
+    externalIdp: string | null;
+    newsletter: boolean;
+    isDeveloper: boolean;
+  },
 ): Promise<string> {
   const { rows } = await q.query<{ id: string }>(
     `INSERT INTO users (email, first_name, last_name, language_code, password_hash, external_idp, newsletter_opt_in, is_developer, terms_accepted_at, password_changed_at)
@@ -108,7 +138,10 @@ export async function insertUser(
   return rows[0]!.id;
 }
 
-export async function insertMembership(q: Queryable, m: { organizationId: string; userId: string; email: string; organizationPath: string; rights: unknown }): Promise<string> {
+export async function insertMembership(
+  q: Queryable,
+  m: { organizationId: string; userId: string; email: string; organizationPath: string; rights: unknown },
+): Promise<string> {
   const { rows } = await q.query<{ id: string }>(
     `INSERT INTO memberships (organization_id, user_id, email, organization_path, rights) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
     [m.organizationId, m.userId, m.email, m.organizationPath, JSON.stringify(m.rights)],
@@ -118,7 +151,9 @@ export async function insertMembership(q: Queryable, m: { organizationId: string
 
 export async function findInviterName(q: Queryable, userId: string | null): Promise<string | null> {
   if (!userId) return null;
-  const { rows } = await q.query<{ name: string }>(`SELECT trim(first_name || ' ' || last_name) AS name FROM users WHERE id = $1`, [userId]);
+  const { rows } = await q.query<{ name: string }>(`SELECT trim(first_name || ' ' || last_name) AS name FROM users WHERE id = $1`, [
+    userId,
+  ]);
   return rows[0]?.name || null;
 }
 

@@ -19,20 +19,25 @@ const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((s) 
 export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
   const { services } = app;
   const deps = { db: services.db, config: services.config, mailer: services.mailer };
-  const actorOf = async (request: Parameters<typeof services.sessions.require>[0]) => ({ user: await services.sessions.require(request), requestId: request.id });
+  const actorOf = async (request: Parameters<typeof services.sessions.require>[0]) => ({
+    user: await services.sessions.require(request),
+    requestId: request.id,
+  });
 
   app.post(
     '/api/organizations/:organizationId/invitations',
     {
       schema: {
         tags: ['invitations'],
-        summary: 'Invite an e-mail address to an organization (userManager); the e-mail goes out in the invitation’s language (default: the inviter’s)',
+        summary:
+          'Invite an e-mail address to an organization (userManager); the e-mail goes out in the invitation’s language (default: the inviter’s)',
         params: organizationIdParamsSchema,
         body: invitationRequestSchema,
         response: { 201: invitationCreatedResponseSchema, ...problems(400, 401, 403, 404, 409) },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.createInvitation(deps, await actorOf(request), request.params.organizationId, request.body)),
+    async (request, reply) =>
+      reply.code(201).send(await service.createInvitation(deps, await actorOf(request), request.params.organizationId, request.body)),
   );
 
   app.get(
@@ -40,7 +45,8 @@ export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['invitations'],
-        summary: 'Read an invitation (no login); the code of the link is optional, but a wrong or old one is refused; unknown id or wrong code → 404 unknown_invitation',
+        summary:
+          'Read an invitation (no login); the code of the link is optional, but a wrong or old one is refused; unknown id or wrong code → 404 unknown_invitation',
         params: invitationIdParamsSchema,
         querystring: invitationCodeQuerySchema,
         response: { 200: invitationSchema, ...problems(400, 404) },
@@ -89,7 +95,8 @@ export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['invitations'],
-        summary: 'Accept a pending invitation (no login): native accounts register with a password; external accounts are linked at their first upstream login',
+        summary:
+          'Accept a pending invitation (no login): native accounts register with a password; external accounts are linked at their first upstream login',
         params: invitationIdParamsSchema,
         body: acceptInvitationRequestSchema,
         response: { 204: noContent, ...problems(400, 404, 409) },

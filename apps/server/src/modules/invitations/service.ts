@@ -46,12 +46,23 @@ function codeMatches(row: InvitationRow, code: string | undefined): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-async function sendInvitationEmail(deps: InvitationDeps, row: { id: string; email: string; language_code: string; is_external_identity_provider: boolean; organization_name: string }, code: string, inviterName: string): Promise<void> {
+async function sendInvitationEmail(
+  deps: InvitationDeps,
+  row: { id: string; email: string; language_code: string; is_external_identity_provider: boolean; organization_name: string },
+  code: string,
+  inviterName: string,
+): Promise<void> {
   const link = invitationLink(deps.config, { id: row.id, isExternal: row.is_external_identity_provider }, code);
   await deps.mailer.send({
     to: row.email,
     kind: 'invitation',
-    ...invitationEmail({ language: row.language_code, link, organizationName: row.organization_name, inviterName, isExternal: row.is_external_identity_provider }),
+    ...invitationEmail({
+      language: row.language_code,
+      link,
+      organizationName: row.organization_name,
+      inviterName,
+      isExternal: row.is_external_identity_provider,
+    }),
   });
 }
 
@@ -63,7 +74,12 @@ export async function createInvitation(
   deps: InvitationDeps,
   actor: Actor,
   organizationId: string,
-  input: { email_address: string; language_code?: string | null | undefined; rights?: Rights | null | undefined; is_external_identity_provider?: boolean | null | undefined },
+  input: {
+    email_address: string;
+    language_code?: string | null | undefined;
+    rights?: Rights | null | undefined;
+    is_external_identity_provider?: boolean | null | undefined;
+  },
 ): Promise<{ invitation: Invitation; organizationId: string }> {
   const member = requireRole(actor, 'user');
   const email = input.email_address.trim();
@@ -86,10 +102,18 @@ export async function createInvitation(
       if (input.rights) rights = validateRights(input.rights, await rightsContextFor(tx, org, actor.user.isDeveloper), null);
       const notHeld = rights ? rightsNotHeld(delegatorOf(actor), rights) : [];
       if (notHeld.length) {
-        const attempted = { organizationId: org.id, organizationPath: org.path, action: 'invitation.create', targetType: 'invitation', targetId: null, after: { email_address: email, rights } };
+        const attempted = {
+          organizationId: org.id,
+          organizationPath: org.path,
+          action: 'invitation.create',
+          targetType: 'invitation',
+          targetId: null,
+          after: { email_address: email, rights },
+        };
         throw new RefusedChange('cannot_grant_rights_not_held', attempted, { messages: notHeld, params: { rights: notHeld.join(', ') } });
       }
-      const isExternal = input.is_external_identity_provider === true || (deps.config.externalIdp?.emailDomains ?? []).includes(domainOf(email));
+      const isExternal =
+        input.is_external_identity_provider === true || (deps.config.externalIdp?.emailDomains ?? []).includes(domainOf(email));
       const id = await q.insertInvitation(tx, {
         organizationId: org.id,
         email,
@@ -136,7 +160,12 @@ export async function readInvitation(db: Database, invitationId: string, code: s
   return toInvitationWithOrg(row);
 }
 
-async function loadForManager(db: Queryable, actor: Actor, invitationId: string, options: { forUpdate?: boolean } = {}): Promise<InvitationRow> {
+async function loadForManager(
+  db: Queryable,
+  actor: Actor,
+  invitationId: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<InvitationRow> {
   const member = requireRole(actor, 'user');
   const row = await q.findInvitation(db, invitationId, options);
   if (!row) throw new AppError('unknown_invitation');
@@ -221,7 +250,8 @@ function checkNativeRegistration(input: AcceptInput): void {
 export async function acceptInvitation(db: Database, invitationId: string, input: AcceptInput, requestId: string): Promise<void> {
   const first = await q.findInvitation(db, invitationId);
   if (!first || !codeMatches(first, input.invitation_code)) throw new AppError('unknown_invitation');
-  if (first.state !== 'PENDING') throw new AppError('only_pending_invitations_can_be_accepted', { params: { invitation_state: first.state } });
+  if (first.state !== 'PENDING')
+    throw new AppError('only_pending_invitations_can_be_accepted', { params: { invitation_state: first.state } });
   if (input.accept_agreement === false) throw AppError.validation({ accept_agreement: 'agreement_required' });
   const isExternal = first.is_external_identity_provider;
   let passwordHash: string | null = null;
@@ -233,7 +263,8 @@ export async function acceptInvitation(db: Database, invitationId: string, input
     await db.transaction(async (tx) => {
       const inv = await q.findInvitation(tx, invitationId, { forUpdate: true });
       if (!inv || inv.code_hash !== first.code_hash) throw new AppError('unknown_invitation');
-      if (inv.state !== 'PENDING') throw new AppError('only_pending_invitations_can_be_accepted', { params: { invitation_state: inv.state } });
+      if (inv.state !== 'PENDING')
+        throw new AppError('only_pending_invitations_can_be_accepted', { params: { invitation_state: inv.state } });
       if (await q.userExists(tx, inv.email)) throw new AppError('email_address_already_exists');
       const ctx = await rightsContextFor(tx, { id: inv.organization_id, depth: inv.organization_depth }, true);
       const rights = await withinInviterRights(tx, inv.invited_by, validateRightsLenient(inv.rights, ctx), ctx);
@@ -247,17 +278,27 @@ export async function acceptInvitation(db: Database, invitationId: string, input
         newsletter: input.opt_in_for_newsletter,
         isDeveloper: inv.organization_depth === 0 && rights.partner_portal.developer === true,
       });
-      const membershipId = await q.insertMembership(tx, { organizationId: inv.organization_id, userId, email: inv.email, organizationPath: inv.organization_path, rights });
-      await q.markAccepted(tx, inv.id, userId);
-      await audit(tx, { userId, email: inv.email, requestId }, {
+      const membershipId = await q.insertMembership(tx, {
         organizationId: inv.organization_id,
+        userId,
+        email: inv.email,
         organizationPath: inv.organization_path,
-        action: 'invitation.accept',
-        targetType: 'invitation',
-        targetId: inv.id,
-        before: { state: 'PENDING' },
-        after: { state: 'ACCEPTED', user_id: userId, membership_id: membershipId, external: isExternal, rights },
+        rights,
       });
+      await q.markAccepted(tx, inv.id, userId);
+      await audit(
+        tx,
+        { userId, email: inv.email, requestId },
+        {
+          organizationId: inv.organization_id,
+          organizationPath: inv.organization_path,
+          action: 'invitation.accept',
+          targetType: 'invitation',
+          targetId: inv.id,
+          before: { state: 'PENDING' },
+          after: { state: 'ACCEPTED', user_id: userId, membership_id: membershipId, external: isExternal, rights },
+        },
+      );
     });
   } catch (err) {
     if (pgErrorCode(err) === '23505') throw new AppError('email_address_already_exists');
@@ -270,7 +311,12 @@ export async function acceptInvitation(db: Database, invitationId: string, input
  * an invitation made before that rule, or by someone who has lost rights since, gives no more.
  * An inviter who is gone no longer answers for it: the rights were checked when it was made.
  */
-async function withinInviterRights(tx: Queryable, invitedBy: string | null, rights: Rights, ctx: Parameters<typeof validateRights>[1]): Promise<Rights> {
+async function withinInviterRights(
+  tx: Queryable,
+  invitedBy: string | null,
+  rights: Rights,
+  ctx: Parameters<typeof validateRights>[1],
+): Promise<Rights> {
   if (!invitedBy) return rights;
   const inviter = await q.findInviterRights(tx, invitedBy);
   if (!inviter) return rights;

@@ -23,21 +23,28 @@ export interface Mailer {
  * when it went through SMTP).
  */
 export function createMailer(options: { smtpUrl: string | undefined; from: string; db: Database; log: Logger }): Mailer {
-  const transport: Transporter | null = options.smtpUrl
-    ? nodemailer.createTransport(options.smtpUrl, { from: options.from })
-    : null;
+  const transport: Transporter | null = options.smtpUrl ? nodemailer.createTransport(options.smtpUrl, { from: options.from }) : null;
   return {
     async send(message) {
       let error: string | null = null;
       if (transport) {
         try {
-          await transport.sendMail({ from: options.from, to: message.to, subject: message.subject, text: message.text, html: message.html });
+          await transport.sendMail({
+            from: options.from,
+            to: message.to,
+            subject: message.subject,
+            text: message.text,
+            html: message.html,
+          });
         } catch (err) {
           error = (err as Error).message;
           options.log.error({ err, kind: message.kind }, 'e-mail could not be sent');
         }
       } else {
-        options.log.info({ to: message.to, subject: message.subject, kind: message.kind, text: message.text }, 'e-mail kept in the outbox (no SMTP_URL)');
+        options.log.info(
+          { to: message.to, subject: message.subject, kind: message.kind, text: message.text },
+          'e-mail kept in the outbox (no SMTP_URL)',
+        );
       }
       // With SMTP the record keeps no body: links carry single-use secrets (reset and invitation
       // codes) that must not rest in the database in clear. Without SMTP (development) the body is

@@ -39,7 +39,8 @@ const TEXTS: Record<UserLanguage, Texts> = {
     resetIgnore: 'If you did not ask for this, you can ignore this e-mail; your password stays as it is.',
     inviteSubject: (v) => `You are invited to the Partner Portal of ${v.organizationName}`,
     inviteGreeting: 'Hello,',
-    inviteIntro: (v) => `${v.inviterName} invites you to join ${v.organizationName} on the Partner Portal: all relevant applications for partners and dealers in one place.`,
+    inviteIntro: (v) =>
+      `${v.inviterName} invites you to join ${v.organizationName} on the Partner Portal: all relevant applications for partners and dealers in one place.`,
     inviteIntroExternal: 'You will sign in with your company account.',
     inviteButton: 'Accept the invitation',
     inviteExpiry: 'The invitation expires after two weeks. If it has expired, ask your administrator to send it again.',
@@ -55,7 +56,8 @@ const TEXTS: Record<UserLanguage, Texts> = {
     resetIgnore: 'Heb je dit niet aangevraagd? Dan kun je deze e-mail negeren; je wachtwoord blijft ongewijzigd.',
     inviteSubject: (v) => `Je bent uitgenodigd voor het Partner Portal van ${v.organizationName}`,
     inviteGreeting: 'Hallo,',
-    inviteIntro: (v) => `${v.inviterName} nodigt je uit om lid te worden van ${v.organizationName} op het Partner Portal: alle relevante applicaties voor partners en dealers op één plek.`,
+    inviteIntro: (v) =>
+      `${v.inviterName} nodigt je uit om lid te worden van ${v.organizationName} op het Partner Portal: alle relevante applicaties voor partners en dealers op één plek.`,
     inviteIntroExternal: 'Je meldt je aan met je bedrijfsaccount.',
     inviteButton: 'Uitnodiging accepteren',
     inviteExpiry: 'De uitnodiging verloopt na twee weken. Is hij verlopen, vraag je beheerder dan om hem opnieuw te versturen.',
@@ -71,7 +73,8 @@ const TEXTS: Record<UserLanguage, Texts> = {
     resetIgnore: 'Wenn Sie das nicht angefordert haben, können Sie diese E-Mail ignorieren; Ihr Passwort bleibt unverändert.',
     inviteSubject: (v) => `Sie sind zum Partner Portal von ${v.organizationName} eingeladen`,
     inviteGreeting: 'Guten Tag,',
-    inviteIntro: (v) => `${v.inviterName} lädt Sie ein, ${v.organizationName} im Partner Portal beizutreten: alle relevanten Anwendungen für Partner und Händler an einem Ort.`,
+    inviteIntro: (v) =>
+      `${v.inviterName} lädt Sie ein, ${v.organizationName} im Partner Portal beizutreten: alle relevanten Anwendungen für Partner und Händler an einem Ort.`,
     inviteIntroExternal: 'Sie melden sich mit Ihrem Firmenkonto an.',
     inviteButton: 'Einladung annehmen',
     inviteExpiry: 'Die Einladung läuft nach zwei Wochen ab. Ist sie abgelaufen, bitten Sie Ihren Administrator, sie erneut zu senden.',
@@ -87,7 +90,8 @@ const TEXTS: Record<UserLanguage, Texts> = {
     resetIgnore: "Si vous n'êtes pas à l'origine de cette demande, ignorez cet e-mail ; votre mot de passe reste inchangé.",
     inviteSubject: (v) => `Vous êtes invité(e) au Partner Portal de ${v.organizationName}`,
     inviteGreeting: 'Bonjour,',
-    inviteIntro: (v) => `${v.inviterName} vous invite à rejoindre ${v.organizationName} sur le Partner Portal : toutes les applications utiles aux partenaires et revendeurs, au même endroit.`,
+    inviteIntro: (v) =>
+      `${v.inviterName} vous invite à rejoindre ${v.organizationName} sur le Partner Portal : toutes les applications utiles aux partenaires et revendeurs, au même endroit.`,
     inviteIntroExternal: 'Vous vous connecterez avec votre compte professionnel.',
     inviteButton: "Accepter l'invitation",
     inviteExpiry: "L'invitation expire au bout de deux semaines. Si elle a expiré, demandez à votre administrateur de la renvoyer.",
@@ -103,7 +107,8 @@ const TEXTS: Record<UserLanguage, Texts> = {
     resetIgnore: 'Si no lo has solicitado, puedes ignorar este correo; tu contraseña no cambiará.',
     inviteSubject: (v) => `Te han invitado al Partner Portal de ${v.organizationName}`,
     inviteGreeting: 'Hola:',
-    inviteIntro: (v) => `${v.inviterName} te invita a unirte a ${v.organizationName} en el Partner Portal: todas las aplicaciones relevantes para socios y distribuidores en un solo lugar.`,
+    inviteIntro: (v) =>
+      `${v.inviterName} te invita a unirte a ${v.organizationName} en el Partner Portal: todas las aplicaciones relevantes para socios y distribuidores en un solo lugar.`,
     inviteIntroExternal: 'Iniciarás sesión con tu cuenta de empresa.',
     inviteButton: 'Aceptar la invitación',
     inviteExpiry: 'La invitación caduca a las dos semanas. Si ha caducado, pide a tu administrador que la vuelva a enviar.',
@@ -120,7 +125,13 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-function layout(language: string, paragraphsBefore: string[], button: { label: string; link: string }, paragraphsAfter: string[], t: Texts): string {
+function layout(
+  language: string,
+  paragraphsBefore: string[],
+  button: { label: string; link: string },
+  paragraphsAfter: string[],
+  t: Texts,
+): string {
   const p = (s: string) => `<p style="margin:0 0 16px;font:16px/1.5 Arial,Helvetica,sans-serif;color:#1a1b1e">${escapeHtml(s)}</p>`;
   const href = escapeHtml(button.link);
   return `<!doctype html>

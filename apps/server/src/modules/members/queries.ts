@@ -23,7 +23,13 @@ export async function findMembership(q: Queryable, id: string, options: { forUpd
   return rows[0] ?? null;
 }
 
-export async function updateRights(q: Queryable, membershipId: string, userId: string, rights: unknown, isDeveloper: boolean | null): Promise<void> {
+export async function updateRights(
+  q: Queryable,
+  membershipId: string,
+  userId: string,
+  rights: unknown,
+  isDeveloper: boolean | null,
+): Promise<void> {
   await q.query('UPDATE memberships SET rights = $2, updated_at = now() WHERE id = $1', [membershipId, JSON.stringify(rights)]);
   if (isDeveloper !== null) await q.query('UPDATE users SET is_developer = $2, updated_at = now() WHERE id = $1', [userId, isDeveloper]);
 }
@@ -99,7 +105,13 @@ export const SEARCH_MEMBERS_SQL = (withText: boolean, conditions = withText ? ' 
   JOIN users u ON u.id = m.user_id
   ORDER BY m.organization_path, lower(m.email), m.id`;
 
-export async function searchMembers(q: Queryable, path: string, filter: MemberFilter, limit: number, offset: number): Promise<SearchMemberRow[]> {
+export async function searchMembers(
+  q: Queryable,
+  path: string,
+  filter: MemberFilter,
+  limit: number,
+  offset: number,
+): Promise<SearchMemberRow[]> {
   const { sql, params } = filterSql(filter, 3);
   const { rows } = await q.query<SearchMemberRow>(SEARCH_MEMBERS_SQL(filter.text.length > 0, sql), [path, limit, offset, ...params]);
   return rows;
@@ -115,7 +127,13 @@ export async function countMembersMatching(q: Queryable, path: string, filter: M
   return rows[0]?.n ?? 0;
 }
 
-export async function searchPendingInvitations(q: Queryable, path: string, text: string, limit: number, offset: number): Promise<(InvitationRow & { total: number })[]> {
+export async function searchPendingInvitations(
+  q: Queryable,
+  path: string,
+  text: string,
+  limit: number,
+  offset: number,
+): Promise<(InvitationRow & { total: number })[]> {
   const withText = text.length > 0;
   const { rows } = await q.query<InvitationRow & { total: number }>(
     `SELECT i.id, i.organization_id, i.email, i.state, i.code_hash, i.language_code, i.is_external_identity_provider, i.rights, i.invited_by,

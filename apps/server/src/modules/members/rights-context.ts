@@ -15,7 +15,11 @@ import type { Actor } from '../organizations/access.js';
 import { listOrganizationApps, readFeatures } from '../organizations/queries.js';
 
 /** The rights context (contracts rights.ts) of a member of one organization. */
-export async function rightsContextFor(q: Queryable, organization: { id: string; depth: number }, editorIsDeveloper: boolean): Promise<RightsContext> {
+export async function rightsContextFor(
+  q: Queryable,
+  organization: { id: string; depth: number },
+  editorIsDeveloper: boolean,
+): Promise<RightsContext> {
   const [apps, featureRows] = await Promise.all([listOrganizationApps(q, organization.id), readFeatures(q)]);
   const features = Object.fromEntries(FEATURE_KEYS.map((k) => [k, featureRows[k] === true])) as Features;
   return {

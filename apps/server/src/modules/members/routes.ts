@@ -21,7 +21,10 @@ const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((s) 
 /** Members (spec §7 Members, and DELETE /api/organizations/{id}/members/{memberId}). */
 export const memberRoutes: FastifyPluginAsyncZod<{ access: AccountAccess }> = async (app, { access }) => {
   const { services } = app;
-  const actorOf = async (request: Parameters<typeof services.sessions.require>[0]) => ({ user: await services.sessions.require(request), requestId: request.id });
+  const actorOf = async (request: Parameters<typeof services.sessions.require>[0]) => ({
+    user: await services.sessions.require(request),
+    requestId: request.id,
+  });
 
   app.get(
     '/api/members/rights/:memberId',
@@ -42,7 +45,8 @@ export const memberRoutes: FastifyPluginAsyncZod<{ access: AccountAccess }> = as
       schema: {
         tags: ['members'],
         summary: 'Change a member’s rights (spec §6 rules; 409 invalid_rights lists the refused boxes)',
-        description: 'When a right is taken away, the member’s portal sessions end, their tokens are revoked and their clients get back-channel logout.',
+        description:
+          'When a right is taken away, the member’s portal sessions end, their tokens are revoked and their clients get back-channel logout.',
         params: memberIdParamsSchema,
         body: changeRightsRequestSchema,
         response: { 204: noContent, ...problems(400, 401, 403, 404, 409) },
@@ -60,13 +64,21 @@ export const memberRoutes: FastifyPluginAsyncZod<{ access: AccountAccess }> = as
       schema: {
         tags: ['members'],
         summary: 'Remove a member: the user account and its sessions are deleted; irreversible',
-        description: 'Everything the OpenID provider issued to the user (sessions, grants, access and refresh tokens) is revoked, and their clients get back-channel logout.',
+        description:
+          'Everything the OpenID provider issued to the user (sessions, grants, access and refresh tokens) is revoked, and their clients get back-channel logout.',
         params: organizationMemberParamsSchema,
         response: { 204: noContent, ...problems(400, 401, 403, 404, 409) },
       },
     },
     async (request, reply) => {
-      await service.removeMemberEndingAccess(services.db, services.sessions, access, await actorOf(request), request.params.organizationId, request.params.memberId);
+      await service.removeMemberEndingAccess(
+        services.db,
+        services.sessions,
+        access,
+        await actorOf(request),
+        request.params.organizationId,
+        request.params.memberId,
+      );
       return reply.code(204).send(null);
     },
   );
@@ -94,7 +106,8 @@ export const memberRoutes: FastifyPluginAsyncZod<{ access: AccountAccess }> = as
       schema: {
         tags: ['members'],
         summary: 'Sign a member out everywhere (userManager of the member’s subtree; audited as member.sign_out)',
-        description: 'Ends the member’s portal sessions, revokes everything the OpenID provider issued to them and sends back-channel logout to their clients. Not oneself (409).',
+        description:
+          'Ends the member’s portal sessions, revokes everything the OpenID provider issued to them and sends back-channel logout to their clients. Not oneself (409).',
         params: memberIdParamsSchema,
         response: { 204: noContent, ...problems(400, 401, 403, 404, 409) },
       },

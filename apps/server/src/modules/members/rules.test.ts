@@ -6,8 +6,18 @@ import { neutralizeFormula } from './service.js';
 import { buildTree } from '../organizations/service.js';
 import { isPathInSubtree, subtreeCondition } from '../organizations/access.js';
 
-const features = { control_tower_enabled: false, control_tower_enabled_for_non_nedap_users: false, ordering_tools_enabled: true, ordering_tools_enabled_for_non_nedap_users: true };
-const dealer: RightsContext = { isProviderOrganization: false, organizationClientIds: ['loyalty-app', 'media-library'], features, editorIsDeveloper: false };
+const features = {
+  control_tower_enabled: false,
+  control_tower_enabled_for_non_nedap_users: false,
+  ordering_tools_enabled: true,
+  ordering_tools_enabled_for_non_nedap_users: true,
+};
+const dealer: RightsContext = {
+  isProviderOrganization: false,
+  organizationClientIds: ['loyalty-app', 'media-library'],
+  features,
+  editorIsDeveloper: false,
+};
 const root: RightsContext = { isProviderOrganization: true, organizationClientIds: [], features, editorIsDeveloper: false };
 
 describe('formula injection', () => {
@@ -34,8 +44,17 @@ describe('subtrees', () => {
 
   it('nests nodes sorted by path', () => {
     const row = (key: string, parent: string | null, path: string) => ({
-      key, parent_id: parent, label: key, path, can_create_sub_organization: false, sub_organization_can_have_children: false,
-      members: 0, pending_invitations: 0, apps: [], allowed_email_domains: [], children: [],
+      key,
+      parent_id: parent,
+      label: key,
+      path,
+      can_create_sub_organization: false,
+      sub_organization_can_have_children: false,
+      members: 0,
+      pending_invitations: 0,
+      apps: [],
+      allowed_email_domains: [],
+      children: [],
     });
     const tree = buildTree([row('a', 'x', 'r/a'), row('b', 'a', 'r/a/b'), row('c', 'a', 'r/a/c'), row('d', 'b', 'r/a/b/d')])!;
     expect(tree.key).toBe('a');

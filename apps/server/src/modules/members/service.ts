@@ -121,7 +121,13 @@ export async function changeRights(db: Database, actor: Actor, memberId: string,
 }
 
 /** Remove a member: the user, their membership and their sessions go. Irreversible. */
-export async function removeMember(db: Database, sessions: SessionStore, actor: Actor, organizationId: string, memberId: string): Promise<void> {
+export async function removeMember(
+  db: Database,
+  sessions: SessionStore,
+  actor: Actor,
+  organizationId: string,
+  memberId: string,
+): Promise<void> {
   await withRefusalAudit(db, actor, () =>
     db.transaction(async (tx) => {
       await lockIfRootMember(tx, memberId);
@@ -154,7 +160,13 @@ export async function removeMember(db: Database, sessions: SessionStore, actor: 
  * revoked, and their clients get back-channel logout once the removal has committed. A refused
  * member refuses the whole request; its id is in the problem's params (member_id).
  */
-export async function removeMembers(db: Database, sessions: SessionStore, access: AccountAccess, actor: Actor, memberIds: string[]): Promise<{ removed: number }> {
+export async function removeMembers(
+  db: Database,
+  sessions: SessionStore,
+  access: AccountAccess,
+  actor: Actor,
+  memberIds: string[],
+): Promise<{ removed: number }> {
   requireRole(actor, 'user');
   // a refusal is audited outside the transaction it rolls back (removeMember's own record of it
   // is rolled back with the rest)
@@ -172,7 +184,11 @@ export async function removeMembers(db: Database, sessions: SessionStore, access
         } catch (err) {
           if (err instanceof RefusedChange) refused = err;
           if (err instanceof AppError && memberIds.length > 1) {
-            throw new AppError(err.key, { detail: err.message, params: { ...err.params, member_id: memberId }, ...(err.messages ? { messages: err.messages } : {}) });
+            throw new AppError(err.key, {
+              detail: err.message,
+              params: { ...err.params, member_id: memberId },
+              ...(err.messages ? { messages: err.messages } : {}),
+            });
           }
           throw err;
         }
@@ -188,7 +204,14 @@ export async function removeMembers(db: Database, sessions: SessionStore, access
 }
 
 /** Remove one member of an organization (removeMember), ending all their access as removeMembers does. */
-export async function removeMemberEndingAccess(db: Database, sessions: SessionStore, access: AccountAccess, actor: Actor, organizationId: string, memberId: string): Promise<void> {
+export async function removeMemberEndingAccess(
+  db: Database,
+  sessions: SessionStore,
+  access: AccountAccess,
+  actor: Actor,
+  organizationId: string,
+  memberId: string,
+): Promise<void> {
   const notices = await withRefusalAudit(db, actor, () =>
     db.transaction(async (tx) => {
       const row = await q.findMembership(tx, memberId);
@@ -203,7 +226,13 @@ export async function removeMemberEndingAccess(db: Database, sessions: SessionSt
  * Change a member's rights (changeRights); when any right is taken away, the member's sessions and
  * tokens end at once (they carry the old rights) and their clients get back-channel logout.
  */
-export async function changeRightsEndingAccess(db: Database, access: AccountAccess, actor: Actor, memberId: string, input: Rights): Promise<void> {
+export async function changeRightsEndingAccess(
+  db: Database,
+  access: AccountAccess,
+  actor: Actor,
+  memberId: string,
+  input: Rights,
+): Promise<void> {
   const before = await q.findMembership(db, memberId);
   await changeRights(db, actor, memberId, input);
   const after = before ? await q.findMembership(db, memberId) : null;
@@ -310,7 +339,11 @@ export interface ExportFile {
   body: Buffer | string;
 }
 
-export async function exportMembers(db: Database, actor: Actor, query: { output: 'csv' | 'xlsx'; organizationId?: string | undefined }): Promise<ExportFile> {
+export async function exportMembers(
+  db: Database,
+  actor: Actor,
+  query: { output: 'csv' | 'xlsx'; organizationId?: string | undefined },
+): Promise<ExportFile> {
   const org = await managedOrganization(db, actor, query.organizationId);
   const rows = (await q.listMembersForExport(db, org.path)).map((r) => {
     const rights = toRights(r.rights);
@@ -331,7 +364,11 @@ export async function exportMembers(db: Database, actor: Actor, query: { output:
   const stamp = new Date().toISOString().slice(0, 10);
   const base = `members-${org.path.replace(/\//g, '_')}-${stamp}`;
   if (query.output === 'csv') {
-    return { filename: `${base}.csv`, contentType: 'text/csv; charset=utf-8', body: stringify(rows, { header: true, columns: [...EXPORT_COLUMNS], bom: true }) };
+    return {
+      filename: `${base}.csv`,
+      contentType: 'text/csv; charset=utf-8',
+      body: stringify(rows, { header: true, columns: [...EXPORT_COLUMNS], bom: true }),
+    };
   }
   const workbook = new ExcelJS.Workbook();
   workbook.creator = 'Partner Portal';
@@ -340,5 +377,9 @@ export async function exportMembers(db: Database, actor: Actor, query: { output:
   for (const row of rows) sheet.addRow(row);
   sheet.getRow(1).font = { bold: true };
   const buffer = await workbook.xlsx.writeBuffer();
-  return { filename: `${base}.xlsx`, contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', body: Buffer.from(buffer) };
+  return {
+    filename: `${base}.xlsx`,
+    contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    body: Buffer.from(buffer),
+  };
 }

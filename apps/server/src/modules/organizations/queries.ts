@@ -16,10 +16,18 @@ export interface OrganizationRow {
   max_sub_organizations: number | null;
 }
 
-const ORG_COLUMNS = 'o.id, o.parent_id, o.name, o.path, o.depth, o.can_create_sub_organization, o.sub_organization_can_have_children, o.max_sub_organizations';
+const ORG_COLUMNS =
+  'o.id, o.parent_id, o.name, o.path, o.depth, o.can_create_sub_organization, o.sub_organization_can_have_children, o.max_sub_organizations';
 
-export async function findOrganizationById(q: Queryable, id: string, options: { forUpdate?: boolean } = {}): Promise<OrganizationRow | null> {
-  const { rows } = await q.query<OrganizationRow>(`SELECT ${ORG_COLUMNS} FROM organizations o WHERE o.id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`, [id]);
+export async function findOrganizationById(
+  q: Queryable,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<OrganizationRow | null> {
+  const { rows } = await q.query<OrganizationRow>(
+    `SELECT ${ORG_COLUMNS} FROM organizations o WHERE o.id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    [id],
+  );
   return rows[0] ?? null;
 }
 
@@ -29,7 +37,10 @@ export async function findOrganizationByPath(q: Queryable, path: string): Promis
 }
 
 const UNIT_SEPARATOR = '\u001f';
-type SubtreeRow = Omit<OrganizationNode, 'apps' | 'allowed_email_domains' | 'children'> & { apps: string | null; allowed_email_domains: string | null };
+type SubtreeRow = Omit<OrganizationNode, 'apps' | 'allowed_email_domains' | 'children'> & {
+  apps: string | null;
+  allowed_email_domains: string | null;
+};
 
 /**
  * Every organization of a subtree as a node of GET /api/organizations/tree (children still empty),
@@ -57,7 +68,9 @@ export async function listSubtree(q: Queryable, rootPath: string): Promise<Organ
     [rootPath],
   );
   const list = (joined: string | null) => (joined ? joined.split(UNIT_SEPARATOR) : []);
-  return rows.map((row): OrganizationNode => Object.assign(row, { apps: list(row.apps), allowed_email_domains: list(row.allowed_email_domains), children: [] }));
+  return rows.map((row): OrganizationNode =>
+    Object.assign(row, { apps: list(row.apps), allowed_email_domains: list(row.allowed_email_domains), children: [] }),
+  );
 }
 
 /** The time the first pending invitation of a subtree expires (its tree's counts change then), or null. */
@@ -169,14 +182,20 @@ export async function listOrganizationApps(q: Queryable, organizationId: string)
 }
 
 export async function listEmailDomains(q: Queryable, organizationId: string): Promise<string[]> {
-  const { rows } = await q.query<{ domain: string }>('SELECT domain FROM organization_email_domains WHERE organization_id = $1 ORDER BY domain', [organizationId]);
+  const { rows } = await q.query<{ domain: string }>(
+    'SELECT domain FROM organization_email_domains WHERE organization_id = $1 ORDER BY domain',
+    [organizationId],
+  );
   return rows.map((r) => r.domain);
 }
 
 export async function replaceEmailDomains(q: Queryable, organizationId: string, domains: string[]): Promise<void> {
   await q.query('DELETE FROM organization_email_domains WHERE organization_id = $1', [organizationId]);
   if (domains.length) {
-    await q.query('INSERT INTO organization_email_domains (organization_id, domain) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [organizationId, domains]);
+    await q.query('INSERT INTO organization_email_domains (organization_id, domain) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [
+      organizationId,
+      domains,
+    ]);
   }
 }
 
@@ -202,7 +221,12 @@ export async function insertOrganization(
   return rows[0]!.id;
 }
 
-export async function insertOrganizationApps(q: Queryable, organizationId: string, clientIds: string[], availableForSub: string[]): Promise<void> {
+export async function insertOrganizationApps(
+  q: Queryable,
+  organizationId: string,
+  clientIds: string[],
+  availableForSub: string[],
+): Promise<void> {
   if (!clientIds.length) return;
   await q.query(
     `INSERT INTO organization_apps (organization_id, client_id, available_for_sub_organizations)
@@ -243,10 +267,16 @@ export async function movePath(q: Queryable, oldPath: string, newPath: string): 
 
 export async function setCanCreateSubOrganizations(q: Queryable, id: string, path: string, value: boolean): Promise<void> {
   if (value) {
-    await q.query('UPDATE organizations SET can_create_sub_organization = true, sub_organization_can_have_children = true, updated_at = now() WHERE id = $1', [id]);
+    await q.query(
+      'UPDATE organizations SET can_create_sub_organization = true, sub_organization_can_have_children = true, updated_at = now() WHERE id = $1',
+      [id],
+    );
   } else {
     await q.query('UPDATE organizations SET can_create_sub_organization = false, updated_at = now() WHERE id = $1', [id]);
-    await q.query(`UPDATE organizations SET sub_organization_can_have_children = false, updated_at = now() WHERE ${subtreeCondition('path', '$1')}`, [path]);
+    await q.query(
+      `UPDATE organizations SET sub_organization_can_have_children = false, updated_at = now() WHERE ${subtreeCondition('path', '$1')}`,
+      [path],
+    );
   }
 }
 

@@ -25,11 +25,15 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
   const { services } = app;
   const treeCache = new TreeCache((hit) => services.metrics.cacheLookup('organization_tree', hit));
   // the tree's change log keeps an hour (no cached tree lives longer than TREE_CACHE_MAX_AGE_MS)
-  const sweepChanges = () => void sweepTreeChanges(services.db).catch((err: unknown) => services.log.warn({ err }, 'tree change clean-up failed'));
+  const sweepChanges = () =>
+    void sweepTreeChanges(services.db).catch((err: unknown) => services.log.warn({ err }, 'tree change clean-up failed'));
   const sweepTimer = setInterval(sweepChanges, TREE_CACHE_MAX_AGE_MS);
   sweepTimer.unref();
   app.addHook('onClose', async () => clearInterval(sweepTimer));
-  const actorOf = async (request: Parameters<typeof services.sessions.require>[0]) => ({ user: await services.sessions.require(request), requestId: request.id });
+  const actorOf = async (request: Parameters<typeof services.sessions.require>[0]) => ({
+    user: await services.sessions.require(request),
+    requestId: request.id,
+  });
 
   app.get(
     '/api/organizations/tree',
@@ -113,7 +117,8 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['organizations'],
-        summary: 'Change an organization’s apps (from its parent’s apps available for sub-organizations); descendants keep only the allowed apps',
+        summary:
+          'Change an organization’s apps (from its parent’s apps available for sub-organizations); descendants keep only the allowed apps',
         params: organizationIdParamsSchema,
         body: changeOrganizationAppsRequestSchema,
         response: { 204: noContent, ...problems(400, 401, 403, 404, 409) },
@@ -130,14 +135,20 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['organizations'],
-        summary: 'Allow or forbid creating sub-organizations; switching off also switches off sub_organization_can_have_children for the organization and all its descendants',
+        summary:
+          'Allow or forbid creating sub-organizations; switching off also switches off sub_organization_can_have_children for the organization and all its descendants',
         params: organizationIdParamsSchema,
         querystring: canCreateSubOrganizationsQuerySchema,
         response: { 204: noContent, ...problems(400, 401, 403, 404, 409) },
       },
     },
     async (request, reply) => {
-      await service.changeCanCreateSubOrganizations(services.db, await actorOf(request), request.params.organizationId, request.query.canCreateSubOrganizations);
+      await service.changeCanCreateSubOrganizations(
+        services.db,
+        await actorOf(request),
+        request.params.organizationId,
+        request.query.canCreateSubOrganizations,
+      );
       return reply.code(204).send(null);
     },
   );
@@ -147,14 +158,20 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['organizations'],
-        summary: 'Replace the e-mail domains invitations of this organization are limited to (provider administrators only; empty list: any domain)',
+        summary:
+          'Replace the e-mail domains invitations of this organization are limited to (provider administrators only; empty list: any domain)',
         params: organizationIdParamsSchema,
         body: allowedEmailDomainsRequestSchema,
         response: { 204: noContent, ...problems(400, 401, 403, 404) },
       },
     },
     async (request, reply) => {
-      await service.setAllowedEmailDomains(services.db, await actorOf(request), request.params.organizationId, request.body.allowed_email_domains);
+      await service.setAllowedEmailDomains(
+        services.db,
+        await actorOf(request),
+        request.params.organizationId,
+        request.body.allowed_email_domains,
+      );
       return reply.code(204).send(null);
     },
   );

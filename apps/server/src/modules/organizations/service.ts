@@ -1,9 +1,4 @@
-import {
-  MAX_ORGANIZATION_DEPTH,
-  organizationPathSegment,
-  type Organization,
-  type OrganizationNode,
-} from '@partner-portal/contracts';
+import { MAX_ORGANIZATION_DEPTH, organizationPathSegment, type Organization, type OrganizationNode } from '@partner-portal/contracts';
 import type { Database, Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
 import { moveAuditPaths } from '../audit/queries.js';
@@ -20,7 +15,12 @@ import type { TreeCache } from './tree-cache.js';
  * their own. Reading is open to userManagers and organizationManagers of the subtree.
  */
 
-async function loadManaged(db: Queryable, actor: MemberActor, organizationId: string, options: { forUpdate?: boolean } = {}): Promise<OrganizationRow> {
+async function loadManaged(
+  db: Queryable,
+  actor: MemberActor,
+  organizationId: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<OrganizationRow> {
   const org = await q.findOrganizationById(db, organizationId, options);
   if (!org) throw new AppError('not_found');
   assertInSubtree(actor, org.path);
@@ -28,7 +28,11 @@ async function loadManaged(db: Queryable, actor: MemberActor, organizationId: st
 }
 
 /** Organizations other than the actor's own (edit, delete). */
-function assertNotOwn(actor: MemberActor, org: OrganizationRow, key: 'cannot_edit_own_organization' | 'cannot_delete_own_organization'): void {
+function assertNotOwn(
+  actor: MemberActor,
+  org: OrganizationRow,
+  key: 'cannot_edit_own_organization' | 'cannot_delete_own_organization',
+): void {
   if (org.id === actor.organizationId) throw new AppError(key);
 }
 
@@ -70,7 +74,14 @@ export async function getOrganization(db: Database, actor: Actor, organizationId
     sub_organization_can_have_children: org.sub_organization_can_have_children,
     sub_organizations: children.map((c) => ({ id: c.id, name: c.name, path: c.path, can_be_deleted: !c.has_children && !c.has_members })),
     pending_invitations: invitations.map((i) => toInvitation(i)),
-    members: members.map((m) => ({ id: m.id, organization_id: m.organization_id, email_address: m.email, first_name: m.first_name, last_name: m.last_name, last_sign_in_at: m.last_sign_in_at === null ? null : new Date(m.last_sign_in_at).toISOString() })),
+    members: members.map((m) => ({
+      id: m.id,
+      organization_id: m.organization_id,
+      email_address: m.email,
+      first_name: m.first_name,
+      last_name: m.last_name,
+      last_sign_in_at: m.last_sign_in_at === null ? null : new Date(m.last_sign_in_at).toISOString(),
+    })),
     apps: apps.map((a) => ({ client_id: a.client_id, name: a.name, available_for_sub_organizations: a.available_for_sub_organizations })),
     allowed_email_domains: domains,
   };
@@ -89,7 +100,9 @@ function unique<T>(values: T[]): T[] {
 /** Apps given to a child must be apps of the parent that are available for sub-organizations. */
 async function assertAppsAvailable(tx: Queryable, parentId: string, clientIds: string[]): Promise<void> {
   if (!clientIds.length) return;
-  const available = new Set((await q.listOrganizationApps(tx, parentId)).filter((a) => a.available_for_sub_organizations).map((a) => a.client_id));
+  const available = new Set(
+    (await q.listOrganizationApps(tx, parentId)).filter((a) => a.available_for_sub_organizations).map((a) => a.client_id),
+  );
   const wrong = clientIds.filter((c) => !available.has(c));
   if (wrong.length) throw new AppError('cannot_assign_apps_not_available', { messages: wrong, params: { client_ids: wrong.join(', ') } });
 }
@@ -111,11 +124,13 @@ export async function createOrganization(
       const parent = await loadManaged(tx, member, input.parent_organization_id, { forUpdate: true });
       if (!parent.can_create_sub_organization) throw new AppError('not_allowed_to_create_sub_organizations');
       const depth = parent.depth + 1;
-      if (depth > MAX_ORGANIZATION_DEPTH) throw new AppError('invalid_organization_path_level', { params: { max_level: MAX_ORGANIZATION_DEPTH } });
+      if (depth > MAX_ORGANIZATION_DEPTH)
+        throw new AppError('invalid_organization_path_level', { params: { max_level: MAX_ORGANIZATION_DEPTH } });
       if (parent.max_sub_organizations !== null && (await q.countChildren(tx, parent.id)) >= parent.max_sub_organizations) {
         throw new AppError('maximum_number_of_sub_organizations_reached');
       }
-      if (input.can_create_sub_organization && !parent.sub_organization_can_have_children) throw new AppError('not_allowed_to_create_sub_organizations');
+      if (input.can_create_sub_organization && !parent.sub_organization_can_have_children)
+        throw new AppError('not_allowed_to_create_sub_organizations');
       const clientIds = unique(input.client_ids);
       await assertAppsAvailable(tx, parent.id, clientIds);
       const name = input.name.trim();
@@ -186,7 +201,9 @@ export async function changeApps(
     if (!org.parent_id) throw new AppError('cannot_edit_own_organization');
     const clientIds = unique(input.client_ids);
     await assertAppsAvailable(tx, org.parent_id, clientIds);
-    const availableForSub = input.available_for_sub_organizations ? unique(input.available_for_sub_organizations).filter((c) => clientIds.includes(c)) : clientIds;
+    const availableForSub = input.available_for_sub_organizations
+      ? unique(input.available_for_sub_organizations).filter((c) => clientIds.includes(c))
+      : clientIds;
     const before = await q.listOrganizationApps(tx, org.id);
     await q.deleteOrganizationApps(tx, org.id);
     await q.insertOrganizationApps(tx, org.id, clientIds, availableForSub);
@@ -198,7 +215,10 @@ export async function changeApps(
       targetType: 'organization',
       targetId: org.id,
       before: { apps: before.map((a) => ({ client_id: a.client_id, available_for_sub_organizations: a.available_for_sub_organizations })) },
-      after: { apps: clientIds.map((c) => ({ client_id: c, available_for_sub_organizations: availableForSub.includes(c) })), descendant_assignments_removed: removed },
+      after: {
+        apps: clientIds.map((c) => ({ client_id: c, available_for_sub_organizations: availableForSub.includes(c) })),
+        descendant_assignments_removed: removed,
+      },
     });
   });
 }
@@ -211,7 +231,8 @@ export async function changeCanCreateSubOrganizations(db: Database, actor: Actor
     if (value) {
       const parent = org.parent_id ? await q.findOrganizationById(tx, org.parent_id) : null;
       if (!parent?.sub_organization_can_have_children) throw new AppError('not_allowed_to_create_sub_organizations');
-      if (org.depth >= MAX_ORGANIZATION_DEPTH) throw new AppError('invalid_organization_path_level', { params: { max_level: MAX_ORGANIZATION_DEPTH } });
+      if (org.depth >= MAX_ORGANIZATION_DEPTH)
+        throw new AppError('invalid_organization_path_level', { params: { max_level: MAX_ORGANIZATION_DEPTH } });
     }
     await q.setCanCreateSubOrganizations(tx, org.id, org.path, value);
     await audit(tx, actor, {
@@ -220,7 +241,10 @@ export async function changeCanCreateSubOrganizations(db: Database, actor: Actor
       action: 'organization.can_create_sub_organizations.update',
       targetType: 'organization',
       targetId: org.id,
-      before: { can_create_sub_organization: org.can_create_sub_organization, sub_organization_can_have_children: org.sub_organization_can_have_children },
+      before: {
+        can_create_sub_organization: org.can_create_sub_organization,
+        sub_organization_can_have_children: org.sub_organization_can_have_children,
+      },
       after: { can_create_sub_organization: value, sub_organization_can_have_children: value, cascaded_to_descendants: !value },
     });
   });

@@ -20,7 +20,9 @@ export async function listTiles(q: Queryable): Promise<TileRow[]> {
 }
 
 export async function listOrganizationClientIds(q: Queryable, organizationId: string): Promise<string[]> {
-  const { rows } = await q.query<{ client_id: string }>('SELECT client_id FROM organization_apps WHERE organization_id = $1', [organizationId]);
+  const { rows } = await q.query<{ client_id: string }>('SELECT client_id FROM organization_apps WHERE organization_id = $1', [
+    organizationId,
+  ]);
   return rows.map((r) => r.client_id);
 }
 

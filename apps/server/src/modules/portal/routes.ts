@@ -14,7 +14,8 @@ export const portalRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['portal'],
-        summary: 'The tiles the signed-in user may open (coming_soon tiles included, to be shown inactive), plus the user-management tile for managers',
+        summary:
+          'The tiles the signed-in user may open (coming_soon tiles included, to be shown inactive), plus the user-management tile for managers',
         response: { 200: z.array(tileSchema), ...problems(401) },
       },
     },
@@ -38,7 +39,8 @@ export const portalRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['portal'],
-        summary: 'Messages of the farmer profit calculator (declared as notifications by the spec; none are kept yet, so the list is empty)',
+        summary:
+          'Messages of the farmer profit calculator (declared as notifications by the spec; none are kept yet, so the list is empty)',
         response: { 200: z.array(notificationSchema), ...problems(401) },
       },
     },
@@ -66,7 +68,12 @@ export const portalRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['portal'],
         summary: 'Site settings shown before login (privacy statement, licence agreement, sales contact, login video); no login needed',
         response: {
-          200: z.object({ privacy_statement_url: z.string(), eula_url: z.string(), sales_contact_email: z.string(), login_video_url: z.string() }),
+          200: z.object({
+            privacy_statement_url: z.string(),
+            eula_url: z.string(),
+            sales_contact_email: z.string(),
+            login_video_url: z.string(),
+          }),
         },
       },
     },

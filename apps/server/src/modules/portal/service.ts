@@ -13,7 +13,10 @@ import * as q from './queries.js';
  * inactive). Users who manage users or organizations get the user-management tile.
  */
 export async function tilesFor(db: Database, user: SessionUser): Promise<Tile[]> {
-  const [tiles, orgApps] = await Promise.all([q.listTiles(db), user.organizationId ? q.listOrganizationClientIds(db, user.organizationId) : Promise.resolve([])]);
+  const [tiles, orgApps] = await Promise.all([
+    q.listTiles(db),
+    user.organizationId ? q.listOrganizationClientIds(db, user.organizationId) : Promise.resolve([]),
+  ]);
   const apps = new Set(orgApps);
   const visible = tiles.filter((t) => {
     if (!t.client_id) return true;
@@ -34,7 +37,14 @@ export async function tilesFor(db: Database, user: SessionUser): Promise<Tile[]>
   }));
   if ((user.userManager || user.organizationManager) && user.organizationId) {
     const path = `/manage-organization/${user.organizationId}`;
-    result.push({ name: 'User management', description_i18_nkey: 'tile_user_management_description', uri: path, icon: 'users', coming_soon: false, router_path: path });
+    result.push({
+      name: 'User management',
+      description_i18_nkey: 'tile_user_management_description',
+      uri: path,
+      icon: 'users',
+      coming_soon: false,
+      router_path: path,
+    });
   }
   return result;
 }

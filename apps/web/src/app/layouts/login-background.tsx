@@ -24,7 +24,8 @@ function whenPageUsable(container: HTMLElement, then: () => void): () => void {
       if (!cancelled) then();
     };
     const onLoad = () => {
-      idle = typeof window.requestIdleCallback === 'function' ? window.requestIdleCallback(go, { timeout: 2000 }) : window.setTimeout(go, 200);
+      idle =
+        typeof window.requestIdleCallback === 'function' ? window.requestIdleCallback(go, { timeout: 2000 }) : window.setTimeout(go, 200);
     };
     if (document.readyState === 'complete') onLoad();
     else window.addEventListener('load', onLoad, { once: true });

@@ -26,12 +26,27 @@ export function UserMenu({ user }: { user: UserInfo }) {
     requestAnimationFrame(attempt);
   };
   return (
-    <Menu position="bottom-end" width={240} shadow="md" withinPortal trigger="click" trapFocus={false} withInitialFocusPlaceholder={false} returnFocus onOpen={focusFirstItem}>
+    <Menu
+      position="bottom-end"
+      width={240}
+      shadow="md"
+      withinPortal
+      trigger="click"
+      trapFocus={false}
+      withInitialFocusPlaceholder={false}
+      returnFocus
+      onOpen={focusFirstItem}
+    >
       <Menu.Target>
         <Button
           onKeyDown={(e) => {
             if (e.key === 'Enter' || e.key === ' ' || e.key === 'ArrowDown') byKeyboard.current = true;
-          }} variant="subtle" color="dark" rightSection={<IconChevronDown size={16} aria-hidden />} aria-label={t('user_menu_label', { name: user.fullName })}>
+          }}
+          variant="subtle"
+          color="dark"
+          rightSection={<IconChevronDown size={16} aria-hidden />}
+          aria-label={t('user_menu_label', { name: user.fullName })}
+        >
           <Text component="span" fw={600} truncate maw={{ base: 140, sm: 260 }}>
             {user.fullName || user.email}
           </Text>

@@ -9,7 +9,15 @@ import { RecoveryCodeList, TotpEnrolment } from '@/components/totp-enrolment';
 import { ApiError } from '@/lib/api';
 import { formatDate } from '@/lib/dates';
 import { createPasskeyCredential, isPasskeyCancelled, passkeysSupported, startTotp } from '@/lib/factors';
-import { confirmIdentity, factorsQuery, factorsQueryKey, regenerateRecoveryCodes, registerPasskey, removePasskey, removeTotp } from '../api/factors';
+import {
+  confirmIdentity,
+  factorsQuery,
+  factorsQueryKey,
+  regenerateRecoveryCodes,
+  registerPasskey,
+  removePasskey,
+  removeTotp,
+} from '../api/factors';
 
 /**
  * "Sign-in and security" of the profile (docs/second-factors.md): the authenticator app, the
@@ -54,7 +62,15 @@ export function SignInSecurity({ user }: { user: UserInfo }) {
 
   const data = factors.data;
   return (
-    <Paper withBorder shadow="sm" p={{ base: 'md', sm: 'xl' }} radius="lg" mt="lg" component="section" aria-labelledby="sign-in-security-title">
+    <Paper
+      withBorder
+      shadow="sm"
+      p={{ base: 'md', sm: 'xl' }}
+      radius="lg"
+      mt="lg"
+      component="section"
+      aria-labelledby="sign-in-security-title"
+    >
       <Stack gap="md">
         <Title order={2} size="h3" id="sign-in-security-title">
           {t('security_title')}
@@ -192,7 +208,13 @@ export function SignInSecurity({ user }: { user: UserInfo }) {
               }}
             >
               <Group align="flex-end" wrap="wrap">
-                <TextInput label={t('passkey_name')} value={passkeyName} onChange={(e) => setPasskeyName(e.currentTarget.value)} maxLength={100} style={{ flex: 1, minWidth: 180 }} />
+                <TextInput
+                  label={t('passkey_name')}
+                  value={passkeyName}
+                  onChange={(e) => setPasskeyName(e.currentTarget.value)}
+                  maxLength={100}
+                  style={{ flex: 1, minWidth: 180 }}
+                />
                 <Button type="submit" loading={busy}>
                   {t('passkey_add')}
                 </Button>
@@ -236,7 +258,8 @@ function ConfirmIdentityModal({ opened, onClose, onConfirmed }: { opened: boolea
       setCode('');
       onConfirmed();
     } catch (err) {
-      if (err instanceof ApiError && (err.key === 'current_password_incorrect' || err.key === 'second_factor_code_invalid')) setError(t(err.key));
+      if (err instanceof ApiError && (err.key === 'current_password_incorrect' || err.key === 'second_factor_code_invalid'))
+        setError(t(err.key));
       else notifyError(err);
     } finally {
       setBusy(false);
@@ -248,8 +271,22 @@ function ConfirmIdentityModal({ opened, onClose, onConfirmed }: { opened: boolea
       <form onSubmit={(e) => void submit(e)} noValidate>
         <Stack gap="sm">
           <Text size="sm">{t('confirm_identity_text')}</Text>
-          <PasswordInput label={t('password')} autoComplete="current-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} maxLength={128} data-autofocus />
-          <TextInput label={t('confirm_identity_code')} autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.currentTarget.value)} maxLength={64} error={error} />
+          <PasswordInput
+            label={t('password')}
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+            maxLength={128}
+            data-autofocus
+          />
+          <TextInput
+            label={t('confirm_identity_code')}
+            autoComplete="one-time-code"
+            value={code}
+            onChange={(e) => setCode(e.currentTarget.value)}
+            maxLength={64}
+            error={error}
+          />
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={onClose}>
               {t('cancel')}

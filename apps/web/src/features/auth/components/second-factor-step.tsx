@@ -79,7 +79,13 @@ export function SecondFactorStep({ onDone, onExpired }: { onDone: (result: Login
           {t('second_step_verify')}
         </Button>
         {passkeysSupported() && (
-          <Button variant="default" leftSection={<IconKey size={16} aria-hidden />} onClick={() => void signInWithAPasskey()} disabled={busy} fullWidth>
+          <Button
+            variant="default"
+            leftSection={<IconKey size={16} aria-hidden />}
+            onClick={() => void signInWithAPasskey()}
+            disabled={busy}
+            fullWidth
+          >
             {t('use_passkey')}
           </Button>
         )}

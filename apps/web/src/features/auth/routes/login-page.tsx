@@ -86,7 +86,8 @@ export function LoginPage() {
         const result = await signInWithPasskey(true, { return_url: returnUrl, return_path: returnPath });
         if (active) await finishLogin(result);
       } catch (err) {
-        if (active && !isPasskeyCancelled(err)) setFormError(t(err instanceof ApiError && err.key === 'passkey_not_verified' ? 'passkey_not_verified' : 'error_try_again'));
+        if (active && !isPasskeyCancelled(err))
+          setFormError(t(err instanceof ApiError && err.key === 'passkey_not_verified' ? 'passkey_not_verified' : 'error_try_again'));
       }
     });
     return () => {
@@ -251,7 +252,12 @@ export function LoginPage() {
           <Text fw={600}>{t('enrol_title')}</Text>
           <Text size="sm">{t('enrol_text')}</Text>
           <Suspense fallback={<PageLoader />}>
-            <TotpEnrolment onDone={(result) => void finishLogin({ error: null, external_login: null, valid_return_url: result.valid_return_url ?? null })} onCancel={expired} />
+            <TotpEnrolment
+              onDone={(result) =>
+                void finishLogin({ error: null, external_login: null, valid_return_url: result.valid_return_url ?? null })
+              }
+              onCancel={expired}
+            />
           </Suspense>
         </Stack>
       ) : (

@@ -33,7 +33,14 @@ export function EditRightsModal({
       {query.isPending ? <Loader aria-label={t('org_loading')} /> : null}
       {query.isError ? <ProblemSummary lines={problemLines(query.error, t)} /> : null}
       {query.data ? (
-        <RightsForm data={query.data} features={features} editorIsDeveloper={editorIsDeveloper} actor={actor} onClose={onClose} onSaved={onSaved} />
+        <RightsForm
+          data={query.data}
+          features={features}
+          editorIsDeveloper={editorIsDeveloper}
+          actor={actor}
+          onClose={onClose}
+          onSaved={onSaved}
+        />
       ) : null}
     </ModalFrame>
   );

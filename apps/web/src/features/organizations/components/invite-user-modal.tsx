@@ -101,7 +101,14 @@ export function InviteUserModal({
             data={USER_LANGUAGES.map((code) => ({ value: code, label: t(`language_${code}`) }))}
           />
           <Checkbox label={t('org_invite_rights')} checked={withRights} onChange={(e) => setWithRights(e.currentTarget.checked)} />
-          {withRights ? <RightsEditor rights={rights} context={rightsContext} delegation={actor ? { actor, memberRights: emptyRights() } : undefined} onChange={setRights} /> : null}
+          {withRights ? (
+            <RightsEditor
+              rights={rights}
+              context={rightsContext}
+              delegation={actor ? { actor, memberRights: emptyRights() } : undefined}
+              onChange={setRights}
+            />
+          ) : null}
           <ProblemSummary lines={problems} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>

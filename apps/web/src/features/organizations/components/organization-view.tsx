@@ -57,7 +57,8 @@ export function OrganizationView({ organization, user }: { organization: Organiz
   const opener = useRef<HTMLElement | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const setModal = (next: ModalState) => {
-    if (next && document.activeElement instanceof HTMLElement && document.activeElement !== document.body) opener.current = document.activeElement;
+    if (next && document.activeElement instanceof HTMLElement && document.activeElement !== document.body)
+      opener.current = document.activeElement;
     setModalState(next);
   };
   const [search, setSearch] = useState('');
@@ -79,7 +80,11 @@ export function OrganizationView({ organization, user }: { organization: Organiz
     void downloadMembersExport(organization.id, output).catch((error: unknown) => notifyError(problemLines(error, t)));
   // a fresh install: the provider's organization with only its administrator and nothing below it
   const freshInstall =
-    isRoot && isOwn && organization.sub_organizations.length === 0 && organization.members.length <= 1 && organization.pending_invitations.length === 0;
+    isRoot &&
+    isOwn &&
+    organization.sub_organizations.length === 0 &&
+    organization.members.length <= 1 &&
+    organization.pending_invitations.length === 0;
   const rightsContext = {
     isProviderOrganization: isRoot,
     organizationClientIds: organization.apps.map((a) => a.client_id),

@@ -24,7 +24,8 @@ describe.each(['organizations', 'invitations'])('the %s locales', (feature) => {
     for (const language of INTERFACE_LANGUAGES) {
       const bundle = load(feature, language);
       expect(base(keys(bundle))).toEqual(reference);
-      for (const key of keys(bundle)) expect(key.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown>)[k], bundle)).not.toBe('');
+      for (const key of keys(bundle))
+        expect(key.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown>)[k], bundle)).not.toBe('');
     }
   });
 });

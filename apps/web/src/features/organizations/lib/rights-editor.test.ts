@@ -75,7 +75,8 @@ describe('the rights editor', () => {
     expect(toggleGlobal(ticked, false, partner, before)).toEqual(before);
     // without the rights before the tick (the member had it already), nothing it switched on stays
     const cleared = toggleGlobal(ticked, false, partner);
-    for (const s of editorState(cleared, partner).sections) for (const b of s.boxes) expect(b.checked, `${s.section.section}.${b.right.name}`).toBe(false);
+    for (const s of editorState(cleared, partner).sections)
+      for (const b of s.boxes) expect(b.checked, `${s.section.section}.${b.right.name}`).toBe(false);
   });
 
   it('unticking an app’s full permission gives back its boxes as they were before the tick', () => {
@@ -95,6 +96,7 @@ describe('the rights editor', () => {
     expect(box(state, 'loyalty', 'user_access')).toMatchObject({ disabled: true, lock: 'rights_locked_not_held' });
     const above = editorState(emptyRights(), partner, { actor, memberRights: toRights({ loyalty: { user_access: true } }) });
     expect(above.memberLock).toBe('rights_locked_member_has_more');
-    for (const s of above.sections) for (const b of s.boxes) expect(b).toMatchObject({ disabled: true, lock: 'rights_locked_member_has_more' });
+    for (const s of above.sections)
+      for (const b of s.boxes) expect(b).toMatchObject({ disabled: true, lock: 'rights_locked_member_has_more' });
   });
 });

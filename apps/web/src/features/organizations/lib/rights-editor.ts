@@ -70,7 +70,8 @@ const KIND_ORDER: Record<RightDefinition['kind'], number> = {
 export function editorState(rights: Rights, ctx: RightsContext, delegation?: Delegation): EditorState {
   const globalOffered = isGlobalFullPermissionOffered(ctx);
   const global = globalOffered && rights.global_full_permission;
-  const memberLock: DelegationLock | null = delegation && !canManageMember(delegation.actor, delegation.memberRights) ? 'rights_locked_member_has_more' : null;
+  const memberLock: DelegationLock | null =
+    delegation && !canManageMember(delegation.actor, delegation.memberRights) ? 'rights_locked_member_has_more' : null;
   const lockOf = (held: boolean): DelegationLock | null => memberLock ?? (delegation && !held ? 'rights_locked_not_held' : null);
   const globalLock = delegation ? lockOf(holdsGlobalFullPermission(delegation.actor)) : null;
   const sections = visibleSections(ctx).map((section) => {
@@ -122,10 +123,18 @@ function withoutFull(rights: Rights, section: AppSection, ctx: RightsContext, be
  * gives back the boxes it had switched on as they were just before its tick (`before`), or clears
  * them when the member already had it.
  */
-export function toggleRight(rights: Rights, section: SectionKey, name: string, value: boolean, ctx: RightsContext, before: Rights | null = null): Rights {
+export function toggleRight(
+  rights: Rights,
+  section: SectionKey,
+  name: string,
+  value: boolean,
+  ctx: RightsContext,
+  before: Rights | null = null,
+): Rights {
   const definition = visibleSections(ctx).find((s) => s.section === section);
   const full = definition ? fullPermissionRight(definition, ctx) : undefined;
-  if (!value && definition && full?.name === name) return applyRightsRules({ ...rights, [section]: withoutFull(rights, definition, ctx, before) }, ctx);
+  if (!value && definition && full?.name === name)
+    return applyRightsRules({ ...rights, [section]: withoutFull(rights, definition, ctx, before) }, ctx);
   const next: Rights = { ...rights, [section]: { ...rights[section], [name]: value } };
   return applyRightsRules(next, ctx);
 }
