@@ -477,7 +477,7 @@ async function searchMatchCounts(substrings) {
 }
 
 /**
- * Correctness at scale (issue 4): the root administrator's tree holds every organization once with
+ * Correctness at scale: the root administrator's tree holds every organization once with
  * member counts that add up to every membership, and each sampled search answers the exact total and
  * first page that a plain scan of memberships gives (case-insensitive substring, organization path
  * then e-mail order). Totals are exact up to 1,000; beyond that the answer must say total_capped.

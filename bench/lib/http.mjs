@@ -74,7 +74,7 @@ export function requireExists(res, what) {
   if (res.status === 404 || res.status === 405) throw new Unavailable(`unavailable (${res.status}: ${what})`);
 }
 
-/** Sign in as a user through the two-step login of the spec; returns the pp_session cookie value. */
+/** Sign in as a user through the two-step login; returns the pp_session cookie value. */
 export async function signIn(client, email, password) {
   const first = await client.post('/api/identity/email-login', { email });
   requireExists(first, 'POST /api/identity/email-login');

@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { TestPortal } from '../../apps/server/test/support/portal.js';
 import { newPage, seriousAxeViolations, type PageWatch } from './browser.js';
 
-/** Helpers for the account screens (issue 5): viewports, screenshots, checks every screen gets. */
+/** Helpers for the account screens: viewports, screenshots, checks every screen gets. */
 
 export const SCREENSHOT_DIR = fileURLToPath(new URL('../../screenshots/', import.meta.url));
 mkdirSync(SCREENSHOT_DIR, { recursive: true });
@@ -60,7 +60,7 @@ export async function checkScreen(page: Page, watch: PageWatch, name: string): P
     watch.problems.filter((p) => !/status of (401|403|404|409|400|429)/.test(p)),
     `console on ${name}`,
   ).toEqual([]);
-  // nothing wider than the viewport (spec §9: every screen works at 768 px and below)
+  // nothing wider than the viewport (docs/product.md, "Limits and constants": every screen works at 768 px and below)
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow, `horizontal overflow on ${name}`).toBeLessThanOrEqual(0);
 }

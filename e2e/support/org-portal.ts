@@ -5,7 +5,7 @@ import type { TestPortal } from '../../apps/server/test/support/portal.js';
 import type { HttpClient } from '../../apps/server/test/support/http.js';
 import { seriousAxeViolations } from './browser.js';
 
-/** Helpers for the organization-management and invitation stories (issue 6). */
+/** Helpers for the organization-management and invitation stories. */
 
 export const SCREENSHOTS = fileURLToPath(new URL('../../screenshots/', import.meta.url));
 mkdirSync(SCREENSHOTS, { recursive: true });

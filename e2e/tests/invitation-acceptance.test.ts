@@ -6,7 +6,7 @@ import { launchBrowser, newPage, type PageWatch } from '../support/browser.js';
 import { NARROW, WIDE, axeClean, invitationLink, screenshot, signedInContext } from '../support/org-portal.js';
 
 /**
- * The invitation pages (spec §2, §4): the other views (unknown invitation, logged-in visitor,
+ * The invitation pages (docs/product.md, "Screens" and "Flows and states"): the other views (unknown invitation, logged-in visitor,
  * accepted and revoked invitations) and the external-identity invitation, which redirects to its
  * own page and, once accepted, sends the browser to the upstream login that links the account.
  */
@@ -56,7 +56,7 @@ afterAll(async () => {
   await portal?.close();
 });
 
-describe('invitation pages (issue 6)', () => {
+describe('invitation pages', () => {
   it('shows an unknown invitation for a wrong code or id', async () => {
     const link = await invite('wrong.code@example.com');
     await page.goto(`${link.pathname}?code=not-the-code`);

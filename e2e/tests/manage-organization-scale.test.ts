@@ -5,7 +5,7 @@ import { newPage, launchBrowser } from '../support/browser.js';
 import { WIDE, axeClean, signedInContext } from '../support/org-portal.js';
 
 /**
- * The side tree with 10,000 organizations (issue 6): it loads, draws only the rows in view, and
+ * The side tree with 10,000 organizations: it loads, draws only the rows in view, and
  * filtering stays within 50 ms per keystroke.
  */
 let portal: TestPortal;

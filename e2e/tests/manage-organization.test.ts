@@ -6,7 +6,7 @@ import { launchBrowser, newPage, type PageWatch } from '../support/browser.js';
 import { NARROW, WIDE, axeClean, invitationLink, openDialog, screenshot, signedInContext, userIdOf } from '../support/org-portal.js';
 
 /**
- * The story of issue 6, in Chromium against the real server, database and SMTP sink: an
+ * The organization-management story, in Chromium against the real server, database and SMTP sink: an
  * administrator builds a 3-level tree, invites a user who registers in Dutch and signs in, edits
  * their rights (the editor's locking rules checked in the DOM), searches, revokes and resends,
  * removes the user, deletes an organization; a sub-organization manager sees only their subtree.
@@ -91,7 +91,7 @@ async function createSubOrganization(name: string, apps: string[], allowChildren
   return idFromUrl();
 }
 
-describe('organization management (issue 6)', () => {
+describe('organization management', () => {
   it('shows the root organization with its tree, tables and actions, without axe violations', async () => {
     await page.goto(`/manage-organization/${portal.rootOrganizationId}`);
     await page.getByRole('heading', { level: 1, name: rootName }).waitFor();

@@ -6,7 +6,7 @@ import { startPortal, type TestPortal } from '../../apps/server/test/support/por
 import { launchBrowser, newPage } from '../support/browser.js';
 
 /**
- * Content security policy in a real browser (issue 7 §4): every page of spec §2, anonymous and
+ * Content security policy in a real browser: every page of docs/product.md, "Screens", anonymous and
  * signed in, loads without a single CSP violation, under a policy without inline scripts.
  * Violations are caught twice: the `securitypolicyviolation` DOM event (installed before any
  * page script runs) and Chromium's console report.

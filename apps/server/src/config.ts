@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The only reader of process.env. Every variable of CONTRACT.md and the README is parsed here;
+ * The only reader of process.env. Every variable of the README is parsed here;
  * invalid configuration stops the server at start with a message naming each bad variable.
  */
 

@@ -5,7 +5,7 @@ import { createDatabase, startOwnPostgres, type OwnPostgres } from './support/po
 import { api, login, spawnServer, sql, waitForHealth, type ServerProcess } from './support/server.js';
 
 /**
- * Faults (issue 7 §6).
+ * Faults.
  * - kill -9 of the server in the middle of a stream of writes, then a restart: every write that
  *   was acknowledged (2xx) is there, and nothing is half-written (each organization has its apps
  *   and its audit entry, written in the same transaction).

@@ -6,7 +6,7 @@ import { startProxy, type RoundRobinProxy } from './support/proxy.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, api, login, spawnServer, sql, waitForHealth, type ServerProcess } from './support/server.js';
 
 /**
- * Horizontal scale (issue 7 §5): two server processes on one PostgreSQL database behind a
+ * Horizontal scale: two server processes on one PostgreSQL database behind a
  * round-robin proxy. Both start at once on an empty database (migrations and bootstrap must not
  * race); a session made on one works on the other; the login throttle and the general rate limit
  * count across both; OpenID Connect discovery and keys are the same on both.

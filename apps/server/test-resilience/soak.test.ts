@@ -5,7 +5,7 @@ import { freePort } from '../test/support/portal.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, api, login, rssKb, spawnServer, waitForHealth } from './support/server.js';
 
 /**
- * Load (issue 7 §7): autocannon, 200 concurrent connections for 60 s (SOAK_SECONDS and
+ * Load: autocannon, 200 concurrent connections for 60 s (SOAK_SECONDS and
  * SOAK_CONNECTIONS change that), against the built server on PostgreSQL, on loopback. The mix:
  * logins, user-info, tree reads, portal tiles and invitation creation. Expected: no 5xx, no
  * connection errors or time-outs, no log line of level error, resident memory roughly flat.

@@ -7,7 +7,7 @@ import { configurationQuery } from './lib/config';
 import { queryClient } from './lib/query-client';
 import { fetchSessionUser, sessionQueryKey } from './lib/session';
 
-// A URL starting with #/ is rewritten to a normal path (spec §2).
+// A URL starting with #/ is rewritten to a normal path (docs/product.md, "Screens").
 if (window.location.hash.startsWith('#/')) {
   window.history.replaceState(null, '', window.location.hash.slice(1));
 }

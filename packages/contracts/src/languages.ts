@@ -1,8 +1,8 @@
-/** Languages a user may choose (spec §1, §9). */
+/** Languages a user may choose (docs/product.md, "Purpose and users" and "Limits and constants"). */
 export const USER_LANGUAGES = ['en', 'nl', 'de', 'fr', 'es'] as const;
 export type UserLanguage = (typeof USER_LANGUAGES)[number];
 
-/** Interface languages of the web app; en-GB is default and fallback (spec §1). */
+/** Interface languages of the web app; en-GB is default and fallback (docs/product.md, "Purpose and users"). */
 export const INTERFACE_LANGUAGES = ['en-GB', 'nl', 'de', 'fr', 'es', 'pt-BR'] as const;
 export type InterfaceLanguage = (typeof INTERFACE_LANGUAGES)[number];
 export const DEFAULT_INTERFACE_LANGUAGE: InterfaceLanguage = 'en-GB';

@@ -17,5 +17,5 @@ export function organizationPathSegment(name: string): string {
 /** The maximum depth of the tree (root is level 0). */
 export const MAX_ORGANIZATION_DEPTH = 10;
 
-/** Rows shown in the users and invitations tables before 'view all' (spec §9). */
+/** Rows shown in the users and invitations tables before 'view all' (docs/product.md, "Limits and constants"). */
 export const TABLE_ROWS_DEFAULT = 4;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The rights catalogue (spec §3, §6) and its pure rules. Used by the server to enforce and by the
+ * The rights catalogue (docs/product.md, "People, organizations and invitations" and "Roles and rights") and its pure rules. Used by the server to enforce and by the
  * web app's rights editor to show, so that both always agree.
  */
 
@@ -316,7 +316,7 @@ export function disallowedRights(rights: Rights, ctx: RightsContext): string[] {
 }
 
 /**
- * Apply the implications of spec §6: global full permission ticks every app's full permission,
+ * Apply the implications of docs/product.md, "Roles and rights": global full permission ticks every app's full permission,
  * an app's full permission ticks access and its sub-rights, a sub-right ticks access.
  * Boxes not offered in the context are cleared.
  */

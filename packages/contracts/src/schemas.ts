@@ -4,7 +4,7 @@ import { loginNextStepSchema } from './factors.js';
 import { rightsSchema } from './rights.js';
 
 /**
- * Every request and response payload of the API (spec §3, §7), with the specification's field
+ * Every request and response payload of the API (docs/product.md, "People, organizations and invitations" and "Calls"), with the specification's field
  * names. The server validates with these and the web app types its calls and forms with them.
  * Validation messages are translation keys (see errors.ts), so the web app can show them.
  */
@@ -30,7 +30,7 @@ export const problemSchema = z.object({
   instance: z.string().optional(),
   i18NTranslationKey: z.string(),
   errors: z.record(z.string(), z.array(fieldErrorSchema)).optional(),
-  /** human-readable messages of a business error, e.g. the allowed domains (spec §8) */
+  /** human-readable messages of a business error, e.g. the allowed domains (docs/product.md, "Errors") */
   messages: z.array(z.string()).optional(),
   /** values for interpolation into the translated message */
   params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
@@ -124,7 +124,7 @@ export const userInfoSchema = z.object({
 });
 export type UserInfo = z.infer<typeof userInfoSchema>;
 
-/** Password policy of spec §5; messages are translation keys. Up to 128 characters accepted. */
+/** Password policy of docs/product.md, "Validation"; messages are translation keys. Up to 128 characters accepted. */
 export const passwordSchema = z
   .string({ message: 'password_required' })
   .min(1, { message: 'password_required' })
@@ -406,7 +406,7 @@ export const featuresSchema = z.object({
 
 export const healthResponseSchema = z.object({ status: z.enum(['ok', 'unavailable']) });
 
-// ---- organization administration: parameters, audit, export (issue 4) --------------------------
+// ---- organization administration: parameters, audit, export --------------------------
 
 export const organizationIdParamsSchema = z.object({ organizationId: uuidSchema });
 export const invitationIdParamsSchema = z.object({ invitationId: uuidSchema });

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, sendProblem } from './problem.js';
 
 /**
- * Anti-forgery guard (CONTRACT.md): every request to /api carries `X-CSRF: 1`, else 403 before any
+ * Anti-forgery guard (docs/product.md, "Calls"): every request to /api carries `X-CSRF: 1`, else 403 before any
  * other processing. Browser navigations of the external login are protected by state and nonce
  * instead; the OpenAPI document is read-only and meant to be opened in a browser.
  */

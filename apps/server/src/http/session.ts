@@ -241,7 +241,7 @@ function toSessionUser(row: SessionRow, sessionIdHash: string): SessionUser {
   };
 }
 
-/** The wire shape of GET /api/identity/user-info (CONTRACT.md). */
+/** The wire shape of GET /api/identity/user-info (docs/product.md, "People, organizations and invitations"). */
 export function toUserInfo(user: SessionUser): UserInfo {
   return {
     id: user.id,

@@ -4,7 +4,7 @@ import { startPortal, type TestPortal } from '../support/portal.js';
 import { createMember, createOrg, rights, type Org } from '../organizations/fixtures.js';
 
 /**
- * The authorization matrix of the organization administration API: every endpoint of issue 4 ×
+ * The authorization matrix of the organization administration API: every endpoint of the organization administration ×
  * the actors of the issue, on a target in the organization "north" of a four-level tree
  * (nedap → dealer-a → north → farm). Allowed means a 2xx answer; denied means exactly 401 for the
  * anonymous visitor and 403 for everybody else. Both unexpected allows and unexpected denials fail.
@@ -195,7 +195,7 @@ const CASES: Case[] = [
   { name: 'GET /api/portal/profit-calculator', allowed: SIGNED_IN, call: (c) => c.get('/api/portal/profit-calculator') },
 ];
 
-describe('authorization matrix (issue 4 endpoints × actors)', () => {
+describe('authorization matrix (organization administration endpoints × actors)', () => {
   const unexpectedAllows: string[] = [];
   const unexpectedDenials: string[] = [];
 

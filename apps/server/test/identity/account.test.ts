@@ -151,7 +151,7 @@ describe('PUT /api/identity/update-profile', () => {
     expect(me.body).toMatchObject({ firstName: 'Anna', lastName: 'de Vries', fullName: 'Anna de Vries', languageCode: 'nl' });
   });
 
-  it('400 with the keys of spec §5 for missing names and language', async () => {
+  it('400 with the keys of docs/product.md, "Validation" for missing names and language', async () => {
     const user = await createUser(portal);
     const res = await (
       await portal.sessionFor(user.id)

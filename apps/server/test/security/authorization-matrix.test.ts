@@ -5,7 +5,7 @@ import { apiRoutes, fillPath, type ApiRoute } from './support/routes.js';
 import { ACTORS, buildWorld, uniqueEmail, USER_PASSWORD, type ActorName, type World } from './support/world.js';
 
 /**
- * The authorization matrix (issue 7 §1): every /api route of the running portal, read from its
+ * The authorization matrix: every /api route of the running portal, read from its
  * router, against every actor. A route without an entry in MATRIX fails, so that each new
  * endpoint has to be classified here. Expected:
  *   allow → anything but 401/403 (and never a 5xx);
@@ -54,7 +54,7 @@ interface Entry {
 }
 
 const MATRIX: Record<string, Entry> = {
-  // ---- identity (issue 3) ---------------------------------------------------------------------
+  // ---- identity ---------------------------------------------------------------------
   'GET /api/identity/context': { expect: PUBLIC },
   'GET /api/identity/challenge-external-login': { expect: ANY, query: () => ({ returnUrl: '/' }) },
   'GET /api/identity/login-external-callback': { expect: ANY },
@@ -90,7 +90,7 @@ const MATRIX: Record<string, Entry> = {
     body: (c) => ({ user_id: c.world.users.member.id, token: 'not-a-valid-token' }),
   },
 
-  // ---- invitations (issue 4) --------------------------------------------------------------------
+  // ---- invitations --------------------------------------------------------------------
   'GET /api/invitations/{invitationId}': { expect: PUBLIC, query: (c) => ({ code: c.extra.code ?? '' }) },
   'PUT /api/invitations/{invitationId}/resend': { expect: USER_MANAGER_OF_TARGET },
   'PUT /api/invitations/{invitationId}/revoke': { expect: USER_MANAGER_OF_TARGET },

@@ -5,7 +5,7 @@ import { expectRoutes } from './support/routes.js';
 import { buildWorld, uniqueEmail, USER_PASSWORD, type World } from './support/world.js';
 
 /**
- * Brute force and enumeration (issue 7 §3).
+ * Brute force and enumeration.
  *
  * Thresholds (config.ts, documented in docs/security.md): LOGIN_RATE_LIMIT_PER_ACCOUNT (default
  * 10) and LOGIN_RATE_LIMIT_PER_IP (default 100) failed password checks per

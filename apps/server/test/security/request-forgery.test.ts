@@ -5,7 +5,7 @@ import { apiRoutes, fillPath } from './support/routes.js';
 import { buildWorld, USER_PASSWORD } from './support/world.js';
 
 /**
- * Forged requests: the anti-forgery header on every /api route (CONTRACT.md: refused with 403
+ * Forged requests: the anti-forgery header on every /api route (docs/product.md, "Calls": refused with 403
  * before any other processing), open redirects after login, and links in e-mails built from a
  * forged Host header.
  */

@@ -7,7 +7,7 @@ import { badPathParam, badQueryValue, HUGE, malformedJson, valueOf, wrongTypeOf 
 import { apiRoutes, bodySchema, routerRoutes, type ApiRoute } from './support/routes.js';
 
 /**
- * Robustness (issue 7 §2): property-based requests to every /api route of the running portal,
+ * Robustness: property-based requests to every /api route of the running portal,
  * read from its router and OpenAPI document: malformed JSON, wrong types, huge strings, unicode
  * and NUL, arrays where objects belong, path parameters that are not ids. Every answer must be
  * below 500, every error a problem+json document without internals, and /health stays 200.

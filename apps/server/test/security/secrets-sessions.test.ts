@@ -6,7 +6,7 @@ import { hashSecret } from '../../src/http/session.js';
 import { buildWorld, USER_PASSWORD, type World } from './support/world.js';
 
 /**
- * Secrets and sessions (issue 7 §4): codes in links (reset, invitation) of at least 128 bits,
+ * Secrets and sessions: codes in links (reset, invitation) of at least 128 bits,
  * kept only as hashes, single use and expiring; session ids rotated at login and ended on
  * password reset, password change, member removal and logout; cookie flags; the CSP header.
  */

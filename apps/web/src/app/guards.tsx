@@ -5,7 +5,7 @@ import { loginPathFor, paths } from '@/lib/paths';
 import { useSessionIndicatorWatch, useSessionUser } from '@/lib/session';
 
 /**
- * Routes that need login (spec §2). Not logged in: to /login?returnPath=<here>. The session is
+ * Routes that need login (docs/product.md, "Screens"). Not logged in: to /login?returnPath=<here>. The session is
  * checked every second (from the session indicator cookie, without a request); when it ends
  * while such a route is shown, the page reloads (and so lands on the login page with its way
  * back).

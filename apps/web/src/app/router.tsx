@@ -8,7 +8,7 @@ import { Loading } from './routed-view';
 import { PageTitleAndFocus } from './page-title';
 
 /**
- * Every route of spec §2. Views are loaded on demand (React.lazy): the login route only pulls the
+ * Every route of docs/product.md, "Screens". Views are loaded on demand (React.lazy): the login route only pulls the
  * shell, the login layout and the login page. The router runs in declarative mode: the portal
  * has no loaders or actions, and the data router would add ~17 KB gzipped to every route
  * (docs/decisions/006-web-bundle-budget.md).

@@ -23,7 +23,7 @@ export const theme = createTheme({
   headings: { fontWeight: '700' },
   breakpoints: { xs: '36em', sm: '48em', md: '62em', lg: '75em', xl: '88em' },
   components: {
-    // spec §9: the modal layer 1100 over its overlay 1000
+    // docs/product.md, "Limits and constants": the modal layer 1100 over its overlay 1000
     Modal: { defaultProps: { zIndex: 1100, overlayProps: { zIndex: 1000 } } },
     Anchor: { defaultProps: { underline: 'always' } },
   },

@@ -4,7 +4,7 @@ import { Notifications } from '@mantine/notifications';
 import classes from './toast-container.module.css';
 
 /**
- * The toasts' container (spec §9: top-right, 2000 ms, paused on hover, several at once). It starts
+ * The toasts' container (docs/product.md, "Limits and constants": top-right, 2000 ms, paused on hover, several at once). It starts
  * below the header, so a toast never covers the user menu.
  */
 export function ToastContainer() {

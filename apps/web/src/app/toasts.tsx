@@ -4,7 +4,7 @@ import { useNotifications } from '@mantine/notifications';
 const ToastContainer = lazy(() => import('./toast-container').then((m) => ({ default: m.ToastContainer })));
 
 /**
- * Toasts (spec §9). Their container, with its transitions and portal, loads when the first toast
+ * Toasts (docs/product.md, "Limits and constants"). Their container, with its transitions and portal, loads when the first toast
  * is shown, so pages that show none do not pay for it; the toast waits in the store meanwhile.
  */
 export function Toasts() {

@@ -1,7 +1,7 @@
 import { Alert, List } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 
-/** Several form errors shown together (spec §5: both errors may show at once). */
+/** Several form errors shown together (docs/product.md, "Validation": both errors may show at once). */
 export function FormErrors({ messages, title }: { messages: string[]; title?: string }) {
   if (messages.length === 0) return null;
   return (

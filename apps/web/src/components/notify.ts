@@ -3,7 +3,7 @@ import { describeError, errorMessage } from '@/lib/errors';
 import { i18n } from '@/lib/i18n';
 
 /**
- * Toasts (spec §8, §9): top-right, 2000 ms, paused on hover, several at once (configured on the
+ * Toasts (docs/product.md, "Errors" and "Limits and constants"): top-right, 2000 ms, paused on hover, several at once (configured on the
  * <Notifications> of the app). Errors are red; 429 says 'too many requests, try again later'.
  */
 const known = (key: string) => i18n.exists(key);
@@ -15,7 +15,7 @@ export function notifySuccess(message: string): void {
 }
 
 export interface NotifyErrorOptions {
-  /** spec §8: 429 is silently ignored on change password and forgot password */
+  /** docs/product.md, "Errors": 429 is silently ignored on change password and forgot password */
   ignoreTooManyRequests?: boolean;
   title?: string;
 }

@@ -7,7 +7,7 @@ import { PASSWORD_RULES, brokenPasswordRules } from '@partner-portal/contracts';
 type Props = ComponentPropsWithoutRef<typeof PasswordInput> & { value?: string };
 
 /**
- * A new-password field whose rules (spec §5) show below it while it has focus, each ticked off as
+ * A new-password field whose rules (docs/product.md, "Validation") show below it while it has focus, each ticked off as
  * it is met. The field is described by the hints, so screen readers hear them too.
  */
 export const PasswordWithHints = forwardRef<HTMLInputElement, Props>(function PasswordWithHints(props, ref) {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { retryDelayMs } from './api';
 
-describe('retryDelayMs (spec §7)', () => {
+describe('retryDelayMs (docs/product.md, "Calls")', () => {
   afterEach(() => vi.useRealTimers());
 
   it('backs off exponentially from 1 s', () => {

@@ -1,8 +1,8 @@
 import type { Problem } from '@partner-portal/contracts';
 
 /**
- * The API client (spec §7, CONTRACT.md): every call to /api carries X-CSRF: 1 and the cookies.
- * Failures become ApiError with the problem details; retries follow spec §7: at most 3, honouring
+ * The API client (docs/product.md, "Calls"): every call to /api carries X-CSRF: 1 and the cookies.
+ * Failures become ApiError with the problem details; retries follow docs/product.md, "Calls": at most 3, honouring
  * Retry-After on 429 and 503, otherwise exponential from 1 s (capped at 64 s) on 5xx and 408,
  * except 501 and 505.
  */

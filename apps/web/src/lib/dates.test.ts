@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatDate } from './dates';
 
-describe('formatDate (spec §9: dd/mm/yy, nl-NL order)', () => {
+describe('formatDate (docs/product.md, "Limits and constants": dd/mm/yy, nl-NL order)', () => {
   it('gives two digits for day, month and year', () => {
     expect(formatDate('2026-03-07T10:00:00Z', 'UTC')).toBe('07/03/26');
     expect(formatDate(new Date(Date.UTC(2025, 11, 31, 12)), 'UTC')).toBe('31/12/25');

@@ -1,5 +1,5 @@
 /**
- * Dates as spec §9 gives them: day/month/year, two digits each, as the Dutch (nl-NL) locale
+ * Dates as docs/product.md, "Limits and constants" gives them: day/month/year, two digits each, as the Dutch (nl-NL) locale
  * orders them, e.g. 21/11/26. Invalid or missing input gives an empty string.
  */
 const formatter = new Intl.DateTimeFormat('nl-NL', { day: '2-digit', month: '2-digit', year: '2-digit' });

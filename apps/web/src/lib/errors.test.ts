@@ -7,7 +7,7 @@ const problem = (status: number, key: string, extra: object = {}) =>
 const t = (key: string, options?: Record<string, unknown>) =>
   (key.includes(' ') ? key : `T(${key})`) + (typeof options?.name === 'string' ? `:${options.name}` : '');
 
-describe('error mapping (spec §8)', () => {
+describe('error mapping (docs/product.md, "Errors")', () => {
   it('400 gives field errors by translation key', () => {
     const err = problem(400, 'validation_failed', {
       errors: { first_name: [{ message: 'First name is required', translation_key: 'first_name_required' }] },

@@ -1,7 +1,7 @@
 import { ApiError } from './api';
 
 /**
- * How a failed call is shown (spec §8), as pure data so it can be tested:
+ * How a failed call is shown (docs/product.md, "Errors"), as pure data so it can be tested:
  * - 400: per-field errors, each by its translation key when present, else by its message;
  * - 409: the translated key of the problem, falling back to 'invalid_operation';
  * - 429: a red toast 'too_many_requests' (callers may ignore it, e.g. change and forgot password);

@@ -4,7 +4,7 @@ import { DEFAULT_INTERFACE_LANGUAGE, INTERFACE_LANGUAGES, type InterfaceLanguage
 import enGB from '../locales/en-GB.json';
 
 /**
- * The six interface languages (spec §1). en-GB is bundled as the default and fallback; the others
+ * The six interface languages (docs/product.md, "Purpose and users"). en-GB is bundled as the default and fallback; the others
  * are loaded on demand so the login page stays small.
  */
 const loaders: Record<Exclude<InterfaceLanguage, 'en-GB'>, () => Promise<{ default: Record<string, unknown> }>> = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { passwordFormErrors } from './password-form';
 
-describe('passwordFormErrors (spec §5)', () => {
+describe('passwordFormErrors (docs/product.md, "Validation")', () => {
   it('shows the required and the mismatch errors together', () => {
     expect(passwordFormErrors(['', 'Abcdef1!', 'Abcdef1?'], 'Abcdef1!', 'Abcdef1?')).toEqual([
       'fill_all_required_fields',

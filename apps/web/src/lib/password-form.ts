@@ -1,7 +1,7 @@
 import { brokenPasswordRules } from '@partner-portal/contracts';
 
 /**
- * The errors of a new-password form (spec §5), all at once: every field required
+ * The errors of a new-password form (docs/product.md, "Validation"), all at once: every field required
  * ('fill_all_required_fields'), the new password's rules, and new and confirm matching
  * ('password_error_no_match'). Returns translation keys.
  */

@@ -1,6 +1,6 @@
 import { safeReturnPath as sameOriginReturnPath } from '@partner-portal/contracts';
 
-/** One typed table of the web app's paths (spec §2). */
+/** One typed table of the web app's paths (docs/product.md, "Screens"). */
 export const paths = {
   home: '/',
   login: '/login',

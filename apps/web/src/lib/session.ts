@@ -9,7 +9,7 @@ import { queryClient } from './query-client';
 export const sessionQueryKey = ['session', 'user-info'] as const;
 
 /**
- * How often the session is checked on routes that need login (spec §9). The check reads the
+ * How often the session is checked on routes that need login (docs/product.md, "Limits and constants"). The check reads the
  * session indicator cookie, which the server sets and removes with the session: it costs no
  * request. The server itself is asked at most once a minute, and when the tab regains focus.
  */
@@ -57,12 +57,12 @@ export async function reloadSessionUser(): Promise<UserInfo | null> {
   return queryClient.fetchQuery({ queryKey: sessionQueryKey, queryFn: fetchSessionUser, staleTime: 0 });
 }
 
-/** After login: the interface follows the user's language (spec §4). */
+/** After login: the interface follows the user's language (docs/product.md, "Flows and states"). */
 export async function applyUserLanguage(user: UserInfo | null): Promise<void> {
   if (user) await changeLanguage(interfaceLanguageFor(user.languageCode));
 }
 
-/** After logout: every cached answer is dropped and the interface returns to en-GB (spec §4). */
+/** After logout: every cached answer is dropped and the interface returns to en-GB (docs/product.md, "Flows and states"). */
 export async function clearSession(): Promise<void> {
   await queryClient.cancelQueries();
   queryClient.clear();

@@ -7,7 +7,7 @@ describe('password policy', () => {
     expect(passwordProblems(`Aa1!${'x'.repeat(124)}`)).toEqual([]);
   });
 
-  it('names every broken rule of spec §5', () => {
+  it('names every broken rule of docs/product.md, "Validation"', () => {
     expect(passwordProblems('')).toEqual(['password_required']);
     expect(passwordProblems('abc')).toEqual(
       expect.arrayContaining([

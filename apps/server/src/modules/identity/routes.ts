@@ -27,7 +27,7 @@ import { IdentityService } from './service.js';
 const EXTERNAL_COOKIE = 'pp_external';
 const tags = ['identity'];
 
-/** The Identity calls of spec §7 under /api/identity. */
+/** The Identity calls of docs/product.md, "Calls" under /api/identity. */
 export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, { oidc }) => {
   const { services } = app;
   const service = new IdentityService(services, oidc);

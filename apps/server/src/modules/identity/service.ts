@@ -16,7 +16,7 @@ import { passwordProblems } from './password-policy.js';
 import * as q from './queries.js';
 
 /**
- * The rules of login, logout and the account flows (spec §4, §5, §7, §8). No HTTP here beyond the
+ * The rules of login, logout and the account flows (docs/product.md, "Flows and states" and "Validation" and "Calls" and "Errors"). No HTTP here beyond the
  * request and reply handed to the session store (which sets the cookie).
  */
 export class IdentityService {

@@ -15,7 +15,7 @@ import * as service from './service.js';
 const noContent = z.null().describe('No content');
 const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, problemSchema]));
 
-/** Invitations (spec §7 Invitations, and POST /api/organizations/{id}/invitations). */
+/** Invitations (docs/product.md, "Calls" Invitations, and POST /api/organizations/{id}/invitations). */
 export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
   const { services } = app;
   const deps = { db: services.db, config: services.config, mailer: services.mailer };

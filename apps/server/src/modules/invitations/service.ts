@@ -16,7 +16,7 @@ import type { InvitationRow } from './queries.js';
 import { passwordProblems } from '../identity/password-policy.js';
 
 /**
- * Invitations (spec §4, §5, §7). userManagers of an organization's subtree invite, resend and
+ * Invitations (docs/product.md, "Flows and states" and "Validation" and "Calls"). userManagers of an organization's subtree invite, resend and
  * revoke; anyone holding the link's code reads and accepts. Codes carry 256 bits and are kept only
  * as SHA-256 hashes; a resend issues a new code (the old link stops working).
  */
@@ -227,7 +227,7 @@ export interface AcceptInput {
 function checkNativeRegistration(input: AcceptInput): void {
   const errors: FieldErrors = {};
   const password = input.password ?? '';
-  // the same policy as every other new password: spec §5 rules and the common-password block-list
+  // the same policy as every other new password: docs/product.md, "Validation" rules and the common-password block-list
   const problems = passwordProblems(password);
   if (problems.length) errors.password = problems.map((key) => ({ message: key, translation_key: key }));
   if (!input.password_confirmation) {

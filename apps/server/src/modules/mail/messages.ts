@@ -1,7 +1,7 @@
 import { USER_LANGUAGES, type UserLanguage } from '@partner-portal/contracts';
 
 /**
- * The e-mails of the portal in the five user languages (CONTRACT.md: recipient's language,
+ * The e-mails of the portal in the five user languages (docs/product.md: the recipient's language,
  * multipart text and HTML). Pure functions: the caller sends the result with the mailer.
  */
 export interface RenderedEmail {

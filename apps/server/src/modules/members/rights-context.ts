@@ -31,7 +31,7 @@ export async function rightsContextFor(
 }
 
 /**
- * Check rights against spec §6 (409 invalid_rights listing the refused boxes) and apply the
+ * Check rights against docs/product.md, "Roles and rights" (409 invalid_rights listing the refused boxes) and apply the
  * implications. An editor who is not a developer cannot change developer boxes: they keep their
  * stored value (sending them unchanged is fine, changing them is refused).
  */

@@ -18,7 +18,7 @@ import * as service from './service.js';
 const noContent = z.null().describe('No content');
 const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, problemSchema]));
 
-/** Members (spec §7 Members, and DELETE /api/organizations/{id}/members/{memberId}). */
+/** Members (docs/product.md, "Calls" Members, and DELETE /api/organizations/{id}/members/{memberId}). */
 export const memberRoutes: FastifyPluginAsyncZod<{ access: AccountAccess }> = async (app, { access }) => {
   const { services } = app;
   const actorOf = async (request: Parameters<typeof services.sessions.require>[0]) => ({
@@ -44,7 +44,7 @@ export const memberRoutes: FastifyPluginAsyncZod<{ access: AccountAccess }> = as
     {
       schema: {
         tags: ['members'],
-        summary: 'Change a member’s rights (spec §6 rules; 409 invalid_rights lists the refused boxes)',
+        summary: 'Change a member’s rights (the rights rules and delegation; 409 invalid_rights lists the refused boxes)',
         description:
           'When a right is taken away, the member’s portal sessions end, their tokens are revoked and their clients get back-channel logout.',
         params: memberIdParamsSchema,

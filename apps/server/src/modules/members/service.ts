@@ -24,7 +24,7 @@ import * as q from './queries.js';
 import { delegatorOf, rightsContextFor, validateRights } from './rights-context.js';
 
 /**
- * Members (spec §6, §7 Members): rights, removal, search and export. A member id is the id of the
+ * Members (docs/product.md, "Roles and rights" and "Calls" Members): rights, removal, search and export. A member id is the id of the
  * membership (one per user). userManagers of the member's subtree edit rights and remove members.
  */
 
@@ -89,7 +89,7 @@ export async function memberForChange(tx: Queryable, actor: Actor, memberId: str
 }
 
 /**
- * Change a member's rights: validated by spec §6 (409 invalid_rights), then by delegation (the actor
+ * Change a member's rights: validated by docs/product.md, "Roles and rights" (409 invalid_rights), then by delegation (the actor
  * holds every right of the member and every right it changes), stored with the implications applied.
  */
 export async function changeRights(db: Database, actor: Actor, memberId: string, input: Rights): Promise<void> {

@@ -2,7 +2,7 @@ import type { SessionUser } from '../../http/session.js';
 import { AppError } from '../../http/problem.js';
 
 /**
- * The authorization model of the organization administration (spec §6, issue 4):
+ * The authorization model of the organization administration (docs/product.md, "Roles and rights"):
  * an actor manages only their own organization and its descendants (materialized path prefix).
  *
  * Order of checks, the same in every service call: not signed in → 401 (sessions.require);

@@ -20,7 +20,7 @@ import { TREE_CACHE_MAX_AGE_MS, TreeCache } from './tree-cache.js';
 const noContent = z.null().describe('No content');
 const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, problemSchema]));
 
-/** The organization tree (spec §7 Organizations). HTTP only: the rules live in service.ts. */
+/** The organization tree (docs/product.md, "Calls" Organizations). HTTP only: the rules live in service.ts. */
 export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
   const { services } = app;
   const treeCache = new TreeCache((hit) => services.metrics.cacheLookup('organization_tree', hit));

@@ -10,7 +10,7 @@ import type { OrganizationRow } from './queries.js';
 import type { TreeCache } from './tree-cache.js';
 
 /**
- * Organizations (spec §3, §4, §6). organizationManagers create sub-organizations under any
+ * Organizations (docs/product.md, "People, organizations and invitations" and "Flows and states" and "Roles and rights"). organizationManagers create sub-organizations under any
  * organization of their subtree, and edit or delete organizations of their subtree other than
  * their own. Reading is open to userManagers and organizationManagers of the subtree.
  */

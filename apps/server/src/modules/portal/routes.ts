@@ -39,8 +39,7 @@ export const portalRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['portal'],
-        summary:
-          'Messages of the farmer profit calculator (declared as notifications by the spec; none are kept yet, so the list is empty)',
+        summary: 'Messages of the farmer profit calculator (answered in the notifications shape; none are kept yet, so the list is empty)',
         response: { 200: z.array(notificationSchema), ...problems(401) },
       },
     },

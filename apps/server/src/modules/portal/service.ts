@@ -6,7 +6,7 @@ import { readFeatures } from '../organizations/queries.js';
 import * as q from './queries.js';
 
 /**
- * The home page (spec §2 Home, §7 Portal). A tile of an app shows when the user's organization has
+ * The home page (docs/product.md, "Screens" and "Calls"). A tile of an app shows when the user's organization has
  * the app (the provider's root organization has every app) and the user's rights open it — access,
  * full permission or any sub-right, or, for a tile that names a required right, that right.
  * Tiles of no app show to everyone. coming_soon tiles are returned as they are (the page shows them

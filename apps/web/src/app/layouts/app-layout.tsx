@@ -11,10 +11,10 @@ import { SkipLink } from './skip-link';
 /** Logged-in pages: header with the logo and the user dropdown, the page, the footer. */
 export function AppLayout() {
   const { data: user } = useSessionUser();
-  // the organization-management page renders its own footer (spec §2)
+  // the organization-management page renders its own footer (docs/product.md, "Screens")
   const ownFooter = useMatch('/manage-organization/:organizationId') !== null;
   return (
-    // modals (spec §9: layer 1100 over the overlay 1000) are only used on logged-in pages, so their
+    // modals (docs/product.md, "Limits and constants": layer 1100 over the overlay 1000) are only used on logged-in pages, so their
     // code stays out of the login route
     <ModalsProvider modalProps={{ zIndex: 1100, overlayProps: { zIndex: 1000 } }}>
       <SkipLink />

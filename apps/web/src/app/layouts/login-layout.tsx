@@ -11,7 +11,7 @@ import { LoginBackground } from './login-background';
 import classes from './login-layout.module.css';
 
 /**
- * Login layout (spec §2): the logo, the routed card, and the looping muted background video of a
+ * Login layout (docs/product.md, "Screens"): the logo, the routed card, and the looping muted background video of a
  * pasture with cows (LOGIN_VIDEO_URL; the portal ships its own). Its still shows first; the video
  * starts once the form is usable, and never for visitors who prefer no motion or less data
  * (docs/performance.md, "The login page on a slow connection").

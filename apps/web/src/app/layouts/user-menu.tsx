@@ -7,7 +7,7 @@ import type { UserInfo } from '@partner-portal/contracts';
 import { paths } from '@/lib/paths';
 
 /**
- * The header's user dropdown (spec §2), opened and closed by click. Opened by the keyboard (Enter,
+ * The header's user dropdown (docs/product.md, "Screens"), opened and closed by click. Opened by the keyboard (Enter,
  * Space, ArrowDown), its first item takes focus, as a menu button should.
  */
 export function UserMenu({ user }: { user: UserInfo }) {

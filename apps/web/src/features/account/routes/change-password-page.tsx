@@ -15,7 +15,7 @@ import { reloadSessionUser, useSessionUser } from '@/lib/session';
 import { changePassword } from '../api/change-password';
 
 /**
- * Change password (spec §2, §5): current, new and confirm. All errors show together; hints show
+ * Change password (docs/product.md, "Screens" and "Validation"): current, new and confirm. All errors show together; hints show
  * while the new password has focus; the button stays disabled after success.
  */
 export function ChangePasswordPage() {
@@ -42,7 +42,7 @@ export function ChangePasswordPage() {
       if (required) await reloadSessionUser().catch(() => null);
       await navigate(paths.home);
     } catch (err) {
-      if (err instanceof ApiError && err.status === 429) return; // spec §8: silently ignored here
+      if (err instanceof ApiError && err.status === 429) return; // docs/product.md, "Errors": silently ignored here
       const view = describeError(err);
       if (view.kind === 'fields') setMessages(view.summary.map((k) => t(k, { defaultValue: k })));
       else if (view.kind === 'conflict') setMessages([t(view.key, { defaultValue: t('invalid_operation') })]);

@@ -26,7 +26,7 @@ import { updateProfile } from '../api/update-profile';
 import { ActiveSessions } from '../components/active-sessions';
 import { SignInSecurity } from '../components/sign-in-security';
 
-/** Profile (spec §2): read-only e-mail, names and the preferred language. */
+/** Profile (docs/product.md, "Screens"): read-only e-mail, names and the preferred language. */
 /** A read-only field: a grey surface, but its text keeps full contrast (docs/design.md, fields). */
 const READ_ONLY_STYLES = { input: { color: 'var(--mantine-color-dark-9)', cursor: 'default' } };
 

@@ -9,7 +9,7 @@ import { ApiError } from '@/lib/api';
 import { paths } from '@/lib/paths';
 import { forgotPassword } from '../api/forgot-password';
 
-/** Forgot password (spec §2): an e-mail address; a reset link is sent when the account exists. */
+/** Forgot password (docs/product.md, "Screens"): an e-mail address; a reset link is sent when the account exists. */
 export function ForgotPasswordPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -20,7 +20,7 @@ export function ForgotPasswordPage() {
     try {
       await forgotPassword(values);
     } catch (err) {
-      // spec §8: 429 is silently ignored here; the visitor sees the same confirmation
+      // docs/product.md, "Errors": 429 is silently ignored here; the visitor sees the same confirmation
       if (!(err instanceof ApiError && err.status === 429)) {
         if (err instanceof ApiError && err.status === 400) form.setError('email_address', { message: 'invalid_email_address' });
         else notifyError(err, { ignoreTooManyRequests: true });

@@ -26,7 +26,7 @@ import { login } from '../api/login';
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
- * Two-step login (spec §2, §4): the e-mail address first (it may log in through an external
+ * Two-step login (docs/product.md, "Screens" and "Flows and states"): the e-mail address first (it may log in through an external
  * identity provider), then the password. With a ReturnUrl the login completes an OpenID Connect
  * authorization of the named client application.
  */

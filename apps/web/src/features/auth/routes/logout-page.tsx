@@ -10,7 +10,7 @@ import { logout } from '../api/logout';
 const FRAME_WAIT_MS = 1500;
 
 /**
- * /logout (spec §4): ends the session, clears everything the app keeps, resets the language to
+ * /logout (docs/product.md, "Flows and states"): ends the session, clears everything the app keeps, resets the language to
  * en-GB, lets clients log out through the hidden frame, then goes on to the client's
  * post-logout address or to /login.
  */

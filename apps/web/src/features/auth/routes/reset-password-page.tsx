@@ -22,7 +22,7 @@ interface Values {
 }
 
 /**
- * Reset password (spec §2, §4): the link (userId, code) is checked first. A good link shows the
+ * Reset password (docs/product.md, "Screens" and "Flows and states"): the link (userId, code) is checked first. A good link shows the
  * new and confirm fields; a used or expired one asks for a new request.
  */
 export function ResetPasswordPage() {

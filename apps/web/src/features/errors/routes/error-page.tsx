@@ -7,7 +7,7 @@ import { paths } from '@/lib/paths';
 import { signInErrorKey } from '@/lib/errors';
 import { errorQuery } from '../api/get-error';
 
-/** /error?errorId (spec §2): why an authorization request failed. */
+/** /error?errorId (docs/product.md, "Screens"): why an authorization request failed. */
 export function ErrorPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();

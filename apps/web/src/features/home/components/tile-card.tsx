@@ -15,7 +15,7 @@ export interface TileView {
   uri: string;
 }
 
-/** One application tile: internal link, new-tab link, or inactive while coming soon (spec §2). */
+/** One application tile: internal link, new-tab link, or inactive while coming soon (docs/product.md, "Screens"). */
 export function TileCard({ tile }: { tile: TileView }) {
   const { t } = useTranslation();
   const body = (

@@ -10,7 +10,7 @@ import { tilesQuery } from '../api/get-tiles';
 import { TileCard, type TileView } from '../components/tile-card';
 import { TileIcon } from '../components/tile-icon';
 
-/** Home (spec §2): heading, subtitle, the portal's warnings and the application tiles. */
+/** Home (docs/product.md, "Screens"): heading, subtitle, the portal's warnings and the application tiles. */
 export function HomePage() {
   const { t } = useTranslation();
   const { data: user } = useSessionUser();

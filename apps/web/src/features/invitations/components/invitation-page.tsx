@@ -13,7 +13,7 @@ import { InvitationLoading, LoggedInVisitor, NotPendingInvitation, UnknownInvita
 import { RegistrationForm } from './registration-form';
 
 /**
- * /invitation/{id}?code= and /invitation-external-identity/{id}?code= (spec §2, §4): the form only
+ * /invitation/{id}?code= and /invitation-external-identity/{id}?code= (docs/product.md, "Screens" and "Flows and states"): the form only
  * for a pending invitation and a visitor who is not logged in; otherwise unknown invitation, log
  * out first, or the invitation's state. Each page sends an invitation of the other kind to the
  * other page with the same query.

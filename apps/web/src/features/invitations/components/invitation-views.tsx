@@ -41,7 +41,7 @@ export function LoggedInVisitor() {
   );
 }
 
-/** The invitation is no longer pending: its state and a contact hint (spec §4). */
+/** The invitation is no longer pending: its state and a contact hint (docs/product.md, "Flows and states"). */
 export function NotPendingInvitation({ invitation }: { invitation: Invitation }) {
   const { t } = useTranslation();
   const state = invitation.invitation_state.toLowerCase();

@@ -7,7 +7,7 @@ import { PASSWORD_RULES, brokenPasswordRules } from '@partner-portal/contracts';
 type Props = ComponentPropsWithoutRef<typeof PasswordInput> & { value?: string };
 
 /**
- * The new-password field of the registration form: the rules of spec §5 show below it while it
+ * The new-password field of the registration form: the rules of docs/product.md, "Validation" show below it while it
  * has focus, in the flow of the form (they push the next field down rather than cover it), each
  * ticked off as it is met (brokenPasswordRules), and are announced politely.
  */

@@ -18,7 +18,7 @@ import { externalRegistrationSchema, registrationSchema, type Registration } fro
 type Values = Registration;
 
 /**
- * The registration form of an invitation (spec §2): greeting, disabled e-mail, names, preferred
+ * The registration form of an invitation (docs/product.md, "Screens"): greeting, disabled e-mail, names, preferred
  * language, (native accounts) new and confirm password with hints, newsletter opt-in and the
  * required agreement with the privacy statement and licence links (new tab).
  */

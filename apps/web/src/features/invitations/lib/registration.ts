@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { passwordSchema, USER_LANGUAGES } from '@partner-portal/contracts';
 
-/** The registration form of an invitation (spec §5): names trimmed, language, agreement required. */
+/** The registration form of an invitation (docs/product.md, "Validation"): names trimmed, language, agreement required. */
 const name = (key: string) => z.string().trim().min(1, { message: key }).max(100, { message: 'invalid_member_name' });
 
 const base = {

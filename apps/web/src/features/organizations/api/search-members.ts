@@ -5,7 +5,7 @@ import { api } from '@/lib/api';
 
 /**
  * GET /api/members/search: case-insensitive e-mail substring over the organization's subtree,
- * sorted by organization path then e-mail (spec §9).
+ * sorted by organization path then e-mail (docs/product.md, "Limits and constants").
  */
 export { memberSearchResponseSchema };
 export type MemberSearchResponse = z.infer<typeof memberSearchResponseSchema>;

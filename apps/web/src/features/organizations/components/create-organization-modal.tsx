@@ -8,7 +8,7 @@ import { ModalFrame, ProblemSummary } from './modal-frame';
 import { appName } from '../lib/app-names';
 
 /**
- * Create sub-organization (spec §2, §5, §6): name required and trimmed (Create disabled while
+ * Create sub-organization (docs/product.md, "Screens" and "Validation" and "Roles and rights"): name required and trimmed (Create disabled while
  * empty); the parent's apps available for sub-organizations; the allow-children option only when
  * the parent allows its sub-organizations to have children.
  */

@@ -17,7 +17,7 @@ export interface OrganizationChanges {
 }
 
 /**
- * Edit organization (spec §2, §6): never the user's own; name (Update disabled while empty), the
+ * Edit organization (docs/product.md, "Screens" and "Roles and rights"): never the user's own; name (Update disabled while empty), the
  * parent's apps available for sub-organizations with a warning naming the organization that the
  * availability cascades, and 'allow creation of sub-organizations' only when the parent allows it.
  */

@@ -8,7 +8,7 @@ import { problemLines } from '../lib/problems';
 import { ModalFrame, ProblemSummary } from './modal-frame';
 import { RightsEditor } from './rights-editor';
 
-/** Edit user rights (spec §6) for one member; `actor` is who edits (its boxes follow delegation). */
+/** Edit user rights (docs/product.md, "Roles and rights") for one member; `actor` is who edits (its boxes follow delegation). */
 export function EditRightsModal({
   memberId,
   email,

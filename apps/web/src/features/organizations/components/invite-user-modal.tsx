@@ -25,7 +25,7 @@ const formSchema = z.object({ email_address: emailSchema, language_code: z.enum(
 type FormValues = z.input<typeof formSchema>;
 
 /**
- * Invite user (spec §2, §5): e-mail required; with allowed domains, the part after @ must be one
+ * Invite user (docs/product.md, "Screens" and "Validation"): e-mail required; with allowed domains, the part after @ must be one
  * of them (checked here and by the server); the language defaults to the inviter's; rights are
  * optional and edited with the same editor as 'edit user rights'.
  */

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 /** Error texts one step darker than Mantine's default red, for WCAG AA contrast on white. */
 const ERROR_CONTRAST = { '--mantine-color-error': 'var(--mantine-color-red-9)' } as CSSProperties;
 
-/** A modal of this feature: above the overlay (modal layer 1100, overlay 1000; spec §9). */
+/** A modal of this feature: above the overlay (modal layer 1100, overlay 1000; docs/product.md, "Limits and constants"). */
 export function ModalFrame({
   title,
   onClose,

@@ -9,7 +9,7 @@ const ROW_HEIGHT = 34;
 const OVERSCAN = 8;
 
 /**
- * The side tree (spec §2): a filter box and single selection, following the WAI-ARIA tree pattern
+ * The side tree (docs/product.md, "Screens"): a filter box and single selection, following the WAI-ARIA tree pattern
  * (arrow keys, Home/End, Enter). Only the rows in view are drawn, so 10,000 organizations stay
  * fast; filtering is one pass over pre-lowered labels.
  */

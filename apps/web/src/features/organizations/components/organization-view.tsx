@@ -46,7 +46,7 @@ const NO_FEATURES = {
   ordering_tools_enabled_for_non_nedap_users: false,
 };
 
-/** The selected organization: heading, actions by permission, search and the two tables (spec §2). */
+/** The selected organization: heading, actions by permission, search and the two tables (docs/product.md, "Screens"). */
 export function OrganizationView({ organization, user }: { organization: Organization; user: UserInfo }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();

@@ -31,7 +31,7 @@ function useCards(minWidth: number) {
   return { ref, cards: width > 0 ? width < minWidth : phone };
 }
 
-/** 4 rows unless 'view all'; the toggle only above 4 rows and without a search (spec §2, §9). */
+/** 4 rows unless 'view all'; the toggle only above 4 rows and without a search (docs/product.md, "Screens" and "Limits and constants"). */
 function limit<T>(rows: T[], searching: boolean, showAll: boolean): { shown: T[]; toggle: boolean } {
   const toggle = !searching && rows.length > TABLE_ROWS_DEFAULT;
   return { shown: toggle && !showAll ? rows.slice(0, TABLE_ROWS_DEFAULT) : rows, toggle };

@@ -5,7 +5,7 @@ import type { Rights, RightsContext, SectionKey } from '@partner-portal/contract
 import { editorState, isFullPermission, toggleGlobal, toggleRight, type Delegation } from '../lib/rights-editor';
 
 /**
- * The rights editor of spec §6, drawn from the shared rules: a section per app, global full
+ * The rights editor of docs/product.md, "Roles and rights", drawn from the shared rules: a section per app, global full
  * permission (outside the provider's organization) that checks and disables every app box, per-app
  * full permission, Access locked while a sub-right is ticked, provider-only and developer boxes.
  * Unticking a full permission gives back the boxes as they were just before its tick. With a

@@ -1,4 +1,4 @@
-/** Invitation dates as dd/mm/yy, two digits each, in the nl-NL calendar (spec §9). */
+/** Invitation dates as dd/mm/yy, two digits each, in the nl-NL calendar (docs/product.md, "Limits and constants"). */
 const dateFormat = new Intl.DateTimeFormat('nl-NL', { day: '2-digit', month: '2-digit', year: '2-digit' });
 
 export function formatInvitationDate(value: string | null | undefined): string {
@@ -21,7 +21,7 @@ export function emailDomain(email: string): string {
         .toLowerCase();
 }
 
-/** Whether an address may be invited given the organization's allowed domains (spec §5). */
+/** Whether an address may be invited given the organization's allowed domains (docs/product.md, "Validation"). */
 export function isDomainAllowed(email: string, allowed: readonly string[]): boolean {
   if (allowed.length === 0) return true;
   const domain = emailDomain(email);

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { APP_SECTIONS, INTERFACE_LANGUAGES } from '@partner-portal/contracts';
 
-/** Every locale file of the two features has the same keys, none empty (CONVENTIONS §8). */
+/** Every locale file of the two features has the same keys, none empty (every user-visible text in the six interface languages). */
 const keys = (value: unknown, prefix = ''): string[] =>
   Object.entries(value as Record<string, unknown>).flatMap(([k, v]) =>
     typeof v === 'object' && v ? keys(v, `${prefix}${k}.`) : [`${prefix}${k}`],

@@ -1,7 +1,7 @@
 import { notifications } from '@mantine/notifications';
 import { i18n } from '@/lib/i18n';
 
-/** Success and failure toasts (spec §8; top-right, 2000 ms, several at once), with a named close button. */
+/** Success and failure toasts (docs/product.md, "Errors"; top-right, 2000 ms, several at once), with a named close button. */
 const closeButtonProps = () => ({ 'aria-label': i18n.t('org_close') });
 
 export function notifySuccess(message: string) {

@@ -2,7 +2,7 @@ import type { TFunction } from 'i18next';
 import { ApiError } from '@/lib/api';
 
 /**
- * The lines to show for a failed call (spec §8): 400 → the field errors (by translation key if
+ * The lines to show for a failed call (docs/product.md, "Errors"): 400 → the field errors (by translation key if
  * present, else message); 409 → the translated key, fallback 'Invalid operation'; 429 → too many
  * requests; otherwise 'error_try_again'. The problem's Messages list (e.g. allowed domains) is
  * appended.

@@ -20,7 +20,7 @@ import {
 } from '@partner-portal/contracts';
 
 /**
- * The state transitions of the rights editor (spec §6), on top of the shared rules of
+ * The state transitions of the rights editor (docs/product.md, "Roles and rights"), on top of the shared rules of
  * @partner-portal/contracts so that the editor and the server's enforcement always agree:
  * the implications of full permission and sub-rights (rights.ts), and delegation (delegation.ts),
  * by which the boxes an actor may not change are disabled with the reason.

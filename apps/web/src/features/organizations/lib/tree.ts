@@ -1,7 +1,7 @@
 import type { OrganizationNode } from '@partner-portal/contracts';
 
 /**
- * Pure operations on the organization tree of the side panel (spec §2, §4). The tree is kept in
+ * Pure operations on the organization tree of the side panel (docs/product.md, "Screens" and "Flows and states"). The tree is kept in
  * the query cache and changed in place of a refetch after each action, so these functions return
  * new objects along the changed path and share every untouched subtree.
  */
@@ -128,7 +128,7 @@ export function updateNode(root: OrganizationNode, id: string, change: (node: Or
   return changed ? { ...root, children } : root;
 }
 
-/** Insert a new child under its parent in name order (spec §4). */
+/** Insert a new child under its parent in name order (docs/product.md, "Flows and states"). */
 export function insertNode(root: OrganizationNode, parentId: string, node: OrganizationNode): OrganizationNode {
   return updateNode(root, parentId, (parent) => ({ ...parent, children: [...parent.children, node].sort(byName) }));
 }
@@ -168,7 +168,7 @@ const mapSubtree = (node: OrganizationNode, change: (n: OrganizationNode) => Org
 };
 
 /**
- * Switching can-create-sub-organizations (spec §4): off also switches off
+ * Switching can-create-sub-organizations (docs/product.md, "Flows and states"): off also switches off
  * sub-organizations-can-have-children for the node and all its descendants.
  */
 export function setCanCreateSubOrganizations(root: OrganizationNode, id: string, value: boolean): OrganizationNode {
@@ -179,7 +179,7 @@ export function setCanCreateSubOrganizations(root: OrganizationNode, id: string,
   );
 }
 
-/** Changing app availability (spec §4): the node gets `apps`; each descendant keeps only those. */
+/** Changing app availability (docs/product.md, "Flows and states"): the node gets `apps`; each descendant keeps only those. */
 export function setApps(root: OrganizationNode, id: string, apps: string[]): OrganizationNode {
   const allowed = new Set(apps);
   return updateNode(root, id, (node) => ({

@@ -14,7 +14,7 @@ import { organizationLocales } from '../lib/locales';
 import { problemLines } from '../lib/problems';
 import { notifyError } from '../lib/notify';
 
-/** /manage-organization/{organizationId}: side tree and the selected organization (spec §2). */
+/** /manage-organization/{organizationId}: side tree and the selected organization (docs/product.md, "Screens"). */
 export function ManageOrganizationPage() {
   return (
     <Suspense fallback={<PageLoader />}>
@@ -39,7 +39,7 @@ function ManageOrganization() {
   const user = useSessionUser().data;
   const tree = useOrganizationTree();
   const organization = useOrganization(organizationId);
-  // at 768 px or narrower the tree folds away behind a toggle button (spec §2, §9)
+  // at 768 px or narrower the tree folds away behind a toggle button (docs/product.md, "Screens" and "Limits and constants")
   const narrow = useMediaQuery('(max-width: 768px)', false, { getInitialValueInEffect: false });
   const [treeOpen, setTreeOpen] = useState(false);
 
