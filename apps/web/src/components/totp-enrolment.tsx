@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Alert, Button, Code, Group, Image, List, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Code, Group, Image, List, Stack, Text } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { TotpEnrolmentResponse } from '@partner-portal/contracts';
 import { ApiError } from '@/lib/api';
 import { confirmTotp, startTotp } from '@/lib/factors';
 import { notifyError } from './notify';
+import { OneTimeCodeInput } from './one-time-code-input';
 // shown on the login page too (a sign-in that must set up an app), whose stylesheet holds only
 // the components it renders itself (app/login-styles.ts)
 import '@mantine/core/styles/Code.css';
@@ -95,16 +96,14 @@ export function TotpEnrolment({
         <Code block aria-labelledby="totp-manual-key" style={{ wordBreak: 'break-all' }}>
           {enrolment.secret.replace(/(.{4})/g, '$1 ').trim()}
         </Code>
-        <TextInput
+        <OneTimeCodeInput
           label={t('totp_code')}
           name="code"
-          autoComplete="one-time-code"
           inputMode="numeric"
           required
-          maxLength={64}
           value={code}
-          onChange={(e) => {
-            setCode(e.currentTarget.value);
+          onChange={(value) => {
+            setCode(value);
             setError(null);
           }}
           error={error}

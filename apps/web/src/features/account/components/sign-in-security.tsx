@@ -9,6 +9,7 @@ import { RecoveryCodeList, TotpEnrolment } from '@/components/totp-enrolment';
 import { ApiError } from '@/lib/api';
 import { formatDate } from '@/lib/dates';
 import { createPasskeyCredential, isPasskeyCancelled, passkeysSupported, startTotp } from '@/lib/factors';
+import { OneTimeCodeInput } from '@/components/one-time-code-input';
 import {
   confirmIdentity,
   factorsQuery,
@@ -279,14 +280,7 @@ function ConfirmIdentityModal({ opened, onClose, onConfirmed }: { opened: boolea
             maxLength={128}
             data-autofocus
           />
-          <TextInput
-            label={t('confirm_identity_code')}
-            autoComplete="one-time-code"
-            value={code}
-            onChange={(e) => setCode(e.currentTarget.value)}
-            maxLength={64}
-            error={error}
-          />
+          <OneTimeCodeInput label={t('confirm_identity_code')} value={code} onChange={setCode} error={error} />
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={onClose}>
               {t('cancel')}

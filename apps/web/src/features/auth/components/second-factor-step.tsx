@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Button, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Stack, Text } from '@mantine/core';
 import { IconKey } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { LoginConsentResponse } from '@partner-portal/contracts';
 import { notifyError } from '@/components/notify';
+import { OneTimeCodeInput } from '@/components/one-time-code-input';
 import { ApiError } from '@/lib/api';
 import { isPasskeyCancelled, passkeysSupported, signInWithPasskey } from '@/lib/factors';
 import { secondFactor } from '../api/second-factor';
@@ -61,16 +62,14 @@ export function SecondFactorStep({ onDone, onExpired }: { onDone: (result: Login
       <Stack gap="md">
         <Text fw={600}>{t('second_step_title')}</Text>
         <Text size="sm">{t('second_step_text')}</Text>
-        <TextInput
+        <OneTimeCodeInput
           ref={codeRef}
           label={t('second_step_code')}
           name="code"
-          autoComplete="one-time-code"
           required
-          maxLength={64}
           value={code}
-          onChange={(e) => {
-            setCode(e.currentTarget.value);
+          onChange={(value) => {
+            setCode(value);
             setError(null);
           }}
           error={error}
