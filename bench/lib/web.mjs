@@ -1,26 +1,14 @@
 // Web: gzipped JavaScript per route, and the tree filter's time per keystroke, in real Chromium.
 import { loadavg } from 'node:os';
 import { gzipSync } from 'node:zlib';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../e2e/support/chromium.mjs';
 import { fromE2e, percentile, round, Unavailable } from './util.mjs';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export { CHROMIUM };
 
 export async function launch() {
   const { chromium } = fromE2e('playwright-core');
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS] });
 }
 
 /** A browser context signed in through the portal's API (cookies land in the context's jar). */
