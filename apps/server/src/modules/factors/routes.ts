@@ -23,7 +23,7 @@ import {
 } from '@partner-portal/contracts';
 import { AppError } from '../../http/problem.js';
 import type { Oidc } from '../../oidc/index.js';
-import { IdentityService } from '../identity/service.js';
+import { IdentityService } from '../identity/login.js';
 import { PasskeyService } from './passkeys.js';
 import { getPolicy, setPolicy } from './policy.js';
 import { FactorService, type Enrollee } from './service.js';

@@ -22,7 +22,7 @@ import { AppError } from '../../http/problem.js';
 import { toUserInfo } from '../../http/session.js';
 import type { Oidc } from '../../oidc/index.js';
 import { EXTERNAL_CALLBACK_PATH } from '../../oidc/upstream.js';
-import { IdentityService } from './service.js';
+import { IdentityService } from './login.js';
 
 const EXTERNAL_COOKIE = 'pp_external';
 const tags = ['identity'];
