@@ -26,9 +26,11 @@ import { registerOidc } from './oidc/index.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { developerRoutes } from './modules/developer/routes.js';
 import { bulkInvitationRoutes } from './modules/invitations/bulk-routes.js';
+import { factorLoginPolicy } from './modules/factors/provider.js';
 import { factorRoutes } from './modules/factors/routes.js';
 import { invitationRoutes } from './modules/invitations/routes.js';
 import { memberRoutes } from './modules/members/routes.js';
+import { organizationPageRoutes } from './modules/organization-page/routes.js';
 import { organizationRoutes } from './modules/organizations/routes.js';
 import { portalRoutes } from './modules/portal/routes.js';
 import { sessionRoutes } from './modules/sessions/routes.js';
@@ -169,9 +171,10 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
 
   // modules
   await app.register(healthRoutes);
-  const oidc = await registerOidc(app);
+  const oidc = await registerOidc(app, factorLoginPolicy(services));
   await app.register(identityRoutes, { oidc });
   await app.register(organizationRoutes);
+  await app.register(organizationPageRoutes);
   await app.register(invitationRoutes);
   await app.register(bulkInvitationRoutes);
   const access = new AccountAccess(services, oidc);

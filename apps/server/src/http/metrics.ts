@@ -57,7 +57,7 @@ export class Metrics {
 
   private defaultsCollected = false;
 
-  /** A password login ended: the one place a login succeeds or fails (identity service). */
+  /** A password login ended: the password login of modules/identity (login.ts, routes.ts). */
   login(succeeded: boolean): void {
     this.logins.inc({ outcome: succeeded ? 'succeeded' : 'failed' });
   }

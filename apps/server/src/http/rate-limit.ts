@@ -8,7 +8,7 @@ import type { SessionStore } from './session.js';
 /**
  * Counters shared by every instance of the portal: in PostgreSQL, or in Redis when REDIS_URL is
  * set. Used by the general request limit and by the throttles of login and password flows.
- * Keys are stored as given: callers normalise them (identity/service.ts: e-mail addresses as
+ * Keys are stored as given: callers normalise them (identity/login-throttle.ts: e-mail addresses as
  * PostgreSQL's lower() does, the same as the account lookup).
  */
 export interface CounterStore {

@@ -10,12 +10,13 @@ import {
 import { AppError } from '../../http/problem.js';
 import { hashSecret, newSecret, type SessionUser } from '../../http/session.js';
 import type { Oidc } from '../../oidc/index.js';
+import { asksMultiFactor } from '../../oidc/multi-factor.js';
 import { seal, unseal } from '../../sealed.js';
 import type { Services } from '../../services.js';
 import { verifyPassword } from '../../passwords.js';
 import { audit, withRefusalAudit } from '../audit/service.js';
 import { memberForChange } from '../members/service.js';
-import type { Actor } from '../organizations/access.js';
+import type { Actor } from '../../http/access.js';
 import { securityNoticeEmail, type SecurityNotice } from './notices.js';
 import * as q from './queries.js';
 import { hashRecoveryCode, isTotpCode, newRecoveryCodes, newTotpSecret, totpEnrolment, totpStep } from './totp.js';
@@ -375,11 +376,6 @@ export class FactorService {
     }
     return this.failedCode(userId, ip);
   }
-}
-
-/** Whether authorization parameters ask for multi-factor authentication (acr_values). */
-export function asksMultiFactor(params: Record<string, unknown>): boolean {
-  return typeof params.acr_values === 'string' && params.acr_values.split(' ').includes(ACR_MULTI_FACTOR);
 }
 
 /**
