@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Organization } from '@partner-portal/contracts';
 import { useCreateOrganization } from '../api/create-organization';
-import { problemLines } from '../lib/problems';
+import { errorLines } from '@/components/notify';
 import { ModalFrame } from './modal-frame';
 import { OrganizationForm } from './organization-form';
 
@@ -38,7 +38,7 @@ export function CreateOrganizationModal({
           setProblems(null);
           create.mutate(
             { parent_organization_id: parent.id, name, client_ids: clientIds, can_create_sub_organization: allowChildren },
-            { onSuccess: ({ id }) => onCreated(id, name), onError: (error) => setProblems(problemLines(error, t)) },
+            { onSuccess: ({ id }) => onCreated(id, name), onError: (error) => setProblems(errorLines(error)) },
           );
         }}
       />

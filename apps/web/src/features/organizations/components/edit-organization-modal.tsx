@@ -6,7 +6,7 @@ import { useOrganization } from '../api/get-organization';
 import { useUpdateOrganization } from '../api/update-organization';
 import { useChangeOrganizationApps } from '../api/change-organization-apps';
 import { useChangeCanCreateSubOrganizations } from '../api/change-can-create-sub-organizations';
-import { problemLines } from '../lib/problems';
+import { errorLines } from '@/components/notify';
 import { ModalFrame } from './modal-frame';
 import { OrganizationForm, type OrganizationFormValues } from './organization-form';
 
@@ -71,7 +71,7 @@ function EditOrganizationForm({
         await children.mutateAsync({ id: organization.id, value: allowChildren });
       onUpdated();
     } catch (error) {
-      setProblems(problemLines(error, t));
+      setProblems(errorLines(error));
     } finally {
       setBusy(false);
     }

@@ -13,8 +13,7 @@ import { useResendInvitation } from '../api/resend-invitation';
 import { useFeatures } from '../api/get-features';
 import { downloadMembersExport } from '../api/export-members';
 import { useModal } from '../hooks/use-modal';
-import { problemLines } from '../lib/problems';
-import { notifyError, notifySuccess } from '../lib/notify';
+import { notifyError, notifySuccess } from '@/components/notify';
 import { ConfirmModal } from './confirm-modal';
 import { InvitationsTable, UsersTable } from './people-tables';
 
@@ -57,7 +56,7 @@ export function OrganizationView({ organization, user }: { organization: Organiz
   const canManageUsers = user.userManager;
   const canExport = user.userManager || user.organizationManager;
   const exportMembers = (output: 'csv' | 'xlsx') =>
-    void downloadMembersExport(organization.id, output).catch((error: unknown) => notifyError(problemLines(error, t)));
+    void downloadMembersExport(organization.id, output).catch((error: unknown) => notifyError(error));
   // a fresh install: the provider's organization with only its administrator and nothing below it
   const freshInstall =
     isRoot &&
@@ -93,7 +92,7 @@ export function OrganizationView({ organization, user }: { organization: Organiz
   const onResend = (invitation: Invitation) =>
     resend.mutate(invitation.invitation_id, {
       onSuccess: () => notifySuccess(t('org_invitation_resent')),
-      onError: (error) => notifyError(problemLines(error, t)),
+      onError: (error) => notifyError(error),
     });
 
   return (
