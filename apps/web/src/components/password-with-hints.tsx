@@ -10,7 +10,8 @@ type Props = ComponentPropsWithoutRef<typeof PasswordInput> & { value?: string }
  * The new-password field of every form that sets one (change and reset password, registration):
  * the rules of packages/contracts/src/passwords.ts (docs/product.md, "Validation") show below it
  * while it has focus, in the flow of the form (they push the next field down rather than cover
- * it), each ticked off as it is met. The field is described by the hints, which are announced
+ * it), each ticked off as it is met (the tick and cross carry the colour; the text keeps the body
+ * colour for contrast). The field is described by the hints, which are announced
  * politely as they change.
  */
 export const PasswordWithHints = forwardRef<HTMLInputElement, Props>(function PasswordWithHints(props, ref) {
@@ -52,13 +53,13 @@ export const PasswordWithHints = forwardRef<HTMLInputElement, Props>(function Pa
                 key={rule}
                 icon={
                   ok ? (
-                    <IconCheck size={14} color="var(--mantine-color-green-9)" aria-hidden />
+                    <IconCheck size={14} color="var(--mantine-color-green-8)" aria-hidden />
                   ) : (
-                    <IconX size={14} color="var(--mantine-color-red-9)" aria-hidden />
+                    <IconX size={14} color="var(--mantine-color-red-8)" aria-hidden />
                   )
                 }
               >
-                <Text size="sm" c={ok ? 'green.9' : 'red.9'} component="span">
+                <Text size="sm" component="span" fw={ok ? 400 : 500}>
                   {t(`hint_${rule}`)}
                   {ok ? <VisuallyHidden>{` (${t('hint_met')})`}</VisuallyHidden> : null}
                 </Text>

@@ -47,6 +47,11 @@ export function OrganizationView({ organization, user }: { organization: Organiz
   const remove = useRemoveMember();
   const revoke = useRevokeInvitation();
   const deletion = useDeleteOrganization();
+  // a change made: its toast, and the modal closes
+  const done = (message: string) => {
+    notifySuccess(message);
+    close();
+  };
 
   const isOwn = organization.id === user.organizationId;
   const isRoot = organization.parent_id === null;
@@ -77,15 +82,13 @@ export function OrganizationView({ organization, user }: { organization: Organiz
   const invitations = searching ? (results.data?.invitations ?? []) : organization.pending_invitations;
 
   const onCreated = (id: string, name: string) => {
-    notifySuccess(t('org_created', { name }));
-    close();
+    done(t('org_created', { name }));
     void navigate(`/manage-organization/${id}`);
   };
 
   const onDelete = async () => {
     await deletion.mutateAsync(organization.id);
-    notifySuccess(t('org_deleted'));
-    close();
+    done(t('org_deleted'));
     if (organization.parent_id) void navigate(`/manage-organization/${organization.parent_id}`);
   };
 
@@ -189,14 +192,7 @@ export function OrganizationView({ organization, user }: { organization: Organiz
       <Suspense fallback={null}>
         {modal?.type === 'create' ? <CreateOrganizationModal parent={organization} onClose={close} onCreated={onCreated} /> : null}
         {modal?.type === 'edit' ? (
-          <EditOrganizationModal
-            organization={organization}
-            onClose={close}
-            onUpdated={() => {
-              notifySuccess(t('org_updated'));
-              close();
-            }}
-          />
+          <EditOrganizationModal organization={organization} onClose={close} onUpdated={() => done(t('org_updated'))} />
         ) : null}
         {modal?.type === 'invite' ? (
           <InviteUserModal
@@ -205,10 +201,7 @@ export function OrganizationView({ organization, user }: { organization: Organiz
             rightsContext={rightsContext}
             actor={actor}
             onClose={close}
-            onInvited={() => {
-              notifySuccess(t('org_invitation_sent'));
-              close();
-            }}
+            onInvited={() => done(t('org_invitation_sent'))}
           />
         ) : null}
         {modal?.type === 'rights' ? (
@@ -219,10 +212,7 @@ export function OrganizationView({ organization, user }: { organization: Organiz
             editorIsDeveloper={user.isDeveloper}
             actor={actor}
             onClose={close}
-            onSaved={() => {
-              notifySuccess(t('org_rights_updated'));
-              close();
-            }}
+            onSaved={() => done(t('org_rights_updated'))}
           />
         ) : null}
       </Suspense>
@@ -246,8 +236,7 @@ export function OrganizationView({ organization, user }: { organization: Organiz
           onClose={close}
           onConfirm={async () => {
             await remove.mutateAsync({ organizationId: modal.member.organization_id, memberId: modal.member.id });
-            notifySuccess(t('org_user_removed', { email: modal.member.email_address }));
-            close();
+            done(t('org_user_removed', { email: modal.member.email_address }));
           }}
         />
       ) : null}
@@ -259,8 +248,7 @@ export function OrganizationView({ organization, user }: { organization: Organiz
           onClose={close}
           onConfirm={async () => {
             await revoke.mutateAsync(modal.invitation);
-            notifySuccess(t('org_invitation_revoked'));
-            close();
+            done(t('org_invitation_revoked'));
           }}
         />
       ) : null}
