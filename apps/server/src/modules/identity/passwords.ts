@@ -1,3 +1,4 @@
+import { confirmationMismatch } from '@partner-portal/contracts';
 import { hashPassword, verifyPassword } from '../../passwords.js';
 import { AppError } from '../../http/problem.js';
 import { hashSecret, newSecret, type SessionUser } from '../../http/session.js';
@@ -25,7 +26,7 @@ export async function changePassword(
   const fields: Record<string, ('password_error_no_match' | ReturnType<typeof passwordProblems>[number])[]> = {};
   const problems = passwordProblems(input.new_password);
   if (problems.length) fields.new_password = problems;
-  if (input.new_password !== input.confirm_password) fields.confirm_password = ['password_error_no_match'];
+  if (confirmationMismatch(input.new_password, input.confirm_password)) fields.confirm_password = ['password_error_no_match'];
   if (Object.keys(fields).length) throw AppError.validation(fields);
   const row = await q.findUserById(services.db, user.id);
   const ok = row?.password_hash ? await verifyPassword(row.password_hash, input.current_password) : false;
@@ -94,7 +95,7 @@ export async function resetPassword(
   const fields: Record<string, ('password_error_no_match' | ReturnType<typeof passwordProblems>[number])[]> = {};
   const problems = passwordProblems(input.password);
   if (problems.length) fields.password = problems;
-  if (input.password !== input.confirm_password) fields.confirm_password = ['password_error_no_match'];
+  if (confirmationMismatch(input.password, input.confirm_password)) fields.confirm_password = ['password_error_no_match'];
   if (Object.keys(fields).length) throw AppError.validation(fields);
   const user = await q.findUserById(services.db, input.user_id);
   if (!user || user.external_idp) throw new AppError('reset_link_expired');
