@@ -59,6 +59,12 @@ const envSchema = z.object({
   RESET_TOKEN_TTL_SECONDS: positiveInt.default(3600),
   ACCESS_TOKEN_TTL_SECONDS: positiveInt.default(3600),
   REFRESH_TOKEN_TTL_SECONDS: positiveInt.default(14 * 24 * 3600),
+  // signing algorithms of the provider's keys (oidc/keys.ts): RS256 always; ES256 for clients that register it
+  OIDC_SIGNING_ALGS: z
+    .string()
+    .default('RS256')
+    .transform((v) => [...new Set(['RS256', ...v.split(',').map((a) => a.trim()).filter(Boolean)])])
+    .pipe(z.array(z.enum(['RS256', 'ES256'], { message: 'must be a comma-separated list of RS256 and ES256' }))),
   // limits and their reasons: docs/security.md, "Limits and thresholds"
   RATE_LIMIT_MAX: positiveInt.default(3000),
   RATE_LIMIT_SESSION_MAX: positiveInt.default(600),

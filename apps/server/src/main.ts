@@ -11,6 +11,7 @@ import { postgresCounterStore, redisCounterStore } from './http/rate-limit.js';
 import { startTracing } from './http/tracing.js';
 import { SessionStore, type SessionUser } from './http/session.js';
 import { connectSessionCache, SessionCache } from './http/session-cache.js';
+import type { AccountRow } from './oidc/account.js';
 import { createMailer } from './modules/mail/mailer.js';
 import { sharedSecret } from './secrets.js';
 import type { Services } from './services.js';
@@ -46,21 +47,24 @@ export async function createServices(config: Config, log: Logger, options: { inM
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null;
   redis?.on('error', (err) => log.warn({ err }, 'redis error'));
   const metrics = new Metrics();
-  const cache =
+  const cacheOf = <T>(name: string): SessionCache<T> | null =>
     config.SESSION_CACHE_TTL_SECONDS > 0
-      ? new SessionCache<SessionUser>({
+      ? new SessionCache<T>({
           ttlMs: config.SESSION_CACHE_TTL_SECONDS * 1000,
           maxEntries: config.SESSION_CACHE_MAX_ENTRIES,
-          onLookup: (hit) => metrics.cacheLookup('sessions', hit),
+          onLookup: (hit) => metrics.cacheLookup(name, hit),
         })
       : null;
+  const cache = cacheOf<SessionUser>('sessions');
+  const accounts = cacheOf<AccountRow>('accounts');
   const sessions = new SessionStore(
     db,
     { ttlSeconds: config.SESSION_TTL_SECONDS, rememberTtlSeconds: config.REMEMBER_ME_TTL_SECONDS, secureCookies: config.isHttps },
     cache,
+    accounts,
   );
-  if (cache) {
-    sessions.stopCache = await connectSessionCache(cache, db, {
+  if (cache && accounts) {
+    sessions.stopCache = await connectSessionCache([cache, accounts] as SessionCache<unknown>[], db, {
       redis,
       onError: (err) => log.warn({ err }, 'session cache: announcements interrupted; reads go to the database until they are back'),
     });

@@ -130,21 +130,22 @@ const CHANNEL = 'pp_session_cache';
 export const REDIS_CHANNEL = 'pp:session-cache';
 
 /**
- * Connect a cache to the announcements. On PostgreSQL (and PGlite) a LISTEN connection of this
+ * Connect caches to the announcements. On PostgreSQL (and PGlite) a LISTEN connection of this
  * instance's own hears every change made anywhere. With Redis, the instances hold no LISTEN
  * connection each: an instance publishes on Redis what its own transactions changed (its pool
  * connections hear their own announcements at commit) and drops what the others publish. Returns
  * a stop function.
  */
-export async function connectSessionCache<T>(
-  cache: SessionCache<T>,
+export async function connectSessionCache(
+  caches: SessionCache<unknown>[],
   db: Database,
   options: { redis?: Redis | null; onError?: (err: Error) => void; reconnectDelayMs?: number } = {},
 ): Promise<() => Promise<void>> {
   const apply = (payload: string) => {
     const target = parseAnnouncement(payload);
-    if (target) cache.invalidate(target);
+    if (target) for (const cache of caches) cache.invalidate(target);
   };
+  const cache = { setListening: (listening: boolean) => caches.forEach((c) => c.setListening(listening)) };
   const redis = db.kind === 'postgres' ? options.redis : null;
   if (!redis) {
     return db.listen(CHANNEL, (payload) => apply(payload), {

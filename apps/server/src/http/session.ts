@@ -11,6 +11,7 @@ import {
 import { preparedStatement, type Database, type Queryable } from '../db/client.js';
 import { AppError } from './problem.js';
 import type { SessionCache } from './session-cache.js';
+import type { AccountRow } from '../oidc/account.js';
 
 /**
  * Portal sessions. The cookie carries 256 random bits; the database keeps only their SHA-256, so a
@@ -65,6 +66,8 @@ export class SessionStore {
     readonly options: SessionOptions,
     /** sessions of this instance's recent requests (http/session-cache.ts); none: every read asks the database */
     readonly cache: SessionCache<SessionUser> | null = null,
+    /** the OpenID provider's accounts (oidc/account.ts), dropped by the same announcements */
+    readonly accounts: SessionCache<AccountRow> | null = null,
   ) {}
 
   /**

@@ -53,15 +53,16 @@ export async function registerOidc(app: FastifyInstance): Promise<Oidc> {
   const logouts = new RecordStore<LogoutRecord>(Adapter, 'PortalLogout', 600);
   const externalLogins = new RecordStore<ExternalLoginRecord>(Adapter, 'ExternalLogin', 900);
 
-  await ensureSigningKey(db, services.secrets.keyEncryption);
-  let fingerprint = await signingKeyFingerprint(db);
-  let provider = createProvider(services, await loadSigningKeys(db, services.secrets.keyEncryption), Adapter, { errors, logouts });
+  const algs = config.OIDC_SIGNING_ALGS;
+  await ensureSigningKey(db, services.secrets.keyEncryption, algs);
+  let fingerprint = await signingKeyFingerprint(db, algs);
+  let provider = createProvider(services, await loadSigningKeys(db, services.secrets.keyEncryption, algs), Adapter, { errors, logouts });
   let callback = provider.callback();
 
   const reloadKeys = async () => {
-    const next = await signingKeyFingerprint(db);
+    const next = await signingKeyFingerprint(db, algs);
     if (next === fingerprint) return;
-    provider = createProvider(services, await loadSigningKeys(db, services.secrets.keyEncryption), Adapter, { errors, logouts });
+    provider = createProvider(services, await loadSigningKeys(db, services.secrets.keyEncryption, algs), Adapter, { errors, logouts });
     callback = provider.callback();
     fingerprint = next;
     services.log.info('signing keys changed; provider reloaded');

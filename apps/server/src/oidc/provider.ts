@@ -116,7 +116,7 @@ export function createProvider(services: Services, keys: JWK[], Adapter: Adapter
   const configuration: Configuration = {
     adapter: Adapter,
     clients: [],
-    findAccount: findAccount(services.db),
+    findAccount: findAccount(services.db, services.sessions.accounts),
     jwks: { keys: keys },
     cookies: {
       keys: [services.secrets.session],
