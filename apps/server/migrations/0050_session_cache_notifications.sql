@@ -15,7 +15,8 @@ BEGIN
 END $$;
 
 -- sessions: ended (logout, another browser, password reset, removal, second-factor enforcement,
--- sweep) or shortened; the sliding of expiry (later expires_at) changes nothing cached
+-- sweep), shortened, or dated back (a start or last use moved into the past decides the next
+-- slide); the sliding of expiry itself (later expires_at and last_seen_at) changes nothing cached
 CREATE FUNCTION session_cache_sessions_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM session_cache_notify(ARRAY(SELECT DISTINCT user_id::text FROM old_rows));
@@ -28,7 +29,7 @@ CREATE FUNCTION session_cache_sessions_updated() RETURNS trigger LANGUAGE plpgsq
 BEGIN
   PERFORM session_cache_notify(ARRAY(
     SELECT DISTINCT o.user_id::text FROM old_rows o JOIN new_rows n ON n.id_hash = o.id_hash
-    WHERE n.expires_at < o.expires_at OR n.user_id <> o.user_id));
+    WHERE n.expires_at < o.expires_at OR n.user_id <> o.user_id OR n.created_at <> o.created_at OR n.last_seen_at < o.last_seen_at));
   RETURN NULL;
 END $$;
 CREATE TRIGGER sessions_cache_update AFTER UPDATE ON sessions
