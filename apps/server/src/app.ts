@@ -26,6 +26,7 @@ import { registerOidc } from './oidc/index.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { developerRoutes } from './modules/developer/routes.js';
 import { bulkInvitationRoutes } from './modules/invitations/bulk-routes.js';
+import { factorLoginPolicy } from './modules/factors/provider.js';
 import { factorRoutes } from './modules/factors/routes.js';
 import { invitationRoutes } from './modules/invitations/routes.js';
 import { memberRoutes } from './modules/members/routes.js';
@@ -169,7 +170,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
 
   // modules
   await app.register(healthRoutes);
-  const oidc = await registerOidc(app);
+  const oidc = await registerOidc(app, factorLoginPolicy(services));
   await app.register(identityRoutes, { oidc });
   await app.register(organizationRoutes);
   await app.register(invitationRoutes);

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { bootstrap } from './bootstrap.js';
 import { Metrics } from './http/metrics.js';
+import { startJobs } from './jobs.js';
 import { postgresCounterStore, redisCounterStore } from './http/rate-limit.js';
 import { startTracing } from './http/tracing.js';
 import { SessionStore, type SessionUser } from './http/session.js';
@@ -156,6 +157,7 @@ export async function main(): Promise<void> {
     }
   }
   const app = await buildApp(services);
+  const jobs = startJobs(services, app.oidc);
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) {
@@ -164,6 +166,7 @@ export async function main(): Promise<void> {
     }
     stopping = true;
     log.info({ signal }, 'shutting down: draining requests in flight');
+    jobs.stop();
     const drained = await shutdownGracefully(app, services).catch((err: unknown) => {
       log.error({ err }, 'shutdown failed');
       return false;

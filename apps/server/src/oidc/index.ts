@@ -1,14 +1,15 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import type { AdapterConstructor, Interaction } from 'oidc-provider';
 import { z } from 'zod';
 import type { Services } from '../services.js';
-import { loginAuthentication } from '../modules/factors/provider.js';
-import { sweepExpiredIdentityRows } from '../modules/identity/queries.js';
 import { postgresAdapter } from './adapter.js';
+import { redirectToError } from './errors.js';
 import { ensureSigningKey, loadSigningKeys, signingKeyFingerprint } from './keys.js';
+import type { LoginPolicy } from './multi-factor.js';
 import { createProvider, INTERACTION_PATH, ROUTES } from './provider.js';
+import { rememberConsent, sessionIsPersistent } from './queries.js';
 import { RecordStore, type ErrorRecord, type ExternalLoginRecord, type LogoutRecord } from './records.js';
 import { UpstreamIdp } from './upstream.js';
 
@@ -16,8 +17,6 @@ export { INTERACTION_PATH } from './provider.js';
 
 /** Paths under /connect that the portal answers itself (everything else there is the provider's). */
 const OWN_PATHS = [INTERACTION_PATH, '/connect/logout/'];
-const KEY_RELOAD_MS = 60_000;
-const CLEANUP_MS = 10 * 60_000;
 
 export interface Oidc {
   /** the provider instance in use (replaced when the signing keys change) */
@@ -32,7 +31,7 @@ export interface Oidc {
   interactionUrl(uid: string): string;
   /** The uid of an interaction URL of this issuer (absolute or a path), else null. */
   interactionUid(url: string | null | undefined): string | null;
-  /** Reload the signing keys now (after a rotation); rebuilds the provider if they changed. */
+  /** Reload the signing keys now (after a rotation); rebuilds the provider if they changed (jobs.ts runs it every minute). */
   reloadKeys(): Promise<void>;
 }
 
@@ -43,9 +42,10 @@ export function loginPageUrl(returnUrl: string): string {
 /**
  * Mount the OpenID Connect provider on the portal origin: /.well-known/* and /connect/* go to
  * oidc-provider through an onRequest hook (hijacked, so Fastify neither parses nor answers them),
- * except the portal's own interaction and logout pages. Starts the key reload and clean-up jobs.
+ * except the portal's own interaction and logout pages. The second-factor rules come in as
+ * loginPolicy (modules/factors/provider.ts); the key reload and the clean-up run as jobs (jobs.ts).
  */
-export async function registerOidc(app: FastifyInstance): Promise<Oidc> {
+export async function registerOidc(app: FastifyInstance, loginPolicy: LoginPolicy): Promise<Oidc> {
   const services: Services = app.services;
   const { config, db } = services;
   const Adapter = postgresAdapter(db);
@@ -56,13 +56,25 @@ export async function registerOidc(app: FastifyInstance): Promise<Oidc> {
   const algs = config.OIDC_SIGNING_ALGS;
   await ensureSigningKey(db, services.secrets.keyEncryption, algs);
   let fingerprint = await signingKeyFingerprint(db, algs);
-  let provider = createProvider(services, await loadSigningKeys(db, services.secrets.keyEncryption, algs), Adapter, { errors, logouts });
+  let provider = createProvider(
+    services,
+    await loadSigningKeys(db, services.secrets.keyEncryption, algs),
+    Adapter,
+    { errors, logouts },
+    loginPolicy,
+  );
   let callback = provider.callback();
 
   const reloadKeys = async () => {
     const next = await signingKeyFingerprint(db, algs);
     if (next === fingerprint) return;
-    provider = createProvider(services, await loadSigningKeys(db, services.secrets.keyEncryption, algs), Adapter, { errors, logouts });
+    provider = createProvider(
+      services,
+      await loadSigningKeys(db, services.secrets.keyEncryption, algs),
+      Adapter,
+      { errors, logouts },
+      loginPolicy,
+    );
     callback = provider.callback();
     fingerprint = next;
     services.log.info('signing keys changed; provider reloaded');
@@ -102,28 +114,9 @@ export async function registerOidc(app: FastifyInstance): Promise<Oidc> {
     await (callback as (req: IncomingMessage, res: ServerResponse) => Promise<void>)(request.raw, reply.raw);
   });
 
-  registerInteractionPages(app, oidc);
+  registerInteractionPages(app, oidc, loginPolicy);
 
-  // jobs: key reload (rotation without restart) and clean-up of expired rows, also once at start
-  const timers = [
-    setInterval(() => void reloadKeys().catch((err: unknown) => services.log.warn({ err }, 'signing key reload failed')), KEY_RELOAD_MS),
-    setInterval(
-      () => void sweepExpiredIdentityRows(db).catch((err: unknown) => services.log.warn({ err }, 'identity clean-up failed')),
-      CLEANUP_MS,
-    ),
-  ];
-  for (const t of timers) t.unref();
-  await sweepExpiredIdentityRows(db).catch((err: unknown) => services.log.warn({ err }, 'identity clean-up failed'));
-  app.addHook('onClose', async () => {
-    for (const t of timers) clearInterval(t);
-  });
   return oidc;
-}
-
-/** Whether the request's portal session is persistent ("remember me"), for the provider session. */
-async function sessionIsPersistent(services: Services, sessionIdHash: string): Promise<boolean> {
-  const { rows } = await services.db.query<{ persistent: boolean }>('SELECT persistent FROM sessions WHERE id_hash = $1', [sessionIdHash]);
-  return rows[0]?.persistent ?? false;
 }
 
 /**
@@ -150,37 +143,11 @@ export async function grantConsent(
   for (const [indicator, scopes] of Object.entries(details.missingResourceScopes ?? {}))
     grant.addResourceScope(indicator, scopes.join(' '));
   const grantId = await grant.save();
-  if (remember) {
-    await services.db.query(
-      `INSERT INTO identity_consents (user_id, client_id, grant_id, scopes) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (user_id, client_id) DO UPDATE SET grant_id = EXCLUDED.grant_id, scopes = EXCLUDED.scopes, updated_at = now()`,
-      [accountId, clientId, grantId, grant.getOIDCScope()],
-    );
-  }
+  if (remember) await rememberConsent(services.db, accountId, clientId, grantId, grant.getOIDCScope());
   return grantId;
 }
 
-async function redirectToError(
-  oidc: Oidc,
-  reply: FastifyReply,
-  error: string,
-  description: string,
-  request: FastifyRequest,
-): Promise<FastifyReply> {
-  const errorId = await oidc.errors.create({
-    error,
-    error_description: description,
-    request_id: request.id,
-    client_id: null,
-    redirect_uri: null,
-    response_mode: null,
-    ui_locales: null,
-    display_mode: null,
-  });
-  return reply.redirect(`/error?errorId=${encodeURIComponent(errorId)}`, 303);
-}
-
-function registerInteractionPages(app: FastifyInstance, oidc: Oidc): void {
+function registerInteractionPages(app: FastifyInstance, oidc: Oidc, loginPolicy: LoginPolicy): void {
   const services = app.services;
 
   /**
@@ -196,15 +163,23 @@ function registerInteractionPages(app: FastifyInstance, oidc: Oidc): void {
       interaction = await provider.interactionDetails(request.raw, reply.raw);
     } catch {
       return redirectToError(
-        oidc,
+        oidc.errors,
+        request,
         reply,
+        'error',
         'interaction_expired',
         'The login request has expired or was started in another browser.',
-        request,
       );
     }
     if (interaction.uid !== uid) {
-      return redirectToError(oidc, reply, 'interaction_expired', 'The login request does not belong to this browser.', request);
+      return redirectToError(
+        oidc.errors,
+        request,
+        reply,
+        'error',
+        'interaction_expired',
+        'The login request does not belong to this browser.',
+      );
     }
     void reply.header('cache-control', 'no-store');
     const user = await services.sessions.current(request);
@@ -213,8 +188,8 @@ function registerInteractionPages(app: FastifyInstance, oidc: Oidc): void {
     if (user.mustChangePassword) return reply.redirect('/change-password', 303);
     let returnTo: string;
     if (interaction.prompt.name === 'login') {
-      const remember = await sessionIsPersistent(services, user.sessionIdHash);
-      const authentication = await loginAuthentication(services, user, interaction.params);
+      const remember = await sessionIsPersistent(services.db, user.sessionIdHash);
+      const authentication = await loginPolicy.loginAuthentication(user, interaction.params);
       if (!authentication) {
         // the client asks for more than this session proves: sign in again, with a second factor
         await services.sessions.end(request, reply);
@@ -233,7 +208,14 @@ function registerInteractionPages(app: FastifyInstance, oidc: Oidc): void {
       const grantId = await grantConsent(services, provider, interaction, user.id, true);
       returnTo = await provider.interactionResult(request.raw, reply.raw, { consent: { grantId } }, { mergeWithLastSubmission: true });
     } else {
-      return redirectToError(oidc, reply, 'invalid_request', `Unsupported interaction ${interaction.prompt.name}.`, request);
+      return redirectToError(
+        oidc.errors,
+        request,
+        reply,
+        'error',
+        'invalid_request',
+        `Unsupported interaction ${interaction.prompt.name}.`,
+      );
     }
     return reply.redirect(returnTo, 303);
   });

@@ -5,14 +5,14 @@ import Provider, {
   type Configuration,
   type Grant,
   type KoaContextWithOIDC,
-  type Session,
 } from 'oidc-provider';
 import type { JWK } from 'jose';
 import { ACR_VALUES } from '@partner-portal/contracts';
 import type { Services } from '../services.js';
-import { multiFactorCheck } from '../modules/factors/provider.js';
 import { hashSecret, SESSION_COOKIE } from '../http/session.js';
 import { findAccount, isAccountId, SCOPE_CLAIMS } from './account.js';
+import { frontchannelLogoutUris } from './logout.js';
+import { multiFactorCheck, type LoginPolicy } from './multi-factor.js';
 import type { ErrorRecord, LogoutRecord, RecordStore } from './records.js';
 
 /** Paths of the provider under the issuer (the portal origin). */
@@ -59,22 +59,6 @@ async function rememberedGrantId(services: Services, accountId: string, clientId
   return rows[0]?.grant_id ?? undefined;
 }
 
-/** The front-channel logout URLs (with iss and sid) of the clients of a provider session. */
-export async function frontchannelLogoutUris(provider: Provider, session: Session, issuer: string): Promise<string[]> {
-  const uris: string[] = [];
-  for (const clientId of Object.keys(session.authorizations ?? {})) {
-    const client = await provider.Client.find(clientId).catch(() => undefined);
-    const uri = client?.metadata().frontchannel_logout_uri;
-    if (typeof uri !== 'string') continue;
-    const u = new URL(uri);
-    u.searchParams.set('iss', issuer);
-    const sid = session.sidFor(clientId);
-    if (sid) u.searchParams.set('sid', sid);
-    uris.push(u.toString());
-  }
-  return uris;
-}
-
 function str(value: unknown): string | null {
   return typeof value === 'string' && value ? value : null;
 }
@@ -93,7 +77,13 @@ function isHttpUrl(value: unknown): boolean {
  * The provider's configuration. See docs/decisions/004-login-and-logout.md for how the portal
  * session and the provider session are one sign-in.
  */
-export function createProvider(services: Services, keys: JWK[], Adapter: AdapterConstructor, records: ProviderRecords): Provider {
+export function createProvider(
+  services: Services,
+  keys: JWK[],
+  Adapter: AdapterConstructor,
+  records: ProviderRecords,
+  loginPolicy: LoginPolicy,
+): Provider {
   const { config } = services;
 
   // The portal session (pp_session) is the identity session; the provider's session follows it.
@@ -110,8 +100,8 @@ export function createProvider(services: Services, keys: JWK[], Adapter: Adapter
     }),
     0,
   );
-  // a client that asks for multi-factor (acr_values) gets it: step-up (modules/factors/provider.ts)
-  policy.get('login')!.checks.add(multiFactorCheck(services));
+  // a client that asks for multi-factor (acr_values) gets it: step-up (multi-factor.ts)
+  policy.get('login')!.checks.add(multiFactorCheck(loginPolicy));
 
   const configuration: Configuration = {
     adapter: Adapter,
@@ -123,7 +113,7 @@ export function createProvider(services: Services, keys: JWK[], Adapter: Adapter
       long: { httpOnly: true, sameSite: 'lax', signed: true },
       short: { httpOnly: true, sameSite: 'lax', signed: true },
     },
-    // acr and amr (how the user signed in, modules/factors/provider.ts) go with openid: in every ID token
+    // acr and amr (how the user signed in, multi-factor.ts) go with openid: in every ID token
     claims: {
       ...Object.fromEntries(Object.entries(SCOPE_CLAIMS).map(([k, v]) => [k, [...v]])),
       openid: [...SCOPE_CLAIMS.openid, 'acr', 'amr'],

@@ -20,10 +20,11 @@ import {
   totpConfirmRequestSchema,
   totpEnrolmentResponseSchema,
   webauthnOptionsSchema,
+  safeReturnPath,
 } from '@partner-portal/contracts';
 import { AppError } from '../../http/problem.js';
 import type { Oidc } from '../../oidc/index.js';
-import { IdentityService } from '../identity/service.js';
+import { validReturnUrl } from '../../oidc/return-url.js';
 import { PasskeyService } from './passkeys.js';
 import { getPolicy, setPolicy } from './policy.js';
 import { FactorService, type Enrollee } from './service.js';
@@ -37,7 +38,6 @@ export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, {
   const service = new FactorService(services, oidc);
   const passkeys = new PasskeyService(services, service);
   // the return addresses a sign-in may go to are the login's rules (no open redirects)
-  const identity = new IdentityService(services, oidc);
 
   /** The signed-in user, or a sign-in that has to enrol a factor before its session starts. */
   const enrolleeOf = async (request: FastifyRequest): Promise<Enrollee> => {
@@ -266,7 +266,7 @@ export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, {
         request,
         reply,
         request.body,
-        async () => (await identity.validReturnUrl(request.body.return_url)) ?? identity.safeReturnPath(request.body.return_path),
+        async () => (await validReturnUrl(oidc, services.db, request.body.return_url)) ?? safeReturnPath(request.body.return_path),
       ),
   );
 

@@ -10,6 +10,7 @@ import {
 import { AppError } from '../../http/problem.js';
 import { hashSecret, newSecret, type SessionUser } from '../../http/session.js';
 import type { Oidc } from '../../oidc/index.js';
+import { asksMultiFactor } from '../../oidc/multi-factor.js';
 import { seal, unseal } from '../../sealed.js';
 import type { Services } from '../../services.js';
 import { verifyPassword } from '../../passwords.js';
@@ -375,11 +376,6 @@ export class FactorService {
     }
     return this.failedCode(userId, ip);
   }
-}
-
-/** Whether authorization parameters ask for multi-factor authentication (acr_values). */
-export function asksMultiFactor(params: Record<string, unknown>): boolean {
-  return typeof params.acr_values === 'string' && params.acr_values.split(' ').includes(ACR_MULTI_FACTOR);
 }
 
 /**

@@ -1,5 +1,5 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { tooManyRequests } from '../../http/rate-limit.js';
+import type { Config } from '../../config.js';
+import { throttle, tooManyRequests } from '../../http/rate-limit.js';
 import { hashSecret, newSecret } from '../../http/session.js';
 import type { Services } from '../../services.js';
 import * as q from './queries.js';
@@ -32,10 +32,15 @@ export class LoginThrottle {
     private readonly deviceKey: string | null,
   ) {}
 
-  /** The limits that apply to this password check of this browser. */
-  static async for(services: Services, request: FastifyRequest, email: string, userId: string | undefined): Promise<LoginThrottle> {
+  /** The limits that apply to this password check of this browser (its address and its device cookie). */
+  static async for(
+    services: Services,
+    browser: { ip: string; deviceCookie: string | undefined },
+    email: string,
+    userId: string | undefined,
+  ): Promise<LoginThrottle> {
     const { config, db } = services;
-    const cookie = request.cookies[DEVICE_COOKIE];
+    const cookie = browser.deviceCookie;
     const deviceSecret = cookie && /^[\w-]{43}$/.test(cookie) ? cookie : null;
     const known = deviceSecret && userId ? await q.isKnownDevice(db, hashSecret(deviceSecret), userId) : false;
     if (known && deviceSecret) {
@@ -47,7 +52,7 @@ export class LoginThrottle {
       services,
       [
         { key: `login-failures:account:${account}`, max: config.LOGIN_RATE_LIMIT_PER_ACCOUNT },
-        { key: `login-failures:ip:${request.ip}`, max: config.LOGIN_RATE_LIMIT_PER_IP },
+        { key: `login-failures:ip:${browser.ip}`, max: config.LOGIN_RATE_LIMIT_PER_IP },
       ],
       deviceSecret,
       null,
@@ -79,19 +84,35 @@ export class LoginThrottle {
     for (const key of keys) await this.services.counters.add(key, -1, this.windowMs);
   }
 
-  /** The right password: its guesses are given back, this browser's failures cleared, and it is known from now on. */
-  async succeeded(reply: FastifyReply, userId: string): Promise<void> {
+  /**
+   * The right password: its guesses are given back, this browser's failures cleared, and it is
+   * known from now on. Returns the device cookie's value, for the caller to set (deviceCookieOptions).
+   */
+  async succeeded(userId: string): Promise<string> {
     const { config, db, counters } = this.services;
     await this.giveBack(this.keys.map((k) => k.key).filter((k) => k !== this.deviceKey));
     if (this.deviceKey) await counters.reset(this.deviceKey);
     const secret = this.deviceSecret ?? newSecret();
     await q.rememberDevice(db, hashSecret(secret), userId, config.DEVICE_COOKIE_TTL_SECONDS);
-    void reply.setCookie(DEVICE_COOKIE, secret, {
-      path: DEVICE_COOKIE_PATH,
-      httpOnly: true,
-      sameSite: 'strict',
-      secure: config.isHttps,
-      maxAge: config.DEVICE_COOKIE_TTL_SECONDS,
-    });
+    return secret;
   }
+}
+
+/** How the device cookie is set: only the password step of the login gets it. */
+export function deviceCookieOptions(config: Pick<Config, 'isHttps' | 'DEVICE_COOKIE_TTL_SECONDS'>) {
+  return {
+    path: DEVICE_COOKIE_PATH,
+    httpOnly: true,
+    sameSite: 'strict' as const,
+    secure: config.isHttps,
+    maxAge: config.DEVICE_COOKIE_TTL_SECONDS,
+  };
+}
+
+/** Forgot and reset password (e-mails sent, reset links tried): limited per account and per address. */
+export async function throttleAccountAndIp(services: Services, flow: string, account: string, ip: string): Promise<void> {
+  const { LOGIN_RATE_LIMIT_PER_ACCOUNT, LOGIN_RATE_LIMIT_PER_IP, LOGIN_RATE_LIMIT_WINDOW_SECONDS } = services.config;
+  await throttle(services.counters, `${flow}:ip:${ip}`, LOGIN_RATE_LIMIT_PER_IP, LOGIN_RATE_LIMIT_WINDOW_SECONDS);
+  const key = await q.emailLimitKey(services.db, account);
+  await throttle(services.counters, `${flow}:account:${key}`, LOGIN_RATE_LIMIT_PER_ACCOUNT, LOGIN_RATE_LIMIT_WINDOW_SECONDS);
 }

@@ -13,6 +13,7 @@ import {
   logoutRequestSchema,
   logoutResponseSchema,
   resetPasswordRequestSchema,
+  safeReturnPath,
   updateProfileRequestSchema,
   userInfoSchema,
   validateTokenRequestSchema,
@@ -20,17 +21,29 @@ import {
 } from '@partner-portal/contracts';
 import { AppError } from '../../http/problem.js';
 import { toUserInfo } from '../../http/session.js';
+import { redirectToError } from '../../oidc/errors.js';
 import type { Oidc } from '../../oidc/index.js';
+import { clearProviderSessionCookies, PROVIDER_SESSION_COOKIE } from '../../oidc/logout.js';
+import { validReturnUrl } from '../../oidc/return-url.js';
 import { EXTERNAL_CALLBACK_PATH } from '../../oidc/upstream.js';
-import { IdentityService } from './service.js';
+import { FactorService } from '../factors/service.js';
+import * as login from './login.js';
+import { DEVICE_COOKIE, deviceCookieOptions } from './login-throttle.js';
+import * as passwords from './passwords.js';
+import { accountForUpstreamIdentity } from './upstream-link.js';
 
 const EXTERNAL_COOKIE = 'pp_external';
 const tags = ['identity'];
 
-/** The Identity calls of docs/product.md, "Calls" under /api/identity. */
+/**
+ * The Identity calls of docs/product.md, "Calls" under /api/identity. HTTP only: the request is
+ * read into values for login.ts, passwords.ts and upstream-link.ts, and their results become the
+ * answer (cookies, sessions, redirects).
+ */
 export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, { oidc }) => {
   const { services } = app;
-  const service = new IdentityService(services, oidc);
+  const factors = new FactorService(services, oidc);
+  void login.dummyPasswordHash();
 
   app.get(
     '/api/identity/context',
@@ -42,7 +55,7 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app,
         response: { 200: contextResponseSchema },
       },
     },
-    async (request) => service.context(request.query.returnUrl),
+    async (request) => login.context(oidc, request.query.returnUrl),
   );
 
   app.post(
@@ -55,13 +68,24 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app,
         response: { 200: loginConsentResponseSchema },
       },
     },
-    async (request) => service.emailLogin(request.body),
+    async (request) => login.emailLogin(services, oidc, request.body),
   );
 
   app.post(
     '/api/identity/login',
     { schema: { tags, summary: 'Login step 2: password', body: loginRequestSchema, response: { 200: loginConsentResponseSchema } } },
-    async (request, reply) => service.login(request, reply, request.body),
+    async (request, reply) => {
+      const { body } = request;
+      const checked = await login.checkPassword(services, oidc, { ...body, ip: request.ip, deviceCookie: request.cookies[DEVICE_COOKIE] });
+      void reply.setCookie(DEVICE_COOKIE, checked.deviceCookie, deviceCookieOptions(services.config));
+      const remember = body.remember === true;
+      const returnTo = checked.returnUrl ?? safeReturnPath(body.return_path);
+      const secondStep = await factors.afterPassword(request, reply, checked.userId, { remember, returnTo });
+      if (secondStep) return secondStep;
+      await services.sessions.start(request, reply, checked.userId, remember);
+      services.metrics.login(true);
+      return { error: null, valid_return_url: returnTo, external_login: null };
+    },
   );
 
   app.post(
@@ -74,19 +98,19 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app,
         response: { 200: loginConsentResponseSchema },
       },
     },
-    async (request) => service.consent(await services.sessions.require(request), request.body),
+    async (request) => login.consent(services, oidc, await services.sessions.require(request), request.body),
   );
 
   const errorQuery = z.object({ errorId: z.string({ message: 'required_field' }).min(1, { message: 'required_field' }).max(200) });
   app.get(
     '/api/identity/error',
     { schema: { tags, summary: 'The error of a failed authorization', querystring: errorQuery, response: { 200: errorMessageSchema } } },
-    async (request) => service.errorMessage(request.query.errorId),
+    async (request) => login.errorMessage(oidc, request.query.errorId),
   );
   app.get(
     '/api/identity/login-error',
     { schema: { tags, summary: 'The error of a failed external login', querystring: errorQuery, response: { 200: errorMessageSchema } } },
-    async (request) => service.errorMessage(request.query.errorId),
+    async (request) => login.errorMessage(oidc, request.query.errorId),
   );
 
   app.post(
@@ -100,7 +124,15 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app,
         response: { 200: logoutResponseSchema },
       },
     },
-    async (request, reply) => service.logout(request, reply, request.query.logoutId ?? request.body?.logoutId),
+    async (request, reply) => {
+      await services.sessions.end(request, reply);
+      const { response, endedProviderSession } = await login.logout(services, oidc, {
+        logoutId: request.query.logoutId ?? request.body?.logoutId,
+        providerSessionCookie: request.cookies[PROVIDER_SESSION_COOKIE],
+      });
+      if (endedProviderSession) clearProviderSessionCookies(request, reply);
+      return response;
+    },
   );
 
   app.get(
@@ -116,7 +148,8 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app,
     '/api/identity/change-password',
     { schema: { tags, summary: 'Change the password (native accounts)', body: changePasswordRequestSchema, response: { 204: z.null() } } },
     async (request, reply) => {
-      await service.changePassword(await services.sessions.require(request, { allowPendingPasswordChange: true }), request.body);
+      const user = await services.sessions.require(request, { allowPendingPasswordChange: true });
+      await passwords.changePassword(services, oidc, user, request.body);
       return reply.code(204).send(null);
     },
   );
@@ -125,7 +158,7 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app,
     '/api/identity/update-profile',
     { schema: { tags, summary: 'Update names and language', body: updateProfileRequestSchema, response: { 204: z.null() } } },
     async (request, reply) => {
-      await service.updateProfile(await services.sessions.require(request), request.body);
+      await passwords.updateProfile(services, await services.sessions.require(request), request.body);
       return reply.code(204).send(null);
     },
   );
@@ -134,7 +167,7 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app,
     '/api/identity/forgot-password',
     { schema: { tags, summary: 'Send a reset link (always 204)', body: forgotPasswordRequestSchema, response: { 204: z.null() } } },
     async (request, reply) => {
-      await service.forgotPassword(request.ip, request.body.email_address);
+      await passwords.forgotPassword(services, oidc, request.ip, request.body.email_address);
       return reply.code(204).send(null);
     },
   );
@@ -149,7 +182,7 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app,
         response: { 200: validateTokenResponseSchema },
       },
     },
-    async (request) => service.validateResetToken(request.body),
+    async (request) => passwords.validateResetToken(services, request.body),
   );
 
   app.put(
@@ -158,26 +191,15 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app,
       schema: { tags, summary: 'Set a new password with a reset link', body: resetPasswordRequestSchema, response: { 200: z.object({}) } },
     },
     async (request) => {
-      await service.resetPassword(request.ip, request.body);
+      await passwords.resetPassword(services, oidc, request.ip, request.body);
       return {};
     },
   );
 
   // ---- external identity provider (browser navigations, protected by state/nonce/PKCE) ----------
 
-  const loginError = async (reply: FastifyReply, request: FastifyRequest, error: string, description: string | null) => {
-    const errorId = await oidc.errors.create({
-      error,
-      error_description: description,
-      request_id: request.id,
-      client_id: null,
-      redirect_uri: null,
-      response_mode: null,
-      ui_locales: null,
-      display_mode: null,
-    });
-    return reply.redirect(`/login?loginError=${encodeURIComponent(errorId)}`, 303);
-  };
+  const loginError = (request: FastifyRequest, reply: FastifyReply, description: string | null) =>
+    redirectToError(oidc.errors, request, reply, 'login', 'external_login_failed', description);
   const cookieOptions = { path: EXTERNAL_CALLBACK_PATH, httpOnly: true, sameSite: 'lax' as const, secure: services.config.isHttps };
 
   app.get(
@@ -197,13 +219,13 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app,
     },
     async (request, reply) => {
       if (!oidc.upstream) throw new AppError('not_found');
-      const returnUrl = await service.validReturnUrl(request.query.returnUrl).catch(() => null);
+      const returnUrl = await validReturnUrl(oidc, services.db, request.query.returnUrl).catch(() => null);
       let start;
       try {
         start = await oidc.upstream.start(request.query.loginHint);
       } catch (err) {
         request.log.warn({ err }, 'external identity provider unavailable');
-        return loginError(reply, request, 'external_login_failed', 'The external identity provider could not be reached.');
+        return loginError(request, reply, 'The external identity provider could not be reached.');
       }
       const id = await oidc.externalLogins.create({
         state: start.state,
@@ -239,8 +261,7 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app,
       const id = request.cookies[EXTERNAL_COOKIE];
       void reply.clearCookie(EXTERNAL_COOKIE, cookieOptions);
       const record = await oidc.externalLogins.find(id);
-      if (!record || !id)
-        return loginError(reply, request, 'external_login_failed', 'The external login expired or was started in another browser.');
+      if (!record || !id) return loginError(request, reply, 'The external login expired or was started in another browser.');
       await oidc.externalLogins.destroy(id);
       const { error, error_description: errorDescription, remoteError } = request.query;
       if (error || remoteError) {
@@ -250,25 +271,20 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app,
           { upstream_error: error, upstream_error_description: errorDescription ?? remoteError },
           'external login refused upstream',
         );
-        return loginError(reply, request, 'external_login_failed', null);
+        return loginError(request, reply, null);
       }
       let identity;
       try {
         identity = await oidc.upstream.finish(new URL(request.url, services.config.publicUrl), record);
       } catch (err) {
         request.log.warn({ err }, 'external login failed');
-        return loginError(reply, request, 'external_login_failed', 'The answer of the external identity provider could not be verified.');
+        return loginError(request, reply, 'The answer of the external identity provider could not be verified.');
       }
-      const user = await service.accountForUpstreamIdentity(identity);
+      const user = await accountForUpstreamIdentity(services.db, oidc.upstream, identity);
       if (!user)
-        return loginError(
-          reply,
-          request,
-          'external_login_failed',
-          'No portal account is linked to this identity. Ask your administrator for an invitation.',
-        );
+        return loginError(request, reply, 'No portal account is linked to this identity. Ask your administrator for an invitation.');
       await services.sessions.start(request, reply, user.id, false);
-      const returnUrl = record.returnUrl ? await service.validReturnUrl(record.returnUrl).catch(() => null) : null;
+      const returnUrl = record.returnUrl ? await validReturnUrl(oidc, services.db, record.returnUrl).catch(() => null) : null;
       return reply.header('cache-control', 'no-store').redirect(returnUrl ?? '/', 303);
     },
   );

@@ -14,8 +14,7 @@ import {
   type OrganizationNode,
 } from '@partner-portal/contracts';
 import * as service from './service.js';
-import { sweepTreeChanges } from './queries.js';
-import { TREE_CACHE_MAX_AGE_MS, TreeCache } from './tree-cache.js';
+import { TreeCache } from './tree-cache.js';
 
 const noContent = z.null().describe('No content');
 const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, problemSchema]));
@@ -24,12 +23,7 @@ const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((s) 
 export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
   const { services } = app;
   const treeCache = new TreeCache((hit) => services.metrics.cacheLookup('organization_tree', hit));
-  // the tree's change log keeps an hour (no cached tree lives longer than TREE_CACHE_MAX_AGE_MS)
-  const sweepChanges = () =>
-    void sweepTreeChanges(services.db).catch((err: unknown) => services.log.warn({ err }, 'tree change clean-up failed'));
-  const sweepTimer = setInterval(sweepChanges, TREE_CACHE_MAX_AGE_MS);
-  sweepTimer.unref();
-  app.addHook('onClose', async () => clearInterval(sweepTimer));
+  // the tree's change log is swept by a job (jobs.ts)
   const actorOf = async (request: Parameters<typeof services.sessions.require>[0]) => ({
     user: await services.sessions.require(request),
     requestId: request.id,

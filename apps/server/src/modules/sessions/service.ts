@@ -2,6 +2,7 @@ import type { Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
 import type { SessionUser } from '../../http/session.js';
 import type { Oidc } from '../../oidc/index.js';
+import { backchannelLogout } from '../../oidc/logout.js';
 import type { Services } from '../../services.js';
 import * as q from './queries.js';
 
@@ -46,15 +47,7 @@ export class AccountAccess {
   async notify(notices: BackchannelNotice[]): Promise<void> {
     const provider = this.oidc.provider();
     await Promise.all(
-      notices.map(async ({ clientId, accountId, sid }) => {
-        const client = await provider.Client.find(clientId).catch(() => undefined);
-        const backchannel = client as unknown as
-          { backchannelLogoutUri?: string; backchannelLogout(sub: string, sid: string): Promise<void> } | undefined;
-        if (!backchannel?.backchannelLogoutUri) return;
-        await backchannel.backchannelLogout(accountId, sid).catch((err: unknown) => {
-          this.services.log.warn({ err, clientId }, 'back-channel logout failed');
-        });
-      }),
+      notices.map(({ clientId, accountId, sid }) => backchannelLogout(provider, this.services.log, clientId, accountId, sid)),
     );
   }
 

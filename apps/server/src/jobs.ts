@@ -1,0 +1,40 @@
+import { sweepExpiredIdentityRows } from './modules/identity/queries.js';
+import { sweepTreeChanges } from './modules/organizations/queries.js';
+import { TREE_CACHE_MAX_AGE_MS } from './modules/organizations/tree-cache.js';
+import type { Oidc } from './oidc/index.js';
+import type { Services } from './services.js';
+
+/**
+ * The background jobs of a running server, started by main.ts after the app is built and stopped
+ * on shutdown (routes and plugins start no timers):
+ * - signing key reload every minute (a rotation takes effect without a restart, oidc/rotate-keys.ts);
+ * - clean-up of expired provider rows and sessions every ten minutes, and once at start;
+ * - clean-up of the organization tree's change log (no cached tree lives longer than TREE_CACHE_MAX_AGE_MS).
+ */
+const KEY_RELOAD_MS = 60_000;
+const IDENTITY_CLEANUP_MS = 10 * 60_000;
+
+export interface Jobs {
+  stop(): void;
+}
+
+export function startJobs(services: Services, oidc: Oidc): Jobs {
+  const { db, log } = services;
+  const every = (ms: number, name: string, job: () => Promise<void>) => {
+    const timer = setInterval(() => void job().catch((err: unknown) => log.warn({ err }, `${name} failed`)), ms);
+    timer.unref();
+    return timer;
+  };
+  const sweepIdentity = () => sweepExpiredIdentityRows(db);
+  const timers = [
+    every(KEY_RELOAD_MS, 'signing key reload', () => oidc.reloadKeys()),
+    every(IDENTITY_CLEANUP_MS, 'identity clean-up', sweepIdentity),
+    every(TREE_CACHE_MAX_AGE_MS, 'tree change clean-up', () => sweepTreeChanges(db)),
+  ];
+  void sweepIdentity().catch((err: unknown) => log.warn({ err }, 'identity clean-up failed'));
+  return {
+    stop() {
+      for (const t of timers) clearInterval(t);
+    },
+  };
+}

@@ -1,0 +1,197 @@
+import type { ContextResponse, ErrorMessage, LoginConsentResponse, LogoutResponse } from '@partner-portal/contracts';
+import { hashPassword, verifyPassword } from '../../passwords.js';
+import { AppError } from '../../http/problem.js';
+import { newSecret, type SessionUser } from '../../http/session.js';
+import { grantConsent, type Oidc } from '../../oidc/index.js';
+import { endProviderSession } from '../../oidc/logout.js';
+import { validReturnUrl } from '../../oidc/return-url.js';
+import type { Services } from '../../services.js';
+import { LoginThrottle } from './login-throttle.js';
+import * as q from './queries.js';
+
+/**
+ * The session and the login (docs/product.md, "Flows and states", "Calls" and "Errors"): who asks
+ * for the login, the e-mail and password steps, consent, error records, and logout. Functions of
+ * plain values: the routes (routes.ts) read the request and set cookies.
+ */
+
+/** an argon2id hash of a random password, verified for unknown e-mails so timing is equal */
+let dummyHash: Promise<string> | undefined;
+
+/** The dummy hash, made once (call it at start so the first login is not slower). */
+export function dummyPasswordHash(): Promise<string> {
+  return (dummyHash ??= hashPassword(newSecret()));
+}
+
+/** GET /api/identity/context: who asks for the login (client name, hints) when ReturnUrl is an interaction. */
+export async function context(oidc: Oidc, returnUrl: string | undefined): Promise<ContextResponse> {
+  const empty: ContextResponse = { login_hint: null, idp: null, tenant: null, scopes: null, client: null };
+  const uid = oidc.interactionUid(returnUrl);
+  if (!uid) return empty;
+  const provider = oidc.provider();
+  const interaction = await provider.Interaction.find(uid);
+  if (!interaction) return empty;
+  const params = interaction.params as Record<string, unknown>;
+  const clientId = typeof params.client_id === 'string' ? params.client_id : null;
+  const client = clientId ? await provider.Client.find(clientId).catch(() => undefined) : undefined;
+  const loginHint = typeof params.login_hint === 'string' ? params.login_hint : null;
+  return {
+    login_hint: loginHint,
+    idp: loginHint && oidc.upstream?.ownsEmail(loginHint) ? oidc.upstream.name : null,
+    tenant: null,
+    scopes: typeof params.scope === 'string' ? params.scope.split(' ').filter(Boolean) : null,
+    client: clientId ? { client_id: clientId, client_name: client?.clientName ?? null } : null,
+  };
+}
+
+function externalChallengeUrl(
+  publicUrl: string,
+  returnUrl: string | null,
+  invitationLogin: string | null,
+  loginHint: string | null,
+): string {
+  const u = new URL('/api/identity/challenge-external-login', publicUrl);
+  if (returnUrl) u.searchParams.set('returnUrl', returnUrl);
+  if (invitationLogin) u.searchParams.set('invitationLogin', invitationLogin);
+  if (loginHint) u.searchParams.set('loginHint', loginHint);
+  return u.toString();
+}
+
+/** Whether an account (or an unknown address) logs in at the upstream identity provider. */
+async function logsInExternally(services: Services, oidc: Oidc, email: string): Promise<boolean> {
+  if (!oidc.upstream) return false;
+  if (oidc.upstream.ownsEmail(email)) return true;
+  const user = await q.findUserByEmail(services.db, email);
+  return user?.external_idp != null;
+}
+
+/** POST /api/identity/email-login: the first step says password or external login. */
+export async function emailLogin(
+  services: Services,
+  oidc: Oidc,
+  input: { email: string; invitation_login?: boolean | null; return_url?: string | null },
+): Promise<LoginConsentResponse> {
+  // no password is checked here: this step never counts toward a lock (login-throttle.ts)
+  const returnUrl = await validReturnUrl(oidc, services.db, input.return_url);
+  if (await logsInExternally(services, oidc, input.email)) {
+    return {
+      error: null,
+      valid_return_url: returnUrl,
+      external_login: externalChallengeUrl(services.config.publicUrl, returnUrl, input.invitation_login ? 'true' : null, input.email),
+    };
+  }
+  return { error: null, valid_return_url: returnUrl, external_login: null };
+}
+
+/** A correct password: who signed in, where to go next, and the device cookie to give the browser. */
+export interface PasswordChecked {
+  userId: string;
+  returnUrl: string | null;
+  deviceCookie: string;
+}
+
+/**
+ * POST /api/identity/login: check the password (throttled, login-throttle.ts). The caller gives
+ * the device cookie, starts the second step or the session (routes.ts).
+ */
+export async function checkPassword(
+  services: Services,
+  oidc: Oidc,
+  input: { email: string; password: string; return_url?: string | null; ip: string; deviceCookie: string | undefined },
+): Promise<PasswordChecked> {
+  const user = await q.findUserByEmail(services.db, input.email);
+  const returnUrl = await validReturnUrl(oidc, services.db, input.return_url);
+  const throttle = await LoginThrottle.for(services, { ip: input.ip, deviceCookie: input.deviceCookie }, input.email, user?.id);
+  await throttle.takeGuess();
+  const hash = user?.password_hash && !user.external_idp ? user.password_hash : await dummyPasswordHash();
+  const ok = await verifyPassword(hash, input.password);
+  if (!user || !ok || !user.password_hash || user.external_idp || oidc.upstream?.ownsEmail(user.email)) {
+    services.metrics.login(false);
+    throw new AppError('invalid_login');
+  }
+  const deviceCookie = await throttle.succeeded(user.id);
+  return { userId: user.id, returnUrl, deviceCookie };
+}
+
+/** POST /api/identity/consent: grant (optionally remembered) or deny what the interaction asks. */
+export async function consent(
+  services: Services,
+  oidc: Oidc,
+  user: SessionUser,
+  input: { deny?: boolean | null; remember?: boolean | null; return_url: string },
+): Promise<LoginConsentResponse> {
+  const uid = oidc.interactionUid(input.return_url);
+  if (!uid) throw AppError.validation({ return_url: 'invalid_return_url' });
+  const provider = oidc.provider();
+  const interaction = await provider.Interaction.find(uid);
+  if (!interaction) throw new AppError('interaction_expired');
+  if (interaction.prompt.name !== 'consent' || interaction.session?.accountId !== user.id) throw new AppError('invalid_operation');
+  if (input.deny) {
+    interaction.result = { error: 'access_denied', error_description: 'End-User aborted interaction' };
+  } else {
+    const grantId = await grantConsent(services, provider, interaction, user.id, input.remember === true);
+    interaction.result = { ...interaction.lastSubmission, consent: { grantId } };
+  }
+  await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
+  return { error: null, valid_return_url: interaction.returnTo, external_login: null };
+}
+
+/** GET /api/identity/error and /login-error: an error record kept by the provider or the external login. */
+export async function errorMessage(oidc: Oidc, errorId: string): Promise<ErrorMessage> {
+  const record = await oidc.errors.find(errorId);
+  if (!record) throw new AppError('unknown_error_id');
+  return {
+    display_mode: record.display_mode,
+    ui_locales: record.ui_locales,
+    error: record.error,
+    error_description: record.error_description,
+    request_id: record.request_id,
+    activity_id: null,
+    redirect_uri: record.redirect_uri,
+    response_mode: record.response_mode,
+    client_id: record.client_id,
+  };
+}
+
+/**
+ * POST /api/identity/logout, once the portal session has ended (routes.ts). With the logoutId of
+ * an RP-initiated logout, the answer sends the browser through the provider's confirmation, which
+ * ends the provider session and reaches the client's post_logout_redirect_uri; without one, the
+ * provider session of this browser (its cookie) is ended here, and the caller removes the
+ * provider's cookies (endedProviderSession).
+ */
+export async function logout(
+  services: Services,
+  oidc: Oidc,
+  input: { logoutId: string | null | undefined; providerSessionCookie: string | undefined },
+): Promise<{ response: LogoutResponse; endedProviderSession: boolean }> {
+  const { publicUrl } = services.config;
+  const { logoutId } = input;
+  const record = logoutId ? await oidc.logouts.find(logoutId) : undefined;
+  if (record && logoutId) {
+    const id = encodeURIComponent(logoutId);
+    return {
+      response: {
+        iframe_url: record.frontchannelUris.length ? `${publicUrl}/connect/logout/frontchannel?logoutId=${id}` : null,
+        post_logout_redirect_uri: `${publicUrl}/connect/logout/confirm?logoutId=${id}`,
+      },
+      endedProviderSession: false,
+    };
+  }
+  const frontchannelUris = await endProviderSession(oidc.provider(), services.log, publicUrl, input.providerSessionCookie);
+  if (!frontchannelUris.length) return { response: { iframe_url: null, post_logout_redirect_uri: null }, endedProviderSession: true };
+  const frameId = await oidc.logouts.create({
+    xsrf: '',
+    accountId: '',
+    clientId: null,
+    postLogoutRedirectUri: null,
+    frontchannelUris,
+  });
+  return {
+    response: {
+      iframe_url: `${publicUrl}/connect/logout/frontchannel?logoutId=${encodeURIComponent(frameId)}`,
+      post_logout_redirect_uri: null,
+    },
+    endedProviderSession: true,
+  };
+}

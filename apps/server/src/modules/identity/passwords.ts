@@ -1,0 +1,111 @@
+import { hashPassword, verifyPassword } from '../../passwords.js';
+import { AppError } from '../../http/problem.js';
+import { hashSecret, newSecret, type SessionUser } from '../../http/session.js';
+import type { Oidc } from '../../oidc/index.js';
+import type { Services } from '../../services.js';
+import { FactorService } from '../factors/service.js';
+import { passwordResetEmail } from '../mail/messages.js';
+import { throttleAccountAndIp } from './login-throttle.js';
+import { passwordProblems } from './password-policy.js';
+import * as q from './queries.js';
+
+/**
+ * The account's password (changed, forgotten, reset) and its profile (docs/product.md, "Flows and
+ * states" and "Validation"). Functions of plain values, like the other modules' services.
+ */
+
+/** POST /api/identity/change-password: other browsers signed in as the user are signed out; this one stays. */
+export async function changePassword(
+  services: Services,
+  oidc: Oidc,
+  user: SessionUser,
+  input: { current_password: string; new_password: string; confirm_password: string },
+): Promise<void> {
+  if (user.externalIdentityProvider) throw new AppError('external_identity_user');
+  const fields: Record<string, ('password_error_no_match' | ReturnType<typeof passwordProblems>[number])[]> = {};
+  const problems = passwordProblems(input.new_password);
+  if (problems.length) fields.new_password = problems;
+  if (input.new_password !== input.confirm_password) fields.confirm_password = ['password_error_no_match'];
+  if (Object.keys(fields).length) throw AppError.validation(fields);
+  const row = await q.findUserById(services.db, user.id);
+  const ok = row?.password_hash ? await verifyPassword(row.password_hash, input.current_password) : false;
+  if (!row || !ok) throw new AppError('current_password_incorrect');
+  await q.setPasswordHash(services.db, user.id, await hashPassword(input.new_password));
+  // other browsers signed in as this user are signed out; this one stays
+  await services.sessions.endAllForUser(user.id, services.db, user.sessionIdHash);
+  await new FactorService(services, oidc).notify(user.id, 'password-changed');
+}
+
+/** PUT /api/identity/update-profile: names and language. */
+export async function updateProfile(
+  services: Services,
+  user: SessionUser,
+  input: { first_name: string; last_name: string; language_code: string },
+): Promise<void> {
+  await q.updateProfile(services.db, user.id, input.first_name.trim(), input.last_name.trim(), input.language_code);
+}
+
+/**
+ * POST /api/identity/forgot-password: always the same answer at once; the lookup and the
+ * e-mail happen after it, so neither the status, the body nor the timing tells whether the
+ * address has an account. External accounts get no e-mail (they have no password here).
+ */
+export async function forgotPassword(services: Services, oidc: Oidc, ip: string, email: string): Promise<void> {
+  await throttleAccountAndIp(services, 'forgot-password', email, ip);
+  setImmediate(() => {
+    sendResetEmail(services, oidc, email).catch((err: unknown) => services.log.error({ err }, 'password reset e-mail failed'));
+  });
+}
+
+async function sendResetEmail(services: Services, oidc: Oidc, email: string): Promise<void> {
+  const { config } = services;
+  const user = await q.findUserByEmail(services.db, email);
+  if (!user || user.external_idp || oidc.upstream?.ownsEmail(user.email)) return;
+  const code = newSecret();
+  await q.createResetToken(services.db, user.id, hashSecret(code), config.RESET_TOKEN_TTL_SECONDS);
+  const link = `${config.publicUrl}/reset-password?userId=${encodeURIComponent(user.id)}&code=${encodeURIComponent(code)}`;
+  const message = passwordResetEmail({ language: user.language_code, link, firstName: user.first_name });
+  await services.mailer.send({ to: user.email, ...message, kind: 'password-reset' });
+}
+
+/**
+ * POST /api/identity/validate-reset-token: whether the link still works. An unknown user is answered
+ * exactly like a known one with a wrong code, so that the answer tells nobody which user ids exist.
+ */
+export async function validateResetToken(
+  services: Services,
+  input: { user_id: string; token: string },
+): Promise<{ is_valid: boolean; reset_token: string | null }> {
+  const user = await q.findUserById(services.db, input.user_id);
+  // the same lookup for everybody (the nil id has no tokens), so that the time tells nothing either
+  const owner = user && !user.external_idp ? user.id : '00000000-0000-0000-0000-000000000000';
+  const live = await q.findLiveResetToken(services.db, owner, hashSecret(input.token));
+  return live ? { is_valid: true, reset_token: input.token } : { is_valid: false, reset_token: null };
+}
+
+/** PUT /api/identity/reset-password: once, within the hour; ends every session of the user. */
+export async function resetPassword(
+  services: Services,
+  oidc: Oidc,
+  ip: string,
+  input: { user_id: string; token: string; password: string; confirm_password: string },
+): Promise<void> {
+  await throttleAccountAndIp(services, 'reset-password', input.user_id, ip);
+  const fields: Record<string, ('password_error_no_match' | ReturnType<typeof passwordProblems>[number])[]> = {};
+  const problems = passwordProblems(input.password);
+  if (problems.length) fields.password = problems;
+  if (input.password !== input.confirm_password) fields.confirm_password = ['password_error_no_match'];
+  if (Object.keys(fields).length) throw AppError.validation(fields);
+  const user = await q.findUserById(services.db, input.user_id);
+  if (!user || user.external_idp) throw new AppError('reset_link_expired');
+  const token = await q.findLiveResetToken(services.db, user.id, hashSecret(input.token));
+  if (!token) throw new AppError('reset_link_expired');
+  const passwordHash = await hashPassword(input.password);
+  await services.db.transaction(async (tx) => {
+    if (!(await q.consumeResetToken(tx, token.id))) throw new AppError('reset_link_expired');
+    await q.setPasswordHash(tx, user.id, passwordHash);
+    await services.sessions.endAllForUser(user.id, tx);
+    await q.revokeProviderArtifacts(tx, user.id);
+  });
+  await new FactorService(services, oidc).notify(user.id, 'password-changed');
+}
