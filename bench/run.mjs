@@ -812,7 +812,12 @@ async function stepPglite() {
     await sleep(10_000);
     const m = memoryOf(embedded.pid, readFileSync);
     report.detail('memory.pglite', m);
-    report.set('rss.pglite', m.rssMb, m.rssMb <= 250, `peak ${m.peakMb} MB; on PostgreSQL ${report.byKey.get('rss.idle')?.value} MB at idle in this run`);
+    report.set(
+      'rss.pglite',
+      m.rssMb,
+      m.rssMb <= 250,
+      `peak ${m.peakMb} MB; on PostgreSQL ${report.byKey.get('rss.idle')?.value} MB at idle in this run`,
+    );
   } finally {
     await embedded?.stop();
     rmSync(dataDir, { recursive: true, force: true });

@@ -63,7 +63,15 @@ const envSchema = z.object({
   OIDC_SIGNING_ALGS: z
     .string()
     .default('RS256')
-    .transform((v) => [...new Set(['RS256', ...v.split(',').map((a) => a.trim()).filter(Boolean)])])
+    .transform((v) => [
+      ...new Set([
+        'RS256',
+        ...v
+          .split(',')
+          .map((a) => a.trim())
+          .filter(Boolean),
+      ]),
+    ])
     .pipe(z.array(z.enum(['RS256', 'ES256'], { message: 'must be a comma-separated list of RS256 and ES256' }))),
   // limits and their reasons: docs/security.md, "Limits and thresholds"
   RATE_LIMIT_MAX: positiveInt.default(3000),

@@ -101,7 +101,9 @@ function openPostgres(url: string, options: DatabaseOptions): Database {
   pool.on('connect', (client) => {
     const fail = (err: unknown) => options.onError?.(err instanceof Error ? err : new Error(String(err)));
     client.query(`SET jit = off; ${NOTIFY_CHANNELS.map((c) => `LISTEN ${c}`).join('; ')}`).catch(fail);
-    client.on('notification', (msg) => deliver(msg.channel, msg.payload ?? '', msg.processId === (client as unknown as { processID: number }).processID));
+    client.on('notification', (msg) =>
+      deliver(msg.channel, msg.payload ?? '', msg.processId === (client as unknown as { processID: number }).processID),
+    );
   });
   const query: Queryable['query'] = async (text, params) => {
     const name = PREPARED_STATEMENTS.get(text);

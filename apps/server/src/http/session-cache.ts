@@ -167,7 +167,8 @@ export async function connectSessionCache(
   });
   const stop = await db.listen(CHANNEL, (payload, own) => {
     apply(payload);
-    if (own) redis.publish(REDIS_CHANNEL, payload).catch((err: unknown) => options.onError?.(err instanceof Error ? err : new Error(String(err))));
+    if (own)
+      redis.publish(REDIS_CHANNEL, payload).catch((err: unknown) => options.onError?.(err instanceof Error ? err : new Error(String(err))));
   });
   return async () => {
     await stop();

@@ -75,7 +75,12 @@ async function insertKey(q: Queryable, secret: string, activateInSeconds: number
  * longer than the one-minute reload so every instance and relying party has seen it first).
  * Returns its kid.
  */
-export async function rotateSigningKey(db: Database, secret: string, activateInSeconds = 600, alg: SigningAlg = SIGNING_ALG): Promise<string> {
+export async function rotateSigningKey(
+  db: Database,
+  secret: string,
+  activateInSeconds = 600,
+  alg: SigningAlg = SIGNING_ALG,
+): Promise<string> {
   return db.withAdvisoryLock(KEYS_LOCK_KEY, (q) => insertKey(q, secret, activateInSeconds, alg));
 }
 

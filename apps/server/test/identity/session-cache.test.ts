@@ -66,7 +66,9 @@ async function within(check: () => Promise<boolean>): Promise<number> {
 }
 
 function hits(services: Services): Promise<number> {
-  return services.metrics.cacheLookups.get().then((m) => m.values.find((v) => v.labels.cache === 'sessions' && v.labels.result === 'hit')?.value ?? 0);
+  return services.metrics.cacheLookups
+    .get()
+    .then((m) => m.values.find((v) => v.labels.cache === 'sessions' && v.labels.result === 'hit')?.value ?? 0);
 }
 
 /** Read user-info twice through an instance: the second read must come from its cache. */
@@ -154,7 +156,9 @@ describe.runIf(testDatabaseUrl()).each(suites)('the session cache across two ins
     const m = await createMember(portal, root, 'ownwrite', rights());
     const onA = m.client;
     await readCached(a, onA);
-    const res = await sameBrowserOn(a.url, admin).put(`/api/members/rights/${m.memberId}`, { rights: { subscription: { user_access: true } } });
+    const res = await sameBrowserOn(a.url, admin).put(`/api/members/rights/${m.memberId}`, {
+      rights: { subscription: { user_access: true } },
+    });
     expect(res.status).toBe(204);
     expect((await onA.get('/api/identity/user-info')).body.rights.subscription.user_access).toBe(true);
   });

@@ -20,7 +20,10 @@ afterAll(async () => {
 
 async function tokensFor(config: oidcClient.Configuration) {
   const browser = await portal.sessionFor(portal.adminUserId);
-  const start = await startAuthorization(config, REDIRECT, { scope: 'openid email profile organization rights offline_access', prompt: 'consent' });
+  const start = await startAuthorization(config, REDIRECT, {
+    scope: 'openid email profile organization rights offline_access',
+    prompt: 'consent',
+  });
   const callback = await followUntil(browser, start.url.toString(), REDIRECT);
   return oidcClient.authorizationCodeGrant(config, new URL(callback), {
     pkceCodeVerifier: start.codeVerifier,
