@@ -40,7 +40,7 @@ async function statementsOf(fn: () => Promise<unknown>): Promise<string[]> {
   db.query = ((text: string, params?: readonly unknown[]) => {
     seen.push(text.replace(/\s+/g, ' ').trim().slice(0, 120));
     return original(text, params);
-  }) as typeof db.query;
+  });
   try {
     await fn();
   } finally {
