@@ -2,6 +2,62 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { readdirSync } from 'node:fs';
+import { importX } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+
+/**
+ * The server's layers, bottom first (docs/decisions/008-module-graph.md). A folder or file imports
+ * only from layers below its own: never from a layer above, nor from another entry of its own
+ * layer. Within an entry, files import each other freely (import-x/no-cycle still forbids loops).
+ */
+const SERVER_LAYERS = [
+  ['config.ts'],
+  ['db'],
+  ['http'],
+  ['passwords.ts', 'sealed.ts', 'secrets.ts'],
+  ['modules/mail'],
+  ['services.ts'],
+  ['oidc'],
+  ['modules/audit', 'modules/sessions', 'modules/health', 'modules/web'],
+  ['modules/organizations'],
+  ['modules/members', 'modules/portal', 'modules/developer'],
+  ['modules/factors'],
+  ['modules/identity'],
+  ['modules/invitations'],
+  ['modules/organization-page'],
+  ['bootstrap.ts', 'jobs.ts', 'app.ts'],
+  ['main.ts'],
+  ['cli'],
+];
+const server = (entry) => `apps/server/src/${entry}`;
+const serverZones = SERVER_LAYERS.flatMap((layer, i) =>
+  layer.map((entry) => ({
+    target: server(entry),
+    from: [...layer.filter((other) => other !== entry), ...SERVER_LAYERS.slice(i + 1).flat()].map(server),
+    message: 'Server modules import only downward (the layers in eslint.config.js, docs/decisions/008-module-graph.md).',
+  })),
+).filter((zone) => zone.from.length > 0);
+
+/** Web features never import each other; components/ and lib/ import no feature and not app/. */
+const web = (dir) => `apps/web/src/${dir}`;
+const webFeatures = readdirSync(web('features'), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+const webZones = [
+  ...webFeatures.map((feature) => ({
+    target: web(`features/${feature}`),
+    from: web('features'),
+    except: [`./${feature}`],
+    message: 'A feature does not import another feature: share through components/ or lib/ (app/ composes features).',
+  })),
+  { target: web('features'), from: web('app'), message: 'Features do not import app/ (app/ imports features).' },
+  {
+    target: [web('components'), web('lib')],
+    from: [web('features'), web('app')],
+    message: 'components/ and lib/ are shared below the features: they import no feature and not app/.',
+  },
+];
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '**/*.js', 'bench/results*'] },
@@ -42,6 +98,26 @@ export default tseslint.config(
     // these hold functions that run inside the page (Playwright's page.evaluate)
     files: ['bench/lib/web.mjs', 'apps/web/scripts/*.mjs'],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
+  },
+  {
+    // the module graph: no import loops, and the layers above
+    files: ['apps/server/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // dependencies are parsed as TypeScript (no-cycle follows their imports)
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['apps/server/tsconfig.json', 'apps/web/tsconfig.json'],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: [...serverZones, ...webZones] }],
+    },
   },
   {
     files: ['apps/web/**/*.{ts,tsx}'],

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedBench } from '../../src/cli/seed-bench.js';
 import { SEARCH_MEMBERS_SQL } from '../../src/modules/members/queries.js';
-import { subtreeCondition } from '../../src/modules/organizations/access.js';
+import { subtreeCondition } from '../../src/db/sql.js';
 import { startPortal, type TestPortal } from '../support/portal.js';
 
 /**

@@ -1,9 +1,14 @@
 import type { Database, Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
-import { assertInSubtree, requireRole, type Actor } from '../organizations/access.js';
-import { findOrganizationById } from '../organizations/queries.js';
-import { insertAuditEntry, listAuditEntries } from './queries.js';
+import { assertInSubtree, requireRole, type Actor } from '../../http/access.js';
+import { findOrganizationPath, insertAuditEntry, listAuditEntries } from './queries.js';
 
+/**
+ * The audit log (docs/security.md, "Delegated administration"). Audit sits below the modules that
+ * change things: they hand it a plain change record (AuditChange); it imports none of them.
+ */
+
+/** A change as the audit log keeps it: what, where (organization id and path), before and after. */
 export interface AuditChange {
   organizationId: string | null;
   organizationPath: string | null;
@@ -77,10 +82,10 @@ export const AUDIT_PAGE_SIZE = 50;
 /** The audit entries of an organization's subtree, newest first, for its managers. */
 export async function listAudit(db: Database, actor: Actor, organizationId: string | undefined, page: number) {
   const member = requireRole(actor, 'any');
-  const org = await findOrganizationById(db, organizationId ?? member.organizationId);
-  if (!org) throw new AppError('not_found');
-  assertInSubtree(member, org.path);
-  const { total, rows } = await listAuditEntries(db, org.path, AUDIT_PAGE_SIZE, (page - 1) * AUDIT_PAGE_SIZE);
+  const path = await findOrganizationPath(db, organizationId ?? member.organizationId);
+  if (path === null) throw new AppError('not_found');
+  assertInSubtree(member, path);
+  const { total, rows } = await listAuditEntries(db, path, AUDIT_PAGE_SIZE, (page - 1) * AUDIT_PAGE_SIZE);
   return {
     total,
     page,

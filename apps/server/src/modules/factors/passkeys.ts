@@ -10,7 +10,7 @@ import {
 import type { LoginConsentResponse, Passkey } from '@partner-portal/contracts';
 import { AppError } from '../../http/problem.js';
 import { hashSecret, newSecret, type SessionUser } from '../../http/session.js';
-import { pgErrorCode } from '../organizations/access.js';
+import { pgErrorCode } from '../../db/errors.js';
 import type { Services } from '../../services.js';
 import * as q from './queries.js';
 import { AMR, type FactorService } from './service.js';

@@ -2,7 +2,7 @@ import type { SecondFactorPolicy } from '@partner-portal/contracts';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
 import { audit } from '../audit/service.js';
-import { assertInSubtree, isPathInSubtree, requireRole, type Actor } from '../organizations/access.js';
+import { assertInSubtree, isPathInSubtree, requireRole, type Actor } from '../../http/access.js';
 import { findOrganizationById } from '../organizations/queries.js';
 import * as q from './queries.js';
 

@@ -16,7 +16,7 @@ import type { Services } from '../../services.js';
 import { verifyPassword } from '../../passwords.js';
 import { audit, withRefusalAudit } from '../audit/service.js';
 import { memberForChange } from '../members/service.js';
-import type { Actor } from '../organizations/access.js';
+import type { Actor } from '../../http/access.js';
 import { securityNoticeEmail, type SecurityNotice } from './notices.js';
 import * as q from './queries.js';
 import { hashRecoveryCode, isTotpCode, newRecoveryCodes, newTotpSecret, totpEnrolment, totpStep } from './totp.js';

@@ -15,7 +15,7 @@ import { AppError } from '../../http/problem.js';
 import { audit } from '../audit/service.js';
 import { getRights, neutralizeFormula } from '../members/service.js';
 import { rightsContextFor, validateRights } from '../members/rights-context.js';
-import { assertInSubtree, requireRole, type Actor } from '../organizations/access.js';
+import { assertInSubtree, requireRole, type Actor } from '../../http/access.js';
 import { findOrganizationById, listEmailDomains } from '../organizations/queries.js';
 import type { Logger } from 'pino';
 import { createInvitation, type InvitationDeps } from './service.js';

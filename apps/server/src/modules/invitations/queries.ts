@@ -1,5 +1,6 @@
 import type { Invitation, InvitationState } from '@partner-portal/contracts';
 import type { Queryable } from '../../db/client.js';
+import { containsPattern, subtreeCondition } from '../../db/sql.js';
 
 /** SQL of invitations. The state EXPIRED is computed on read (and swept before new invitations). */
 
@@ -164,4 +165,26 @@ export async function findInviterRights(q: Queryable, userId: string): Promise<{
     [userId],
   );
   return rows[0] ?? null;
+}
+
+/** Pending invitations of a subtree whose e-mail contains the text, paged like the member search (with their total). */
+export async function searchPendingInvitations(
+  q: Queryable,
+  path: string,
+  text: string,
+  limit: number,
+  offset: number,
+): Promise<(InvitationRow & { total: number })[]> {
+  const withText = text.length > 0;
+  const { rows } = await q.query<InvitationRow & { total: number }>(
+    `SELECT i.id, i.organization_id, i.email, i.state, i.code_hash, i.language_code, i.is_external_identity_provider, i.rights, i.invited_by,
+            i.created_at, i.last_sent_at, i.expires_at, o.name AS organization_name, o.path AS organization_path, o.depth AS organization_depth,
+            count(*) OVER () AS total
+     FROM invitations i JOIN organizations o ON o.id = i.organization_id
+     WHERE i.state = 'PENDING' AND i.expires_at > now() AND ${subtreeCondition('o.path', '$1')}${withText ? ' AND lower(i.email) LIKE $4' : ''}
+     ORDER BY o.path, lower(i.email), i.id
+     LIMIT $2 OFFSET $3`,
+    withText ? [path, limit, offset, containsPattern(text)] : [path, limit, offset],
+  );
+  return rows;
 }

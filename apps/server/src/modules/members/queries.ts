@@ -1,6 +1,5 @@
 import type { Queryable } from '../../db/client.js';
-import { subtreeCondition } from '../organizations/access.js';
-import type { InvitationRow } from '../invitations/queries.js';
+import { containsPattern, subtreeCondition } from '../../db/sql.js';
 
 /** SQL of members: rights, removal, subtree search (trigram index on lower(email)), export. */
 
@@ -45,11 +44,6 @@ export async function listOtherMemberRights(q: Queryable, organizationId: string
 
 export async function deleteUser(q: Queryable, userId: string): Promise<void> {
   await q.query('DELETE FROM users WHERE id = $1', [userId]);
-}
-
-/** A LIKE pattern matching the text anywhere, with LIKE's special characters escaped. */
-export function containsPattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 export interface SearchMemberRow {
@@ -125,27 +119,6 @@ export async function countMembersMatching(q: Queryable, path: string, filter: M
     [path, cap, ...params],
   );
   return rows[0]?.n ?? 0;
-}
-
-export async function searchPendingInvitations(
-  q: Queryable,
-  path: string,
-  text: string,
-  limit: number,
-  offset: number,
-): Promise<(InvitationRow & { total: number })[]> {
-  const withText = text.length > 0;
-  const { rows } = await q.query<InvitationRow & { total: number }>(
-    `SELECT i.id, i.organization_id, i.email, i.state, i.code_hash, i.language_code, i.is_external_identity_provider, i.rights, i.invited_by,
-            i.created_at, i.last_sent_at, i.expires_at, o.name AS organization_name, o.path AS organization_path, o.depth AS organization_depth,
-            count(*) OVER () AS total
-     FROM invitations i JOIN organizations o ON o.id = i.organization_id
-     WHERE i.state = 'PENDING' AND i.expires_at > now() AND ${subtreeCondition('o.path', '$1')}${withText ? ' AND lower(i.email) LIKE $4' : ''}
-     ORDER BY o.path, lower(i.email), i.id
-     LIMIT $2 OFFSET $3`,
-    withText ? [path, limit, offset, containsPattern(text)] : [path, limit, offset],
-  );
-  return rows;
 }
 
 export interface ExportRow {

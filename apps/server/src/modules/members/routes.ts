@@ -5,8 +5,6 @@ import {
   memberExportQuerySchema,
   memberIdParamsSchema,
   memberRightsResponseSchema,
-  memberSearchQuerySchema,
-  memberSearchResponseSchema,
   organizationMemberParamsSchema,
   problemSchema,
   bulkRemoveMembersRequestSchema,
@@ -116,26 +114,6 @@ export const memberRoutes: FastifyPluginAsyncZod<{ access: AccountAccess }> = as
       await service.signOutMember(services.db, access, await actorOf(request), request.params.memberId);
       return reply.code(204).send(null);
     },
-  );
-
-  app.get(
-    '/api/members/search',
-    {
-      schema: {
-        tags: ['members'],
-        summary: 'Search members and pending invitations by e-mail',
-        description:
-          'Case-insensitive substring match of `q` in e-mail addresses, across the organization `organizationId` and all its descendants ' +
-          '(which must lie in the actor’s subtree). Results are sorted by organization path, then e-mail, and paged with `page` (from 1) and ' +
-          '`pageSize` (1–200, default 50). `total` counts the matching members (exactly up to 1,000; beyond, `total_capped` is true), `invitations_total` the matching pending invitations; ' +
-          'an empty `q` lists everything. Served by the path index and a trigram index on lower(email). ' +
-          'With `inactiveDays` (30, 90, 180 or 365) only members who have not signed in for that many days, or never, are listed, and no invitations. ' +
-          'Each member carries `last_sign_in_at` (null: never signed in).',
-        querystring: memberSearchQuerySchema,
-        response: { 200: memberSearchResponseSchema, ...problems(400, 401, 403, 404) },
-      },
-    },
-    async (request) => service.search(services.db, await actorOf(request), request.query),
   );
 
   app.get(

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { emptyRights, type RightsContext } from '@partner-portal/contracts';
-import { containsPattern } from './queries.js';
 import { validateRights } from './rights-context.js';
 import { neutralizeFormula } from './service.js';
 import { buildTree } from '../organizations/service.js';
-import { isPathInSubtree, subtreeCondition } from '../organizations/access.js';
+import { containsPattern, subtreeCondition } from '../../db/sql.js';
+import { isPathInSubtree } from '../../http/access.js';
 
 const features = {
   control_tower_enabled: false,

@@ -9,15 +9,13 @@ import {
   rightsNotHeld,
   rightsTakenAway,
   toRights,
-  type InactiveDays,
   type Rights,
 } from '@partner-portal/contracts';
 import { joinTransaction, type Database, type Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
 import type { SessionStore } from '../../http/session.js';
 import { audit, auditRefusal, RefusedChange, withRefusalAudit, type AuditChange } from '../audit/service.js';
-import { toInvitation } from '../invitations/queries.js';
-import { assertInSubtree, requireRole, type Actor } from '../organizations/access.js';
+import { assertInSubtree, requireRole, type Actor } from '../../http/access.js';
 import { findOrganizationById } from '../organizations/queries.js';
 import type { AccountAccess, BackchannelNotice } from '../sessions/service.js';
 import * as q from './queries.js';
@@ -258,55 +256,13 @@ export async function signOutMember(db: Database, access: AccountAccess, actor: 
   await access.notify(notices);
 }
 
-async function managedOrganization(db: Database, actor: Actor, organizationId: string | undefined) {
+/** The organization an actor reads members of (its own when none is given): 403 outside the actor's subtree. */
+export async function managedOrganization(db: Database, actor: Actor, organizationId: string | undefined) {
   const member = requireRole(actor, 'any');
   const org = await findOrganizationById(db, organizationId ?? member.organizationId);
   if (!org) throw new AppError('not_found');
   assertInSubtree(member, org.path);
   return org;
-}
-
-/** Totals of a search are exact up to this many matches; above it, total is the cap and total_capped is set. */
-export const SEARCH_COUNT_CAP = 1_000;
-
-/**
- * Case-insensitive substring search of e-mail addresses over an organization and its descendants,
- * sorted by organization path then e-mail; members and pending invitations, each paged alike.
- */
-export async function search(
-  db: Database,
-  actor: Actor,
-  query: { organizationId: string; q: string; page: number; pageSize: number; inactiveDays?: InactiveDays | undefined },
-) {
-  const org = await managedOrganization(db, actor, query.organizationId);
-  const text = query.q.trim();
-  const filter = { text, inactiveDays: query.inactiveDays };
-  const offset = (query.page - 1) * query.pageSize;
-  // three independent reads at once: the answer takes the slowest, not the sum;
-  // the inactive-member filter is about members only, so it lists no invitations
-  const [counted, members, invitations] = await Promise.all([
-    q.countMembersMatching(db, org.path, filter, SEARCH_COUNT_CAP + 1),
-    q.searchMembers(db, org.path, filter, query.pageSize, offset),
-    query.inactiveDays === undefined ? q.searchPendingInvitations(db, org.path, text, query.pageSize, offset) : Promise.resolve([]),
-  ]);
-  return {
-    total: Math.min(counted, SEARCH_COUNT_CAP),
-    total_capped: counted > SEARCH_COUNT_CAP,
-    page: query.page,
-    page_size: query.pageSize,
-    invitations_total: invitations[0]?.total ?? 0,
-    members: members.map((m) => ({
-      id: m.id,
-      organization_id: m.organization_id,
-      email_address: m.email,
-      first_name: m.first_name,
-      last_name: m.last_name,
-      organization_name: m.organization_name,
-      organization_path: m.organization_path,
-      last_sign_in_at: isoOrNull(m.last_sign_in_at),
-    })),
-    invitations: invitations.map((i) => toInvitation(i, true)),
-  };
 }
 
 /** A timestamp from the database as ISO 8601, or null. */

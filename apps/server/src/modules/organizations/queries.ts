@@ -1,7 +1,6 @@
 import type { OrganizationNode } from '@partner-portal/contracts';
 import { preparedStatement, type Queryable } from '../../db/client.js';
-import { PENDING_INVITATIONS_OF_SQL, type InvitationRow } from '../invitations/queries.js';
-import { descendantsCondition, subtreeCondition } from './access.js';
+import { descendantsCondition, subtreeCondition } from '../../db/sql.js';
 
 /** SQL of the organization tree. Subtree conditions are index ranges on the COLLATE "C" path. */
 
@@ -16,7 +15,7 @@ export interface OrganizationRow {
   max_sub_organizations: number | null;
 }
 
-const ORG_COLUMNS =
+export const ORG_COLUMNS =
   'o.id, o.parent_id, o.name, o.path, o.depth, o.can_create_sub_organization, o.sub_organization_can_have_children, o.max_sub_organizations';
 
 export async function findOrganizationById(
@@ -107,14 +106,6 @@ export async function sweepTreeChanges(q: Queryable): Promise<void> {
   await q.query(`DELETE FROM organization_tree_changes WHERE recorded_at < now() - interval '1 hour'`);
 }
 
-export interface ChildRow {
-  id: string;
-  name: string;
-  path: string;
-  has_children: boolean;
-  has_members: boolean;
-}
-
 export async function countChildren(q: Queryable, parentId: string): Promise<number> {
   const { rows } = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM organizations WHERE parent_id = $1', [parentId]);
   return rows[0]?.n ?? 0;
@@ -129,46 +120,6 @@ export interface AppRow {
   client_id: string;
   name: string;
   available_for_sub_organizations: boolean;
-}
-
-export interface OrganizationPageRow extends OrganizationRow {
-  children: ChildRow[];
-  invitations: InvitationRow[];
-  members: MemberRow[];
-  apps: AppRow[];
-  allowed_email_domains: string[];
-}
-
-// prepared: its plan (lookups by id) does not depend on the id, and planning it cost as much as running it
-const ORGANIZATION_PAGE_SQL = preparedStatement(
-  'organization-page',
-  `SELECT ${ORG_COLUMNS},
-     (SELECT coalesce(json_agg(ch ORDER BY ch.path), '[]') FROM (
-        SELECT c.id, c.name, c.path,
-               EXISTS (SELECT 1 FROM organizations g WHERE g.parent_id = c.id) AS has_children,
-               EXISTS (SELECT 1 FROM memberships cm WHERE cm.organization_id = c.id) AS has_members
-        FROM organizations c WHERE c.parent_id = o.id) AS ch) AS children,
-     (SELECT coalesce(json_agg(inv ORDER BY lower(inv.email)), '[]') FROM (${PENDING_INVITATIONS_OF_SQL}) AS inv) AS invitations,
-     (SELECT coalesce(json_agg(mem ORDER BY lower(mem.email)), '[]') FROM (
-        SELECT m.id, m.organization_id, m.email, u.first_name, u.last_name, u.last_sign_in_at
-        FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.organization_id = o.id) AS mem) AS members,
-     (SELECT coalesce(json_agg(app ORDER BY app.sort_order, app.client_id), '[]') FROM (
-        SELECT oa.client_id, a.name, oa.available_for_sub_organizations, a.sort_order
-        FROM organization_apps oa JOIN apps a ON a.client_id = oa.client_id WHERE oa.organization_id = o.id) AS app) AS apps,
-     (SELECT coalesce(json_agg(ed.domain ORDER BY ed.domain), '[]') FROM organization_email_domains ed WHERE ed.organization_id = o.id) AS allowed_email_domains
-   FROM organizations o WHERE o.id = $1`,
-);
-
-/**
- * One organization with everything its page lists (sub-organizations, pending invitations,
- * members, apps, allowed domains) in one statement: the page is read on every click in the tree,
- * and each round trip to PostgreSQL costs more CPU than the reads themselves (docs/performance.md).
- * Sub-organizations by path, invitations and members by e-mail, apps in catalogue order (as
- * listOrganizationApps), domains alphabetically (as listEmailDomains).
- */
-export async function findOrganizationPage(q: Queryable, id: string): Promise<OrganizationPageRow | null> {
-  const { rows } = await q.query<OrganizationPageRow>(ORGANIZATION_PAGE_SQL, [id]);
-  return rows[0] ?? null;
 }
 
 export async function listOrganizationApps(q: Queryable, organizationId: string): Promise<AppRow[]> {
@@ -197,16 +148,6 @@ export async function replaceEmailDomains(q: Queryable, organizationId: string, 
       domains,
     ]);
   }
-}
-
-export interface MemberRow {
-  id: string;
-  organization_id: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  /** from json_agg: an ISO 8601 text, or null when the user never signed in */
-  last_sign_in_at: string | null;
 }
 
 export async function insertOrganization(

@@ -8,7 +8,6 @@ import {
   createOrganizationResponseSchema,
   organizationIdParamsSchema,
   organizationNodeSchema,
-  organizationSchema,
   problemSchema,
   updateOrganizationRequestSchema,
   type OrganizationNode,
@@ -45,19 +44,6 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
       const json = await service.getTree(services.db, await actorOf(request), treeCache);
       return reply.type('application/json; charset=utf-8').send(json as unknown as OrganizationNode);
     },
-  );
-
-  app.get(
-    '/api/organizations/:organizationId',
-    {
-      schema: {
-        tags: ['organizations'],
-        summary: 'One organization of the actor’s subtree: sub-organizations, pending invitations, members, apps, allowed e-mail domains',
-        params: organizationIdParamsSchema,
-        response: { 200: organizationSchema, ...problems(400, 401, 403, 404) },
-      },
-    },
-    async (request) => service.getOrganization(services.db, await actorOf(request), request.params.organizationId),
   );
 
   app.post(

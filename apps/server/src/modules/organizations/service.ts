@@ -1,10 +1,10 @@
-import { MAX_ORGANIZATION_DEPTH, organizationPathSegment, type Organization, type OrganizationNode } from '@partner-portal/contracts';
+import { MAX_ORGANIZATION_DEPTH, organizationPathSegment, type OrganizationNode } from '@partner-portal/contracts';
 import type { Database, Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
 import { moveAuditPaths } from '../audit/queries.js';
 import { audit } from '../audit/service.js';
-import { toInvitation } from '../invitations/queries.js';
-import { assertInSubtree, pgErrorCode, requireProviderAdministrator, requireRole, type Actor, type MemberActor } from './access.js';
+import { pgErrorCode } from '../../db/errors.js';
+import { assertInSubtree, requireProviderAdministrator, requireRole, type Actor, type MemberActor } from '../../http/access.js';
 import * as q from './queries.js';
 import type { OrganizationRow } from './queries.js';
 import type { TreeCache } from './tree-cache.js';
@@ -57,34 +57,6 @@ export async function getTree(db: Database, actor: Actor, cache: TreeCache): Pro
     if (!root) throw new AppError('not_found');
     return root;
   });
-}
-
-export async function getOrganization(db: Database, actor: Actor, organizationId: string): Promise<Organization> {
-  const member = requireRole(actor, 'any');
-  const org = await q.findOrganizationPage(db, organizationId);
-  if (!org) throw new AppError('not_found');
-  assertInSubtree(member, org.path);
-  const { children, invitations, members, apps, allowed_email_domains: domains } = org;
-  return {
-    id: org.id,
-    parent_id: org.parent_id,
-    name: org.name,
-    path: org.path,
-    can_create_sub_organization: org.can_create_sub_organization,
-    sub_organization_can_have_children: org.sub_organization_can_have_children,
-    sub_organizations: children.map((c) => ({ id: c.id, name: c.name, path: c.path, can_be_deleted: !c.has_children && !c.has_members })),
-    pending_invitations: invitations.map((i) => toInvitation(i)),
-    members: members.map((m) => ({
-      id: m.id,
-      organization_id: m.organization_id,
-      email_address: m.email,
-      first_name: m.first_name,
-      last_name: m.last_name,
-      last_sign_in_at: m.last_sign_in_at === null ? null : new Date(m.last_sign_in_at).toISOString(),
-    })),
-    apps: apps.map((a) => ({ client_id: a.client_id, name: a.name, available_for_sub_organizations: a.available_for_sub_organizations })),
-    allowed_email_domains: domains,
-  };
 }
 
 function childPath(parentPath: string, name: string): string {

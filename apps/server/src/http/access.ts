@@ -1,5 +1,5 @@
-import type { SessionUser } from '../../http/session.js';
-import { AppError } from '../../http/problem.js';
+import type { SessionUser } from './session.js';
+import { AppError } from './problem.js';
 
 /**
  * The authorization model of the organization administration (docs/product.md, "Roles and rights"):
@@ -55,23 +55,4 @@ export function requireProviderAdministrator(actor: Actor): MemberActor {
   const member = requireRole(actor, 'organization');
   if (!actor.user.isProviderOrganization) throw new AppError('forbidden');
   return member;
-}
-
-/**
- * SQL condition "column is the path $n or below it", written as an equality or a range so that the
- * b-tree index on a COLLATE "C" path column serves it ('0' is the byte after '/').
- */
-export function subtreeCondition(column: string, param: string): string {
-  return `(${column} = ${param}::text OR (${column} >= ${param}::text || '/' AND ${column} < ${param}::text || '0'))`;
-}
-
-/** Strict descendants only. */
-export function descendantsCondition(column: string, param: string): string {
-  return `(${column} >= ${param}::text || '/' AND ${column} < ${param}::text || '0')`;
-}
-
-/** The PostgreSQL error code of a thrown driver error (pg and PGlite both set `code`). */
-export function pgErrorCode(err: unknown): string | undefined {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
 }

@@ -1,10 +1,10 @@
 import { loadConfig } from '../config.js';
 import { closeServices, createLogger, createServices } from '../main.js';
-import { rotateSigningKey } from './keys.js';
+import { rotateSigningKey } from '../oidc/keys.js';
 
 /**
  * Rotate the provider's signing keys (one new key per algorithm of OIDC_SIGNING_ALGS) without downtime:
- *   node apps/server/dist/oidc/rotate-keys.js [activateInSeconds]
+ *   node apps/server/dist/cli/rotate-keys.js [activateInSeconds]
  * The new key is published at once by every instance (within a minute) and signs from
  * activateInSeconds on (default 600); the old key stays published for a day after that.
  */
