@@ -11,7 +11,6 @@ import {
 import { preparedStatement, type Database, type Queryable } from '../db/client.js';
 import { AppError } from './problem.js';
 import type { SessionCache } from './session-cache.js';
-import type { AccountRow } from '../oidc/account.js';
 
 /**
  * Portal sessions. The cookie carries 256 random bits; the database keeps only their SHA-256, so a
@@ -197,6 +196,19 @@ export class SessionStore {
   async sweepExpired(): Promise<void> {
     await this.db.query('DELETE FROM sessions WHERE expires_at < now()');
   }
+}
+
+/** A row of the OpenID provider's account lookup (oidc/account.ts, ACCOUNT_SQL), cached like a session. */
+export interface AccountRow {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  language_code: string;
+  organization_id: string | null;
+  organization_name: string | null;
+  organization_path: string | null;
+  rights: unknown;
 }
 
 interface SessionRow {

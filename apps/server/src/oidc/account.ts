@@ -1,6 +1,7 @@
 import { APP_SECTIONS, toRights, uuidSchema } from '@partner-portal/contracts';
 import type { Account, AccountClaims, KoaContextWithOIDC } from 'oidc-provider';
 import type { Database } from '../db/client.js';
+import type { AccountRow } from '../http/session.js';
 import type { SessionCache } from '../http/session-cache.js';
 
 /** The claims the provider releases, by scope. */
@@ -11,18 +12,6 @@ export const SCOPE_CLAIMS = {
   organization: ['organization_id', 'organization_name', 'organization_path'],
   rights: ['rights'],
 } as const;
-
-export interface AccountRow {
-  id: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  language_code: string;
-  organization_id: string | null;
-  organization_name: string | null;
-  organization_path: string | null;
-  rights: unknown;
-}
 
 /**
  * The user's rights for the client asking: the rights section of the app whose client id is the
