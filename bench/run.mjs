@@ -6,6 +6,8 @@
 // BENCH_QUICK=1 (short runs, 100k members only), BENCH_MEMBERS_LARGE (default 1000000),
 // BENCH_SKIP_BUILD=1, BENCH_KEEP_DB=1, BENCH_VERBOSE=1, BENCH_REFRESH_CHAINS, BENCH_LOGIN_CONCURRENCY.
 // `--only web`: only the web measurements (bundles, the first visit on Slow 4G).
+// `--only core`: only the ratios of the issue's table: logins ÷ hashes, user-info ÷ hello-world,
+// refresh grants per core (RS256 and ES256), idle RSS on PostgreSQL and on PGlite.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -49,8 +51,8 @@ const ONLY = (() => {
   const i = process.argv.indexOf('--only');
   return i >= 0 ? process.argv[i + 1] : undefined;
 })();
-if (ONLY && ONLY !== 'web') {
-  console.error(`--only ${ONLY}: only "web" can run on its own`);
+if (ONLY && ONLY !== 'web' && ONLY !== 'core') {
+  console.error(`--only ${ONLY}: only "web" or "core" can run on their own`);
   process.exit(2);
 }
 
@@ -740,6 +742,13 @@ async function main() {
   );
   await step('refresh', ['refresh.rate', 'refresh.perCore'], 120_000, stepRefresh);
   await step('refresh es256', ['refresh.es256'], 90_000, () => stepRefresh('.es256'));
+  if (ONLY === 'core') {
+    const core = ['argon2.raw', 'login.rate', 'login.ratio', 'hello.rps', 'hellodb.rps', 'userinfo.rps', 'userinfo.ratio', 'userinfo.p99'];
+    const keys = [...core, 'orgpage.rps', 'orgpage.p99', 'refresh.rate', 'refresh.perCore', 'refresh.es256', 'rss.idle', 'rss.pglite'];
+    report.rows = report.rows.filter((row) => keys.includes(row.key));
+    await step('pglite', ['rss.pglite'], 120_000, stepPglite);
+    return;
+  }
 
   const scaleKeys = (tag) => [`seed.${tag}`, `tree.${tag}`, `treeBuild.${tag}`, `org.${tag}`, `search.${tag}`];
   await step('scale 100k', scaleKeys('100k'), 7 * 60_000, async () => {
