@@ -746,7 +746,7 @@ async function main() {
     const core = ['argon2.raw', 'login.rate', 'login.ratio', 'hello.rps', 'hellodb.rps', 'userinfo.rps', 'userinfo.ratio', 'userinfo.p99'];
     const keys = [...core, 'orgpage.rps', 'orgpage.p99', 'refresh.rate', 'refresh.perCore', 'refresh.es256', 'rss.idle', 'rss.pglite'];
     report.rows = report.rows.filter((row) => keys.includes(row.key));
-    await step('pglite', ['rss.pglite'], 120_000, stepPglite);
+    await step('pglite', ['rss.pglite'], 240_000, stepPglite);
     return;
   }
 
@@ -782,7 +782,7 @@ async function main() {
   const after = recordMemory('afterLoad');
   report.set('rss.load', after.rssMb, after.rssMb <= 250);
   report.set('rss.peak', after.peakMb, after.peakMb <= 250);
-  if (!QUICK || process.env.BENCH_PGLITE === '1') await step('pglite', ['rss.pglite'], 120_000, stepPglite);
+  if (!QUICK || process.env.BENCH_PGLITE === '1') await step('pglite', ['rss.pglite'], 240_000, stepPglite);
   else report.mark('rss.pglite', 'skipped', 'BENCH_QUICK=1 (BENCH_PGLITE=1 runs it)');
 }
 
@@ -812,7 +812,8 @@ async function stepPglite() {
         LOG_LEVEL: 'warn',
       },
       readyUrl: `${baseUrl}/health`,
-      timeoutMs: 90_000,
+      // the first start creates the embedded database (initdb in a child process) and migrates it
+      timeoutMs: 180_000,
       label: 'pglite',
     });
     const client = new Client(baseUrl);
