@@ -6,8 +6,11 @@
 // BENCH_QUICK=1 (short runs, 100k members only), BENCH_MEMBERS_LARGE (default 1000000),
 // BENCH_SKIP_BUILD=1, BENCH_KEEP_DB=1, BENCH_VERBOSE=1, BENCH_REFRESH_CHAINS, BENCH_LOGIN_CONCURRENCY.
 // `--only web`: only the web measurements (bundles, the first visit on Slow 4G).
-import { existsSync, readFileSync } from 'node:fs';
-import { availableParallelism, cpus, totalmem } from 'node:os';
+// `--only core`: only the ratios of the issue's table: logins ÷ hashes, user-info ÷ hello-world,
+// refresh grants per core (RS256 and ES256), idle RSS on PostgreSQL and on PGlite.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Client, requireExists, sampleLatency, signIn } from './lib/http.mjs';
 import { load } from './lib/load.mjs';
@@ -48,8 +51,8 @@ const ONLY = (() => {
   const i = process.argv.indexOf('--only');
   return i >= 0 ? process.argv[i + 1] : undefined;
 })();
-if (ONLY && ONLY !== 'web') {
-  console.error(`--only ${ONLY}: only "web" can run on its own`);
+if (ONLY && ONLY !== 'web' && ONLY !== 'core') {
+  console.error(`--only ${ONLY}: only "web" or "core" can run on their own`);
   process.exit(2);
 }
 
@@ -70,6 +73,7 @@ report.declare('orgpage.p99', 'organization page p99 @50 (ms)', '≤ 25');
 report.declare('refresh.rate', 'refresh_token grants/s', `≥ ${480 * CORES} (480/core × ${CORES})`);
 report.declare('refresh.perCore', 'refresh grants/s per core', '≥ 480');
 report.declare('refresh.100k', 'refresh grants/s with 100k users seeded', '≥ 480/core');
+report.declare('refresh.es256', 'refresh grants/s per core, client with ES256 ID tokens', '≥ 480');
 for (const [tag, members] of [
   ['100k', MEMBERS_SMALL],
   ['1m', MEMBERS_LARGE],
@@ -95,6 +99,7 @@ report.declare('web.filter', 'tree filter per keystroke, 10k nodes p50/p95 (ms)'
 report.declare('rss.idle', 'server RSS at idle (MB)', '≤ 250');
 report.declare('rss.load', 'server RSS after the load (MB)', '≤ 250');
 report.declare('rss.peak', 'server peak RSS, VmHWM (MB)', '≤ 250');
+report.declare('rss.pglite', 'server RSS at idle on the embedded PGlite (MB)', '≤ 250');
 
 /** Run a step; its rows left pending become unavailable/error with the reason. */
 async function step(name, keys, limitMs, fn) {
@@ -183,6 +188,7 @@ async function startPortal() {
     BOOTSTRAP_ADMIN_EMAIL: ADMIN_EMAIL,
     BOOTSTRAP_ADMIN_PASSWORD: ADMIN_PASSWORD,
     DCR_INITIAL_ACCESS_TOKEN: dcrToken,
+    OIDC_SIGNING_ALGS: 'RS256,ES256',
     RATE_LIMIT_MAX: '1000000000',
     RATE_LIMIT_SESSION_MAX: '1000000000',
     LOGIN_RATE_LIMIT_PER_ACCOUNT: '1000000000',
@@ -348,6 +354,7 @@ async function stepRefresh(tag = '') {
       email: ADMIN_EMAIL,
       password: ADMIN_PASSWORD,
       chains: REFRESH_CHAINS,
+      ...(tag === '.es256' ? { clientMetadata: { id_token_signed_response_alg: 'ES256' } } : {}),
     });
   const seconds = tag ? Math.min(LOAD_SECONDS, 5) : LOAD_SECONDS;
   if (!tag) {
@@ -366,7 +373,9 @@ async function stepRefresh(tag = '') {
   const perCore = round(r.grantsPerSecond / CORES, 1);
   const errs = r.errors ? `; ${r.errors} broken chains: ${r.errorSamples[0]}` : '';
   const note = `${REFRESH_CHAINS} chains; p50 ${r.p50} ms, p99 ${r.p99} ms; ≈${r.db.xacts} db statements/grant${errs}`;
-  if (tag) {
+  if (tag === '.es256') {
+    report.set('refresh.es256', perCore, perCore >= 480 && !r.errors, `${r.grantsPerSecond}/s; ${note}`);
+  } else if (tag) {
     report.set(`refresh${tag}`, `${r.grantsPerSecond} (${perCore}/core)`, perCore >= 480 && !r.errors, note);
   } else {
     report.set('refresh.rate', r.grantsPerSecond, r.grantsPerSecond >= 480 * CORES && !r.errors, note);
@@ -732,6 +741,14 @@ async function main() {
     stepReads,
   );
   await step('refresh', ['refresh.rate', 'refresh.perCore'], 120_000, stepRefresh);
+  await step('refresh es256', ['refresh.es256'], 90_000, () => stepRefresh('.es256'));
+  if (ONLY === 'core') {
+    const core = ['argon2.raw', 'login.rate', 'login.ratio', 'hello.rps', 'hellodb.rps', 'userinfo.rps', 'userinfo.ratio', 'userinfo.p99'];
+    const keys = [...core, 'orgpage.rps', 'orgpage.p99', 'refresh.rate', 'refresh.perCore', 'refresh.es256', 'rss.idle', 'rss.pglite'];
+    report.rows = report.rows.filter((row) => keys.includes(row.key));
+    await step('pglite', ['rss.pglite'], 240_000, stepPglite);
+    return;
+  }
 
   const scaleKeys = (tag) => [`seed.${tag}`, `tree.${tag}`, `treeBuild.${tag}`, `org.${tag}`, `search.${tag}`];
   await step('scale 100k', scaleKeys('100k'), 7 * 60_000, async () => {
@@ -765,6 +782,56 @@ async function main() {
   const after = recordMemory('afterLoad');
   report.set('rss.load', after.rssMb, after.rssMb <= 250);
   report.set('rss.peak', after.peakMb, after.peakMb <= 250);
+  if (!QUICK || process.env.BENCH_PGLITE === '1') await step('pglite', ['rss.pglite'], 240_000, stepPglite);
+  else report.mark('rss.pglite', 'skipped', 'BENCH_QUICK=1 (BENCH_PGLITE=1 runs it)');
+}
+
+/**
+ * The portal on the embedded database, as `npm start` runs it without DATABASE_URL: an empty
+ * DATA_DIR, one sign-in and a few reads, then 10 s idle; its VmRSS (bench/pglite-memory.mjs has the
+ * longer series: first start, a load, a restart).
+ */
+async function stepPglite() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pp-bench-pglite-'));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let embedded;
+  try {
+    embedded = await startNode('apps/server/dist/main.js', {
+      env: {
+        NODE_ENV: 'production',
+        DATABASE_URL: '',
+        REDIS_URL: '',
+        SMTP_URL: '',
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PUBLIC_URL: baseUrl,
+        BOOTSTRAP_ADMIN_EMAIL: ADMIN_EMAIL,
+        BOOTSTRAP_ADMIN_PASSWORD: ADMIN_PASSWORD,
+        LOG_LEVEL: 'warn',
+      },
+      readyUrl: `${baseUrl}/health`,
+      // the first start creates the embedded database (initdb in a child process) and migrates it
+      timeoutMs: 180_000,
+      label: 'pglite',
+    });
+    const client = new Client(baseUrl);
+    await signIn(client, ADMIN_EMAIL, ADMIN_PASSWORD);
+    for (let i = 0; i < 20; i++) await client.get('/api/identity/user-info');
+    await sleep(10_000);
+    const m = memoryOf(embedded.pid, readFileSync);
+    report.detail('memory.pglite', m);
+    report.set(
+      'rss.pglite',
+      m.rssMb,
+      m.rssMb <= 250,
+      `peak ${m.peakMb} MB; on PostgreSQL ${report.byKey.get('rss.idle')?.value} MB at idle in this run`,
+    );
+  } finally {
+    await embedded?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 let exitCode = 0;

@@ -13,7 +13,7 @@ export async function discover(client) {
   return res.body;
 }
 
-export async function registerClient(client, meta, initialAccessToken, redirectUri) {
+export async function registerClient(client, meta, initialAccessToken, redirectUri, extraMetadata = {}) {
   const endpoint = meta.registration_endpoint ?? `${client.baseUrl}/connect/dcr`;
   const res = await client.request('POST', endpoint, {
     headers: { authorization: `Bearer ${initialAccessToken}` },
@@ -24,6 +24,7 @@ export async function registerClient(client, meta, initialAccessToken, redirectU
       response_types: ['code'],
       token_endpoint_auth_method: 'client_secret_basic',
       scope: 'openid offline_access email profile',
+      ...extraMetadata,
     },
   });
   requireExists(res, 'POST /connect/dcr');
@@ -146,11 +147,11 @@ export async function refreshChains(baseUrl, meta, registered, tokens, seconds) 
   };
 }
 
-export async function prepareRefreshTokens({ baseUrl, dcrToken, email, password, chains }) {
+export async function prepareRefreshTokens({ baseUrl, dcrToken, email, password, chains, clientMetadata = {} }) {
   const client = new Client(baseUrl);
   const meta = await discover(client);
   const redirectUri = `${baseUrl}/bench-callback`;
-  const registered = await registerClient(client, meta, dcrToken, redirectUri);
+  const registered = await registerClient(client, meta, dcrToken, redirectUri, clientMetadata);
   const tokens = [];
   for (let i = 0; i < chains; i++) {
     const t = await authorize(client, meta, registered, redirectUri, { email, password });

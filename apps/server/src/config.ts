@@ -52,10 +52,27 @@ const envSchema = z.object({
   KEY_ENCRYPTION_KEY: z.string().min(32, { message: 'must be at least 32 characters' }).optional(),
   SESSION_TTL_SECONDS: positiveInt.default(8 * 3600),
   REMEMBER_ME_TTL_SECONDS: positiveInt.default(30 * 24 * 3600),
+  // the per-instance session cache (docs/decisions/010-reads-and-grants.md): longest life of an entry, 0 = off
+  SESSION_CACHE_TTL_SECONDS: z.coerce.number({ message: 'must be a whole number' }).int().min(0).max(3600).default(30),
+  SESSION_CACHE_MAX_ENTRIES: positiveInt.default(50_000),
   INVITATION_TTL_HOURS: positiveInt.default(14 * 24),
   RESET_TOKEN_TTL_SECONDS: positiveInt.default(3600),
   ACCESS_TOKEN_TTL_SECONDS: positiveInt.default(3600),
   REFRESH_TOKEN_TTL_SECONDS: positiveInt.default(14 * 24 * 3600),
+  // signing algorithms of the provider's keys (oidc/keys.ts): RS256 always; ES256 for clients that register it
+  OIDC_SIGNING_ALGS: z
+    .string()
+    .default('RS256')
+    .transform((v) => [
+      ...new Set([
+        'RS256',
+        ...v
+          .split(',')
+          .map((a) => a.trim())
+          .filter(Boolean),
+      ]),
+    ])
+    .pipe(z.array(z.enum(['RS256', 'ES256'], { message: 'must be a comma-separated list of RS256 and ES256' }))),
   // limits and their reasons: docs/security.md, "Limits and thresholds"
   RATE_LIMIT_MAX: positiveInt.default(3000),
   RATE_LIMIT_SESSION_MAX: positiveInt.default(600),

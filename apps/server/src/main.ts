@@ -10,7 +10,8 @@ import { Metrics } from './http/metrics.js';
 import { startJobs } from './jobs.js';
 import { postgresCounterStore, redisCounterStore } from './http/rate-limit.js';
 import { startTracing } from './http/tracing.js';
-import { SessionStore } from './http/session.js';
+import { SessionStore, type AccountRow, type SessionUser } from './http/session.js';
+import { connectSessionCache, SessionCache } from './http/session-cache.js';
 import { createMailer } from './modules/mail/mailer.js';
 import { sharedSecret } from './secrets.js';
 import type { Services } from './services.js';
@@ -45,20 +46,39 @@ export async function createServices(config: Config, log: Logger, options: { inM
   const tracing = startTracing(config);
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null;
   redis?.on('error', (err) => log.warn({ err }, 'redis error'));
+  const metrics = new Metrics();
+  const cacheOf = <T>(name: string): SessionCache<T> | null =>
+    config.SESSION_CACHE_TTL_SECONDS > 0
+      ? new SessionCache<T>({
+          ttlMs: config.SESSION_CACHE_TTL_SECONDS * 1000,
+          maxEntries: config.SESSION_CACHE_MAX_ENTRIES,
+          onLookup: (hit) => metrics.cacheLookup(name, hit),
+        })
+      : null;
+  const cache = cacheOf<SessionUser>('sessions');
+  const accounts = cacheOf<AccountRow>('accounts');
+  const sessions = new SessionStore(
+    db,
+    { ttlSeconds: config.SESSION_TTL_SECONDS, rememberTtlSeconds: config.REMEMBER_ME_TTL_SECONDS, secureCookies: config.isHttps },
+    cache,
+    accounts,
+  );
+  if (cache && accounts) {
+    sessions.stopCache = await connectSessionCache([cache, accounts] as SessionCache<unknown>[], db, {
+      redis,
+      onError: (err) => log.warn({ err }, 'session cache: announcements interrupted; reads go to the database until they are back'),
+    });
+  }
   return {
     config,
     db,
     log,
     redis,
-    metrics: new Metrics(),
+    metrics,
     tracing,
     secrets,
     counters: redis ? redisCounterStore(redis) : postgresCounterStore(db),
-    sessions: new SessionStore(db, {
-      ttlSeconds: config.SESSION_TTL_SECONDS,
-      rememberTtlSeconds: config.REMEMBER_ME_TTL_SECONDS,
-      secureCookies: config.isHttps,
-    }),
+    sessions,
     mailer: createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, db, log }),
   };
 }
@@ -70,6 +90,7 @@ export async function closeServices(services: Services): Promise<void> {
   if (closed.has(services)) return;
   closed.add(services);
   services.mailer.close();
+  await services.sessions.stopCache?.();
   services.redis?.disconnect();
   await services.tracing?.shutdown().catch((err: unknown) => services.log.warn({ err }, 'traces could not be sent'));
   await services.db.close();

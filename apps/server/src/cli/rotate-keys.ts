@@ -3,7 +3,7 @@ import { closeServices, createLogger, createServices } from '../main.js';
 import { rotateSigningKey } from '../oidc/keys.js';
 
 /**
- * Rotate the provider's signing key without downtime:
+ * Rotate the provider's signing keys (one new key per algorithm of OIDC_SIGNING_ALGS) without downtime:
  *   node apps/server/dist/cli/rotate-keys.js [activateInSeconds]
  * The new key is published at once by every instance (within a minute) and signs from
  * activateInSeconds on (default 600); the old key stays published for a day after that.
@@ -14,8 +14,10 @@ async function run(): Promise<void> {
   const config = loadConfig();
   const services = await createServices(config, createLogger(config));
   try {
-    const kid = await rotateSigningKey(services.db, services.secrets.keyEncryption, activateIn);
-    console.log(`new signing key ${kid}: published now, signs in ${activateIn} s`);
+    for (const alg of config.OIDC_SIGNING_ALGS) {
+      const kid = await rotateSigningKey(services.db, services.secrets.keyEncryption, activateIn, alg);
+      console.log(`new ${alg} signing key ${kid}: published now, signs in ${activateIn} s`);
+    }
   } finally {
     await closeServices(services);
   }

@@ -25,7 +25,26 @@ export interface Database extends Queryable {
   ping(): Promise<boolean>;
   /** Connections of this instance (metrics): open, idle, and requests waiting for one. */
   poolStats(): { total: number; idle: number; waiting: number };
+  /**
+   * Receive the NOTIFY messages of one of NOTIFY_CHANNELS. `own` marks a message sent by the very
+   * connection that delivered it: on PostgreSQL every pool connection listens too, so a change made
+   * through this instance arrives before the statement (or COMMIT) that made it returns. With
+   * `dedicated`, a connection of its own listens all the time (changes made anywhere), reconnecting
+   * after a loss; `onState` tells when it listens and when it lost its connection. Returns a stop function.
+   */
+  listen(channel: NotifyChannel, handler: NotificationHandler, options?: ListenOptions): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+/** The channels the portal's own triggers notify on (migration 0050). */
+export const NOTIFY_CHANNELS = ['pp_session_cache'] as const;
+export type NotifyChannel = (typeof NOTIFY_CHANNELS)[number];
+export type NotificationHandler = (payload: string, own: boolean) => void;
+export interface ListenOptions {
+  dedicated?: boolean;
+  onState?: (listening: boolean) => void;
+  /** wait before reconnecting a lost dedicated connection (ms; default 1000) */
+  reconnectDelayMs?: number;
 }
 
 // DATE, TIMESTAMP and TIMESTAMPTZ as ISO strings; bigint counts as numbers.
@@ -58,6 +77,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 function openPostgres(url: string, options: DatabaseOptions): Database {
+  const handlers = new Map<string, Set<NotificationHandler>>();
+  const deliver = (channel: string, payload: string, own: boolean) => {
+    for (const handler of handlers.get(channel) ?? []) handler(payload, own);
+  };
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
@@ -72,8 +95,15 @@ function openPostgres(url: string, options: DatabaseOptions): Database {
   // of 10,000 organizations) pass jit_above_cost, and compiling then costs more than the query
   // (measured 25 ms of JIT for a 110 ms tree query). A SET, not a startup option, so that a
   // connection pooler in between accepts it.
+  // Every pool connection also listens on the portal's channels: PostgreSQL hands a connection its
+  // own notifications at commit, before the answer to the statement, so a change made through this
+  // instance is known here before the request that made it goes on (read-your-writes).
   pool.on('connect', (client) => {
-    client.query('SET jit = off').catch((err: unknown) => options.onError?.(err instanceof Error ? err : new Error(String(err))));
+    const fail = (err: unknown) => options.onError?.(err instanceof Error ? err : new Error(String(err)));
+    client.query(`SET jit = off; ${NOTIFY_CHANNELS.map((c) => `LISTEN ${c}`).join('; ')}`).catch(fail);
+    client.on('notification', (msg) =>
+      deliver(msg.channel, msg.payload ?? '', msg.processId === (client as unknown as { processID: number }).processID),
+    );
   });
   const query: Queryable['query'] = async (text, params) => {
     const name = PREPARED_STATEMENTS.get(text);
@@ -132,9 +162,69 @@ function openPostgres(url: string, options: DatabaseOptions): Database {
     poolStats() {
       return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
     },
+    async listen(channel, handler, listenOptions = {}) {
+      const set = handlers.get(channel) ?? new Set();
+      handlers.set(channel, set.add(handler));
+      const stopDedicated = listenOptions.dedicated ? dedicatedListener(url, channel, handler, listenOptions, options.onError) : undefined;
+      return async () => {
+        set.delete(handler);
+        await stopDedicated?.();
+      };
+    },
     async close() {
       await pool.end();
     },
+  };
+}
+
+/**
+ * One connection that LISTENs on a channel for as long as the portal runs; after a loss it reports
+ * onState(false) and reconnects every reconnectDelayMs until it listens again.
+ */
+function dedicatedListener(
+  url: string,
+  channel: NotifyChannel,
+  handler: NotificationHandler,
+  options: ListenOptions,
+  onError: ((err: Error) => void) | undefined,
+): () => Promise<void> {
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const lost = (err?: Error) => {
+    if (err) onError?.(err);
+    const dead = client;
+    client = undefined;
+    dead?.removeAllListeners();
+    dead?.on('error', () => undefined);
+    void dead?.end().catch(() => undefined);
+    options.onState?.(false);
+    if (!stopped && !timer) timer = setTimeout(connect, options.reconnectDelayMs ?? 1000);
+  };
+  const connect = () => {
+    timer = undefined;
+    if (stopped) return;
+    const c = new pg.Client({ connectionString: url, application_name: 'partner-portal-listen', connectionTimeoutMillis: 5000 });
+    client = c;
+    c.on('notification', (msg) => handler(msg.payload ?? '', false));
+    c.on('error', (err) => lost(err));
+    c.on('end', () => client === c && lost());
+    c.connect()
+      .then(() => c.query(`LISTEN ${channel}`))
+      .then(() => {
+        if (client === c && !stopped) options.onState?.(true);
+      })
+      .catch((err: unknown) => client === c && lost(err instanceof Error ? err : new Error(String(err))));
+  };
+  connect();
+  return async () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    const c = client;
+    client = undefined;
+    c?.removeAllListeners();
+    c?.on('error', () => undefined);
+    await c?.end().catch(() => undefined);
   };
 }
 
@@ -195,6 +285,12 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
     poolStats() {
       // one connection, used by one statement at a time
       return { total: 1, idle: 1, waiting: 0 };
+    },
+    async listen(channel, handler, listenOptions = {}) {
+      // one process owns an embedded database: every change is made through this connection
+      const stop = await db.listen(channel, (payload) => handler(payload, true));
+      listenOptions.onState?.(true);
+      return stop;
     },
     async close() {
       await db.close();
@@ -281,6 +377,7 @@ export function joinTransaction(tx: Tx, db: Database): Database {
     withAdvisoryLock: () => Promise.reject(new Error('advisory locks are taken outside a transaction')),
     ping: () => db.ping(),
     poolStats: () => db.poolStats(),
+    listen: (channel, handler, options) => db.listen(channel, handler, options),
     close: () => Promise.reject(new Error('a joined transaction cannot close the database')),
   };
 }

@@ -14,12 +14,21 @@ import type { SessionStore } from './session.js';
 export interface CounterStore {
   /** Add n (may be negative, never below 0) to the counter of key in its fixed window; returns the new count and when it resets. */
   add(key: string, n: number, windowMs: number): Promise<{ count: number; resetAt: number }>;
+  /** add() for several keys in one round trip; the results in the keys' order. */
+  addAll(keys: readonly string[], n: number, windowMs: number): Promise<{ count: number; resetAt: number }[]>;
   reset(key: string): Promise<void>;
 }
 
 export function postgresCounterStore(db: Database): CounterStore {
   let lastSweep = 0;
-  return {
+  const sweep = () => {
+    const now = Date.now();
+    if (now - lastSweep > 60_000) {
+      lastSweep = now;
+      void db.query('DELETE FROM rate_limits WHERE reset_at < now()').catch(() => undefined);
+    }
+  };
+  const store: CounterStore = {
     async add(key, n, windowMs) {
       const { rows } = await db.query<{ hits: number; reset_at: Date | string }>(
         `INSERT INTO rate_limits (key, hits, reset_at) VALUES ($1, greatest(0, $2), now() + make_interval(secs => $3::double precision / 1000))
@@ -30,21 +39,37 @@ export function postgresCounterStore(db: Database): CounterStore {
         [key, n, windowMs],
       );
       const row = rows[0]!;
-      const now = Date.now();
-      if (now - lastSweep > 60_000) {
-        lastSweep = now;
-        void db.query('DELETE FROM rate_limits WHERE reset_at < now()').catch(() => undefined);
-      }
+      sweep();
       return { count: row.hits, resetAt: new Date(row.reset_at).getTime() };
+    },
+    async addAll(keys, n, windowMs) {
+      if (keys.length === 1) return [await store.add(keys[0]!, n, windowMs)];
+      // the rows in key order, so that concurrent callers lock them in the same order
+      const { rows } = await db.query<{ key: string; hits: number; reset_at: Date | string }>(
+        `INSERT INTO rate_limits (key, hits, reset_at)
+         SELECT k, greatest(0, $2), now() + make_interval(secs => $3::double precision / 1000) FROM unnest($1::text[]) AS k ORDER BY k
+         ON CONFLICT (key) DO UPDATE SET
+           hits = greatest(0, CASE WHEN rate_limits.reset_at <= now() THEN $2 ELSE rate_limits.hits + $2 END),
+           reset_at = CASE WHEN rate_limits.reset_at <= now() THEN now() + make_interval(secs => $3::double precision / 1000) ELSE rate_limits.reset_at END
+         RETURNING key, hits, reset_at`,
+        [[...new Set(keys)], n, windowMs],
+      );
+      sweep();
+      const byKey = new Map(rows.map((r) => [r.key, { count: r.hits, resetAt: new Date(r.reset_at).getTime() }]));
+      return keys.map((k) => byKey.get(k)!);
     },
     async reset(key) {
       await db.query('DELETE FROM rate_limits WHERE key = $1', [key]);
     },
   };
+  return store;
 }
 
 export function redisCounterStore(redis: Redis): CounterStore {
-  return {
+  const store: CounterStore = {
+    async addAll(keys, n, windowMs) {
+      return Promise.all(keys.map((k) => store.add(k, n, windowMs)));
+    },
     async add(key, n, windowMs) {
       const k = `pp:rl:${key}`;
       const result = await redis.multi().incrby(k, n).pexpire(k, windowMs, 'NX').pttl(k).exec();
@@ -61,6 +86,7 @@ export function redisCounterStore(redis: Redis): CounterStore {
       await redis.del(`pp:rl:${key}`);
     },
   };
+  return store;
 }
 
 /**

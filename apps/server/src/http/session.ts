@@ -10,6 +10,7 @@ import {
 } from '@partner-portal/contracts';
 import { preparedStatement, type Database, type Queryable } from '../db/client.js';
 import { AppError } from './problem.js';
+import type { SessionCache } from './session-cache.js';
 
 /**
  * Portal sessions. The cookie carries 256 random bits; the database keeps only their SHA-256, so a
@@ -56,9 +57,16 @@ export interface SessionOptions {
 }
 
 export class SessionStore {
+  /** stops listening for the cache's announcements (set when the cache is connected) */
+  stopCache: (() => Promise<void>) | undefined;
+
   constructor(
     private readonly db: Database,
     readonly options: SessionOptions,
+    /** sessions of this instance's recent requests (http/session-cache.ts); none: every read asks the database */
+    readonly cache: SessionCache<SessionUser> | null = null,
+    /** the OpenID provider's accounts (oidc/account.ts), dropped by the same announcements */
+    readonly accounts: SessionCache<AccountRow> | null = null,
   ) {}
 
   /**
@@ -68,7 +76,10 @@ export class SessionStore {
    */
   async start(request: FastifyRequest, reply: FastifyReply, userId: string, persistent: boolean, q: Queryable = this.db): Promise<string> {
     const previous = request.cookies[SESSION_COOKIE];
-    if (previous) await q.query('DELETE FROM sessions WHERE id_hash = $1', [hashSecret(previous)]);
+    if (previous) {
+      this.cache?.delete(hashSecret(previous));
+      await q.query('DELETE FROM sessions WHERE id_hash = $1', [hashSecret(previous)]);
+    }
     const secret = await this.create(userId, persistent, q, {
       userAgent: request.headers['user-agent'] ?? null,
       ipAddress: request.ip,
@@ -137,26 +148,37 @@ export class SessionStore {
   /** End the request's session and remove its cookie. */
   async end(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const secret = request.cookies[SESSION_COOKIE];
-    if (secret) await this.db.query('DELETE FROM sessions WHERE id_hash = $1', [hashSecret(secret)]);
+    if (secret) {
+      this.cache?.delete(hashSecret(secret));
+      await this.db.query('DELETE FROM sessions WHERE id_hash = $1', [hashSecret(secret)]);
+    }
     void reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: this.options.secureCookies });
     request.sessionUserCache = null;
   }
 
   /** End every session of a user (password reset, removal), except optionally one. */
   async endAllForUser(userId: string, q: Queryable = this.db, exceptIdHash?: string): Promise<void> {
+    this.cache?.invalidate([userId]);
     await q.query('DELETE FROM sessions WHERE user_id = $1 AND id_hash IS DISTINCT FROM $2', [userId, exceptIdHash ?? null]);
   }
 
-  /** The signed-in user of the request, or null. Loaded once per request. */
+  /**
+   * The signed-in user of the request, or null. Loaded once per request: from this instance's
+   * session cache when it holds the session, else from the database (which also slides the expiry).
+   */
   async current(request: FastifyRequest): Promise<SessionUser | null> {
     if (request.sessionUserCache !== undefined) return request.sessionUserCache;
     const secret = request.cookies[SESSION_COOKIE];
     if (!secret || secret.length > 100) return (request.sessionUserCache = null);
     const idHash = hashSecret(secret);
+    const cached = this.cache?.get(idHash);
+    if (cached) return (request.sessionUserCache = cached);
+    const ticket = this.cache?.ticket() ?? 0;
     const { rows } = await this.db.query<SessionRow>(SESSION_USER_SQL, [idHash, this.options.ttlSeconds, this.options.rememberTtlSeconds]);
     const row = rows[0];
-    request.sessionUserCache = row ? toSessionUser(row, idHash) : null;
-    return request.sessionUserCache;
+    const user = row ? toSessionUser(row, idHash) : null;
+    if (row && user) this.cache?.set(idHash, user.id, user, Number(row.expires_at_ms), ticket);
+    return (request.sessionUserCache = user);
   }
 
   /**
@@ -176,8 +198,22 @@ export class SessionStore {
   }
 }
 
+/** A row of the OpenID provider's account lookup (oidc/account.ts, ACCOUNT_SQL), cached like a session. */
+export interface AccountRow {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  language_code: string;
+  organization_id: string | null;
+  organization_name: string | null;
+  organization_path: string | null;
+  rights: unknown;
+}
+
 interface SessionRow {
   user_id: string;
+  expires_at_ms: number | string;
   email: string;
   first_name: string;
   last_name: string;
@@ -203,14 +239,14 @@ WITH s AS (
     last_seen_at = now(),
     expires_at = CASE WHEN persistent THEN expires_at ELSE least(now() + make_interval(secs => $2), created_at + make_interval(secs => $3)) END
   WHERE id_hash = $1 AND expires_at > now() AND last_seen_at < now() - interval '60 seconds'
-  RETURNING user_id
+  RETURNING user_id, expires_at
 ), live AS (
-  SELECT user_id FROM s
+  SELECT user_id, expires_at FROM s
   UNION ALL
-  SELECT user_id FROM sessions WHERE id_hash = $1 AND expires_at > now()
+  SELECT user_id, expires_at FROM sessions WHERE id_hash = $1 AND expires_at > now()
   LIMIT 1
 )
-SELECT u.id AS user_id, u.email, u.first_name, u.last_name, u.language_code, u.external_idp, u.is_developer, u.must_change_password,
+SELECT u.id AS user_id, extract(epoch FROM live.expires_at)::float8 * 1000 AS expires_at_ms, u.email, u.first_name, u.last_name, u.language_code, u.external_idp, u.is_developer, u.must_change_password,
        m.id AS membership_id, o.id AS organization_id, o.name AS organization_name, o.path AS organization_path,
        o.depth AS organization_depth, m.rights
 FROM live JOIN users u ON u.id = live.user_id

@@ -1,6 +1,8 @@
 import { APP_SECTIONS, toRights, uuidSchema } from '@partner-portal/contracts';
 import type { Account, AccountClaims, KoaContextWithOIDC } from 'oidc-provider';
 import type { Database } from '../db/client.js';
+import type { AccountRow } from '../http/session.js';
+import type { SessionCache } from '../http/session-cache.js';
 
 /** The claims the provider releases, by scope. */
 export const SCOPE_CLAIMS = {
@@ -10,18 +12,6 @@ export const SCOPE_CLAIMS = {
   organization: ['organization_id', 'organization_name', 'organization_path'],
   rights: ['rights'],
 } as const;
-
-interface AccountRow {
-  id: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  language_code: string;
-  organization_id: string | null;
-  organization_name: string | null;
-  organization_path: string | null;
-  rights: unknown;
-}
 
 /**
  * The user's rights for the client asking: the rights section of the app whose client id is the
@@ -44,11 +34,21 @@ export function isAccountId(id: string): boolean {
   return uuidSchema.safeParse(id).success;
 }
 
-export function findAccount(db: Database) {
+/**
+ * The provider's account lookup (every token grant makes one). With a cache, an account is read
+ * from the database once and then kept like a session: the same announcements of changes to
+ * users, memberships and organizations drop it (http/session-cache.ts).
+ */
+export function findAccount(db: Database, cache: SessionCache<AccountRow> | null = null) {
   return async (ctx: KoaContextWithOIDC, id: string): Promise<Account | undefined> => {
     if (!isAccountId(id)) return undefined;
-    const { rows } = await db.query<AccountRow>(ACCOUNT_SQL, [id]);
-    const row = rows[0];
+    let row = cache?.get(id);
+    if (!row) {
+      const ticket = cache?.ticket() ?? 0;
+      const { rows } = await db.query<AccountRow>(ACCOUNT_SQL, [id]);
+      row = rows[0];
+      if (row) cache?.set(id, row.id, row, Number.POSITIVE_INFINITY, ticket);
+    }
     if (!row) return undefined;
     const clientId = ctx.oidc?.client?.clientId;
     return {

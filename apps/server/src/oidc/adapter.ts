@@ -26,12 +26,49 @@ function payloadJson(payload: AdapterPayload): string {
   return JSON.stringify(payload, (_key, value: unknown) => (typeof value === 'string' ? value.replaceAll(NUL, '\ufffd') : value));
 }
 
+/**
+ * A refresh_token grant finds the refresh token and then its grant. The refresh token's lookup
+ * brings the grant's row in the same statement; the grant waits here for the provider's
+ * Grant.find that follows at once (within PREFETCH_LIFE_MS, used once). A change of the grant
+ * through this adapter drops it.
+ */
+const PREFETCH_LIFE_MS = 2000;
+
+const REFRESH_TOKEN_WITH_GRANT_SQL = `WITH t AS (
+  SELECT payload, consumed_at FROM oidc_payloads
+  WHERE model = 'RefreshToken' AND id = $1 AND (expires_at IS NULL OR expires_at > now())
+)
+SELECT 'RefreshToken' AS model, payload, consumed_at FROM t
+UNION ALL
+SELECT 'Grant', g.payload, g.consumed_at FROM t
+JOIN oidc_payloads g ON g.model = 'Grant' AND g.id = t.payload->>'grantId' AND (g.expires_at IS NULL OR g.expires_at > now())`;
+
+interface PayloadRow {
+  model?: string;
+  payload: AdapterPayload;
+  consumed_at: string | Date | null;
+}
+
+function fromRow(row: PayloadRow): AdapterPayload {
+  return row.consumed_at ? { ...row.payload, consumed: Math.floor(new Date(row.consumed_at).getTime() / 1000) } : row.payload;
+}
+
 export function postgresAdapter(db: Database): AdapterConstructor {
+  const prefetchedGrants = new Map<string, { payload: AdapterPayload; until: number }>();
+  const takePrefetchedGrant = (id: string): AdapterPayload | undefined => {
+    const found = prefetchedGrants.get(id);
+    prefetchedGrants.delete(id);
+    return found && found.until > Date.now() ? found.payload : undefined;
+  };
+  const forgetGrant = (model: string, id: string) => {
+    if (model === 'Grant') prefetchedGrants.delete(id);
+  };
   return class PostgresAdapter implements Adapter {
     constructor(readonly model: string) {}
 
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
       if (!storable(id)) return;
+      forgetGrant(this.model, id);
       await db.query(
         `INSERT INTO oidc_payloads (model, id, payload, grant_id, user_code, uid, expires_at)
          VALUES ($1, $2, $3::jsonb, $4, $5, $6,
@@ -53,6 +90,11 @@ export function postgresAdapter(db: Database): AdapterConstructor {
 
     async find(id: string): Promise<AdapterPayload | undefined> {
       if (!storable(id)) return undefined;
+      if (this.model === 'Grant') {
+        const prefetched = takePrefetchedGrant(id);
+        if (prefetched) return prefetched;
+      }
+      if (this.model === 'RefreshToken') return this.findRefreshToken(id);
       const found = await this.findWhere('id = $2', id);
       if (found || this.model !== 'Client') return found;
       const { rows } = await db.query<{ oidc_metadata: Record<string, unknown> }>(
@@ -73,17 +115,35 @@ export function postgresAdapter(db: Database): AdapterConstructor {
 
     async consume(id: string): Promise<void> {
       if (!storable(id)) return;
+      forgetGrant(this.model, id);
       await db.query('UPDATE oidc_payloads SET consumed_at = now() WHERE model = $1 AND id = $2', [this.model, id]);
     }
 
     async destroy(id: string): Promise<void> {
       if (!storable(id)) return;
+      forgetGrant(this.model, id);
       await db.query('DELETE FROM oidc_payloads WHERE model = $1 AND id = $2', [this.model, id]);
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
       if (!storable(grantId)) return;
+      prefetchedGrants.delete(grantId);
       await db.query('DELETE FROM oidc_payloads WHERE model = $1 AND grant_id = $2', [this.model, grantId]);
+    }
+
+    /** The refresh token, its grant's row kept for the Grant.find that follows (one statement). */
+    private async findRefreshToken(id: string): Promise<AdapterPayload | undefined> {
+      const { rows } = await db.query<PayloadRow>(REFRESH_TOKEN_WITH_GRANT_SQL, [id]);
+      const token = rows.find((r) => r.model === 'RefreshToken');
+      if (!token) return undefined;
+      const payload = fromRow(token);
+      const grant = rows.find((r) => r.model === 'Grant');
+      const grantId = typeof payload.grantId === 'string' ? payload.grantId : undefined;
+      if (grant && grantId) {
+        if (prefetchedGrants.size > 10_000) prefetchedGrants.clear();
+        prefetchedGrants.set(grantId, { payload: fromRow(grant), until: Date.now() + PREFETCH_LIFE_MS });
+      }
+      return payload;
     }
 
     private async findWhere(condition: string, value: string): Promise<AdapterPayload | undefined> {
@@ -94,8 +154,7 @@ export function postgresAdapter(db: Database): AdapterConstructor {
         [this.model, value],
       );
       const row = rows[0];
-      if (!row) return undefined;
-      return row.consumed_at ? { ...row.payload, consumed: Math.floor(new Date(row.consumed_at).getTime() / 1000) } : row.payload;
+      return row ? fromRow(row) : undefined;
     }
   };
 }

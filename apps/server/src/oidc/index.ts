@@ -53,11 +53,12 @@ export async function registerOidc(app: FastifyInstance, loginPolicy: LoginPolic
   const logouts = new RecordStore<LogoutRecord>(Adapter, 'PortalLogout', 600);
   const externalLogins = new RecordStore<ExternalLoginRecord>(Adapter, 'ExternalLogin', 900);
 
-  await ensureSigningKey(db, services.secrets.keyEncryption);
-  let fingerprint = await signingKeyFingerprint(db);
+  const algs = config.OIDC_SIGNING_ALGS;
+  await ensureSigningKey(db, services.secrets.keyEncryption, algs);
+  let fingerprint = await signingKeyFingerprint(db, algs);
   let provider = createProvider(
     services,
-    await loadSigningKeys(db, services.secrets.keyEncryption),
+    await loadSigningKeys(db, services.secrets.keyEncryption, algs),
     Adapter,
     { errors, logouts },
     loginPolicy,
@@ -65,11 +66,11 @@ export async function registerOidc(app: FastifyInstance, loginPolicy: LoginPolic
   let callback = provider.callback();
 
   const reloadKeys = async () => {
-    const next = await signingKeyFingerprint(db);
+    const next = await signingKeyFingerprint(db, algs);
     if (next === fingerprint) return;
     provider = createProvider(
       services,
-      await loadSigningKeys(db, services.secrets.keyEncryption),
+      await loadSigningKeys(db, services.secrets.keyEncryption, algs),
       Adapter,
       { errors, logouts },
       loginPolicy,

@@ -13,11 +13,20 @@ import { seal, unseal } from '../sealed.js';
  * set every minute (see oidc/index.ts), so the whole rotation needs no restart.
  */
 export const SIGNING_ALG = 'RS256';
+/**
+ * The algorithms the provider can sign with (OIDC_SIGNING_ALGS). RS256 always, and is every client's
+ * default; ES256 (ECDSA P-256) signs the ID tokens of clients that register
+ * id_token_signed_response_alg ES256, at a fraction of RSA-2048's cost. oidc-provider signs;
+ * `jose` makes the keys. Each algorithm has its own keys and its own rotation.
+ */
+export const SIGNING_ALGS = ['RS256', 'ES256'] as const;
+export type SigningAlg = (typeof SIGNING_ALGS)[number];
 export const RETIRED_KEY_RETENTION_SECONDS = 24 * 3600;
 const KEYS_LOCK_KEY = 72_110_403;
 
 export interface KeyRow {
   kid: string;
+  alg: SigningAlg;
   encrypted: string;
   activated_at: string | Date;
   retired_at: string | Date | null;
@@ -25,11 +34,11 @@ export interface KeyRow {
 
 const SEALING_PURPOSE = 'oidc-signing-keys';
 
-async function newSigningKey(secret: string): Promise<{ kid: string; encrypted: string }> {
-  const { privateKey } = await generateKeyPair(SIGNING_ALG, { extractable: true, modulusLength: 2048 });
+async function newSigningKey(secret: string, alg: SigningAlg): Promise<{ kid: string; encrypted: string }> {
+  const { privateKey } = await generateKeyPair(alg, { extractable: true, ...(alg === 'RS256' ? { modulusLength: 2048 } : {}) });
   const jwk = await exportJWK(privateKey);
   const kid = await calculateJwkThumbprint(jwk);
-  const full: JWK = { ...jwk, kid, alg: SIGNING_ALG, use: 'sig' };
+  const full: JWK = { ...jwk, kid, alg, use: 'sig' };
   const encrypted = await seal(secret, SEALING_PURPOSE, JSON.stringify(full), kid);
   return { kid, encrypted };
 }
@@ -38,42 +47,66 @@ async function decryptKey(secret: string, encrypted: string): Promise<JWK> {
   return JSON.parse(await unseal(secret, SEALING_PURPOSE, encrypted)) as JWK;
 }
 
-/** Make the first signing key when there is none that can sign (first start). Safe when instances start at once. */
-export async function ensureSigningKey(db: Database, secret: string): Promise<void> {
+/**
+ * Make the first signing key of each algorithm that has none that can sign (first start, or an
+ * algorithm newly configured). Safe when instances start at once.
+ */
+export async function ensureSigningKey(db: Database, secret: string, algs: readonly SigningAlg[] = [SIGNING_ALG]): Promise<void> {
   await db.withAdvisoryLock(KEYS_LOCK_KEY, async (q) => {
-    const { rows } = await q.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM oidc_signing_keys WHERE retired_at IS NULL AND activated_at <= now()',
+    const { rows } = await q.query<{ alg: SigningAlg }>(
+      'SELECT DISTINCT alg FROM oidc_signing_keys WHERE retired_at IS NULL AND activated_at <= now()',
     );
-    if ((rows[0]?.n ?? 0) > 0) return;
-    await insertKey(q, secret, 0);
+    const present = new Set(rows.map((r) => r.alg));
+    for (const alg of algs) if (!present.has(alg)) await insertKey(q, secret, 0, alg);
   });
 }
 
-async function insertKey(q: Queryable, secret: string, activateInSeconds: number): Promise<string> {
-  const key = await newSigningKey(secret);
+async function insertKey(q: Queryable, secret: string, activateInSeconds: number, alg: SigningAlg): Promise<string> {
+  const key = await newSigningKey(secret, alg);
   await q.query(
-    `INSERT INTO oidc_signing_keys (kid, encrypted, activated_at) VALUES ($1, $2, now() + make_interval(secs => $3::double precision))`,
-    [key.kid, key.encrypted, activateInSeconds],
+    `INSERT INTO oidc_signing_keys (kid, encrypted, activated_at, alg) VALUES ($1, $2, now() + make_interval(secs => $3::double precision), $4)`,
+    [key.kid, key.encrypted, activateInSeconds, alg],
   );
   return key.kid;
 }
 
 /**
- * Rotate: add a new key that signs from `activateInSeconds` on (default 10 minutes, longer than
- * the one-minute reload so every instance and relying party has seen it first). Returns its kid.
+ * Rotate: add a new key of an algorithm that signs from `activateInSeconds` on (default 10 minutes,
+ * longer than the one-minute reload so every instance and relying party has seen it first).
+ * Returns its kid.
  */
-export async function rotateSigningKey(db: Database, secret: string, activateInSeconds = 600): Promise<string> {
-  return db.withAdvisoryLock(KEYS_LOCK_KEY, (q) => insertKey(q, secret, activateInSeconds));
+export async function rotateSigningKey(
+  db: Database,
+  secret: string,
+  activateInSeconds = 600,
+  alg: SigningAlg = SIGNING_ALG,
+): Promise<string> {
+  return db.withAdvisoryLock(KEYS_LOCK_KEY, (q) => insertKey(q, secret, activateInSeconds, alg));
 }
 
 type KeyState = KeyRow & { active: boolean };
 
-async function keyRows(db: Database): Promise<KeyState[]> {
+/** The live keys of the algorithms in use, RS256 first (so that it is the provider's default). */
+async function keyRows(db: Database, algs: readonly SigningAlg[]): Promise<KeyState[]> {
   const { rows } = await db.query<KeyState>(
-    `SELECT kid, encrypted, activated_at, retired_at, activated_at <= now() AS active
-     FROM oidc_signing_keys WHERE retired_at IS NULL ORDER BY activated_at DESC, created_at DESC`,
+    `SELECT kid, alg, encrypted, activated_at, retired_at, activated_at <= now() AS active
+     FROM oidc_signing_keys WHERE retired_at IS NULL AND alg = ANY($1::text[])
+     ORDER BY alg = 'RS256' DESC, alg, activated_at DESC, created_at DESC`,
+    [[...algs]],
   );
   return rows;
+}
+
+/** selectKeys for each algorithm, in the order of the rows. */
+function selectKeysByAlg(rows: KeyState[]): { keep: KeyState[]; retire: KeyState[] } {
+  const keep: KeyState[] = [];
+  const retire: KeyState[] = [];
+  for (const alg of [...new Set(rows.map((r) => r.alg))]) {
+    const selected = selectKeys(rows.filter((r) => r.alg === alg));
+    keep.push(...selected.keep);
+    retire.push(...selected.retire);
+  }
+  return { keep, retire };
 }
 
 /**
@@ -96,16 +129,19 @@ function selectKeys(rows: KeyState[]): { keep: KeyState[]; retire: KeyState[] } 
   return { keep: [...keep, ...rows.filter((r) => !r.active)], retire };
 }
 
-/** The keys to hand to the provider (decrypted), the signing key first; marks superseded keys retired. */
-export async function loadSigningKeys(db: Database, secret: string): Promise<JWK[]> {
-  const { keep, retire } = selectKeys(await keyRows(db));
+/**
+ * The keys to hand to the provider (decrypted), for each algorithm its signing key first (the
+ * provider signs with the first key of the algorithm); marks superseded keys retired.
+ */
+export async function loadSigningKeys(db: Database, secret: string, algs: readonly SigningAlg[] = [SIGNING_ALG]): Promise<JWK[]> {
+  const { keep, retire } = selectKeysByAlg(await keyRows(db, algs));
   for (const r of retire) await db.query('UPDATE oidc_signing_keys SET retired_at = now() WHERE kid = $1', [r.kid]);
   return Promise.all(keep.map((r) => decryptKey(secret, r.encrypted)));
 }
 
 /** The kids the provider would get, in order, to see cheaply whether the key set changed. */
-export async function signingKeyFingerprint(db: Database): Promise<string> {
-  return selectKeys(await keyRows(db))
+export async function signingKeyFingerprint(db: Database, algs: readonly SigningAlg[] = [SIGNING_ALG]): Promise<string> {
+  return selectKeysByAlg(await keyRows(db, algs))
     .keep.map((r) => r.kid)
     .join(',');
 }

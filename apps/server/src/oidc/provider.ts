@@ -106,7 +106,7 @@ export function createProvider(
   const configuration: Configuration = {
     adapter: Adapter,
     clients: [],
-    findAccount: findAccount(services.db),
+    findAccount: findAccount(services.db, services.sessions.accounts),
     jwks: { keys: keys },
     cookies: {
       keys: [services.secrets.session],

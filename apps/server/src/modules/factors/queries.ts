@@ -144,17 +144,30 @@ export async function policiesAbove(db: Queryable, path: string): Promise<Policy
 }
 
 /** Whether a policy requires a second factor of this user (native accounts; external ones sign in upstream). */
-export async function userUnderPolicy(db: Queryable, userId: string): Promise<boolean> {
-  const { rows } = await db.query<{ required: boolean }>(
-    `SELECT EXISTS (
+/**
+ * After the password: whether the user has a second factor (a confirmed authenticator app or a
+ * passkey) and whether a policy requires one (userUnderPolicy), in one statement.
+ */
+export async function secondFactorState(db: Queryable, userId: string): Promise<{ has_factor: boolean; required: boolean }> {
+  const { rows } = await db.query<{ has_factor: boolean; required: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM user_totp WHERE user_id = $1 AND confirmed_at IS NOT NULL)
+            OR EXISTS (SELECT 1 FROM passkeys WHERE user_id = $1) AS has_factor,
+            ${USER_UNDER_POLICY} AS required`,
+    [userId],
+  );
+  return rows[0] ?? { has_factor: false, required: false };
+}
+
+const USER_UNDER_POLICY = `EXISTS (
        SELECT 1 FROM memberships m
        JOIN users u ON u.id = m.user_id AND u.external_idp IS NULL
        JOIN second_factor_policies p ON true
        JOIN organizations o ON o.id = p.organization_id
        WHERE m.user_id = $1 AND (m.organization_path = o.path OR left(m.organization_path, length(o.path) + 1) = o.path || '/')
-     ) AS required`,
-    [userId],
-  );
+     )`;
+
+export async function userUnderPolicy(db: Queryable, userId: string): Promise<boolean> {
+  const { rows } = await db.query<{ required: boolean }>(`SELECT ${USER_UNDER_POLICY} AS required`, [userId]);
   return rows[0]?.required ?? false;
 }
 

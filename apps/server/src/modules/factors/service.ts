@@ -255,8 +255,10 @@ export class FactorService {
     userId: string,
     login: { remember: boolean; returnTo: string | null },
   ): Promise<LoginConsentResponse | null> {
-    const hasFactor = await this.hasSecondFactor(userId);
-    const mustEnrol = !hasFactor && ((await this.requiredByPolicy(userId)) || (await this.clientAsksMultiFactor(login.returnTo)));
+    // what the user has and whether a policy requires it, in one statement
+    const state = await q.secondFactorState(this.db, userId);
+    const hasFactor = state.has_factor;
+    const mustEnrol = !hasFactor && (state.required || (await this.clientAsksMultiFactor(login.returnTo)));
     if (!hasFactor && !mustEnrol) return null;
     const secret = newSecret();
     await q.createSecondStep(

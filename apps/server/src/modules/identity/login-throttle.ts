@@ -38,6 +38,8 @@ export class LoginThrottle {
     browser: { ip: string; deviceCookie: string | undefined },
     email: string,
     userId: string | undefined,
+    /** the account's key when the caller has it already (q.findUserForLogin) */
+    accountKey?: string,
   ): Promise<LoginThrottle> {
     const { config, db } = services;
     const cookie = browser.deviceCookie;
@@ -47,7 +49,7 @@ export class LoginThrottle {
       const deviceKey = `login-failures:device:${hashSecret(deviceSecret)}`;
       return new LoginThrottle(services, [{ key: deviceKey, max: config.LOGIN_RATE_LIMIT_PER_DEVICE }], deviceSecret, deviceKey);
     }
-    const account = await q.emailLimitKey(db, email);
+    const account = accountKey ?? (await q.emailLimitKey(db, email));
     return new LoginThrottle(
       services,
       [
@@ -69,19 +71,17 @@ export class LoginThrottle {
    * up. A wrong password keeps the guesses taken; the right one gives them back (succeeded).
    */
   async takeGuess(): Promise<void> {
-    const taken: string[] = [];
-    for (const { key, max } of this.keys) {
-      const { count, resetAt } = await this.services.counters.add(key, 1, this.windowMs);
-      taken.push(key);
-      if (count > max) {
-        await this.giveBack(taken);
-        throw tooManyRequests(resetAt);
-      }
+    const keys = this.keys.map((k) => k.key);
+    const counts = await this.services.counters.addAll(keys, 1, this.windowMs);
+    const over = counts.filter((c, i) => c.count > this.keys[i]!.max);
+    if (over.length) {
+      await this.giveBack(keys);
+      throw tooManyRequests(Math.max(...over.map((c) => c.resetAt)));
     }
   }
 
   private async giveBack(keys: string[]): Promise<void> {
-    for (const key of keys) await this.services.counters.add(key, -1, this.windowMs);
+    if (keys.length) await this.services.counters.addAll(keys, -1, this.windowMs);
   }
 
   /**

@@ -99,9 +99,9 @@ export async function checkPassword(
   oidc: Oidc,
   input: { email: string; password: string; return_url?: string | null; ip: string; deviceCookie: string | undefined },
 ): Promise<PasswordChecked> {
-  const user = await q.findUserByEmail(services.db, input.email);
+  const { user, accountKey } = await q.findUserForLogin(services.db, input.email);
   const returnUrl = await validReturnUrl(oidc, services.db, input.return_url);
-  const throttle = await LoginThrottle.for(services, { ip: input.ip, deviceCookie: input.deviceCookie }, input.email, user?.id);
+  const throttle = await LoginThrottle.for(services, { ip: input.ip, deviceCookie: input.deviceCookie }, input.email, user?.id, accountKey);
   await throttle.takeGuess();
   const hash = user?.password_hash && !user.external_idp ? user.password_hash : await dummyPasswordHash();
   const ok = await verifyPassword(hash, input.password);

@@ -20,6 +20,22 @@ export async function findUserByEmail(q: Queryable, email: string): Promise<User
   return rows[0];
 }
 
+/**
+ * The password step's lookup: the account by e-mail address (or none) and, in the same statement,
+ * the address's key in the login limits (emailLimitKey).
+ */
+export async function findUserForLogin(q: Queryable, email: string): Promise<{ user: UserRow | undefined; accountKey: string }> {
+  const { rows } = await q.query<UserRow & { account_key: string }>(
+    `SELECT lower($1) AS account_key, ${USER_COLUMNS.split(', ')
+      .map((c) => `u.${c}`)
+      .join(', ')}
+     FROM (SELECT 1) AS one LEFT JOIN users u ON lower(u.email) = lower($1)`,
+    [email],
+  );
+  const { account_key: accountKey, ...row } = rows[0]!;
+  return { user: row.id ? row : undefined, accountKey };
+}
+
 export async function findUserById(q: Queryable, id: string): Promise<UserRow | undefined> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return undefined;
   const { rows } = await q.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [id]);

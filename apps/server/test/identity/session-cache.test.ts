@@ -1,0 +1,217 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { closeServices, createLogger, createServices } from '../../src/main.js';
+import type { Services } from '../../src/services.js';
+import { HttpClient } from '../support/http.js';
+import { freePort, startPortal, type TestPortal } from '../support/portal.js';
+import { testDatabaseUrl } from '../support/database.js';
+import { createMember, rights, type Org } from '../organizations/fixtures.js';
+
+/**
+ * The per-instance session cache (http/session-cache.ts) with two instances of the portal on one
+ * database, each with its own services and cache: a change made through one instance, or directly
+ * in the database, takes effect on the other within a second, while the other answers its repeated
+ * reads from its cache. Once over PostgreSQL's LISTEN/NOTIFY, once over Redis pub/sub.
+ */
+const DEADLINE_MS = 1000;
+
+interface Instance {
+  url: string;
+  services: Services;
+  app: FastifyInstance;
+}
+
+async function startSecondInstance(portal: TestPortal, env: Record<string, string> = {}): Promise<Instance> {
+  const port = await freePort();
+  const config = loadConfig({ ...envOf(portal), PORT: String(port), ...env });
+  const services = await createServices(config, createLogger(config));
+  const app = await buildApp(services);
+  await app.listen({ port, host: '127.0.0.1' });
+  return { url: `http://127.0.0.1:${port}`, services, app };
+}
+
+function envOf(portal: TestPortal): Record<string, string> {
+  const c = portal.config;
+  return {
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    PUBLIC_URL: c.PUBLIC_URL!,
+    DATABASE_URL: c.DATABASE_URL!,
+    DATABASE_POOL_SIZE: '5',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_MAX: '100000',
+    RATE_LIMIT_SESSION_MAX: '100000',
+    ...(c.REDIS_URL ? { REDIS_URL: c.REDIS_URL } : {}),
+  };
+}
+
+/** The same browser (cookies) talking to another instance. */
+function sameBrowserOn(url: string, client: HttpClient): HttpClient {
+  const other = new HttpClient(url);
+  for (const [k, v] of client.cookies) other.cookies.set(k, v);
+  return other;
+}
+
+/** Poll until check passes; returns the milliseconds it took, failing after DEADLINE_MS. */
+async function within(check: () => Promise<boolean>): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    if (await check()) return Date.now() - started;
+    if (Date.now() - started > DEADLINE_MS) throw new Error(`not seen within ${DEADLINE_MS} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+function hits(services: Services): Promise<number> {
+  return services.metrics.cacheLookups
+    .get()
+    .then((m) => m.values.find((v) => v.labels.cache === 'sessions' && v.labels.result === 'hit')?.value ?? 0);
+}
+
+/** Read user-info twice through an instance: the second read must come from its cache. */
+async function readCached(instance: Instance, client: HttpClient): Promise<any> {
+  const first = await client.get('/api/identity/user-info');
+  expect(first.status).toBe(200);
+  const before = await hits(instance.services);
+  const second = await client.get('/api/identity/user-info');
+  expect(second.status).toBe(200);
+  expect(await hits(instance.services)).toBe(before + 1);
+  return second.body;
+}
+
+const suites: [string, Record<string, string>][] = [
+  ['PostgreSQL LISTEN/NOTIFY', {}],
+  ['Redis pub/sub (REDIS_URL)', { REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' }],
+];
+
+describe.runIf(testDatabaseUrl()).each(suites)('the session cache across two instances, over %s', (_name, env) => {
+  let portal: TestPortal;
+  let a: Instance;
+  let b: Instance;
+  let root: Org;
+
+  beforeAll(async () => {
+    portal = await startPortal(env);
+    a = { url: portal.url, services: portal.services, app: portal.app };
+    b = await startSecondInstance(portal, env);
+    root = { id: portal.rootOrganizationId, path: 'nedap', name: 'Nedap' };
+  });
+  afterAll(async () => {
+    await b?.app.close();
+    if (b) await closeServices(b.services);
+    await portal?.close();
+  });
+
+  it('logout through one instance ends the session on the other within a second', async () => {
+    const m = await createMember(portal, root, 'logoutcache', rights());
+    const onB = sameBrowserOn(b.url, m.client);
+    await readCached(b, onB);
+    const out = await m.client.post('/api/identity/logout', { logoutId: null });
+    expect(out.status).toBe(200);
+    await within(async () => (await onB.get('/api/identity/user-info')).status === 401);
+  });
+
+  it('removal of a member through one instance ends their session on the other', async () => {
+    const admin = await portal.sessionFor(portal.adminUserId);
+    const m = await createMember(portal, root, 'removedcache', rights());
+    const onB = sameBrowserOn(b.url, m.client);
+    await readCached(b, onB);
+    const res = await admin.delete(`/api/organizations/${root.id}/members/${m.memberId}`);
+    expect(res.status).toBe(204);
+    await within(async () => (await onB.get('/api/identity/user-info')).status === 401);
+  });
+
+  it('a rights change through one instance shows on the other', async () => {
+    const admin = await portal.sessionFor(portal.adminUserId);
+    const m = await createMember(portal, root, 'rightscache', rights());
+    const onB = sameBrowserOn(b.url, m.client);
+    expect((await readCached(b, onB)).rights.loyalty.user_access).toBe(false);
+    const res = await admin.put(`/api/members/rights/${m.memberId}`, { rights: { loyalty: { user_access: true } } });
+    expect(res.status).toBe(204);
+    await within(async () => (await onB.get('/api/identity/user-info')).body.rights?.loyalty?.user_access === true);
+  });
+
+  it('a password reset through one instance ends the sessions on the other', async () => {
+    const m = await createMember(portal, root, 'resetcache', rights());
+    const onB = sameBrowserOn(b.url, m.client);
+    await readCached(b, onB);
+    expect((await portal.client().post('/api/identity/forgot-password', { email_address: m.email })).status).toBe(204);
+    const mail = await portal.smtp.waitFor(m.email);
+    const code = new URL(mail.links.find((l) => l.includes('/reset-password'))!).searchParams.get('code')!;
+    const reset = await portal.client().put('/api/identity/reset-password', {
+      user_id: m.userId,
+      token: code,
+      password: 'Fresh-Meadow-42',
+      confirm_password: 'Fresh-Meadow-42',
+    });
+    expect(reset.status).toBe(200);
+    await within(async () => (await onB.get('/api/identity/user-info')).status === 401);
+  });
+
+  it('a change made through the same instance is seen by its very next request', async () => {
+    const admin = await portal.sessionFor(portal.adminUserId);
+    const m = await createMember(portal, root, 'ownwrite', rights());
+    const onA = m.client;
+    await readCached(a, onA);
+    const res = await sameBrowserOn(a.url, admin).put(`/api/members/rights/${m.memberId}`, {
+      rights: { subscription: { user_access: true } },
+    });
+    expect(res.status).toBe(204);
+    expect((await onA.get('/api/identity/user-info')).body.rights.subscription.user_access).toBe(true);
+  });
+});
+
+describe.runIf(testDatabaseUrl())('the session cache over PostgreSQL LISTEN/NOTIFY', () => {
+  let portal: TestPortal;
+  let b: Instance;
+  let root: Org;
+
+  beforeAll(async () => {
+    portal = await startPortal();
+    b = await startSecondInstance(portal);
+    root = { id: portal.rootOrganizationId, path: 'nedap', name: 'Nedap' };
+  });
+  afterAll(async () => {
+    await b?.app.close();
+    if (b) await closeServices(b.services);
+    await portal?.close();
+  });
+
+  it('follows a change made directly in the database, by no instance of the portal', async () => {
+    const m = await createMember(portal, root, 'outside', rights());
+    const onB = sameBrowserOn(b.url, m.client);
+    expect((await readCached(b, onB)).firstName).toBe('outside');
+    const outside = new pg.Client({ connectionString: portal.config.DATABASE_URL });
+    await outside.connect();
+    try {
+      await outside.query(`UPDATE users SET first_name = 'Renamed' WHERE id = $1`, [m.userId]);
+    } finally {
+      await outside.end();
+    }
+    await within(async () => (await onB.get('/api/identity/user-info')).body.firstName === 'Renamed');
+  });
+
+  it('caches nothing while its listening connection is lost, and again once it is back', async () => {
+    const m = await createMember(portal, root, 'lostlisten', rights());
+    const onB = sameBrowserOn(b.url, m.client);
+    await readCached(b, onB);
+    const cache = b.services.sessions.cache!;
+    expect(cache.size).toBeGreaterThan(0);
+    // cut every listening connection of the portal (both instances)
+    await portal.services.db.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'partner-portal-listen' AND datname = current_database()`,
+    );
+    await within(async () => !cache.enabled);
+    expect(cache.size).toBe(0);
+    // meanwhile every read goes to the database: a change is seen at once
+    await portal.services.db.query(`UPDATE users SET first_name = 'WhileDeaf' WHERE id = $1`, [m.userId]);
+    expect((await onB.get('/api/identity/user-info')).body.firstName).toBe('WhileDeaf');
+    // the connection comes back (after about a second) and the cache with it
+    await new Promise((r) => setTimeout(r, 1500));
+    await within(async () => cache.enabled);
+    await readCached(b, onB);
+  });
+});
