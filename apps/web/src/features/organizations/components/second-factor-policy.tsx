@@ -38,7 +38,7 @@ export function SecondFactorPolicyCard({ organization, user }: { organization: O
             <Title order={2} size="h4" id={headingId} ref={heading} tabIndex={-1}>
               {t('sfp_title')}
             </Title>
-            <Badge color={data.required ? 'green' : 'gray'} c={data.required ? 'green.9' : 'dark.6'} variant="light">
+            <Badge color={data.required ? 'teal.9' : 'gray'} variant={data.required ? 'filled' : 'light'}>
               {data.required ? t('sfp_badge_required') : t('sfp_badge_not_required')}
             </Badge>
           </Group>
