@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type CSSProperties, type FormEvent } from 'react';
 import { ActionIcon, Alert, Badge, Button, Group, Modal, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconInfoCircle, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -204,6 +204,8 @@ export function SignInSecurity({ user }: { user: UserInfo }) {
                 renaming?.id === p.id ? (
                   <li key={p.id}>
                     <form
+                      // error texts one step darker than Mantine's red, for WCAG AA contrast on white
+                      style={{ '--mantine-color-error': 'var(--mantine-color-red-9)' } as CSSProperties}
                       onSubmit={(e: FormEvent) => {
                         e.preventDefault();
                         void rename();
