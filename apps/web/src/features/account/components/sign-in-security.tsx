@@ -216,7 +216,7 @@ export function SignInSecurity({ user }: { user: UserInfo }) {
                     >
                       <Group align="flex-end" wrap="wrap" gap="xs">
                         <TextInput
-                          label={t('passkey_new_name')}
+                          label={t('passkey_new_name', { name: p.name })}
                           value={renaming.name}
                           onChange={(e) => setRenaming({ id: p.id, name: e.currentTarget.value, error: null })}
                           error={renaming.error}
