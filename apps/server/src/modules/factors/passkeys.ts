@@ -199,10 +199,12 @@ export class PasskeyService {
       verification = { verified: false } as const;
     }
     if (!verification.verified) {
+      this.services.metrics.secondFactors.inc({ outcome: 'failed' });
       await this.factors.countFailure(passkey.user_id, request.ip);
       throw new AppError('passkey_not_verified');
     }
     await q.markPasskeyUsed(this.db, passkey.id, verification.authenticationInfo.newCounter);
+    this.factors.checked(null);
     const amr = [passkey.device_type === 'multiDevice' ? AMR.softwareKey : AMR.hardwareKey, AMR.multiFactor];
     const pending = await this.factors.pendingSecondStep(request);
     if (pending && pending.step.user_id === passkey.user_id)
