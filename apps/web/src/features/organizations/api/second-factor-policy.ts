@@ -1,19 +1,16 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { secondFactorPolicySchema, type SecondFactorPolicy } from '@partner-portal/contracts';
 import { api } from '@/lib/api';
+import { organizationKeys } from './query-keys';
 
 /**
  * GET and PUT /api/organizations/{id}/second-factor-policy (docs/second-factors.md, "The policy
  * that follows the tree"): the effective requirement of an organization and where it comes from.
  */
-const policyKeys = {
-  all: ['organizations', 'second-factor-policy'] as const,
-  of: (id: string) => ['organizations', 'second-factor-policy', id] as const,
-};
 
 export const secondFactorPolicyQueryOptions = (id: string) =>
   queryOptions({
-    queryKey: policyKeys.of(id),
+    queryKey: organizationKeys.secondFactorPolicy(id),
     queryFn: async ({ signal }) =>
       secondFactorPolicySchema.parse(await api.get<unknown>(`/organizations/${encodeURIComponent(id)}/second-factor-policy`, { signal })),
     staleTime: 10_000,
@@ -30,8 +27,8 @@ export function useSetSecondFactorPolicy(id: string) {
     mutationFn: async (required: boolean) =>
       secondFactorPolicySchema.parse(await api.put<unknown>(`/organizations/${encodeURIComponent(id)}/second-factor-policy`, { required })),
     onSuccess: async (policy: SecondFactorPolicy) => {
-      queryClient.setQueryData(policyKeys.of(id), policy);
-      await queryClient.invalidateQueries({ queryKey: policyKeys.all, predicate: (q) => q.queryKey[2] !== id });
+      queryClient.setQueryData(organizationKeys.secondFactorPolicy(id), policy);
+      await queryClient.invalidateQueries({ queryKey: organizationKeys.secondFactorPolicies(), predicate: (q) => q.queryKey[2] !== id });
     },
   });
 }

@@ -3,10 +3,9 @@ import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconShieldLock } from '@tabler/icons-react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { errorLines, notifySuccess } from '@/components/notify';
 import type { Organization, SecondFactorPolicy, UserInfo } from '@partner-portal/contracts';
 import { isProviderWide, useSecondFactorPolicy, useSetSecondFactorPolicy } from '../api/second-factor-policy';
-import { notifySuccess } from '../lib/notify';
-import { problemLines } from '../lib/problems';
 import { ModalFrame, ProblemSummary } from './modal-frame';
 
 /**
@@ -103,7 +102,7 @@ function ConfirmPolicy({
         notifySuccess(required ? t('sfp_required_done') : t('sfp_lifted_done'));
         onDone();
       },
-      onError: (error) => setProblems(problemLines(error, t)),
+      onError: (error) => setProblems(errorLines(error)),
     });
   };
   return (
