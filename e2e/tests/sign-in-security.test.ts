@@ -129,3 +129,36 @@ describe('passkeys', () => {
     await context.close();
   });
 });
+
+describe('renaming a passkey', () => {
+  it('renames a passkey in the profile by keyboard; the list shows when it was added and last used', async () => {
+    const user = await createUser(portal, { firstName: 'Rik' });
+    const context = await signedIn(browser, portal, user.id);
+    const { page, watch } = await open(context, '/profile');
+    await addVirtualAuthenticator(page);
+    await page.getByLabel('Name of the passkey').fill('Passkey');
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await page.getByRole('button', { name: 'I have kept them' }).click();
+    await page.getByText(/^Not used yet · Added /).waitFor();
+
+    await page.getByRole('button', { name: 'Rename passkey Passkey' }).click();
+    const field = page.getByLabel('New name');
+    await expect.poll(() => field.evaluate((el) => el === document.activeElement)).toBe(true);
+    await field.fill('   ');
+    await field.press('Enter');
+    await page.getByText('Fill all required fields').waitFor();
+    await checkScreen(page, watch, 'security-passkey-rename');
+    // Escape leaves the name as it was, and the focus on its rename button
+    await field.press('Escape');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Rename passkey Passkey');
+    await page.keyboard.press('Enter');
+    await page.getByLabel('New name').fill('Kitchen tablet');
+    await page.getByLabel('New name').press('Enter');
+    await page.getByText('The passkey was renamed').waitFor();
+    await page.getByText('Kitchen tablet', { exact: true }).waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Rename passkey Kitchen tablet');
+    const { rows } = await portal.services.db.query<{ name: string }>('SELECT name FROM passkeys WHERE user_id = $1', [user.id]);
+    expect(rows).toEqual([{ name: 'Kitchen tablet' }]);
+    await context.close();
+  });
+});

@@ -36,7 +36,7 @@ export class Metrics {
 
   readonly secondFactors = new Counter({
     name: 'partner_portal_second_factor_checks_total',
-    help: 'Second-factor checks, by outcome (succeeded or failed); stays 0 while the portal has no second factor',
+    help: 'Second-factor checks at sign-in or confirmation (a code of the app, a recovery code, a passkey), by outcome (succeeded or failed)',
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });

@@ -183,3 +183,21 @@ describe('throttling of wrong codes', () => {
     expect(client.cookies.get('pp_session')).toBeUndefined();
   });
 });
+
+describe('the metric of second-factor checks', () => {
+  it('counts codes that passed and codes that failed (partner_portal_second_factor_checks_total)', async () => {
+    const counted = async (outcome: string) =>
+      (await portal.services.metrics.secondFactors.get()).values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
+    const [passedBefore, failedBefore] = [await counted('succeeded'), await counted('failed')];
+    const user = await createUser(portal);
+    const { secret } = await enrolTotp(await signedIn(user));
+    const client = portal.client();
+    expect((await passwordSteps(client, user.email, user.password)).next_step).toBe('second_factor');
+    expect((await client.post('/api/identity/second-factor', { code: '000000' })).body.i18NTranslationKey).toBe(
+      'second_factor_code_invalid',
+    );
+    expect((await client.post('/api/identity/second-factor', { code: totpCode(secret, 1) })).status).toBe(200);
+    expect(await counted('failed')).toBe(failedBefore + 1);
+    expect(await counted('succeeded')).toBe(passedBefore + 1);
+  });
+});

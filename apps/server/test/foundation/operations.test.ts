@@ -97,7 +97,7 @@ describe('GET /metrics', () => {
     expect(value(samples, 'partner_portal_db_pool_connections', { state: 'waiting' })).toBe(0);
     expect(value(samples, 'nodejs_eventloop_lag_p99_seconds')).toBeGreaterThanOrEqual(0);
     expect(value(samples, 'process_resident_memory_bytes')).toBeGreaterThan(0);
-    // the counter of second factors exists, at zero until the portal has a second factor
+    // the counter of second-factor checks exists (counted in apps/server/test/factors/totp.test.ts)
     expect(scrape.text).toMatch(/^# TYPE partner_portal_second_factor_checks_total counter$/m);
   });
 });

@@ -7,7 +7,13 @@ import {
   type PublicKeyCredentialCreationOptionsJSON,
   type PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
-import type { LoginConsentResponse, PasskeyLoginRequest, RecoveryCodesResponse, TotpEnrolmentResponse } from '@partner-portal/contracts';
+import type {
+  LoginConsentResponse,
+  Passkey,
+  PasskeyLoginRequest,
+  RecoveryCodesResponse,
+  TotpEnrolmentResponse,
+} from '@partner-portal/contracts';
 import { api } from './api';
 
 /**
@@ -31,6 +37,16 @@ export async function createPasskeyCredential(): Promise<Record<string, unknown>
   const optionsJSON = await api.post<PublicKeyCredentialCreationOptionsJSON>('/factors/passkeys/registration-options');
   return (await startRegistration({ optionsJSON })) as unknown as Record<string, unknown>;
 }
+
+/**
+ * POST /api/factors/passkeys — keep a new passkey under a name (none: the portal numbers it). The
+ * first factor brings recovery codes; a sign-in that had to set up a factor also gets where to go.
+ */
+export const registerPasskey = (name: string | null, response: Record<string, unknown>) =>
+  api.post<{ passkey: Passkey; recovery_codes: string[] | null; valid_return_url?: string | null }>('/factors/passkeys', {
+    name,
+    response,
+  });
 
 /**
  * Sign in with a passkey: with `autofill`, the browser offers the passkeys in the e-mail field's

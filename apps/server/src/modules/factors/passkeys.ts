@@ -13,7 +13,7 @@ import { hashSecret, newSecret, type SessionUser } from '../../http/session.js';
 import { pgErrorCode } from '../../db/errors.js';
 import type { Services } from '../../services.js';
 import * as q from './queries.js';
-import { AMR, type FactorService } from './service.js';
+import { AMR, type Enrollee, type FactorService } from './service.js';
 import { hashRecoveryCode, newRecoveryCodes } from './totp.js';
 
 /**
@@ -42,33 +42,49 @@ export class PasskeyService {
     return this.services.db;
   }
 
-  /** POST /api/factors/passkeys/registration-options: creation options for the browser. */
-  async registrationOptions(user: SessionUser): Promise<Record<string, unknown>> {
-    if (user.externalIdentityProvider) throw new AppError('external_identity_user');
-    await this.factors.assertRecentAuthentication(user.sessionIdHash);
-    const existing = await q.listPasskeys(this.db, user.id);
+  /** Where the challenge of a registration is kept: the session, or the sign-in that must enrol. */
+  private registrationKey(enrollee: Enrollee): string {
+    return enrollee.kind === 'session' ? `register:${enrollee.sessionIdHash}` : `register-step:${enrollee.idHash}`;
+  }
+
+  /**
+   * POST /api/factors/passkeys/registration-options: creation options for the browser, for the
+   * signed-in user (password or code within 5 minutes) or a sign-in that must set up a factor.
+   */
+  async registrationOptions(enrollee: Enrollee): Promise<Record<string, unknown>> {
+    if (enrollee.kind === 'session') await this.factors.assertRecentAuthentication(enrollee.sessionIdHash);
+    const { rows } = await this.db.query<{ first_name: string; last_name: string }>(
+      'SELECT first_name, last_name FROM users WHERE id = $1',
+      [enrollee.userId],
+    );
+    const displayName = `${rows[0]?.first_name ?? ''} ${rows[0]?.last_name ?? ''}`.trim() || enrollee.email;
+    const existing = await q.listPasskeys(this.db, enrollee.userId);
     const options = await generateRegistrationOptions({
       rpName: RP_NAME,
       rpID: this.rpID,
-      userName: user.email,
-      userDisplayName: `${user.firstName} ${user.lastName}`.trim() || user.email,
-      userID: new TextEncoder().encode(user.id),
+      userName: enrollee.email,
+      userDisplayName: displayName,
+      userID: new TextEncoder().encode(enrollee.userId),
       attestationType: 'none',
       authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
       excludeCredentials: existing.map((p) => ({ id: p.credential_id, transports: p.transports })),
     });
-    await q.putChallenge(this.db, `register:${user.sessionIdHash}`, user.id, options.challenge, CHALLENGE_TTL_SECONDS);
+    await q.putChallenge(this.db, this.registrationKey(enrollee), enrollee.userId, options.challenge, CHALLENGE_TTL_SECONDS);
     return options as unknown as Record<string, unknown>;
   }
 
-  /** POST /api/factors/passkeys: verify the browser's answer and keep the passkey. */
+  /**
+   * POST /api/factors/passkeys: verify the browser's answer and keep the passkey. A sign-in that
+   * had to set up a factor gets its session here (password and passkey: multi-factor).
+   */
   async register(
-    user: SessionUser,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    enrollee: Enrollee,
     input: { name?: string | null | undefined; response: Record<string, unknown> },
-  ): Promise<{ passkey: Passkey; recovery_codes: string[] | null }> {
-    if (user.externalIdentityProvider) throw new AppError('external_identity_user');
-    const challenge = await q.takeChallenge(this.db, `register:${user.sessionIdHash}`);
-    if (!challenge || challenge.user_id !== user.id) throw new AppError('passkey_not_verified');
+  ): Promise<{ passkey: Passkey; recovery_codes: string[] | null; valid_return_url?: string | null }> {
+    const challenge = await q.takeChallenge(this.db, this.registrationKey(enrollee));
+    if (!challenge || challenge.user_id !== enrollee.userId) throw new AppError('passkey_not_verified');
     let verification;
     try {
       verification = await verifyRegistrationResponse({
@@ -83,13 +99,14 @@ export class PasskeyService {
     }
     if (!verification.verified) throw new AppError('passkey_not_verified');
     const { credential, credentialDeviceType, credentialBackedUp } = verification.registrationInfo;
-    const existing = await q.listPasskeys(this.db, user.id);
+    const userId = enrollee.userId;
+    const existing = await q.listPasskeys(this.db, userId);
     const name = input.name?.trim() || `Passkey ${existing.length + 1}`;
-    const codes = (await q.countUnusedRecoveryCodes(this.db, user.id)) === 0 ? newRecoveryCodes() : null;
+    const codes = (await q.countUnusedRecoveryCodes(this.db, userId)) === 0 ? newRecoveryCodes() : null;
     const id = await this.db
       .transaction(async (tx) => {
         const passkeyId = await q.insertPasskey(tx, {
-          userId: user.id,
+          userId,
           credentialId: credential.id,
           publicKey: credential.publicKey,
           counter: credential.counter,
@@ -98,15 +115,19 @@ export class PasskeyService {
           backedUp: credentialBackedUp,
           name,
         });
-        if (codes) await q.replaceRecoveryCodes(tx, user.id, codes.map(hashRecoveryCode));
+        if (codes) await q.replaceRecoveryCodes(tx, userId, codes.map(hashRecoveryCode));
         return passkeyId;
       })
       .catch((err: unknown) => {
         if (pgErrorCode(err) === '23505') throw new AppError('invalid_operation');
         throw err;
       });
-    await this.factors.notify(user.id, 'factor-added');
-    return { passkey: { id, name, created_at: new Date().toISOString(), last_used_at: null }, recovery_codes: codes };
+    await this.factors.notify(userId, 'factor-added');
+    const passkey = { id, name, created_at: new Date().toISOString(), last_used_at: null };
+    if (enrollee.kind === 'session') return { passkey, recovery_codes: codes };
+    const amr = [AMR.password, credentialDeviceType === 'multiDevice' ? AMR.softwareKey : AMR.hardwareKey, AMR.multiFactor];
+    const started = await this.factors.startSession(request, reply, enrollee.idHash, enrollee.step, amr);
+    return { passkey, recovery_codes: codes, valid_return_url: started.valid_return_url };
   }
 
   async rename(user: SessionUser, passkeyId: string, name: string): Promise<void> {
@@ -178,10 +199,12 @@ export class PasskeyService {
       verification = { verified: false } as const;
     }
     if (!verification.verified) {
+      this.services.metrics.secondFactors.inc({ outcome: 'failed' });
       await this.factors.countFailure(passkey.user_id, request.ip);
       throw new AppError('passkey_not_verified');
     }
     await q.markPasskeyUsed(this.db, passkey.id, verification.authenticationInfo.newCounter);
+    this.factors.checked(null);
     const amr = [passkey.device_type === 'multiDevice' ? AMR.softwareKey : AMR.hardwareKey, AMR.multiFactor];
     const pending = await this.factors.pendingSecondStep(request);
     if (pending && pending.step.user_id === passkey.user_id)

@@ -177,13 +177,13 @@ export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, {
     {
       schema: {
         tags,
-        summary: 'WebAuthn creation options for a new passkey (password or code within 5 minutes)',
+        summary: 'WebAuthn creation options for a new passkey (password or code within 5 minutes; also during a sign-in that must enrol)',
         response: { 200: webauthnOptionsSchema, ...problems(401, 403) },
       },
     },
     async (request, reply) => {
       void reply.header('cache-control', 'no-store');
-      return passkeys.registrationOptions(await services.sessions.require(request));
+      return passkeys.registrationOptions(await enrolleeOf(request));
     },
   );
 
@@ -192,14 +192,18 @@ export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, {
     {
       schema: {
         tags,
-        summary: 'Keep a new passkey (the browser’s answer to the creation options) under a name; the first factor brings recovery codes',
+        summary:
+          'Keep a new passkey (the browser’s answer to the creation options) under a name; the first factor brings recovery codes; a sign-in that must enrol gets its session',
         body: passkeyRegistrationRequestSchema,
-        response: { 201: z.object({ passkey: passkeySchema, recovery_codes: z.array(z.string()).nullable() }), ...problems(400, 401, 409) },
+        response: {
+          201: z.object({ passkey: passkeySchema, recovery_codes: z.array(z.string()).nullable(), valid_return_url: z.string().nullish() }),
+          ...problems(400, 401, 409),
+        },
       },
     },
     async (request, reply) => {
       void reply.header('cache-control', 'no-store');
-      return reply.code(201).send(await passkeys.register(await services.sessions.require(request), request.body));
+      return reply.code(201).send(await passkeys.register(request, reply, await enrolleeOf(request), request.body));
     },
   );
 

@@ -357,8 +357,15 @@ export class FactorService {
     for (const { key } of this.throttleKeys(userId, ip)) await this.services.counters.add(key, 1, windowMs);
   }
 
+  /** A second factor that passed its check (partner_portal_second_factor_checks_total). */
+  checked<T>(result: T): T {
+    this.services.metrics.secondFactors.inc({ outcome: 'succeeded' });
+    return result;
+  }
+
   /** Count a wrong code and refuse it. */
   private async failedCode(userId: string, ip: string): Promise<never> {
+    this.services.metrics.secondFactors.inc({ outcome: 'failed' });
     await this.countFailure(userId, ip);
     throw new AppError('second_factor_code_invalid');
   }
@@ -371,10 +378,10 @@ export class FactorService {
       if (row?.confirmed_at) {
         const secret = await unseal(this.services.secrets.keyEncryption, SEALING_PURPOSE, row.secret_encrypted);
         const step = totpStep(secret, code);
-        if (step !== null && (await q.useTotpStep(this.db, userId, step))) return 'totp';
+        if (step !== null && (await q.useTotpStep(this.db, userId, step))) return this.checked('totp');
       }
     } else if (await q.useRecoveryCode(this.db, userId, hashRecoveryCode(code))) {
-      return 'recovery_code';
+      return this.checked('recovery_code');
     }
     return this.failedCode(userId, ip);
   }

@@ -1,4 +1,4 @@
-import type { FactorsResponse, Passkey, RecoveryCodesResponse } from '@partner-portal/contracts';
+import type { FactorsResponse, RecoveryCodesResponse } from '@partner-portal/contracts';
 import { api } from '@/lib/api';
 
 /** GET /api/factors — the signed-in user's second factors. */
@@ -14,9 +14,11 @@ export const regenerateRecoveryCodes = () => api.post<RecoveryCodesResponse>('/f
 /** POST /api/factors/confirm-identity — the password or a code again, for five minutes of changes. */
 export const confirmIdentity = (body: { password?: string; code?: string }) => api.post('/factors/confirm-identity', body);
 
-/** POST /api/factors/passkeys — keep the new passkey under a name. */
-export const registerPasskey = (name: string, response: Record<string, unknown>) =>
-  api.post<{ passkey: Passkey; recovery_codes: string[] | null }>('/factors/passkeys', { name, response });
+/** POST /api/factors/passkeys — keep the new passkey under a name (shared with the login page). */
+export { registerPasskey } from '@/lib/factors';
+
+/** PATCH /api/factors/passkeys/{id} — a new name. */
+export const renamePasskey = (id: string, name: string) => api.patch(`/factors/passkeys/${encodeURIComponent(id)}`, { name });
 
 /** DELETE /api/factors/passkeys/{id} */
 export const removePasskey = (id: string) => api.delete(`/factors/passkeys/${encodeURIComponent(id)}`);

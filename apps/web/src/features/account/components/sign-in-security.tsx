@@ -1,6 +1,6 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type CSSProperties, type FormEvent } from 'react';
 import { ActionIcon, Alert, Badge, Button, Group, Modal, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconInfoCircle, IconTrash } from '@tabler/icons-react';
+import { IconInfoCircle, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { TotpEnrolmentResponse, UserInfo } from '@partner-portal/contracts';
@@ -18,6 +18,7 @@ import {
   registerPasskey,
   removePasskey,
   removeTotp,
+  renamePasskey,
 } from '../api/factors';
 
 /**
@@ -34,6 +35,7 @@ export function SignInSecurity({ user }: { user: UserInfo }) {
   const [passkeyName, setPasskeyName] = useState('');
   const [busy, setBusy] = useState(false);
   const [pending, setPending] = useState<(() => Promise<void>) | null>(null);
+  const [renaming, setRenaming] = useState<{ id: string; name: string; error: string | null } | null>(null);
 
   if (user.externalIdentityProvider) return null;
   const refresh = () => queryClient.invalidateQueries({ queryKey: factorsQueryKey });
@@ -60,6 +62,31 @@ export function SignInSecurity({ user }: { user: UserInfo }) {
       notifySuccess(t('passkey_added'));
       await refresh();
     });
+
+  /** Close the rename form; the focus goes back to that passkey's rename button. */
+  const stopRenaming = (id: string) => {
+    setRenaming(null);
+    window.setTimeout(() => document.querySelector<HTMLButtonElement>(`[data-rename="${id}"]`)?.focus(), 0);
+  };
+
+  /** A new name for a passkey (no fresh password needed: a name changes nothing about signing in). */
+  const rename = async () => {
+    if (!renaming) return;
+    const name = renaming.name.trim();
+    if (!name) return setRenaming({ ...renaming, error: t('fill_all_required_fields') });
+    setBusy(true);
+    try {
+      await renamePasskey(renaming.id, name);
+      notifySuccess(t('passkey_renamed'));
+      await refresh();
+      stopRenaming(renaming.id);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 400) setRenaming({ ...renaming, error: t('passkey_name_too_long') });
+      else notifyError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
 
   const data = factors.data;
   return (
@@ -173,32 +200,81 @@ export function SignInSecurity({ user }: { user: UserInfo }) {
           {data && data.passkeys.length === 0 && <Text size="sm">{t('passkeys_none')}</Text>}
           {data && data.passkeys.length > 0 && (
             <Stack gap={4} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-              {data.passkeys.map((p) => (
-                <Group key={p.id} component="li" justify="space-between" wrap="nowrap">
-                  <div>
-                    <Text size="sm" fw={600}>
-                      {p.name}
-                    </Text>
-                    <Text size="xs" c="dimmed">
-                      {p.last_used_at ? t('passkey_last_used', { date: formatDate(p.last_used_at) }) : t('passkey_never_used')}
-                    </Text>
-                  </div>
-                  <ActionIcon
-                    variant="subtle"
-                    color="red"
-                    aria-label={t('passkey_remove', { name: p.name })}
-                    onClick={() =>
-                      void guarded(async () => {
-                        await removePasskey(p.id);
-                        notifySuccess(t('passkey_removed'));
-                        await refresh();
-                      })
-                    }
-                  >
-                    <IconTrash size={18} aria-hidden />
-                  </ActionIcon>
-                </Group>
-              ))}
+              {data.passkeys.map((p) =>
+                renaming?.id === p.id ? (
+                  <li key={p.id}>
+                    <form
+                      // error texts one step darker than Mantine's red, for WCAG AA contrast on white
+                      style={{ '--mantine-color-error': 'var(--mantine-color-red-9)' } as CSSProperties}
+                      onSubmit={(e: FormEvent) => {
+                        e.preventDefault();
+                        void rename();
+                      }}
+                      onKeyDown={(e) => {
+                        if (e.key === 'Escape') stopRenaming(p.id);
+                      }}
+                    >
+                      <Group align="flex-end" wrap="wrap" gap="xs">
+                        <TextInput
+                          label={t('passkey_new_name', { name: p.name })}
+                          value={renaming.name}
+                          onChange={(e) => setRenaming({ id: p.id, name: e.currentTarget.value, error: null })}
+                          error={renaming.error}
+                          maxLength={100}
+                          data-autofocus
+                          autoFocus
+                          style={{ flex: 1, minWidth: 180 }}
+                        />
+                        <Group gap="xs">
+                          <Button type="submit" loading={busy}>
+                            {t('save')}
+                          </Button>
+                          <Button variant="default" onClick={() => stopRenaming(p.id)}>
+                            {t('cancel')}
+                          </Button>
+                        </Group>
+                      </Group>
+                    </form>
+                  </li>
+                ) : (
+                  <Group key={p.id} component="li" justify="space-between" wrap="nowrap">
+                    <div style={{ minWidth: 0 }}>
+                      <Text size="sm" fw={600} style={{ wordBreak: 'break-word' }}>
+                        {p.name}
+                      </Text>
+                      <Text size="xs" c="dimmed">
+                        {p.last_used_at ? t('passkey_last_used', { date: formatDate(p.last_used_at) }) : t('passkey_never_used')}
+                        {' · '}
+                        {t('passkey_added_on', { date: formatDate(p.created_at) })}
+                      </Text>
+                    </div>
+                    <Group gap={4} wrap="nowrap">
+                      <ActionIcon
+                        variant="subtle"
+                        aria-label={t('passkey_rename', { name: p.name })}
+                        data-rename={p.id}
+                        onClick={() => setRenaming({ id: p.id, name: p.name, error: null })}
+                      >
+                        <IconPencil size={18} aria-hidden />
+                      </ActionIcon>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={t('passkey_remove', { name: p.name })}
+                        onClick={() =>
+                          void guarded(async () => {
+                            await removePasskey(p.id);
+                            notifySuccess(t('passkey_removed'));
+                            await refresh();
+                          })
+                        }
+                      >
+                        <IconTrash size={18} aria-hidden />
+                      </ActionIcon>
+                    </Group>
+                  </Group>
+                ),
+              )}
             </Stack>
           )}
           {passkeysSupported() ? (

@@ -19,7 +19,7 @@ import { loginErrorMessageKey } from '../lib/login-error';
 // the steps after the password, and passkeys, load when needed: the e-mail field comes first
 // (docs/decisions/007-login-on-a-slow-connection.md)
 const SecondFactorStep = lazy(() => import('../components/second-factor-step').then((m) => ({ default: m.SecondFactorStep })));
-const TotpEnrolment = lazy(() => import('@/components/totp-enrolment').then((m) => ({ default: m.TotpEnrolment })));
+const EnrolSecondFactor = lazy(() => import('../components/enrol-second-factor').then((m) => ({ default: m.EnrolSecondFactor })));
 const factors = () => import('@/lib/factors');
 import { login } from '../api/login';
 
@@ -248,18 +248,12 @@ export function LoginPage() {
           <SecondFactorStep onDone={(result) => void finishLogin(result)} onExpired={expired} />
         </Suspense>
       ) : step === 'enrol' ? (
-        <Stack key="enrol-step" gap="sm">
-          <Text fw={600}>{t('enrol_title')}</Text>
-          <Text size="sm">{t('enrol_text')}</Text>
-          <Suspense fallback={<PageLoader />}>
-            <TotpEnrolment
-              onDone={(result) =>
-                void finishLogin({ error: null, external_login: null, valid_return_url: result.valid_return_url ?? null })
-              }
-              onCancel={expired}
-            />
-          </Suspense>
-        </Stack>
+        <Suspense key="enrol-step" fallback={<PageLoader />}>
+          <EnrolSecondFactor
+            onDone={(result) => void finishLogin({ error: null, external_login: null, valid_return_url: result.valid_return_url ?? null })}
+            onExpired={expired}
+          />
+        </Suspense>
       ) : (
         <form key="password-step" onSubmit={submitPassword} noValidate>
           <Stack gap="md">

@@ -7,6 +7,8 @@ export const organizationKeys = {
   tree: () => [...organizationKeys.all, 'tree'] as const,
   details: () => [...organizationKeys.all, 'detail'] as const,
   detail: (id: string) => [...organizationKeys.details(), id] as const,
+  secondFactorPolicies: () => [...organizationKeys.all, 'second-factor-policy'] as const,
+  secondFactorPolicy: (id: string) => [...organizationKeys.secondFactorPolicies(), id] as const,
 };
 
 export const memberKeys = {

@@ -16,6 +16,7 @@ import { useModal } from '../hooks/use-modal';
 import { notifyError, notifySuccess } from '@/components/notify';
 import { ConfirmModal } from './confirm-modal';
 import { InvitationsTable, UsersTable } from './people-tables';
+import { SecondFactorPolicyCard } from './second-factor-policy';
 
 // The form modals load when first opened: the invite form alone brings react-hook-form and zod
 // (38 KB gzipped) that the page itself does not need (docs/performance.md, web bundles).
@@ -152,6 +153,7 @@ export function OrganizationView({ organization, user }: { organization: Organiz
           {t('org_first_steps_text')}
         </Alert>
       ) : null}
+      <SecondFactorPolicyCard organization={organization} user={user} />
 
       <TextInput
         type="search"

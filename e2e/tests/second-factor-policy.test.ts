@@ -1,0 +1,200 @@
+import { createServer, type Server } from 'node:http';
+import { Secret, TOTP } from 'otpauth';
+import * as oidcClient from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { TestPortal } from '../../apps/server/test/support/portal.js';
+import type { HttpClient } from '../../apps/server/test/support/http.js';
+import { DCR_TOKEN, discover, registerClient, startAuthorization } from '../../apps/server/test/oidc/support.js';
+import { buildWorld, USER_PASSWORD, type World } from '../../apps/server/test/security/support/world.js';
+import { launchBrowser } from '../support/browser.js';
+import { checkScreen, loginThroughUi, open, openContext } from '../support/account.js';
+
+/**
+ * The second-factor policy in Chromium (docs/second-factors.md): the manage page shows each
+ * organization's effective policy and where it comes from, an organizationManager requires it,
+ * a sub-organization cannot loosen it (the server's refusal shown); a member under it without a
+ * factor is led to set one up at the next sign-in — a passkey (DevTools virtual authenticator)
+ * or an authenticator app — and reaches neither a client nor the portal before.
+ */
+let portal: TestPortal;
+let browser: Browser;
+let world: World;
+let application: Server;
+let REDIRECT_URI = '';
+
+beforeAll(async () => {
+  application = createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Herd Monitor</title><h1>Signed in</h1>'),
+  );
+  await new Promise<void>((resolve) => application.listen(0, '127.0.0.1', resolve));
+  const address = application.address();
+  REDIRECT_URI = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/callback`;
+  const { startPortal } = await import('../../apps/server/test/support/portal.js');
+  const dist = process.env.E2E_WEB_DIST_DIR;
+  portal = await startPortal({ DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN, ...(dist ? { WEB_DIST_DIR: dist } : {}) }, { publicHost: 'localhost' });
+  browser = await launchBrowser();
+  world = await buildWorld(portal);
+});
+afterAll(async () => {
+  await browser?.close();
+  await portal?.close();
+  await new Promise((resolve) => application?.close(resolve));
+});
+
+const code = (secret: string, stepsAhead = 0) =>
+  new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({
+    timestamp: Date.now() + stepsAhead * 30_000,
+  });
+
+async function addVirtualAuthenticator(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+}
+
+/** A browser context with the client's session cookie. */
+async function contextOf(client: HttpClient): Promise<BrowserContext> {
+  const context = await openContext(browser, portal);
+  await context.addCookies([...client.cookies].map(([name, value]) => ({ name, value, url: portal.url })));
+  return context;
+}
+
+/** Neither the portal's API nor a client answers this browser as signed in. */
+async function reachesNothing(context: BrowserContext, authorizationUrl: string): Promise<void> {
+  const headers = { 'x-csrf': '1' };
+  expect((await context.request.get('/api/identity/user-info', { headers })).status()).toBe(401);
+  expect((await context.request.get('/api/portal', { headers })).status()).toBe(401);
+  // a client's authorization ends at the login page, never at the client's callback
+  const authorization = await context.request.get(authorizationUrl);
+  expect(new URL(authorization.url()).pathname).toBe('/login');
+}
+
+describe('the manage page', () => {
+  it("shows each organization's effective policy and where it comes from; an organizationManager requires it; a child cannot loosen it", async () => {
+    // the organizationManager of dealer-a has an app (so the provider's requirement below does not end this session)
+    const manager = await world.client('organizationManager');
+    const started = await manager.post('/api/factors/totp');
+    expect((await manager.post('/api/factors/totp/confirm', { code: code(started.body.secret) })).status).toBe(200);
+    const context = await contextOf(manager);
+    const { page, watch } = await open(context, `/manage-organization/${world.north.id}`);
+    const card = page.getByTestId('second-factor-policy');
+    await card.getByText('Not required: members may set up a second factor themselves in their profile.').waitFor();
+    await checkScreen(page, watch, 'policy-not-required');
+
+    await card.getByRole('button', { name: 'Require a second factor' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Require a second factor?' });
+    await dialog.getByText(/Members without one are signed out/).waitFor();
+    await dialog.getByRole('button', { name: 'Require a second factor' }).click();
+    await page.getByText('A second factor is now required').waitFor();
+    await card.getByText(`Required by ${world.north.name}: every member of ${world.north.name}`).waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Second factor');
+    await card.getByRole('button', { name: 'Stop requiring' }).waitFor();
+    await checkScreen(page, watch, 'policy-required-here');
+
+    // a sub-organization inherits it, and cannot loosen it: no button to lift it
+    const child = await world.fresh.organization(world.north);
+    await page.goto(`/manage-organization/${child.id}`);
+    await card.getByText(`Required, inherited from ${world.north.name}`).waitFor();
+    await card.getByText(`A sub-organization cannot loosen what it inherits: only ${world.north.name} can lift it.`).waitFor();
+    expect(await card.getByRole('button').count()).toBe(0);
+    await checkScreen(page, watch, 'policy-inherited');
+
+    // the provider's administrator requires it of dealer-a: its manager may not lift it, and sees the server's refusal
+    const admin = await portal.sessionFor(portal.adminUserId);
+    expect((await admin.put(`/api/organizations/${world.dealerA.id}/second-factor-policy`, { required: true })).status).toBe(200);
+    await page.goto(`/manage-organization/${world.dealerA.id}`);
+    await card.getByText(`Required by ${world.dealerA.name}`).waitFor();
+    await card.getByRole('button', { name: 'Stop requiring' }).click();
+    const lift = page.getByRole('dialog', { name: 'Stop requiring a second factor?' });
+    await lift.getByRole('button', { name: 'Stop requiring' }).click();
+    await lift.getByRole('alert').getByText('A higher organization set this requirement; only its managers can lift it').waitFor();
+    await checkScreen(page, watch, 'policy-refused');
+    await lift.getByRole('button', { name: 'Cancel' }).click();
+
+    // north now holds its own requirement under the inherited one
+    await page.goto(`/manage-organization/${world.north.id}`);
+    await card.getByText(`Required, inherited from ${world.dealerA.name}`).waitFor();
+    await card.getByText('This organization requires it as well.', { exact: false }).waitFor();
+    expect((await admin.put(`/api/organizations/${world.dealerA.id}/second-factor-policy`, { required: false })).status).toBe(200);
+    await context.close();
+  });
+
+  it('a userManager sees the policy but cannot change it', async () => {
+    const { page } = await open(await contextOf(await world.client('userManager')), `/manage-organization/${world.north.id}`);
+    await page.getByTestId('second-factor-policy').getByRole('heading', { name: 'Second factor' }).waitFor();
+    expect(await page.getByTestId('second-factor-policy').getByRole('button').count()).toBe(0);
+    await page.context().close();
+  });
+});
+
+describe('a member under a requirement without a factor', () => {
+  beforeAll(async () => {
+    const admin = await portal.sessionFor(portal.adminUserId);
+    expect((await admin.put(`/api/organizations/${world.north.id}/second-factor-policy`, { required: true })).status).toBe(200);
+  });
+
+  it('sets up a passkey at the sign-in of a client, reaching neither the client nor the portal before', async () => {
+    const member = await world.fresh.member(world.north);
+    const client = await registerClient(portal, { client_name: 'Herd Monitor', redirect_uris: [REDIRECT_URI] });
+    const config = await discover(portal, client.client_id as string);
+    const start = await startAuthorization(config, REDIRECT_URI);
+
+    const context = await openContext(browser, portal);
+    const { page, watch } = await open(context, start.url.toString());
+    await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.has('ReturnUrl'));
+    await addVirtualAuthenticator(page);
+    await loginThroughUi(page, member.email, USER_PASSWORD);
+    await page.getByText('Set up a second factor').waitFor();
+    await page.getByRole('button', { name: 'Set up a passkey' }).waitFor();
+    await page.getByRole('button', { name: 'Set up an authenticator app' }).waitFor();
+    await checkScreen(page, watch, 'login-enrol-choice');
+    await reachesNothing(context, start.url.toString());
+
+    await page.getByRole('button', { name: 'Set up a passkey' }).click();
+    await page.getByText('The passkey is set up').waitFor();
+    expect(await page.getByTestId('recovery-codes').locator('li').count()).toBe(10);
+    await checkScreen(page, watch, 'login-enrol-passkey-codes');
+    await page.getByRole('button', { name: 'I have kept them' }).click();
+    await page.waitForURL((url) => url.toString().startsWith(REDIRECT_URI), { timeout: 20_000 });
+
+    const tokens = await oidcClient.authorizationCodeGrant(config, new URL(page.url()), {
+      pkceCodeVerifier: start.codeVerifier,
+      expectedState: start.state,
+      expectedNonce: start.nonce,
+    });
+    expect(tokens.claims()?.email).toBe(member.email);
+    expect(tokens.claims()?.amr).toEqual(['pwd', 'hwk', 'mfa']);
+    const factors = await portal.services.db.query<{ name: string }>('SELECT name FROM passkeys WHERE user_id = $1', [member.userId]);
+    expect(factors.rows).toEqual([{ name: 'Passkey 1' }]);
+    await context.close();
+  });
+
+  it('sets up an authenticator app at the sign-in of the portal, reaching nothing before', async () => {
+    const member = await world.fresh.member(world.north);
+    const client = await registerClient(portal, { client_name: 'Herd Monitor', redirect_uris: [REDIRECT_URI] });
+    const start = await startAuthorization(await discover(portal, client.client_id as string), REDIRECT_URI);
+    const context = await openContext(browser, portal);
+    const { page } = await open(context, '/login');
+    await loginThroughUi(page, member.email, USER_PASSWORD);
+    await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
+    const key = (await page.getByLabel('Key to type by hand').innerText()).replace(/\s+/g, '');
+    await reachesNothing(context, start.url.toString());
+    await page.getByLabel('Code from the app').fill(code(key));
+    await page.getByLabel('Code from the app').press('Enter');
+    await page.getByTestId('recovery-codes').waitFor();
+    await page.getByRole('button', { name: 'I have kept them' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    expect((await context.request.get('/api/identity/user-info', { headers: { 'x-csrf': '1' } })).status()).toBe(200);
+    await context.close();
+  });
+});
