@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { Button, Menu, Text } from '@mantine/core';
 import { IconChevronDown, IconKey, IconLogout, IconUser, IconUsers } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -8,12 +8,15 @@ import { paths } from '@/lib/paths';
 
 /**
  * The header's user dropdown (docs/product.md, "Screens"), opened and closed by click. Opened by the keyboard (Enter,
- * Space, ArrowDown), its first item takes focus, as a menu button should.
+ * Space, ArrowDown), its first item takes focus, as a menu button should. Closed without a choice,
+ * focus goes back to the button; a chosen item leads to another page, whose heading takes focus
+ * (app/page-title.tsx), so the button does not take it back.
  */
 export function UserMenu({ user }: { user: UserInfo }) {
   const { t } = useTranslation();
   const byKeyboard = useRef(false);
   const dropdown = useRef<HTMLDivElement>(null);
+  const [chosen, setChosen] = useState(false);
   const focusFirstItem = () => {
     if (!byKeyboard.current) return;
     byKeyboard.current = false;
@@ -34,8 +37,11 @@ export function UserMenu({ user }: { user: UserInfo }) {
       trigger="click"
       trapFocus={false}
       withInitialFocusPlaceholder={false}
-      returnFocus
-      onOpen={focusFirstItem}
+      returnFocus={!chosen}
+      onOpen={() => {
+        setChosen(false);
+        focusFirstItem();
+      }}
     >
       <Menu.Target>
         <Button
@@ -52,7 +58,12 @@ export function UserMenu({ user }: { user: UserInfo }) {
           </Text>
         </Button>
       </Menu.Target>
-      <Menu.Dropdown ref={dropdown}>
+      <Menu.Dropdown
+        ref={dropdown}
+        onClick={(e) => {
+          if (e.target instanceof Element && e.target.closest('[role="menuitem"]')) setChosen(true);
+        }}
+      >
         <Menu.Label>{user.email}</Menu.Label>
         <Menu.Item component={Link} to={paths.profile} leftSection={<IconUser size={16} aria-hidden />}>
           {t('menu_profile')}
