@@ -111,7 +111,7 @@ describe('GET /api/audit/export', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="audit-.*\.csv"$/);
-    const rows = parse(res.text, { columns: true, bom: true }) as Record<string, string>[];
+    const rows = parse<Record<string, string>>(res.text, { columns: true, bom: true });
     expect(rows.map((r) => JSON.parse(r.after!).name)).toEqual(['Trail Farm Shed', 'Trail South', 'Trail North Old']);
     expect(rows[0]).toMatchObject({
       action: 'organization.create',
@@ -133,7 +133,7 @@ describe('GET /api/audit/export', () => {
     ]);
     const all = await f.userMgrA.client.get('/api/audit/export');
     const listed = await f.userMgrA.client.get('/api/audit');
-    expect((parse(all.text, { columns: true, bom: true }) as unknown[]).length).toBe(listed.body.total);
+    expect(parse<Record<string, string>>(all.text, { columns: true, bom: true }).length).toBe(listed.body.total);
   });
 
   it('is scoped as the listing: 401 anonymous, 403 plain members and other subtrees, 404 unknown, 400 bad filters', async () => {

@@ -14,7 +14,7 @@ const load = (feature: string, language: string) =>
     unknown
   >;
 
-describe.each(['organizations', 'invitations'])('the %s locales', (feature) => {
+describe.each(['organizations', 'invitations', 'administration'])('the %s locales', (feature) => {
   it('exist for the six interface languages with identical, non-empty keys', () => {
     const files = readdirSync(fileURLToPath(new URL(`../../${feature}/locales/`, import.meta.url))).map((f) => f.replace('.json', ''));
     expect(files.sort()).toEqual([...INTERFACE_LANGUAGES].sort());
