@@ -217,7 +217,14 @@ function AuditEntryCard({
   return (
     <Paper component="li" withBorder p="sm" data-testid="audit-entry" data-action={entry.action}>
       <Group gap="xs" wrap="wrap" mb={lines.length > 0 ? 'xs' : 0}>
-        <Badge color={refused ? 'red' : 'brand'} variant="light" style={{ textTransform: 'none' }}>
+        <Badge
+          color={refused ? 'red' : 'brand'}
+          variant="light"
+          styles={{
+            root: { textTransform: 'none', height: 'auto', maxWidth: '100%', overflow: 'visible' },
+            label: { whiteSpace: 'normal', overflow: 'visible', textOverflow: 'clip' },
+          }}
+        >
           {actionLabel}
         </Badge>
         <Text size="sm" fw={600}>

@@ -1,4 +1,4 @@
-import { Suspense, use, useEffect, useState } from 'react';
+import { lazy, Suspense, use, useEffect, useState } from 'react';
 import { Alert, Box, Button, Center, Collapse, Loader, Paper } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconBinaryTree } from '@tabler/icons-react';
@@ -13,6 +13,11 @@ import { OrganizationView } from '../components/organization-view';
 import { organizationLocales } from '../lib/locales';
 import { problemLines } from '../lib/problems';
 import { notifyError } from '../lib/notify';
+
+// the administrator's tools (audit trail, access review, bulk invitations) load after the page
+const AdministratorTools = lazy(() =>
+  import('@/features/administration/components/administrator-tools').then((m) => ({ default: m.AdministratorTools })),
+);
 
 /** /manage-organization/{organizationId}: side tree and the selected organization (docs/product.md, "Screens"). */
 export function ManageOrganizationPage() {
@@ -97,6 +102,11 @@ function ManageOrganization() {
             </Alert>
           ) : null}
           {organization.data && user ? <OrganizationView key={organization.data.id} organization={organization.data} user={user} /> : null}
+          {organization.data && user && user.manageUsersOrOrganizations ? (
+            <Suspense fallback={null}>
+              <AdministratorTools key={organization.data.id} organization={organization.data} user={user} />
+            </Suspense>
+          ) : null}
         </Box>
       </Box>
       <Footer />
