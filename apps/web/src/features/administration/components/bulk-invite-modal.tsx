@@ -105,7 +105,10 @@ export function BulkInviteModal({ organization, onClose }: { organization: BulkI
                   key={outcome}
                   color={outcomeColor(outcome as BulkInvitationOutcome)}
                   variant="light"
-                  style={{ textTransform: 'none' }}
+                  styles={{
+                    root: { textTransform: 'none', overflow: 'visible', maxWidth: 'none' },
+                    label: { overflow: 'visible', textOverflow: 'clip' },
+                  }}
                 >
                   {t(`adm_bulk_outcome_${outcome}`)}: {n}
                 </Badge>
