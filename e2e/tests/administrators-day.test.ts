@@ -153,7 +153,7 @@ describe('bulk invitations from a CSV file', () => {
       page.waitForEvent('download'),
       dialog.getByRole('button', { name: 'Download the report' }).click(),
     ]);
-    const report = parse<Record<string, string>>(readFileSync((await download.path()), 'utf8'), { columns: true, bom: true });
+    const report = parse<Record<string, string>>(readFileSync(await download.path(), 'utf8'), { columns: true, bom: true });
     expect(report).toHaveLength(200);
     expect(report.map((r) => r.outcome)).toEqual(rows.map((r) => (r.verdict === 'ok' ? 'sent' : r.verdict)));
     expect(report.filter((r) => r.outcome === 'sent').every((r) => /^[0-9a-f-]{36}$/.test(r.invitation_id!))).toBe(true);
@@ -279,7 +279,7 @@ describe('the audit trail', () => {
     const times = await trail.locator('[data-testid=audit-entry] time').evaluateAll((ts) => ts.map((t) => t.getAttribute('datetime')!));
     expect([...times].sort().reverse()).toEqual(times);
 
-    await trail.getByRole('textbox', { name: 'Action' }).click();
+    await trail.getByRole('combobox', { name: 'Action' }).click();
     await page.getByRole('option', { name: 'Allowed e-mail domains changed' }).click();
     await trail
       .getByTestId('audit-count')
@@ -290,15 +290,15 @@ describe('the audit trail', () => {
     await entry.getByRole('cell', { name: DOMAIN }).waitFor();
     await entry.getByText('allowed_email_domains').waitFor();
 
-    await trail.getByRole('textbox', { name: 'Action' }).click();
+    await trail.getByRole('combobox', { name: 'Action' }).click();
     await page.getByRole('option', { name: 'Member removed', exact: true }).click();
     await trail
       .getByTestId('audit-count')
       .filter({ hasText: /^3 entries$/ })
       .waitFor();
-    await trail.getByLabel('Done by').fill('nobody-like-this');
+    await trail.getByLabel('Done by', { exact: true }).fill('nobody-like-this');
     await trail.getByText('No entries match these filters.').waitFor();
-    await trail.getByLabel('Done by').fill('ADMIN');
+    await trail.getByLabel('Done by', { exact: true }).fill('ADMIN');
     await trail
       .getByTestId('audit-count')
       .filter({ hasText: /^3 entries$/ })
@@ -307,7 +307,7 @@ describe('the audit trail', () => {
     await screenshot(page, 'admin-day-audit-en');
 
     const [download] = await Promise.all([page.waitForEvent('download'), trail.getByRole('button', { name: 'Export CSV' }).click()]);
-    const exported = parse<Record<string, string>>(readFileSync((await download.path()), 'utf8'), { columns: true, bom: true });
+    const exported = parse<Record<string, string>>(readFileSync(await download.path(), 'utf8'), { columns: true, bom: true });
     expect(exported.map((r) => r.action)).toEqual(['member.remove', 'member.remove', 'member.remove']);
     expect(download.suggestedFilename()).toMatch(/^audit-.*\.csv$/);
   });
@@ -320,12 +320,12 @@ describe('the audit trail', () => {
       await trail.getByRole('heading', { name: 'Änderungsprotokoll' }).waitFor();
       await trail.getByTestId('audit-entry').first().waitFor();
       const today = new Date().toISOString().slice(0, 10);
-      await trail.getByLabel('Von').fill('2020-01-01');
-      await trail.getByLabel('Bis').fill('2020-12-31');
+      await trail.getByLabel('Von', { exact: true }).fill('2020-01-01');
+      await trail.getByLabel('Bis', { exact: true }).fill('2020-12-31');
       await trail.getByText('Keine Einträge für diese Filter.').waitFor();
-      await trail.getByLabel('Bis').fill(today);
+      await trail.getByLabel('Bis', { exact: true }).fill(today);
       await trail.getByTestId('audit-entry').first().waitFor();
-      await trail.getByRole('textbox', { name: 'Organisation' }).click();
+      await trail.getByRole('combobox', { name: 'Organisation' }).click();
       await de.page.getByRole('option', { name: 'Day Branch' }).click();
       await trail
         .getByTestId('audit-count')

@@ -79,7 +79,6 @@ export function BulkInviteModal({ organization, onClose }: { organization: BulkI
                 setFile(f);
                 bulk.reset();
               }}
-              clearable
               data-autofocus
             />
             <NativeSelect
@@ -104,7 +103,7 @@ export function BulkInviteModal({ organization, onClose }: { organization: BulkI
                 <Badge
                   key={outcome}
                   color={outcomeColor(outcome as BulkInvitationOutcome)}
-                  variant="light"
+                  variant="dot"
                   styles={{
                     root: { textTransform: 'none', overflow: 'visible', maxWidth: 'none' },
                     label: { overflow: 'visible', textOverflow: 'clip' },
@@ -114,7 +113,12 @@ export function BulkInviteModal({ organization, onClose }: { organization: BulkI
                 </Badge>
               ))}
             </Group>
-            <ScrollArea.Autosize mah={360} type="auto" offsetScrollbars>
+            <ScrollArea.Autosize
+              mah={360}
+              type="auto"
+              offsetScrollbars
+              viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': t('adm_bulk_rows') }}
+            >
               <Table fz="sm" striped stickyHeader aria-label={t('adm_bulk_rows')}>
                 <Table.Thead>
                   <Table.Tr>
@@ -133,7 +137,7 @@ export function BulkInviteModal({ organization, onClose }: { organization: BulkI
                       <Table.Td>{`${r.first_name} ${r.last_name}`.trim()}</Table.Td>
                       <Table.Td>{r.language_code ?? '—'}</Table.Td>
                       <Table.Td>
-                        <Text span size="sm" c={`${outcomeColor(r.outcome)}.9`}>
+                        <Text span size="sm" fw={r.outcome === 'ok' || r.outcome === 'sent' ? 400 : 600}>
                           {t(`adm_bulk_outcome_${r.outcome}`)}
                         </Text>
                       </Table.Td>

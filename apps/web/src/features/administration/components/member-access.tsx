@@ -77,7 +77,11 @@ export function BulkRemoveModal({
     <ModalFrame title={t('adm_bulk_remove_title')} onClose={onClose}>
       <Stack>
         <Text>{t('adm_bulk_remove_confirm', { count: members.length })}</Text>
-        <ScrollArea.Autosize mah={240} type="auto">
+        <ScrollArea.Autosize
+          mah={240}
+          type="auto"
+          viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': t('adm_bulk_remove_title') }}
+        >
           <List size="sm" data-testid="bulk-remove-names">
             {members.map((m) => (
               <List.Item key={m.id} style={{ wordBreak: 'break-word' }}>
