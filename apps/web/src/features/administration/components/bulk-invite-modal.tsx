@@ -156,12 +156,13 @@ export function BulkInviteModal({ organization, onClose }: { organization: BulkI
                 ? t('adm_bulk_done', { sent: counts.sent ?? 0, total: rows.length })
                 : t('adm_bulk_progress', { done: progress.done, total: progress.total })}
             </Text>
-            <Progress
-              value={progress.total === 0 ? 100 : (progress.done / progress.total) * 100}
-              aria-labelledby="bulk-progress-label"
-              animated={phase === 'sending'}
-              size="lg"
-            />
+            <Progress.Root size="lg">
+              <Progress.Section
+                value={progress.total === 0 ? 100 : (progress.done / progress.total) * 100}
+                animated={phase === 'sending'}
+                aria-labelledby="bulk-progress-label"
+              />
+            </Progress.Root>
           </Stack>
         ) : null}
 
