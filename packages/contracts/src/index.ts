@@ -2,6 +2,7 @@ export * from './languages.js';
 export * from './errors.js';
 export * from './rights.js';
 export * from './schemas.js';
+export * from './passwords.js';
 export * from './session.js';
 export * from './organizations.js';
 export * from './administration.js';

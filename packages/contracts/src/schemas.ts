@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { USER_LANGUAGES } from './languages.js';
 import { loginNextStepSchema } from './factors.js';
 import { rightsSchema } from './rights.js';
+import { PASSWORD_MAX_LENGTH } from './passwords.js';
 
 /**
  * Every request and response payload of the API (docs/product.md, "People, organizations and invitations" and "Calls"), with the specification's field
@@ -58,8 +59,8 @@ export type EmailLoginRequest = z.infer<typeof emailLoginRequestSchema>;
 
 export const loginRequestSchema = z.object({
   email: z.string({ message: 'fill_all_required_fields' }).trim().min(1, { message: 'fill_all_required_fields' }).max(100),
-  // up to the password policy's maximum (128), so every password that can be set can sign in
-  password: z.string({ message: 'fill_all_required_fields' }).min(1, { message: 'fill_all_required_fields' }).max(128),
+  // up to the password policy's maximum (PASSWORD_MAX_LENGTH), so every password that can be set can sign in
+  password: z.string({ message: 'fill_all_required_fields' }).min(1, { message: 'fill_all_required_fields' }).max(PASSWORD_MAX_LENGTH),
   remember: z.boolean().nullish(),
   return_url: returnValue,
   return_path: returnValue,
@@ -124,42 +125,12 @@ export const userInfoSchema = z.object({
 });
 export type UserInfo = z.infer<typeof userInfoSchema>;
 
-/** Password policy of docs/product.md, "Validation"; messages are translation keys. Up to 128 characters accepted. */
-export const passwordSchema = z
-  .string({ message: 'password_required' })
-  .min(1, { message: 'password_required' })
-  .min(8, { message: 'password_too_short' })
-  .max(128, { message: 'password_too_long' })
-  .regex(/[0-9]/, { message: 'password_requires_digit' })
-  .regex(/\p{Ll}/u, { message: 'password_requires_lower' })
-  .regex(/\p{Lu}/u, { message: 'password_requires_upper' })
-  .regex(/[^\p{L}\p{N}]/u, { message: 'password_requires_non_alphanumeric' });
-
-export const PASSWORD_RULES = [
-  'password_too_short',
-  'password_requires_digit',
-  'password_requires_lower',
-  'password_requires_upper',
-  'password_requires_non_alphanumeric',
-] as const;
-
-/** Which password rules a candidate still breaks (for the hints shown while typing). */
-export function brokenPasswordRules(password: string): (typeof PASSWORD_RULES)[number][] {
-  const broken: (typeof PASSWORD_RULES)[number][] = [];
-  if (password.length < 8) broken.push('password_too_short');
-  if (!/[0-9]/.test(password)) broken.push('password_requires_digit');
-  if (!/\p{Ll}/u.test(password)) broken.push('password_requires_lower');
-  if (!/\p{Lu}/u.test(password)) broken.push('password_requires_upper');
-  if (!/[^\p{L}\p{N}]/u.test(password)) broken.push('password_requires_non_alphanumeric');
-  return broken;
-}
-
 const requiredText = (key: string, max = 100) => z.string({ message: key }).min(1, { message: key }).max(max);
 
 export const changePasswordRequestSchema = z.object({
-  current_password: requiredText('fill_all_required_fields', 128),
-  new_password: requiredText('fill_all_required_fields', 128),
-  confirm_password: requiredText('fill_all_required_fields', 128),
+  current_password: requiredText('fill_all_required_fields', PASSWORD_MAX_LENGTH),
+  new_password: requiredText('fill_all_required_fields', PASSWORD_MAX_LENGTH),
+  confirm_password: requiredText('fill_all_required_fields', PASSWORD_MAX_LENGTH),
 });
 export type ChangePasswordRequest = z.infer<typeof changePasswordRequestSchema>;
 
@@ -178,8 +149,8 @@ export type ForgotPasswordRequest = z.infer<typeof forgotPasswordRequestSchema>;
 export const resetPasswordRequestSchema = z.object({
   user_id: requiredText('user_id_required', 100),
   token: requiredText('token_required', 500),
-  password: requiredText('fill_all_required_fields', 128),
-  confirm_password: requiredText('fill_all_required_fields', 128),
+  password: requiredText('fill_all_required_fields', PASSWORD_MAX_LENGTH),
+  confirm_password: requiredText('fill_all_required_fields', PASSWORD_MAX_LENGTH),
 });
 export type ResetPasswordRequest = z.infer<typeof resetPasswordRequestSchema>;
 
@@ -333,8 +304,8 @@ export const acceptInvitationRequestSchema = z.object({
   first_name: personName('first_name_required'),
   last_name: personName('last_name_required'),
   language_code: z.string({ message: 'language_code_required' }).min(1, { message: 'language_code_required' }).pipe(languageCodeSchema),
-  password: z.string().max(128).nullish(),
-  password_confirmation: z.string().max(128).nullish(),
+  password: z.string().max(PASSWORD_MAX_LENGTH).nullish(),
+  password_confirmation: z.string().max(PASSWORD_MAX_LENGTH).nullish(),
   opt_in_for_newsletter: z.boolean().default(false),
   // not a field of the wire contract: accepting the invitation is the consent, recorded with its
   // time (users.terms_accepted_at); the registration form still asks for the tick first. A client
@@ -403,6 +374,15 @@ export const featuresSchema = z.object({
   ordering_tools_enabled: z.boolean(),
   ordering_tools_enabled_for_non_nedap_users: z.boolean(),
 });
+
+/** GET /api/portal/configuration: the site settings the operator configures (README), shown before login. */
+export const portalConfigurationSchema = z.object({
+  privacy_statement_url: z.string(),
+  eula_url: z.string(),
+  sales_contact_email: z.string(),
+  login_video_url: z.string(),
+});
+export type PortalConfiguration = z.infer<typeof portalConfigurationSchema>;
 
 export const healthResponseSchema = z.object({ status: z.enum(['ok', 'unavailable']) });
 

@@ -1,5 +1,5 @@
 import { notifications } from '@mantine/notifications';
-import { describeError, errorMessage } from '@/lib/errors';
+import { describeError, errorLines as linesOf, errorMessage } from '@/lib/errors';
 import { i18n } from '@/lib/i18n';
 
 /**
@@ -31,6 +31,11 @@ export function notifyError(err: unknown, options: NotifyErrorOptions = {}): voi
     closeButtonProps: closeButtonProps(),
     style: { whiteSpace: 'pre-line' },
   });
+}
+
+/** The translated lines of a failure (for the summary in a form or modal). */
+export function errorLines(err: unknown): string[] {
+  return linesOf(err, (key, o) => i18n.t(key, o), known);
 }
 
 /** The translated one-line text of a failure (for inline alerts). */

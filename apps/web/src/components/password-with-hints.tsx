@@ -7,8 +7,11 @@ import { PASSWORD_RULES, brokenPasswordRules } from '@partner-portal/contracts';
 type Props = ComponentPropsWithoutRef<typeof PasswordInput> & { value?: string };
 
 /**
- * A new-password field whose rules (docs/product.md, "Validation") show below it while it has focus, each ticked off as
- * it is met. The field is described by the hints, so screen readers hear them too.
+ * The new-password field of every form that sets one (change and reset password, registration):
+ * the rules of packages/contracts/src/passwords.ts (docs/product.md, "Validation") show below it
+ * while it has focus, in the flow of the form (they push the next field down rather than cover
+ * it), each ticked off as it is met. The field is described by the hints, which are announced
+ * politely as they change.
  */
 export const PasswordWithHints = forwardRef<HTMLInputElement, Props>(function PasswordWithHints(props, ref) {
   const { t } = useTranslation();
@@ -20,7 +23,7 @@ export const PasswordWithHints = forwardRef<HTMLInputElement, Props>(function Pa
       <PasswordInput
         {...props}
         ref={ref}
-        aria-describedby={focused ? hintsId : undefined}
+        aria-describedby={hintsId}
         onFocus={(e) => {
           setFocused(true);
           props.onFocus?.(e);
@@ -30,42 +33,40 @@ export const PasswordWithHints = forwardRef<HTMLInputElement, Props>(function Pa
           props.onBlur?.(e);
         }}
       />
-      {focused && (
-        <Box
-          id={hintsId}
-          mt={6}
-          p="xs"
-          bg="gray.0"
-          bd="1px solid var(--mantine-color-gray-3)"
-          style={{ borderRadius: 'var(--mantine-radius-sm)' }}
-        >
-          <Text size="sm" fw={600} mb={4}>
-            {t('password_hints_title')}
-          </Text>
-          <List size="sm" spacing={2} listStyleType="none">
-            {PASSWORD_RULES.map((rule) => {
-              const ok = !broken.has(rule);
-              return (
-                <List.Item
-                  key={rule}
-                  icon={
-                    ok ? (
-                      <IconCheck size={14} color="var(--mantine-color-green-8)" aria-hidden />
-                    ) : (
-                      <IconX size={14} color="var(--mantine-color-red-8)" aria-hidden />
-                    )
-                  }
-                >
-                  <Text size="sm" component="span" fw={ok ? 400 : 500}>
-                    {t(`hint_${rule}`)}
-                    {ok && <VisuallyHidden>{` (${t('hint_met')})`}</VisuallyHidden>}
-                  </Text>
-                </List.Item>
-              );
-            })}
-          </List>
-        </Box>
-      )}
+      <Box
+        hidden={!focused}
+        mt={6}
+        p="xs"
+        bg="gray.0"
+        bd="1px solid var(--mantine-color-gray-3)"
+        style={{ borderRadius: 'var(--mantine-radius-sm)' }}
+      >
+        <Text size="sm" fw={600} mb={4}>
+          {t('password_hints_title')}
+        </Text>
+        <List id={hintsId} size="sm" spacing={2} aria-live="polite" listStyleType="none">
+          {PASSWORD_RULES.map((rule) => {
+            const ok = !broken.has(rule);
+            return (
+              <List.Item
+                key={rule}
+                icon={
+                  ok ? (
+                    <IconCheck size={14} color="var(--mantine-color-green-9)" aria-hidden />
+                  ) : (
+                    <IconX size={14} color="var(--mantine-color-red-9)" aria-hidden />
+                  )
+                }
+              >
+                <Text size="sm" c={ok ? 'green.9' : 'red.9'} component="span">
+                  {t(`hint_${rule}`)}
+                  {ok ? <VisuallyHidden>{` (${t('hint_met')})`}</VisuallyHidden> : null}
+                </Text>
+              </List.Item>
+            );
+          })}
+        </List>
+      </Box>
     </div>
   );
 });

@@ -1,18 +1,15 @@
+import type { PortalConfiguration as ServerConfiguration } from '@partner-portal/contracts';
 import { api } from './api';
 
 /**
  * Site settings the operator configures on the server (README: PRIVACY_STATEMENT_URL, EULA_URL,
- * SALES_CONTACT_EMAIL, LOGIN_VIDEO_URL). They are read from GET /api/portal/configuration when the
- * server offers it; until then (or when it fails) the defaults below, which match the server's
- * defaults, are used.
+ * SALES_CONTACT_EMAIL, LOGIN_VIDEO_URL), in the shape of contracts' portalConfigurationSchema, plus
+ * the login video's still, which only the web app has. They are read from GET
+ * /api/portal/configuration when the server offers it; until then (or when it fails) the defaults
+ * below, which match the server's defaults, are used. Only the type is imported, so the login
+ * page does not load zod.
  */
-export interface PortalConfiguration {
-  privacy_statement_url: string;
-  eula_url: string;
-  sales_contact_email: string;
-  login_video_url: string;
-  login_video_poster_url: string;
-}
+export type PortalConfiguration = ServerConfiguration & { login_video_poster_url: string };
 
 export const DEFAULT_CONFIGURATION: PortalConfiguration = {
   privacy_statement_url: 'https://www.nedap.com/privacy-statement/',

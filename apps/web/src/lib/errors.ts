@@ -4,14 +4,20 @@ import { ApiError } from './api';
  * How a failed call is shown (docs/product.md, "Errors"), as pure data so it can be tested:
  * - 400: per-field errors, each by its translation key when present, else by its message;
  * - 409: the translated key of the problem, falling back to 'invalid_operation';
+ * - 403 and 404: the translated key when it says more than the status (e.g. 'unknown_member',
+ *   'cannot_grant_rights_not_held'), else 'error_try_again';
  * - 429: a red toast 'too_many_requests' (callers may ignore it, e.g. change and forgot password);
  * - anything else: 'error_try_again'.
+ * The problem's Messages (e.g. the allowed domains) follow the text.
  */
 export type ErrorView =
-  | { kind: 'fields'; fields: Record<string, string[]>; summary: string[] }
+  | { kind: 'fields'; fields: Record<string, string[]>; summary: string[]; messages?: string[] }
   | { kind: 'conflict'; key: string; messages: string[]; params: Record<string, string | number> }
   | { kind: 'too_many_requests'; key: 'too_many_requests' }
-  | { kind: 'generic'; key: string; status: number | null };
+  | { kind: 'generic'; key: string; status: number | null; messages?: string[]; params?: Record<string, string | number> };
+
+/** The keys that only restate a status: they give the user nothing the general message does not. */
+const STATUS_KEYS = new Set(['validation_failed', 'forbidden', 'not_found']);
 
 /** Translation function shape used by the helpers (i18next's `t`, or a stub in tests). */
 export type Translate = (key: string, options?: Record<string, unknown>) => string;
@@ -27,9 +33,11 @@ export function describeError(err: unknown, knownKey: (key: string) => boolean =
     const summary = Object.values(fields).flat();
     if (summary.length === 0) {
       const key = problem?.i18NTranslationKey;
-      summary.push(key && knownKey(key) && key !== 'validation_failed' ? key : (problem?.detail ?? problem?.title ?? 'error_try_again'));
+      summary.push(key && knownKey(key) && !STATUS_KEYS.has(key) ? key : (problem?.detail ?? problem?.title ?? 'error_try_again'));
     }
-    return { kind: 'fields', fields, summary };
+    return problem?.messages?.length
+      ? { kind: 'fields', fields, summary, messages: problem.messages }
+      : { kind: 'fields', fields, summary };
   }
   if (err.status === 409) {
     const key = problem?.i18NTranslationKey;
@@ -41,20 +49,31 @@ export function describeError(err: unknown, knownKey: (key: string) => boolean =
     };
   }
   if (err.status === 429) return { kind: 'too_many_requests', key: 'too_many_requests' };
+  if (err.status === 403 || err.status === 404) {
+    const key = problem?.i18NTranslationKey;
+    if (key && knownKey(key) && !STATUS_KEYS.has(key))
+      return { kind: 'generic', key, status: err.status, messages: problem?.messages ?? [], params: problem?.params ?? {} };
+  }
   return { kind: 'generic', key: 'error_try_again', status: err.status };
 }
 
-/** One line of text for a failure, translated. */
-export function errorMessage(err: unknown, t: Translate, knownKey?: (key: string) => boolean): string {
+/** The lines of text for a failure, translated: the error, then the problem's Messages, each once. */
+export function errorLines(err: unknown, t: Translate, knownKey?: (key: string) => boolean): string[] {
   const view = describeError(err, knownKey);
-  switch (view.kind) {
-    case 'fields':
-      return view.summary.map((s) => t(s, { defaultValue: s })).join('\n');
-    case 'conflict':
-      return [t(view.key, { ...view.params, defaultValue: t('invalid_operation') }), ...view.messages].join('\n');
-    default:
-      return t(view.key);
-  }
+  const lines =
+    view.kind === 'fields'
+      ? [...view.summary.map((s) => t(s, { defaultValue: s })), ...(view.messages ?? [])]
+      : view.kind === 'conflict'
+        ? [t(view.key, { ...view.params, defaultValue: t('invalid_operation') }), ...view.messages]
+        : view.kind === 'generic'
+          ? [t(view.key, { ...view.params, defaultValue: t('error_try_again') }), ...(view.messages ?? [])]
+          : [t(view.key)];
+  return [...new Set(lines)];
+}
+
+/** The text for a failure, translated: its lines, one per line. */
+export function errorMessage(err: unknown, t: Translate, knownKey?: (key: string) => boolean): string {
+  return errorLines(err, t, knownKey).join('\n');
 }
 
 /** The translated message of each field error of a 400, keyed by the wire field name. */

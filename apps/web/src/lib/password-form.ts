@@ -1,4 +1,4 @@
-import { brokenPasswordRules } from '@partner-portal/contracts';
+import { brokenPasswordRules, confirmationMismatch } from '@partner-portal/contracts';
 
 /**
  * The errors of a new-password form (docs/product.md, "Validation"), all at once: every field required
@@ -9,6 +9,6 @@ export function passwordFormErrors(required: string[], newPassword: string, conf
   const errors: string[] = [];
   if (required.some((v) => !v)) errors.push('fill_all_required_fields');
   if (newPassword) errors.push(...brokenPasswordRules(newPassword));
-  if (newPassword && confirmPassword && newPassword !== confirmPassword) errors.push('password_error_no_match');
+  if (confirmationMismatch(newPassword, confirmPassword)) errors.push('password_error_no_match');
   return errors;
 }

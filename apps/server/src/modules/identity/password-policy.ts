@@ -1,16 +1,15 @@
 import { createRequire } from 'node:module';
-import { brokenPasswordRules, type ErrorKey } from '@partner-portal/contracts';
+import { brokenPasswordRules, PASSWORD_MAX_LENGTH, type ErrorKey } from '@partner-portal/contracts';
 import type { ZxcvbnFactory as Factory, MatchExtended } from '@zxcvbn-ts/core';
 
 /**
- * The password policy (docs/security.md, V6): at least 8 characters with lower, upper, digit and
- * special (the rules shared with the web app in the contracts), at most 128 characters, and not on
+ * The password policy (docs/security.md, V6): the composition rules and the maximum length of
+ * packages/contracts/src/passwords.ts (shared with the web app), and not on
  * the block-list of NIST SP 800-63B: a password is refused when, apart from leading and trailing
  * digits and symbols, it is one breached password, one common word of the users' languages (en,
  * nl, de, fr, es) or one of the product's own words, also reversed or in l33t ("P@ssw0rd2024!" is
  * "password"). zxcvbn-ts finds the words; only the block-list verdict is used, not its score.
  */
-export const PASSWORD_MAX_LENGTH = 128;
 
 /** Context-specific words (ASVS 6.1.2): the product, the provider and the trade. */
 export const CONTEXT_WORDS = [

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ContextResponse, ErrorMessage, LoginConsentResponse, LogoutResponse } from '@partner-portal/contracts';
-import { safeReturnPath as sameOriginReturnPath } from '@partner-portal/contracts';
+import { confirmationMismatch, safeReturnPath as sameOriginReturnPath } from '@partner-portal/contracts';
 import { hashPassword, verifyPassword } from '../../passwords.js';
 import { AppError } from '../../http/problem.js';
 import { throttle } from '../../http/rate-limit.js';
@@ -282,7 +282,7 @@ export class IdentityService {
     const fields: Record<string, ('password_error_no_match' | ReturnType<typeof passwordProblems>[number])[]> = {};
     const problems = passwordProblems(input.new_password);
     if (problems.length) fields.new_password = problems;
-    if (input.new_password !== input.confirm_password) fields.confirm_password = ['password_error_no_match'];
+    if (confirmationMismatch(input.new_password, input.confirm_password)) fields.confirm_password = ['password_error_no_match'];
     if (Object.keys(fields).length) throw AppError.validation(fields);
     const row = await q.findUserById(this.services.db, user.id);
     const ok = row?.password_hash ? await verifyPassword(row.password_hash, input.current_password) : false;
@@ -337,7 +337,7 @@ export class IdentityService {
     const fields: Record<string, ('password_error_no_match' | ReturnType<typeof passwordProblems>[number])[]> = {};
     const problems = passwordProblems(input.password);
     if (problems.length) fields.password = problems;
-    if (input.password !== input.confirm_password) fields.confirm_password = ['password_error_no_match'];
+    if (confirmationMismatch(input.password, input.confirm_password)) fields.confirm_password = ['password_error_no_match'];
     if (Object.keys(fields).length) throw AppError.validation(fields);
     const user = await q.findUserById(this.services.db, input.user_id);
     if (!user || user.external_idp) throw new AppError('reset_link_expired');

@@ -1,5 +1,13 @@
 import { timingSafeEqual } from 'node:crypto';
-import { applyRightsRules, rightsNotHeld, toRights, withinHeldRights, type Invitation, type Rights } from '@partner-portal/contracts';
+import {
+  applyRightsRules,
+  confirmationMismatch,
+  rightsNotHeld,
+  toRights,
+  withinHeldRights,
+  type Invitation,
+  type Rights,
+} from '@partner-portal/contracts';
 import { hashPassword } from '../../passwords.js';
 import type { Config } from '../../config.js';
 import type { Database, Queryable } from '../../db/client.js';
@@ -232,7 +240,7 @@ function checkNativeRegistration(input: AcceptInput): void {
   if (problems.length) errors.password = problems.map((key) => ({ message: key, translation_key: key }));
   if (!input.password_confirmation) {
     errors.password_confirmation = [{ message: 'password_required', translation_key: 'password_required' }];
-  } else if (password !== input.password_confirmation) {
+  } else if (confirmationMismatch(password, input.password_confirmation)) {
     errors.password_confirmation = [{ message: 'password_error_no_match', translation_key: 'password_error_no_match' }];
   }
   if (Object.keys(errors).length) {

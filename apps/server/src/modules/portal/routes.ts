@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { featuresSchema, notificationSchema, problemSchema, tileSchema } from '@partner-portal/contracts';
+import { featuresSchema, notificationSchema, portalConfigurationSchema, problemSchema, tileSchema } from '@partner-portal/contracts';
 import * as service from './service.js';
 
 const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, problemSchema]));
@@ -67,12 +67,7 @@ export const portalRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['portal'],
         summary: 'Site settings shown before login (privacy statement, licence agreement, sales contact, login video); no login needed',
         response: {
-          200: z.object({
-            privacy_statement_url: z.string(),
-            eula_url: z.string(),
-            sales_contact_email: z.string(),
-            login_video_url: z.string(),
-          }),
+          200: portalConfigurationSchema,
         },
       },
     },

@@ -11,11 +11,11 @@ import { changeLanguage } from '@/lib/i18n';
 import { LANGUAGE_NAMES } from '@/components/language-names';
 import { errorText } from '@/components/notify';
 import { fieldErrorMessages } from '@/lib/errors';
-import { NewPasswordInput } from './new-password-input';
+import { PasswordWithHints } from '@/components/password-with-hints';
 import { useAcceptInvitation } from '../api/accept-invitation';
-import { externalRegistrationSchema, registrationSchema, type Registration } from '../lib/registration';
+import { externalRegistrationSchema, registrationSchema, type Registration, type RegistrationInput } from '../lib/registration';
 
-type Values = Registration;
+type Values = RegistrationInput;
 
 /**
  * The registration form of an invitation (docs/product.md, "Screens"): greeting, disabled e-mail, names, preferred
@@ -43,7 +43,7 @@ export function RegistrationForm({
     handleSubmit,
     setError,
     formState: { errors },
-  } = useForm<Values>({
+  } = useForm<Values, unknown, Registration>({
     resolver: zodResolver(external ? (externalRegistrationSchema as unknown as typeof registrationSchema) : registrationSchema),
     defaultValues: {
       first_name: '',
@@ -143,7 +143,7 @@ export function RegistrationForm({
               data={USER_LANGUAGES.map((code) => ({ value: code, label: LANGUAGE_NAMES[code] }))}
               value={field.value}
               onChange={(e) => {
-                const value = e.currentTarget.value as Values['language_code'];
+                const value = e.currentTarget.value;
                 field.onChange(value);
                 void changeLanguage(interfaceLanguageFor(value));
               }}
@@ -154,7 +154,7 @@ export function RegistrationForm({
         />
         {external ? null : (
           <>
-            <NewPasswordInput
+            <PasswordWithHints
               label={t('inv_password')}
               required
               autoComplete="new-password"

@@ -1,6 +1,7 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { changeRightsRequestSchema, type ChangeRightsRequest } from '@partner-portal/contracts';
 import { api } from '@/lib/api';
+import { memberKeys } from './query-keys';
 
 /** PUT /api/members/rights/{memberId} { rights } (204) */
 export { changeRightsRequestSchema };
@@ -9,6 +10,11 @@ export function changeMemberRights({ memberId, ...body }: ChangeRightsRequest & 
   return api.put(`/members/rights/${encodeURIComponent(memberId)}`, body);
 }
 
+/** Changes a member's rights; the next 'edit rights' reads them afresh. */
 export function useChangeMemberRights() {
-  return useMutation({ mutationFn: changeMemberRights });
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: changeMemberRights,
+    onSuccess: (_, { memberId }) => void queryClient.invalidateQueries({ queryKey: memberKeys.rights(memberId) }),
+  });
 }

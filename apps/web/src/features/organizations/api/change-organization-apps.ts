@@ -1,6 +1,8 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { changeOrganizationAppsRequestSchema, type ChangeOrganizationAppsRequest } from '@partner-portal/contracts';
 import { api } from '@/lib/api';
+import { setApps } from '../lib/tree';
+import { patchTree, refreshPeople } from './cache';
 
 /** PATCH /api/organizations/{id}/apps { client_ids } (204) */
 export { changeOrganizationAppsRequestSchema };
@@ -9,6 +11,14 @@ export function changeOrganizationApps({ id, ...body }: ChangeOrganizationAppsRe
   return api.patch(`/organizations/${encodeURIComponent(id)}/apps`, body);
 }
 
+/** Changes the organization's apps; in the tree its descendants keep only those (lib/tree.ts, setApps). */
 export function useChangeOrganizationApps() {
-  return useMutation({ mutationFn: changeOrganizationApps });
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: changeOrganizationApps,
+    onSuccess: (_, { id, client_ids }) => {
+      patchTree(queryClient, (root) => setApps(root, id, client_ids));
+      void refreshPeople(queryClient);
+    },
+  });
 }

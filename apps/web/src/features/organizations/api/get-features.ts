@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { featuresSchema, type Features } from '@partner-portal/contracts';
 import { api } from '@/lib/api';
+import { portalKeys } from './query-keys';
 
 /** GET /api/portal/application/features: gates the Control Tower and Ordering Tools rights sections. */
 const NONE: Features = {
@@ -20,7 +21,7 @@ export async function getFeatures(signal?: AbortSignal): Promise<Features> {
 }
 
 export const featuresQueryOptions = () =>
-  queryOptions({ queryKey: ['portal', 'features'] as const, queryFn: ({ signal }) => getFeatures(signal), staleTime: 300_000 });
+  queryOptions({ queryKey: portalKeys.features(), queryFn: ({ signal }) => getFeatures(signal), staleTime: 300_000 });
 
 export function useFeatures() {
   return useQuery(featuresQueryOptions());

@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { memberRightsResponseSchema, toRights } from '@partner-portal/contracts';
 import { api } from '@/lib/api';
+import { memberKeys } from './query-keys';
 
 /** GET /api/members/rights/{memberId} */
 export { memberRightsResponseSchema };
@@ -12,10 +13,8 @@ export async function getMemberRights(memberId: string, signal?: AbortSignal): P
   return memberRightsResponseSchema.parse({ ...body, rights: toRights(body.rights) });
 }
 
-export const memberRightsQueryKey = (memberId: string) => ['members', 'rights', memberId] as const;
-
 export const memberRightsQueryOptions = (memberId: string) =>
-  queryOptions({ queryKey: memberRightsQueryKey(memberId), queryFn: ({ signal }) => getMemberRights(memberId, signal), staleTime: 0 });
+  queryOptions({ queryKey: memberKeys.rights(memberId), queryFn: ({ signal }) => getMemberRights(memberId, signal), staleTime: 0 });
 
 export function useMemberRights(memberId: string) {
   return useQuery(memberRightsQueryOptions(memberId));

@@ -1,11 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { organizationNodeSchema, type OrganizationNode } from '@partner-portal/contracts';
 import { api } from '@/lib/api';
+import { organizationKeys } from './query-keys';
 
 /** GET /api/organizations/tree: the actor's organization as root, with its whole subtree. */
 export const organizationTreeSchema = organizationNodeSchema;
-
-export const organizationTreeQueryKey = ['organizations', 'tree'] as const;
 
 export async function getOrganizationTree(signal?: AbortSignal): Promise<OrganizationNode> {
   // the tree can hold 10,000 nodes: it is trusted as typed rather than parsed node by node
@@ -13,7 +12,7 @@ export async function getOrganizationTree(signal?: AbortSignal): Promise<Organiz
 }
 
 export const organizationTreeQueryOptions = () =>
-  queryOptions({ queryKey: organizationTreeQueryKey, queryFn: ({ signal }) => getOrganizationTree(signal), staleTime: Infinity });
+  queryOptions({ queryKey: organizationKeys.tree(), queryFn: ({ signal }) => getOrganizationTree(signal), staleTime: Infinity });
 
 export function useOrganizationTree() {
   return useQuery(organizationTreeQueryOptions());

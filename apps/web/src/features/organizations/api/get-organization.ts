@@ -1,18 +1,17 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { organizationSchema, type Organization } from '@partner-portal/contracts';
 import { api } from '@/lib/api';
+import { organizationKeys } from './query-keys';
 
 /** GET /api/organizations/{id} */
 export { organizationSchema };
-
-export const organizationQueryKey = (id: string) => ['organizations', 'detail', id] as const;
 
 export async function getOrganization(id: string, signal?: AbortSignal): Promise<Organization> {
   return organizationSchema.parse(await api.get<unknown>(`/organizations/${encodeURIComponent(id)}`, { signal }));
 }
 
 export const organizationQueryOptions = (id: string) =>
-  queryOptions({ queryKey: organizationQueryKey(id), queryFn: ({ signal }) => getOrganization(id, signal), staleTime: 10_000 });
+  queryOptions({ queryKey: organizationKeys.detail(id), queryFn: ({ signal }) => getOrganization(id, signal), staleTime: 10_000 });
 
 export function useOrganization(id: string | null | undefined) {
   return useQuery({ ...organizationQueryOptions(id ?? ''), enabled: !!id });

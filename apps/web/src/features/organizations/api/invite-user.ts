@@ -1,4 +1,4 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   invitationCreatedResponseSchema,
   invitationRequestSchema,
@@ -6,6 +6,8 @@ import {
   type InvitationRequest,
 } from '@partner-portal/contracts';
 import { api } from '@/lib/api';
+import { changeCount } from '../lib/tree';
+import { patchTree, refreshPeople } from './cache';
 
 /** POST /api/organizations/{id}/invitations → { invitation, organizationId } */
 export { invitationRequestSchema };
@@ -19,6 +21,14 @@ export async function inviteUser({
   );
 }
 
+/** Invites a user: one more pending invitation in the tree's count, and the tables reload. */
 export function useInviteUser() {
-  return useMutation({ mutationFn: inviteUser });
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: inviteUser,
+    onSuccess: ({ invitation }) => {
+      patchTree(queryClient, (root) => changeCount(root, invitation.organization_id, 'pending_invitations', 1));
+      void refreshPeople(queryClient);
+    },
+  });
 }

@@ -2,6 +2,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import type { z } from 'zod';
 import { memberSearchResponseSchema } from '@partner-portal/contracts';
 import { api } from '@/lib/api';
+import { memberKeys } from './query-keys';
 
 /**
  * GET /api/members/search: case-insensitive e-mail substring over the organization's subtree,
@@ -19,7 +20,7 @@ export async function searchMembers(organizationId: string, q: string, signal?: 
 
 export const memberSearchQueryOptions = (organizationId: string, q: string) =>
   queryOptions({
-    queryKey: ['members', 'search', organizationId, q] as const,
+    queryKey: memberKeys.search(organizationId, q),
     queryFn: ({ signal }) => searchMembers(organizationId, q, signal),
     staleTime: 5_000,
   });

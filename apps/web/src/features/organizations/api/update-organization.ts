@@ -1,6 +1,8 @@
-import { useMutation } from '@tanstack/react-query';
-import { updateOrganizationRequestSchema, type UpdateOrganizationRequest } from '@partner-portal/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { updateOrganizationRequestSchema, type Organization, type UpdateOrganizationRequest } from '@partner-portal/contracts';
 import { api } from '@/lib/api';
+import { renameNode } from '../lib/tree';
+import { patchTree, refreshPeople } from './cache';
 
 /** PATCH /api/organizations/{id} { name } */
 export { updateOrganizationRequestSchema };
@@ -9,6 +11,14 @@ export function updateOrganization({ id, ...body }: UpdateOrganizationRequest & 
   return api.patch(`/organizations/${encodeURIComponent(id)}`, body);
 }
 
-export function useUpdateOrganization() {
-  return useMutation({ mutationFn: updateOrganization });
+/** Renames `organization`; the tree shows the new name in its place among the siblings. */
+export function useUpdateOrganization(organization: Pick<Organization, 'id' | 'parent_id'>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: UpdateOrganizationRequest) => updateOrganization({ id: organization.id, ...body }),
+    onSuccess: (_, { name }) => {
+      patchTree(queryClient, (root) => renameNode(root, organization.id, name, organization.parent_id));
+      void refreshPeople(queryClient);
+    },
+  });
 }

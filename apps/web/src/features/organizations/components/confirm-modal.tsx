@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { problemLines } from '../lib/problems';
+import { errorLines } from '@/components/notify';
 import { ModalFrame, ProblemSummary } from './modal-frame';
 
 /** A confirmation for an irreversible action (delete organization, remove user, revoke invitation). */
@@ -27,7 +27,7 @@ export function ConfirmModal({
     try {
       await onConfirm();
     } catch (error) {
-      setProblems(problemLines(error, t));
+      setProblems(errorLines(error));
       setBusy(false);
     }
   };

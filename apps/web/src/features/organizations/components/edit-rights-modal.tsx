@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { canManageMember, type Delegator, type Features, type Rights } from '@partner-portal/contracts';
 import { useMemberRights, type MemberRights } from '../api/get-member-rights';
 import { useChangeMemberRights } from '../api/change-member-rights';
-import { problemLines } from '../lib/problems';
+import { errorLines } from '@/components/notify';
 import { ModalFrame, ProblemSummary } from './modal-frame';
 import { RightsEditor } from './rights-editor';
 
@@ -31,7 +31,7 @@ export function EditRightsModal({
   return (
     <ModalFrame title={t('org_rights_title', { email })} onClose={onClose} size="xl">
       {query.isPending ? <Loader aria-label={t('org_loading')} /> : null}
-      {query.isError ? <ProblemSummary lines={problemLines(query.error, t)} /> : null}
+      {query.isError ? <ProblemSummary lines={errorLines(query.error)} /> : null}
       {query.data ? (
         <RightsForm
           data={query.data}
@@ -78,7 +78,7 @@ function RightsForm({
       onSubmit={(e) => {
         e.preventDefault();
         setProblems(null);
-        save.mutate({ memberId: data.member_id, rights }, { onSuccess: onSaved, onError: (error) => setProblems(problemLines(error, t)) });
+        save.mutate({ memberId: data.member_id, rights }, { onSuccess: onSaved, onError: (error) => setProblems(errorLines(error)) });
       }}
     >
       <Stack>

@@ -17,7 +17,7 @@ import {
 } from '@partner-portal/contracts';
 import { useInviteUser } from '../api/invite-user';
 import { isDomainAllowed } from '../lib/format';
-import { problemLines } from '../lib/problems';
+import { errorLines } from '@/components/notify';
 import { ModalFrame, ProblemSummary } from './modal-frame';
 import { RightsEditor } from './rights-editor';
 
@@ -71,7 +71,7 @@ export function InviteUserModal({
     setProblems(null);
     invite.mutate(
       { organizationId: organization.id, email_address: email, language_code: values.language_code, ...(withRights ? { rights } : {}) },
-      { onSuccess: ({ invitation }) => onInvited(invitation), onError: (error) => setProblems(problemLines(error, t)) },
+      { onSuccess: ({ invitation }) => onInvited(invitation), onError: (error) => setProblems(errorLines(error)) },
     );
   });
 

@@ -1,24 +1,19 @@
-import { lazy, Suspense, useRef, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Alert, Button, Group, Loader, Menu, Stack, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconDownload, IconInfoCircle, IconPencil, IconPlus, IconSearch, IconTrash, IconUserPlus } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { Invitation, Organization, OrganizationMember, OrganizationNode, UserInfo } from '@partner-portal/contracts';
-import { organizationTreeQueryKey } from '../api/get-organization-tree';
-import { organizationQueryOptions } from '../api/get-organization';
+import type { Invitation, Organization, UserInfo } from '@partner-portal/contracts';
 import { useMemberSearch } from '../api/search-members';
-import { deleteOrganization } from '../api/delete-organization';
-import { removeMember } from '../api/remove-member';
-import { revokeInvitation } from '../api/revoke-invitation';
+import { useDeleteOrganization } from '../api/delete-organization';
+import { useRemoveMember } from '../api/remove-member';
+import { useRevokeInvitation } from '../api/revoke-invitation';
 import { useResendInvitation } from '../api/resend-invitation';
 import { useFeatures } from '../api/get-features';
 import { downloadMembersExport } from '../api/export-members';
-import { changeCount, insertNode, removeNode, renameNode, setApps, setCanCreateSubOrganizations } from '../lib/tree';
-import { problemLines } from '../lib/problems';
-import { notifyError, notifySuccess } from '../lib/notify';
-import type { OrganizationChanges } from './edit-organization-modal';
+import { useModal } from '../hooks/use-modal';
+import { notifyError, notifySuccess } from '@/components/notify';
 import { ConfirmModal } from './confirm-modal';
 import { InvitationsTable, UsersTable } from './people-tables';
 
@@ -28,16 +23,6 @@ const CreateOrganizationModal = lazy(() => import('./create-organization-modal')
 const EditOrganizationModal = lazy(() => import('./edit-organization-modal').then((m) => ({ default: m.EditOrganizationModal })));
 const InviteUserModal = lazy(() => import('./invite-user-modal').then((m) => ({ default: m.InviteUserModal })));
 const EditRightsModal = lazy(() => import('./edit-rights-modal').then((m) => ({ default: m.EditRightsModal })));
-
-type ModalState =
-  | { type: 'create' }
-  | { type: 'edit' }
-  | { type: 'delete' }
-  | { type: 'invite' }
-  | { type: 'rights'; member: OrganizationMember }
-  | { type: 'remove'; member: OrganizationMember }
-  | { type: 'revoke'; invitation: Invitation }
-  | null;
 
 const NO_FEATURES = {
   control_tower_enabled: false,
@@ -49,18 +34,9 @@ const NO_FEATURES = {
 /** The selected organization: heading, actions by permission, search and the two tables (docs/product.md, "Screens"). */
 export function OrganizationView({ organization, user }: { organization: Organization; user: UserInfo }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const features = useFeatures().data ?? NO_FEATURES;
-  const [modal, setModalState] = useState<ModalState>(null);
-  // focus goes back to the control that opened a modal (or, when that row is gone, to the heading)
-  const opener = useRef<HTMLElement | null>(null);
-  const heading = useRef<HTMLHeadingElement>(null);
-  const setModal = (next: ModalState) => {
-    if (next && document.activeElement instanceof HTMLElement && document.activeElement !== document.body)
-      opener.current = document.activeElement;
-    setModalState(next);
-  };
+  const { modal, open: setModal, close, fallback: heading } = useModal();
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 250);
   const searching = search.trim().length > 0;
@@ -68,6 +44,9 @@ export function OrganizationView({ organization, user }: { organization: Organiz
   const [showAllUsers, setShowAllUsers] = useState(false);
   const [showAllInvitations, setShowAllInvitations] = useState(false);
   const resend = useResendInvitation();
+  const remove = useRemoveMember();
+  const revoke = useRevokeInvitation();
+  const deletion = useDeleteOrganization();
 
   const isOwn = organization.id === user.organizationId;
   const isRoot = organization.parent_id === null;
@@ -77,7 +56,7 @@ export function OrganizationView({ organization, user }: { organization: Organiz
   const canManageUsers = user.userManager;
   const canExport = user.userManager || user.organizationManager;
   const exportMembers = (output: 'csv' | 'xlsx') =>
-    void downloadMembersExport(organization.id, output).catch((error: unknown) => notifyError(problemLines(error, t)));
+    void downloadMembersExport(organization.id, output).catch((error: unknown) => notifyError(error));
   // a fresh install: the provider's organization with only its administrator and nothing below it
   const freshInstall =
     isRoot &&
@@ -94,111 +73,26 @@ export function OrganizationView({ organization, user }: { organization: Organiz
   // who edits rights: the editor disables the boxes this user may not change (contracts delegation.ts)
   const actor = user.rights ? { rights: user.rights, isDeveloper: user.isDeveloper } : undefined;
 
-  const updateTree = (change: (root: OrganizationNode) => OrganizationNode) =>
-    queryClient.setQueryData<OrganizationNode>(organizationTreeQueryKey, (root) => (root ? change(root) : root));
-  const refresh = () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: ['organizations', 'detail'] }),
-      queryClient.invalidateQueries({ queryKey: ['members', 'search'] }),
-    ]);
-  const close = () => {
-    setModalState(null);
-    const target = opener.current;
-    opener.current = null;
-    // after the modal has unmounted and released its focus trap
-    window.setTimeout(() => {
-      if (target?.isConnected) target.focus();
-      else heading.current?.focus();
-    }, 0);
-  };
-
   const members = searching ? (results.data?.members ?? []) : organization.members;
   const invitations = searching ? (results.data?.invitations ?? []) : organization.pending_invitations;
 
-  const onCreated = async (id: string, name: string) => {
-    let node: OrganizationNode = {
-      key: id,
-      label: name,
-      parent_id: organization.id,
-      path: `${organization.path}.${id}`,
-      can_create_sub_organization: false,
-      sub_organization_can_have_children: false,
-      pending_invitations: 0,
-      members: 0,
-      apps: [],
-      allowed_email_domains: organization.allowed_email_domains,
-      children: [],
-    };
-    try {
-      const created = await queryClient.fetchQuery(organizationQueryOptions(id));
-      node = {
-        ...node,
-        label: created.name,
-        path: created.path,
-        can_create_sub_organization: created.can_create_sub_organization,
-        sub_organization_can_have_children: created.sub_organization_can_have_children,
-        apps: created.apps.map((a) => a.client_id),
-        allowed_email_domains: created.allowed_email_domains,
-      };
-    } catch {
-      // the synthesized node stands in until the next load
-    }
-    updateTree((root) => insertNode(root, organization.id, node));
-    void queryClient.invalidateQueries({ queryKey: organizationQueryOptions(organization.id).queryKey });
+  const onCreated = (id: string, name: string) => {
     notifySuccess(t('org_created', { name }));
     close();
     void navigate(`/manage-organization/${id}`);
   };
 
-  const onUpdated = (changes: OrganizationChanges, finished: boolean) => {
-    updateTree((root) => {
-      let next = root;
-      if (changes.name) next = renameNode(next, organization.id, changes.name, organization.parent_id);
-      if (changes.clientIds) next = setApps(next, organization.id, changes.clientIds);
-      if (changes.canCreateSubOrganizations !== undefined)
-        next = setCanCreateSubOrganizations(next, organization.id, changes.canCreateSubOrganizations);
-      return next;
-    });
-    void refresh();
-    if (finished) {
-      notifySuccess(t('org_updated'));
-      close();
-    }
-  };
-
   const onDelete = async () => {
-    await deleteOrganization(organization.id);
-    updateTree((root) => removeNode(root, organization.id));
-    queryClient.removeQueries({ queryKey: organizationQueryOptions(organization.id).queryKey });
-    void refresh();
+    await deletion.mutateAsync(organization.id);
     notifySuccess(t('org_deleted'));
     close();
     if (organization.parent_id) void navigate(`/manage-organization/${organization.parent_id}`);
   };
 
-  const onRemove = async (member: OrganizationMember) => {
-    await removeMember({ organizationId: member.organization_id, memberId: member.id });
-    updateTree((root) => changeCount(root, member.organization_id, 'members', -1));
-    await refresh();
-    notifySuccess(t('org_user_removed', { email: member.email_address }));
-    close();
-  };
-
-  const onRevoke = async (invitation: Invitation) => {
-    await revokeInvitation(invitation.invitation_id);
-    updateTree((root) => changeCount(root, invitation.organization_id, 'pending_invitations', -1));
-    await refresh();
-    notifySuccess(t('org_invitation_revoked'));
-    close();
-  };
-
   const onResend = (invitation: Invitation) =>
     resend.mutate(invitation.invitation_id, {
-      onSuccess: () => {
-        notifySuccess(t('org_invitation_resent'));
-        void refresh();
-      },
-      onError: (error) => notifyError(problemLines(error, t)),
+      onSuccess: () => notifySuccess(t('org_invitation_resent')),
+      onError: (error) => notifyError(error),
     });
 
   return (
@@ -294,7 +188,16 @@ export function OrganizationView({ organization, user }: { organization: Organiz
 
       <Suspense fallback={null}>
         {modal?.type === 'create' ? <CreateOrganizationModal parent={organization} onClose={close} onCreated={onCreated} /> : null}
-        {modal?.type === 'edit' ? <EditOrganizationModal organization={organization} onClose={close} onUpdated={onUpdated} /> : null}
+        {modal?.type === 'edit' ? (
+          <EditOrganizationModal
+            organization={organization}
+            onClose={close}
+            onUpdated={() => {
+              notifySuccess(t('org_updated'));
+              close();
+            }}
+          />
+        ) : null}
         {modal?.type === 'invite' ? (
           <InviteUserModal
             organization={organization}
@@ -302,9 +205,7 @@ export function OrganizationView({ organization, user }: { organization: Organiz
             rightsContext={rightsContext}
             actor={actor}
             onClose={close}
-            onInvited={(invitation) => {
-              updateTree((root) => changeCount(root, invitation.organization_id, 'pending_invitations', 1));
-              void refresh();
+            onInvited={() => {
               notifySuccess(t('org_invitation_sent'));
               close();
             }}
@@ -319,7 +220,6 @@ export function OrganizationView({ organization, user }: { organization: Organiz
             actor={actor}
             onClose={close}
             onSaved={() => {
-              void queryClient.invalidateQueries({ queryKey: ['members', 'rights', modal.member.id] });
               notifySuccess(t('org_rights_updated'));
               close();
             }}
@@ -344,7 +244,11 @@ export function OrganizationView({ organization, user }: { organization: Organiz
           })}
           confirmLabel={t('org_remove')}
           onClose={close}
-          onConfirm={() => onRemove(modal.member)}
+          onConfirm={async () => {
+            await remove.mutateAsync({ organizationId: modal.member.organization_id, memberId: modal.member.id });
+            notifySuccess(t('org_user_removed', { email: modal.member.email_address }));
+            close();
+          }}
         />
       ) : null}
       {modal?.type === 'revoke' ? (
@@ -353,7 +257,11 @@ export function OrganizationView({ organization, user }: { organization: Organiz
           message={t('org_revoke_confirm', { email: modal.invitation.email_address })}
           confirmLabel={t('org_revoke')}
           onClose={close}
-          onConfirm={() => onRevoke(modal.invitation)}
+          onConfirm={async () => {
+            await revoke.mutateAsync(modal.invitation);
+            notifySuccess(t('org_invitation_revoked'));
+            close();
+          }}
         />
       ) : null}
     </Stack>

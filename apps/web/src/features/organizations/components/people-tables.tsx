@@ -15,6 +15,13 @@ interface TableProps<T> {
   canManage: boolean;
 }
 
+/** A column after the e-mail address; `className` goes on its cells. */
+export interface PeopleColumn<T> {
+  header: string;
+  cell: (row: T) => ReactNode;
+  className?: string | undefined;
+}
+
 /** Below this width the tables become one card per row (docs/design.md, tables on phones). */
 export const CARDS_QUERY = '(max-width: 40em)';
 /** The narrowest sections that still show their columns without sideways scrolling in every language. */
@@ -114,6 +121,105 @@ function RowAction({
   );
 }
 
+/**
+ * A table of people (users or invitations): a counted heading, the e-mail address first, then
+ * `columns`, then the row actions when the user may manage them; on narrow sections one card per
+ * row with the address, `details` and the actions; 4 rows unless 'view all'.
+ */
+export function PeopleTable<T extends { email_address: string }>({
+  id,
+  headingId,
+  title,
+  count,
+  empty,
+  minWidth,
+  rows,
+  rowKey,
+  searching,
+  showAll,
+  onToggleAll,
+  columns,
+  details,
+  actions,
+}: {
+  id: string;
+  headingId: string;
+  title: string;
+  count: string;
+  /** shown instead of the table when there are no rows */
+  empty: string;
+  /** the narrowest section width that shows the table rather than cards */
+  minWidth: number;
+  rows: T[];
+  rowKey: (row: T) => string;
+  searching: boolean;
+  showAll: boolean;
+  onToggleAll: () => void;
+  columns: PeopleColumn<T>[];
+  /** a card's lines below the address */
+  details: (row: T) => ReactNode;
+  /** the row's actions; undefined when the user may not manage these rows */
+  actions?: ((row: T) => ReactNode) | undefined;
+}) {
+  const { t } = useTranslation();
+  const { ref, cards } = useCards(minWidth);
+  const { shown, toggle } = limit(rows, searching, showAll);
+  return (
+    <section aria-labelledby={headingId} ref={ref}>
+      <CountedHeading id={headingId} title={title} count={count} />
+      {rows.length === 0 ? (
+        <Text c="gray.7" size="sm" py="sm">
+          {empty}
+        </Text>
+      ) : cards ? (
+        <Stack component="ul" id={id} gap="xs" className={classes.cards}>
+          {shown.map((row) => (
+            <Paper component="li" key={rowKey(row)} withBorder p="sm" className={classes.card}>
+              <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+                <Stack gap={4} miw={0}>
+                  <Text fw={600} size="sm">
+                    <Address value={row.email_address} />
+                  </Text>
+                  {details(row)}
+                </Stack>
+                {actions ? actions(row) : null}
+              </Group>
+            </Paper>
+          ))}
+        </Stack>
+      ) : (
+        <Table id={id} striped highlightOnHover verticalSpacing={6} className={classes.table}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('org_col_email')}</Table.Th>
+              {columns.map((column) => (
+                <Table.Th key={column.header}>{column.header}</Table.Th>
+              ))}
+              {actions ? <Table.Th className={classes.actions}>{t('org_col_actions')}</Table.Th> : null}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {shown.map((row) => (
+              <Table.Tr key={rowKey(row)}>
+                <Table.Td>
+                  <Address value={row.email_address} />
+                </Table.Td>
+                {columns.map((column) => (
+                  <Table.Td key={column.header} className={column.className}>
+                    {column.cell(row)}
+                  </Table.Td>
+                ))}
+                {actions ? <Table.Td className={classes.actions}>{actions(row)}</Table.Td> : null}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      {toggle ? <ViewAllToggle showAll={showAll} onToggle={onToggleAll} controls={id} /> : null}
+    </section>
+  );
+}
+
 export function UsersTable({
   rows,
   searching,
@@ -130,9 +236,11 @@ export function UsersTable({
   onRemove: (m: OrganizationMember) => void;
 }) {
   const { t } = useTranslation();
-  const { ref, cards } = useCards(USERS_TABLE_MIN_WIDTH);
-  const { shown, toggle } = limit(rows, searching, showAll);
   const name = (member: OrganizationMember) => [member.first_name, member.last_name].filter(Boolean).join(' ');
+  const organizationColumn: PeopleColumn<OrganizationMember> = {
+    header: t('org_col_organization'),
+    cell: (member) => member.organization_name,
+  };
   const actions = (member: OrganizationMember) => {
     const own = member.email_address.toLowerCase() === ownEmail.toLowerCase();
     return (
@@ -158,59 +266,31 @@ export function UsersTable({
     );
   };
   return (
-    <section aria-labelledby="org-users-heading" ref={ref}>
-      <CountedHeading id="org-users-heading" title={t('org_users')} count={t('org_user_count', { count: rows.length })} />
-      {rows.length === 0 ? (
-        <Text c="gray.7" size="sm" py="sm">
-          {searching ? t('org_no_match_users') : t('org_no_users')}
-        </Text>
-      ) : cards ? (
-        <Stack component="ul" id="org-users-table" gap="xs" className={classes.cards}>
-          {shown.map((member) => (
-            <Paper component="li" key={member.id} withBorder p="sm" className={classes.card}>
-              <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
-                <Stack gap={2} miw={0}>
-                  <Text fw={600} size="sm">
-                    <Address value={member.email_address} />
-                  </Text>
-                  {name(member) ? <Text size="sm">{name(member)}</Text> : null}
-                  {searching && member.organization_name ? (
-                    <Text size="sm" c="gray.7">
-                      {member.organization_name}
-                    </Text>
-                  ) : null}
-                </Stack>
-                {canManage ? actions(member) : null}
-              </Group>
-            </Paper>
-          ))}
-        </Stack>
-      ) : (
-        <Table id="org-users-table" striped highlightOnHover verticalSpacing={6} className={classes.table}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('org_col_email')}</Table.Th>
-              <Table.Th>{t('org_col_name')}</Table.Th>
-              {searching ? <Table.Th>{t('org_col_organization')}</Table.Th> : null}
-              {canManage ? <Table.Th className={classes.actions}>{t('org_col_actions')}</Table.Th> : null}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {shown.map((member) => (
-              <Table.Tr key={member.id}>
-                <Table.Td>
-                  <Address value={member.email_address} />
-                </Table.Td>
-                <Table.Td>{name(member)}</Table.Td>
-                {searching ? <Table.Td>{member.organization_name}</Table.Td> : null}
-                {canManage ? <Table.Td className={classes.actions}>{actions(member)}</Table.Td> : null}
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+    <PeopleTable
+      id="org-users-table"
+      headingId="org-users-heading"
+      title={t('org_users')}
+      count={t('org_user_count', { count: rows.length })}
+      empty={searching ? t('org_no_match_users') : t('org_no_users')}
+      minWidth={USERS_TABLE_MIN_WIDTH}
+      rows={rows}
+      rowKey={(member) => member.id}
+      searching={searching}
+      showAll={showAll}
+      onToggleAll={onToggleAll}
+      columns={[{ header: t('org_col_name'), cell: name }, ...(searching ? [organizationColumn] : [])]}
+      details={(member) => (
+        <>
+          {name(member) ? <Text size="sm">{name(member)}</Text> : null}
+          {searching && member.organization_name ? (
+            <Text size="sm" c="gray.7">
+              {member.organization_name}
+            </Text>
+          ) : null}
+        </>
       )}
-      {toggle ? <ViewAllToggle showAll={showAll} onToggle={onToggleAll} controls="org-users-table" /> : null}
-    </section>
+      actions={canManage ? actions : undefined}
+    />
   );
 }
 
@@ -236,8 +316,13 @@ export function InvitationsTable({
   onRevoke,
 }: TableProps<Invitation> & { onResend: (i: Invitation) => void; onRevoke: (i: Invitation) => void }) {
   const { t } = useTranslation();
-  const { ref, cards } = useCards(INVITATIONS_TABLE_MIN_WIDTH);
-  const { shown, toggle } = limit(rows, searching, showAll);
+  const columns: PeopleColumn<Invitation>[] = [
+    { header: t('org_col_state'), cell: (invitation) => <StateBadge invitation={invitation} /> },
+    { header: t('org_col_created'), cell: (invitation) => formatInvitationDate(invitation.created_at), className: classes.date },
+    { header: t('org_col_last_sent'), cell: (invitation) => formatInvitationDate(invitation.last_sent_at), className: classes.date },
+    { header: t('org_col_expires'), cell: (invitation) => formatInvitationDate(invitation.expires_at), className: classes.date },
+    ...(searching ? [{ header: t('org_col_organization'), cell: (invitation: Invitation) => invitation.organization_name }] : []),
+  ];
   const actions = (invitation: Invitation) =>
     invitation.invitation_state === 'PENDING' ? (
       <Group gap={4} wrap="nowrap">
@@ -259,73 +344,37 @@ export function InvitationsTable({
       </Group>
     ) : null;
   return (
-    <section aria-labelledby="org-invitations-heading" ref={ref}>
-      <CountedHeading id="org-invitations-heading" title={t('org_invitations')} count={t('org_invitation_count', { count: rows.length })} />
-      {rows.length === 0 ? (
-        <Text c="gray.7" size="sm" py="sm">
-          {searching ? t('org_no_match_invitations') : t('org_no_invitations')}
-        </Text>
-      ) : cards ? (
-        <Stack component="ul" id="org-invitations-table" gap="xs" className={classes.cards}>
-          {shown.map((invitation) => (
-            <Paper component="li" key={invitation.invitation_id} withBorder p="sm" className={classes.card}>
-              <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
-                <Stack gap={4} miw={0}>
-                  <Text fw={600} size="sm">
-                    <Address value={invitation.email_address} />
-                  </Text>
-                  <Group gap="xs">
-                    <StateBadge invitation={invitation} />
-                    {searching && invitation.organization_name ? (
-                      <Text size="sm" c="gray.7">
-                        {invitation.organization_name}
-                      </Text>
-                    ) : null}
-                  </Group>
-                  <Text size="xs" c="gray.7">
-                    {t('org_col_created')}: {formatInvitationDate(invitation.created_at)} · {t('org_col_last_sent')}:{' '}
-                    {formatInvitationDate(invitation.last_sent_at)}
-                    {invitation.expires_at ? ` · ${t('org_col_expires')}: ${formatInvitationDate(invitation.expires_at)}` : ''}
-                  </Text>
-                </Stack>
-                {canManage ? actions(invitation) : null}
-              </Group>
-            </Paper>
-          ))}
-        </Stack>
-      ) : (
-        <Table id="org-invitations-table" striped highlightOnHover verticalSpacing={6} className={classes.table}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('org_col_email')}</Table.Th>
-              <Table.Th>{t('org_col_state')}</Table.Th>
-              <Table.Th>{t('org_col_created')}</Table.Th>
-              <Table.Th>{t('org_col_last_sent')}</Table.Th>
-              <Table.Th>{t('org_col_expires')}</Table.Th>
-              {searching ? <Table.Th>{t('org_col_organization')}</Table.Th> : null}
-              {canManage ? <Table.Th className={classes.actions}>{t('org_col_actions')}</Table.Th> : null}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {shown.map((invitation) => (
-              <Table.Tr key={invitation.invitation_id}>
-                <Table.Td>
-                  <Address value={invitation.email_address} />
-                </Table.Td>
-                <Table.Td>
-                  <StateBadge invitation={invitation} />
-                </Table.Td>
-                <Table.Td className={classes.date}>{formatInvitationDate(invitation.created_at)}</Table.Td>
-                <Table.Td className={classes.date}>{formatInvitationDate(invitation.last_sent_at)}</Table.Td>
-                <Table.Td className={classes.date}>{formatInvitationDate(invitation.expires_at)}</Table.Td>
-                {searching ? <Table.Td>{invitation.organization_name}</Table.Td> : null}
-                {canManage ? <Table.Td className={classes.actions}>{actions(invitation)}</Table.Td> : null}
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+    <PeopleTable
+      id="org-invitations-table"
+      headingId="org-invitations-heading"
+      title={t('org_invitations')}
+      count={t('org_invitation_count', { count: rows.length })}
+      empty={searching ? t('org_no_match_invitations') : t('org_no_invitations')}
+      minWidth={INVITATIONS_TABLE_MIN_WIDTH}
+      rows={rows}
+      rowKey={(invitation) => invitation.invitation_id}
+      searching={searching}
+      showAll={showAll}
+      onToggleAll={onToggleAll}
+      columns={columns}
+      details={(invitation) => (
+        <>
+          <Group gap="xs">
+            <StateBadge invitation={invitation} />
+            {searching && invitation.organization_name ? (
+              <Text size="sm" c="gray.7">
+                {invitation.organization_name}
+              </Text>
+            ) : null}
+          </Group>
+          <Text size="xs" c="gray.7">
+            {t('org_col_created')}: {formatInvitationDate(invitation.created_at)} · {t('org_col_last_sent')}:{' '}
+            {formatInvitationDate(invitation.last_sent_at)}
+            {invitation.expires_at ? ` · ${t('org_col_expires')}: ${formatInvitationDate(invitation.expires_at)}` : ''}
+          </Text>
+        </>
       )}
-      {toggle ? <ViewAllToggle showAll={showAll} onToggle={onToggleAll} controls="org-invitations-table" /> : null}
-    </section>
+      actions={canManage ? actions : undefined}
+    />
   );
 }

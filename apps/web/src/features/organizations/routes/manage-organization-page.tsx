@@ -11,8 +11,7 @@ import { useOrganization } from '../api/get-organization';
 import { OrganizationTree } from '../components/organization-tree';
 import { OrganizationView } from '../components/organization-view';
 import { organizationLocales } from '../lib/locales';
-import { problemLines } from '../lib/problems';
-import { notifyError } from '../lib/notify';
+import { errorLines, notifyError } from '@/components/notify';
 
 // the administrator's tools (audit trail, access review, bulk invitations) load after the page
 const AdministratorTools = lazy(() =>
@@ -49,8 +48,8 @@ function ManageOrganization() {
   const [treeOpen, setTreeOpen] = useState(false);
 
   useEffect(() => {
-    if (tree.isError) notifyError([t('something_went_wrong')]);
-  }, [tree.isError, t]);
+    if (tree.isError) notifyError(tree.error);
+  }, [tree.isError, tree.error]);
 
   const select = (id: string) => {
     if (narrow) setTreeOpen(false);
@@ -98,7 +97,7 @@ function ManageOrganization() {
           {organization.isPending ? <PageLoader /> : null}
           {organization.isError ? (
             <Alert color="red" role="alert" title={t('org_error_title')}>
-              {problemLines(organization.error, t).join(' ')}
+              {errorLines(organization.error).join(' ')}
             </Alert>
           ) : null}
           {organization.data && user ? <OrganizationView key={organization.data.id} organization={organization.data} user={user} /> : null}

@@ -1,0 +1,16 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { OrganizationNode } from '@partner-portal/contracts';
+import { memberKeys, organizationKeys } from './query-keys';
+
+/** Patch the cached side tree in place (it loads once: a tree of 10,000 nodes is not refetched after each change). */
+export function patchTree(queryClient: QueryClient, change: (root: OrganizationNode) => OrganizationNode): void {
+  queryClient.setQueryData<OrganizationNode>(organizationKeys.tree(), (root) => (root ? change(root) : root));
+}
+
+/** Refetch what a change can show up in: the organizations' details and the member searches. */
+export function refreshPeople(queryClient: QueryClient): Promise<unknown> {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: organizationKeys.details() }),
+    queryClient.invalidateQueries({ queryKey: memberKeys.searches() }),
+  ]);
+}

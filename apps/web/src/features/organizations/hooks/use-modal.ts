@@ -1,0 +1,37 @@
+import { useRef, useState } from 'react';
+import type { Invitation, OrganizationMember } from '@partner-portal/contracts';
+
+/** The one modal the organization view may show at a time, with what it acts on. */
+export type OrganizationModal =
+  | { type: 'create' }
+  | { type: 'edit' }
+  | { type: 'delete' }
+  | { type: 'invite' }
+  | { type: 'rights'; member: OrganizationMember }
+  | { type: 'remove'; member: OrganizationMember }
+  | { type: 'revoke'; invitation: Invitation };
+
+/**
+ * Which modal is open. Focus goes back to the control that opened it on closing, or, when that
+ * control is gone (a removed row), to `fallback` (the page heading).
+ */
+export function useModal<T extends { type: string } = OrganizationModal>() {
+  const [modal, setModal] = useState<T | null>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  const fallback = useRef<HTMLHeadingElement>(null);
+  const open = (next: T) => {
+    if (document.activeElement instanceof HTMLElement && document.activeElement !== document.body) opener.current = document.activeElement;
+    setModal(next);
+  };
+  const close = () => {
+    setModal(null);
+    const target = opener.current;
+    opener.current = null;
+    // after the modal has unmounted and released its focus trap
+    window.setTimeout(() => {
+      if (target?.isConnected) target.focus();
+      else fallback.current?.focus();
+    }, 0);
+  };
+  return { modal, open, close, fallback };
+}
