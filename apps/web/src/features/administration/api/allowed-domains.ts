@@ -1,5 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import { patchTree } from '@/features/organizations/api/cache';
+import { organizationKeys } from '@/features/organizations/api/query-keys';
+import { updateNode } from '@/features/organizations/lib/tree';
 
 /** PUT /api/organizations/{id}/allowed-email-domains (provider administrators; an empty list: any domain). */
 export async function updateAllowedDomains(organizationId: string, domains: string[]): Promise<void> {
@@ -11,6 +14,9 @@ export function useUpdateAllowedDomains() {
   return useMutation({
     mutationFn: ({ organizationId, domains }: { organizationId: string; domains: string[] }) =>
       updateAllowedDomains(organizationId, domains),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['organizations'] }),
+    onSuccess: (_answer, { organizationId, domains }) => {
+      patchTree(queryClient, (root) => updateNode(root, organizationId, (node) => ({ ...node, allowed_email_domains: domains })));
+      return queryClient.invalidateQueries({ queryKey: organizationKeys.detail(organizationId) });
+    },
   });
 }

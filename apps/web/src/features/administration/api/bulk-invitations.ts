@@ -2,6 +2,8 @@ import { useCallback, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { bulkInvitationResponseSchema, type BulkInvitationResponse, type BulkInvitationRow } from '@partner-portal/contracts';
 import { api } from '@/lib/api';
+import { patchTree, refreshPeople } from '@/features/organizations/api/cache';
+import { changeCount } from '@/features/organizations/lib/tree';
 import { chunkCsv, chunks } from '../lib/bulk-csv';
 
 /**
@@ -87,10 +89,9 @@ export function useBulkInvitation(organizationId: string) {
       }
       const report = dryRun.rows.map((r) => outcomes.get(r.line) ?? (r.outcome === 'ok' ? { ...r, outcome: 'failed' as const } : r));
       setState((s) => ({ ...s, phase: 'done', report, error }));
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['organizations'] }),
-        queryClient.invalidateQueries({ queryKey: ['members', 'search'] }),
-      ]);
+      const sent = report.filter((r) => r.outcome === 'sent').length;
+      patchTree(queryClient, (root) => changeCount(root, organizationId, 'pending_invitations', sent));
+      await refreshPeople(queryClient);
     },
     [organizationId, queryClient, state.dryRun],
   );

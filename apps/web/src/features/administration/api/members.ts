@@ -1,6 +1,9 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { memberSearchResponseSchema, type InactiveDays } from '@partner-portal/contracts';
+import { memberSearchResponseSchema, type InactiveDays, type OrganizationMember } from '@partner-portal/contracts';
 import { api } from '@/lib/api';
+import { patchTree, refreshPeople } from '@/features/organizations/api/cache';
+import { memberKeys } from '@/features/organizations/api/query-keys';
+import { changeCount } from '@/features/organizations/lib/tree';
 
 /**
  * The members' side of the administrator's day (docs/decisions/018-the-administrators-day.md):
@@ -8,8 +11,9 @@ import { api } from '@/lib/api';
  */
 export const INACTIVE_PAGE_SIZE = 200;
 
+/** Under the member searches' prefix, so that every change that refreshes the searches refreshes this list too. */
 export const inactiveMembersKey = (organizationId: string, days: InactiveDays) =>
-  ['members', 'search', organizationId, 'inactive', days] as const;
+  [...memberKeys.searches(), organizationId, 'inactive', days] as const;
 
 export function useInactiveMembers(organizationId: string, days: InactiveDays | null) {
   return useQuery({
@@ -31,12 +35,12 @@ export function useInactiveMembers(organizationId: string, days: InactiveDays | 
 export function useBulkRemoveMembers() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (memberIds: string[]) => api.post<{ removed: number }>('/members/bulk-remove', { member_ids: memberIds }),
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['organizations'] }),
-        queryClient.invalidateQueries({ queryKey: ['members', 'search'] }),
-      ]),
+    mutationFn: (members: readonly OrganizationMember[]) =>
+      api.post<{ removed: number }>('/members/bulk-remove', { member_ids: members.map((m) => m.id) }),
+    onSuccess: (_answer, members) => {
+      for (const member of members) patchTree(queryClient, (root) => changeCount(root, member.organization_id, 'members', -1));
+      return refreshPeople(queryClient);
+    },
   });
 }
 

@@ -3,7 +3,7 @@ import { ActionIcon, Button, Checkbox, Group, Loader, Paper, Stack, Text, Title,
 import { IconLogout, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { InactiveDays, OrganizationMember } from '@partner-portal/contracts';
-import { notifySuccess } from '@/features/organizations/lib/notify';
+import { notifySuccess } from '@/components/notify';
 import { useInactiveMembers } from '../api/members';
 import { administrationLocales } from '../lib/locales';
 import { BulkRemoveModal, InactiveFilter, LastSignIn, SignOutMemberModal } from './member-access';

@@ -20,8 +20,7 @@ import { IconDownload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { AUDIT_ACTIONS, type AuditEntry, type OrganizationNode } from '@partner-portal/contracts';
 import { useOrganizationTree } from '@/features/organizations/api/get-organization-tree';
-import { problemLines } from '@/features/organizations/lib/problems';
-import { notifyError } from '@/features/organizations/lib/notify';
+import { errorLines, notifyError } from '@/components/notify';
 import { downloadAuditExport, useAuditTrail, type AuditFilters } from '../api/audit-trail';
 import { auditDifference } from '../lib/audit-diff';
 import { administrationLocales } from '../lib/locales';
@@ -111,7 +110,7 @@ export function AuditTrail({ organizationId }: { organizationId: string }) {
         <Button
           variant="default"
           leftSection={<IconDownload size={16} aria-hidden />}
-          onClick={() => void downloadAuditExport(filters).catch((error: unknown) => notifyError(problemLines(error, t)))}
+          onClick={() => void downloadAuditExport(filters).catch((error: unknown) => notifyError(error))}
         >
           {t('adm_audit_export')}
         </Button>
@@ -162,7 +161,7 @@ export function AuditTrail({ organizationId }: { organizationId: string }) {
 
       {trail.isError ? (
         <Alert color="red" role="alert">
-          {problemLines(trail.error, t).join(' ')}
+          {errorLines(trail.error).join(' ')}
         </Alert>
       ) : null}
       <Group gap="xs" aria-live="polite">

@@ -4,7 +4,7 @@ import { IconDownload, IconFileTypeCsv } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { BULK_INVITATION_MAX_ROWS, type BulkInvitationOutcome, type BulkInvitationRow } from '@partner-portal/contracts';
 import { ModalFrame, ProblemSummary } from '@/features/organizations/components/modal-frame';
-import { problemLines } from '@/features/organizations/lib/problems';
+import { errorLines } from '@/components/notify';
 import { useBulkInvitation } from '../api/bulk-invitations';
 import { reportCsv } from '../lib/bulk-csv';
 import { administrationLocales } from '../lib/locales';
@@ -166,7 +166,7 @@ export function BulkInviteModal({ organization, onClose }: { organization: BulkI
           </Stack>
         ) : null}
 
-        <ProblemSummary lines={error ? problemLines(error, t) : null} />
+        <ProblemSummary lines={error ? errorLines(error) : null} />
         <Group justify="flex-end">
           <Button variant="default" onClick={close}>
             {phase === 'done' ? t('adm_close') : t('adm_cancel')}

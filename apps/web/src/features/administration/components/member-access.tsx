@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { INACTIVE_DAYS, type InactiveDays, type OrganizationMember } from '@partner-portal/contracts';
 import { ApiError } from '@/lib/api';
 import { ModalFrame, ProblemSummary } from '@/features/organizations/components/modal-frame';
-import { problemLines } from '@/features/organizations/lib/problems';
+import { errorLines } from '@/components/notify';
 import { useBulkRemoveMembers, useSignOutMember } from '../api/members';
 import { administrationLocales } from '../lib/locales';
 
@@ -45,8 +45,8 @@ export function InactiveFilter({ value, onChange }: { value: InactiveDays | null
 }
 
 /** The server's refusal, naming the member it refused (bulk removal is all or none). */
-function refusalLines(error: unknown, members: readonly OrganizationMember[], t: ReturnType<typeof useTranslation>['t']): string[] {
-  const lines = problemLines(error, t);
+function refusalLines(error: unknown, members: readonly OrganizationMember[]): string[] {
+  const lines = errorLines(error);
   const id = error instanceof ApiError ? (error.problem?.params as Record<string, unknown> | undefined)?.member_id : undefined;
   const member = typeof id === 'string' ? members.find((m) => m.id === id) : undefined;
   return member ? lines.map((line) => `${member.email_address}: ${line}`) : lines;
@@ -68,10 +68,10 @@ export function BulkRemoveModal({
   const [problems, setProblems] = useState<string[] | null>(null);
   const confirm = () => {
     setProblems(null);
-    remove.mutate(
-      members.map((m) => m.id),
-      { onSuccess: (answer) => onRemoved(answer.removed), onError: (error) => setProblems(refusalLines(error, members, t)) },
-    );
+    remove.mutate(members, {
+      onSuccess: (answer) => onRemoved(answer.removed),
+      onError: (error) => setProblems(refusalLines(error, members)),
+    });
   };
   return (
     <ModalFrame title={t('adm_bulk_remove_title')} onClose={onClose}>
@@ -125,7 +125,7 @@ export function SignOutMemberModal({ member, onClose, onDone }: { member: Organi
             loading={signOut.isPending}
             onClick={() => {
               setProblems(null);
-              signOut.mutate(member.id, { onSuccess: onDone, onError: (error) => setProblems(problemLines(error, t)) });
+              signOut.mutate(member.id, { onSuccess: onDone, onError: (error) => setProblems(errorLines(error)) });
             }}
           >
             {t('adm_sign_out')}
