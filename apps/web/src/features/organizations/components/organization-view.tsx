@@ -1,7 +1,16 @@
 import { lazy, Suspense, useState } from 'react';
 import { Alert, Button, Group, Loader, Menu, Stack, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconDownload, IconInfoCircle, IconPencil, IconPlus, IconSearch, IconTrash, IconUserPlus } from '@tabler/icons-react';
+import {
+  IconDownload,
+  IconFileUpload,
+  IconInfoCircle,
+  IconPencil,
+  IconPlus,
+  IconSearch,
+  IconTrash,
+  IconUserPlus,
+} from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { Invitation, Organization, UserInfo } from '@partner-portal/contracts';
@@ -13,6 +22,9 @@ import { useResendInvitation } from '../api/resend-invitation';
 import { useFeatures } from '../api/get-features';
 import { downloadMembersExport } from '../api/export-members';
 import { useModal } from '../hooks/use-modal';
+import { useOrganizationTree } from '../api/get-organization-tree';
+import { AllowedDomains } from '@/features/administration/components/allowed-domains';
+import { SignOutMemberModal } from '@/features/administration/components/member-access';
 import { notifyError, notifySuccess } from '@/components/notify';
 import { ConfirmModal } from './confirm-modal';
 import { InvitationsTable, UsersTable } from './people-tables';
@@ -23,6 +35,9 @@ const CreateOrganizationModal = lazy(() => import('./create-organization-modal')
 const EditOrganizationModal = lazy(() => import('./edit-organization-modal').then((m) => ({ default: m.EditOrganizationModal })));
 const InviteUserModal = lazy(() => import('./invite-user-modal').then((m) => ({ default: m.InviteUserModal })));
 const EditRightsModal = lazy(() => import('./edit-rights-modal').then((m) => ({ default: m.EditRightsModal })));
+const BulkInviteModal = lazy(() =>
+  import('@/features/administration/components/bulk-invite-modal').then((m) => ({ default: m.BulkInviteModal })),
+);
 
 const NO_FEATURES = {
   control_tower_enabled: false,
@@ -47,6 +62,7 @@ export function OrganizationView({ organization, user }: { organization: Organiz
   const remove = useRemoveMember();
   const revoke = useRevokeInvitation();
   const deletion = useDeleteOrganization();
+  const tree = useOrganizationTree();
 
   const isOwn = organization.id === user.organizationId;
   const isRoot = organization.parent_id === null;
@@ -54,6 +70,8 @@ export function OrganizationView({ organization, user }: { organization: Organiz
   const canEdit = user.organizationManager && !isOwn && !isRoot;
   const canDelete = canEdit && organization.members.length === 0 && organization.sub_organizations.length === 0;
   const canManageUsers = user.userManager;
+  // provider administrators: organizationManagers of the provider's root organization (they edit the allowed e-mail domains)
+  const isProviderAdministrator = user.organizationManager && tree.data?.parent_id === null && tree.data.key === user.organizationId;
   const canExport = user.userManager || user.organizationManager;
   const exportMembers = (output: 'csv' | 'xlsx') =>
     void downloadMembersExport(organization.id, output).catch((error: unknown) => notifyError(error));
@@ -112,6 +130,15 @@ export function OrganizationView({ organization, user }: { organization: Organiz
               {t('org_invite_user')}
             </Button>
           ) : null}
+          {canManageUsers ? (
+            <Button
+              variant="default"
+              leftSection={<IconFileUpload size={16} aria-hidden />}
+              onClick={() => setModal({ type: 'bulk-invite' })}
+            >
+              {t('adm_bulk_open')}
+            </Button>
+          ) : null}
           {canEdit ? (
             <Button variant="default" leftSection={<IconPencil size={16} aria-hidden />} onClick={() => setModal({ type: 'edit' })}>
               {t('org_edit_organization')}
@@ -144,6 +171,8 @@ export function OrganizationView({ organization, user }: { organization: Organiz
         </Group>
       </Group>
 
+      <AllowedDomains domains={organization.allowed_email_domains} />
+
       {freshInstall ? (
         <Alert color="brand" variant="light" icon={<IconInfoCircle aria-hidden />} title={t('org_first_steps_title')}>
           {t('org_first_steps_text')}
@@ -175,6 +204,7 @@ export function OrganizationView({ organization, user }: { organization: Organiz
         ownEmail={user.email}
         onEditRights={(member) => setModal({ type: 'rights', member })}
         onRemove={(member) => setModal({ type: 'remove', member })}
+        onSignOut={(member) => setModal({ type: 'sign-out', member })}
       />
       <InvitationsTable
         rows={invitations}
@@ -191,6 +221,7 @@ export function OrganizationView({ organization, user }: { organization: Organiz
         {modal?.type === 'edit' ? (
           <EditOrganizationModal
             organization={organization}
+            editDomains={isProviderAdministrator}
             onClose={close}
             onUpdated={() => {
               notifySuccess(t('org_updated'));
@@ -209,6 +240,17 @@ export function OrganizationView({ organization, user }: { organization: Organiz
               notifySuccess(t('org_invitation_sent'));
               close();
             }}
+          />
+        ) : null}
+        {modal?.type === 'bulk-invite' ? (
+          <BulkInviteModal
+            organization={{
+              id: organization.id,
+              name: organization.name,
+              allowed_email_domains: organization.allowed_email_domains,
+              members: organization.members.map((m) => ({ id: m.id, email_address: m.email_address })),
+            }}
+            onClose={close}
           />
         ) : null}
         {modal?.type === 'rights' ? (
@@ -247,6 +289,16 @@ export function OrganizationView({ organization, user }: { organization: Organiz
           onConfirm={async () => {
             await remove.mutateAsync({ organizationId: modal.member.organization_id, memberId: modal.member.id });
             notifySuccess(t('org_user_removed', { email: modal.member.email_address }));
+            close();
+          }}
+        />
+      ) : null}
+      {modal?.type === 'sign-out' ? (
+        <SignOutMemberModal
+          member={modal.member}
+          onClose={close}
+          onDone={() => {
+            notifySuccess(t('adm_sign_out_done', { email: modal.member.email_address }));
             close();
           }}
         />

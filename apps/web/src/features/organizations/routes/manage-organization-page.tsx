@@ -11,6 +11,7 @@ import { useOrganization } from '../api/get-organization';
 import { OrganizationTree } from '../components/organization-tree';
 import { OrganizationView } from '../components/organization-view';
 import { organizationLocales } from '../lib/locales';
+import { administrationLocales } from '@/features/administration/lib/locales';
 import { errorLines, notifyError } from '@/components/notify';
 
 // the administrator's tools (audit trail, access review, bulk invitations) load after the page
@@ -37,6 +38,8 @@ function PageLoader() {
 
 function ManageOrganization() {
   use(organizationLocales());
+  // the users table's last sign-in and sign-out texts, and the administrator's tools below it
+  use(administrationLocales());
   const { t } = useTranslation();
   const { organizationId = '' } = useParams();
   const navigate = useNavigate();
