@@ -63,15 +63,31 @@ async function expectAxeClean(p: Page) {
 }
 
 describe('allowed e-mail domains', () => {
-  it('are shown in the organization view and explained by the bulk invitation form', async () => {
-    const res = await admin.put(`/api/organizations/${dealer.id}/allowed-email-domains`, { allowed_email_domains: [DOMAIN] });
-    expect(res.status).toBe(204);
+  it('are edited by a provider administrator in the edit-organization modal, shown in the view and explained when inviting', async () => {
     await page.goto(`/manage-organization/${dealer.id}`);
     await page.getByRole('heading', { level: 1, name: 'Dealer Day' }).waitFor();
+    await page.getByTestId('allowed-domains').getByText('Invitations to any e-mail domain').waitFor();
+    await page.getByRole('button', { name: 'Edit organization' }).click();
+    const edit = await openDialog(page, 'Edit Dealer Day');
+    const field = edit.getByLabel('Allowed e-mail domains', { exact: true });
+    await field.fill(`@${DOMAIN.toUpperCase()}`);
+    await field.press('Enter');
+    await expectAxeClean(page);
+    await screenshot(page, 'admin-day-edit-domains');
+    await edit.getByRole('button', { name: 'Update' }).click();
+    await toast(page, 'Organization updated').waitFor();
+    await page.getByTestId('allowed-domains').getByText(`Invitations limited to @${DOMAIN}`).waitFor();
+    const stored = await admin.get(`/api/organizations/${dealer.id}`);
+    expect(stored.body.allowed_email_domains).toEqual([DOMAIN]);
+
+    await page.getByRole('button', { name: 'Invite user' }).click();
+    const invite = await openDialog(page, /^Invite user/);
+    await invite.getByText(`Only addresses ending in @${DOMAIN} can be invited to this organization`).waitFor();
+    await invite.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('button', { name: 'Invite from a file' }).click();
-    const dialog = await openDialog(page, 'Invite from a CSV file to Dealer Day');
-    await dialog.getByText(`Only addresses ending in @${DOMAIN} can be invited`).waitFor();
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    const bulk = await openDialog(page, 'Invite from a CSV file to Dealer Day');
+    await bulk.getByText(`Only addresses ending in @${DOMAIN} can be invited`).waitFor();
+    await bulk.getByRole('button', { name: 'Cancel' }).click();
   });
 });
 
@@ -212,17 +228,25 @@ describe('the access review: last sign-in, inactive members, sign out everywhere
     }
   });
 
-  it('signs a member out everywhere after a confirmation; their session ends', async () => {
+  it('shows the last sign-in in the users table, and a userManager signs a member out everywhere from it', async () => {
     expect((await signedIn[old1.email]!.get('/api/identity/user-info')).status).toBe(200);
     await page.goto(`/manage-organization/${dealer.id}`);
-    await page.getByLabel('Not signed in for').selectOption('90');
-    await page.getByRole('button', { name: `Sign ${old1.email} out everywhere` }).click();
+    const users = page.locator('#org-users-table');
+    await users.locator('tr', { hasText: recent.email }).locator('time').waitFor();
+    await users
+      .locator('tr', { hasText: `member@${DOMAIN}` })
+      .getByText('Never signed in')
+      .waitFor();
+    await users.getByRole('button', { name: `Sign ${old1.email} out everywhere` }).click();
     const dialog = await openDialog(page, 'Sign out everywhere');
     await dialog.getByText(`Sign ${old1.email} out of every browser and application?`).waitFor();
     await expectAxeClean(page);
+    await screenshot(page, 'admin-day-sign-out');
     await dialog.getByRole('button', { name: 'Sign out everywhere' }).click();
     await toast(page, `${old1.email} is signed out everywhere`).waitFor();
     expect((await signedIn[old1.email]!.get('/api/identity/user-info')).status).toBe(401);
+    await page.getByLabel('Not signed in for').selectOption('90');
+    await page.getByTestId('inactive-member').first().waitFor();
   });
 
   it('shows the server’s refusal naming the member, and removes nobody (all or none)', async () => {
