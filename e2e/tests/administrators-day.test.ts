@@ -173,7 +173,7 @@ describe('bulk invitations from a CSV file', () => {
     expect(report).toHaveLength(200);
     expect(report.map((r) => r.outcome)).toEqual(rows.map((r) => (r.verdict === 'ok' ? 'sent' : r.verdict)));
     expect(report.filter((r) => r.outcome === 'sent').every((r) => /^[0-9a-f-]{36}$/.test(r.invitation_id!))).toBe(true);
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.getByRole('button', { name: 'Close' }).last().click();
   });
 });
 
