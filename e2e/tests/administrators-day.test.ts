@@ -311,7 +311,7 @@ describe('the audit trail', () => {
       .waitFor();
     const entry = trail.getByTestId('audit-entry').first();
     expect(await entry.getAttribute('data-action')).toBe('organization.allowed_email_domains.update');
-    await entry.getByRole('cell', { name: DOMAIN }).waitFor();
+    await entry.locator('ins', { hasText: DOMAIN }).waitFor();
     await entry.getByText('allowed_email_domains').waitFor();
 
     await trail.getByRole('combobox', { name: 'Action' }).click();

@@ -1,4 +1,4 @@
-import { use, useId, useMemo, useState } from 'react';
+import { Fragment, use, useId, useMemo, useState } from 'react';
 import {
   Alert,
   Badge,
@@ -10,7 +10,7 @@ import {
   Select,
   SimpleGrid,
   Stack,
-  Table,
+  VisuallyHidden,
   Text,
   TextInput,
   Title,
@@ -234,44 +234,33 @@ function AuditEntryCard({
         </Text>
       </Group>
       {lines.length > 0 ? (
-        <Table.ScrollContainer minWidth={320} type="native">
-          <Table fz="sm" verticalSpacing={2} withRowBorders={false} aria-label={t('adm_audit_change_of', { action: actionLabel, when })}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('adm_audit_field')}</Table.Th>
-                <Table.Th>{t('adm_audit_before')}</Table.Th>
-                <Table.Th>{t('adm_audit_after')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {lines.map((line) => (
-                <Table.Tr key={line.path}>
-                  <Table.Td style={{ wordBreak: 'break-word' }}>
-                    <code>{line.path}</code>
-                  </Table.Td>
-                  <Table.Td style={{ wordBreak: 'break-word' }}>
-                    {line.before === null ? (
-                      <Text span c="gray.7" size="sm">
-                        {t('adm_audit_none')}
-                      </Text>
-                    ) : (
-                      <del>{line.before}</del>
-                    )}
-                  </Table.Td>
-                  <Table.Td style={{ wordBreak: 'break-word' }}>
-                    {line.after === null ? (
-                      <Text span c="gray.7" size="sm">
-                        {t('adm_audit_none')}
-                      </Text>
-                    ) : (
-                      <ins>{line.after}</ins>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <dl
+          aria-label={t('adm_audit_change_of', { action: actionLabel, when })}
+          style={{ display: 'grid', gridTemplateColumns: 'minmax(0, max-content) minmax(0, 1fr)', gap: '2px 12px', margin: 0 }}
+        >
+          {lines.map((line) => (
+            <Fragment key={line.path}>
+              <Text component="dt" size="sm" c="gray.8" style={{ wordBreak: 'break-word' }}>
+                <code>{line.path}</code>
+              </Text>
+              <Text component="dd" size="sm" m={0} style={{ wordBreak: 'break-word' }}>
+                {line.before === null ? null : (
+                  <>
+                    <VisuallyHidden>{t('adm_audit_before')}: </VisuallyHidden>
+                    <del>{line.before || t('adm_audit_none')}</del>
+                  </>
+                )}
+                {line.before !== null && line.after !== null ? ' → ' : null}
+                {line.after === null ? null : (
+                  <>
+                    <VisuallyHidden>{t('adm_audit_after')}: </VisuallyHidden>
+                    <ins>{line.after || t('adm_audit_none')}</ins>
+                  </>
+                )}
+              </Text>
+            </Fragment>
+          ))}
+        </dl>
       ) : null}
     </Paper>
   );
