@@ -299,6 +299,7 @@ describe('the audit trail', () => {
     await page.goto(`/manage-organization/${dealer.id}`);
     const trail = page.getByTestId('audit-trail');
     await trail.getByRole('heading', { name: 'Audit trail' }).waitFor();
+    await trail.getByRole('button', { name: 'Show the audit trail' }).click();
     await trail.getByTestId('audit-entry').first().waitFor();
     const times = await trail.locator('[data-testid=audit-entry] time').evaluateAll((ts) => ts.map((t) => t.getAttribute('datetime')!));
     expect([...times].sort().reverse()).toEqual(times);
@@ -342,6 +343,7 @@ describe('the audit trail', () => {
       await de.page.goto(`/manage-organization/${dealer.id}`);
       const trail = de.page.getByTestId('audit-trail');
       await trail.getByRole('heading', { name: 'Änderungsprotokoll' }).waitFor();
+      await trail.getByRole('button', { name: 'Änderungsprotokoll anzeigen' }).click();
       await trail.getByTestId('audit-entry').first().waitFor();
       const today = new Date().toISOString().slice(0, 10);
       await trail.getByLabel('Von', { exact: true }).fill('2020-01-01');

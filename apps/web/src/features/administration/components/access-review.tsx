@@ -47,7 +47,7 @@ export function AccessReview({ organizationId, ownEmail }: { organizationId: str
             setSelected(new Set());
           }}
         />
-        {days !== null && inactive.isFetching ? <Loader size="xs" aria-label={t('adm_loading')} /> : null}
+        {days !== null && inactive.isFetching ? <Loader size="xs" role="status" aria-label={t('adm_loading')} /> : null}
       </Group>
       {days !== null && inactive.data ? (
         <>

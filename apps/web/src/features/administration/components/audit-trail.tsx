@@ -65,8 +65,32 @@ export function useActionLabel() {
  */
 export function AuditTrail({ organizationId }: { organizationId: string }) {
   use(administrationLocales());
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const headingId = useId();
+  const bodyId = useId();
+  // closed at first: the entries load only when asked for
+  const [open, setOpen] = useState(false);
+  return (
+    <Stack component="section" aria-labelledby={headingId} gap="sm" data-testid="audit-trail">
+      <Group justify="space-between" align="flex-end" gap="sm">
+        <Title order={2} size="h3" id={headingId}>
+          {t('adm_audit_title')}
+        </Title>
+        <Button variant="subtle" aria-expanded={open} aria-controls={bodyId} onClick={() => setOpen(!open)}>
+          {open ? t('adm_audit_hide') : t('adm_audit_show')}
+        </Button>
+      </Group>
+      {open ? (
+        <div id={bodyId}>
+          <AuditTrailBody organizationId={organizationId} />
+        </div>
+      ) : null}
+    </Stack>
+  );
+}
+
+function AuditTrailBody({ organizationId }: { organizationId: string }) {
+  const { t, i18n } = useTranslation();
   const tree = useOrganizationTree();
   const organizations = useMemo(() => subtreeOf(tree.data, organizationId), [tree.data, organizationId]);
   const names = useMemo(() => new Map(organizations.map((o) => [o.id, o.label])), [organizations]);
@@ -102,11 +126,8 @@ export function AuditTrail({ organizationId }: { organizationId: string }) {
   const organizationOptions = organizations.map((o) => ({ value: o.id, label: `${'\u00a0\u00a0'.repeat(o.depth)}${o.label}` }));
 
   return (
-    <Stack component="section" aria-labelledby={headingId} gap="sm" data-testid="audit-trail">
-      <Group justify="space-between" align="flex-end" gap="sm">
-        <Title order={2} size="h3" id={headingId}>
-          {t('adm_audit_title')}
-        </Title>
+    <Stack gap="sm">
+      <Group justify="flex-end" gap="sm">
         <Button
           variant="default"
           leftSection={<IconDownload size={16} aria-hidden />}
@@ -165,7 +186,7 @@ export function AuditTrail({ organizationId }: { organizationId: string }) {
         </Alert>
       ) : null}
       <Group gap="xs" aria-live="polite">
-        {trail.isFetching ? <Loader size="xs" aria-label={t('adm_loading')} /> : null}
+        {trail.isFetching ? <Loader size="xs" role="status" aria-label={t('adm_loading')} /> : null}
         {trail.data ? (
           <Text size="sm" c="gray.7" data-testid="audit-count">
             {t('adm_audit_count', { count: trail.data.total })}
