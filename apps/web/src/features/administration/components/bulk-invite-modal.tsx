@@ -37,7 +37,7 @@ function download(name: string, text: string) {
  */
 export function BulkInviteModal({ organization, onClose }: { organization: BulkInviteOrganization; onClose: () => void }) {
   use(administrationLocales());
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [file, setFile] = useState<File | null>(null);
   const [rightsFrom, setRightsFrom] = useState('');
   const bulk = useBulkInvitation(organization.id);
@@ -63,7 +63,7 @@ export function BulkInviteModal({ organization, onClose }: { organization: BulkI
   return (
     <ModalFrame title={t('adm_bulk_title', { name: organization.name })} onClose={close} size="xl">
       <Stack>
-        <Text size="sm">{t('adm_bulk_intro', { max: BULK_INVITATION_MAX_ROWS.toLocaleString() })}</Text>
+        <Text size="sm">{t('adm_bulk_intro', { max: BULK_INVITATION_MAX_ROWS.toLocaleString(i18n.language) })}</Text>
         <Text size="sm" c="gray.7">
           {domains.length > 0 ? t('adm_domains_invite_explained', { domains: domains.join(', ') }) : t('adm_domains_none_invite')}
         </Text>
