@@ -406,10 +406,55 @@ export const memberExportQuerySchema = z.object({
   organizationId: uuidSchema.optional(),
 });
 
-export const auditQuerySchema = z.object({
+/** The actions the audit log records (a refused change is the action followed by `.refused`). */
+export const AUDIT_ACTIONS = [
+  'invitation.accept',
+  'invitation.bulk',
+  'invitation.create',
+  'invitation.resend',
+  'invitation.revoke',
+  'member.remove',
+  'member.rights.update',
+  'member.second_factors.reset',
+  'member.sign_out',
+  'organization.allowed_email_domains.update',
+  'organization.apps.update',
+  'organization.can_create_sub_organizations.update',
+  'organization.create',
+  'organization.delete',
+  'organization.second_factor_policy.lift',
+  'organization.second_factor_policy.require',
+  'organization.update',
+] as const;
+
+/** A day (YYYY-MM-DD, UTC) of the audit filter's date range. */
+const auditDaySchema = z.iso.date({ message: 'validation_failed' });
+
+const auditFilterFields = {
   organizationId: uuidSchema.optional(),
-  page: z.coerce.number().int().min(1).max(100000).default(1),
-});
+  action: z
+    .string()
+    .max(100, { message: 'validation_failed' })
+    .regex(/^[a-z_]+(\.[a-z_]+)*$/, { message: 'validation_failed' })
+    .optional(),
+  actor: z.string().trim().max(200, { message: 'validation_failed' }).optional(),
+  from: auditDaySchema.optional(),
+  to: auditDaySchema.optional(),
+};
+const fromNotAfterTo = (f: { from?: string | undefined; to?: string | undefined }) => !f.from || !f.to || f.from <= f.to;
+
+/**
+ * The audit log's filters, all optional: `organizationId` chooses the subtree (default: the
+ * actor's organization); `action` one action, its refusals (`action.refused`) included; `actor`
+ * part of the actor's e-mail address, in any letter case; `from`/`to` days (UTC), both included.
+ */
+export const auditFilterSchema = z.object(auditFilterFields).refine(fromNotAfterTo, { message: 'validation_failed', path: ['to'] });
+export type AuditFilter = z.infer<typeof auditFilterSchema>;
+
+export const auditQuerySchema = z
+  .object({ ...auditFilterFields, page: z.coerce.number().int().min(1).max(100000).default(1) })
+  .refine(fromNotAfterTo, { message: 'validation_failed', path: ['to'] });
+
 export const auditEntrySchema = z.object({
   id: z.string(),
   occurred_at: z.string(),

@@ -180,6 +180,7 @@ const MATRIX: Record<string, Entry> = {
 
   // ---- audit and developer --------------------------------------------------------------------
   'GET /api/audit': { expect: ANY_MANAGER_OF_TARGET, query: (c) => ({ organizationId: c.world.north.id }) },
+  'GET /api/audit/export': { expect: ANY_MANAGER_OF_TARGET, query: (c) => ({ organizationId: c.world.north.id }) },
   'GET /api/developer/organization-export': { expect: PROVIDER_ADMIN },
 };
 

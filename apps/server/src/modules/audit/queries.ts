@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/client.js';
-import { subtreeCondition } from '../../db/sql.js';
+import { containsPattern, subtreeCondition } from '../../db/sql.js';
 
 /** The path of an organization (the scope of an audit read), or null when there is none. */
 export async function findOrganizationPath(q: Queryable, organizationId: string): Promise<string | null> {
@@ -54,20 +54,64 @@ export interface AuditRow {
   request_id: string | null;
 }
 
+/** The optional filters of an audit listing (see `auditFilterSchema` in packages/contracts). */
+export interface AuditEntryFilter {
+  action?: string | undefined;
+  actor?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+/** WHERE clause and parameters of the subtree at `path`, narrowed by the filters. */
+function auditWhere(path: string, filter: AuditEntryFilter): { where: string; params: unknown[] } {
+  const params: unknown[] = [path];
+  const conditions = [subtreeCondition('organization_path', '$1')];
+  if (filter.action) {
+    params.push(filter.action);
+    conditions.push(`(action = $${params.length} OR action = $${params.length} || '.refused')`);
+  }
+  if (filter.actor) {
+    params.push(containsPattern(filter.actor));
+    conditions.push(`lower(actor_email) LIKE $${params.length}`);
+  }
+  if (filter.from) {
+    params.push(filter.from);
+    conditions.push(`occurred_at >= ($${params.length}::date)::timestamp AT TIME ZONE 'UTC'`);
+  }
+  if (filter.to) {
+    params.push(filter.to);
+    conditions.push(`occurred_at < ($${params.length}::date + 1)::timestamp AT TIME ZONE 'UTC'`);
+  }
+  return { where: conditions.join(' AND '), params };
+}
+
+const AUDIT_COLUMNS =
+  'id, occurred_at, actor_user_id, actor_email, organization_id, organization_path, action, target_type, target_id, before, after, request_id';
+
 export async function listAuditEntries(
   q: Queryable,
   path: string,
   limit: number,
   offset: number,
+  filter: AuditEntryFilter = {},
 ): Promise<{ total: number; rows: AuditRow[] }> {
-  const where = subtreeCondition('organization_path', '$1');
-  const total = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_log WHERE ${where}`, [path]);
+  const { where, params } = auditWhere(path, filter);
+  const total = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_log WHERE ${where}`, params);
   const { rows } = await q.query<AuditRow>(
-    `SELECT id, occurred_at, actor_user_id, actor_email, organization_id, organization_path, action, target_type, target_id, before, after, request_id
-     FROM audit_log WHERE ${where} ORDER BY occurred_at DESC, id DESC LIMIT $2 OFFSET $3`,
-    [path, limit, offset],
+    `SELECT ${AUDIT_COLUMNS} FROM audit_log WHERE ${where} ORDER BY occurred_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    [...params, limit, offset],
   );
   return { total: total.rows[0]?.n ?? 0, rows };
+}
+
+/** Up to `limit` entries of the subtree, newest first, for the CSV export. */
+export async function listAuditEntriesForExport(q: Queryable, path: string, filter: AuditEntryFilter, limit: number): Promise<AuditRow[]> {
+  const { where, params } = auditWhere(path, filter);
+  const { rows } = await q.query<AuditRow>(
+    `SELECT ${AUDIT_COLUMNS} FROM audit_log WHERE ${where} ORDER BY occurred_at DESC, id DESC LIMIT $${params.length + 1}`,
+    [...params, limit],
+  );
+  return rows;
 }
 
 /** When an organization's path changes, its audit entries follow (the path column is a search copy). */

@@ -1,7 +1,7 @@
-import type { Database, Queryable } from '../../db/client.js';
+import type { Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
-import { assertInSubtree, requireRole, type Actor } from '../../http/access.js';
-import { findOrganizationPath, insertAuditEntry, listAuditEntries } from './queries.js';
+import type { Actor } from '../../http/access.js';
+import { insertAuditEntry } from './queries.js';
 
 /**
  * The audit log (docs/security.md, "Delegated administration"). Audit sits below the modules that
@@ -75,34 +75,4 @@ export async function withRefusalAudit<T>(db: Queryable, actor: Actor, work: () 
     if (err instanceof RefusedChange) await auditRefusal(db, actor, err);
     throw err;
   }
-}
-
-export const AUDIT_PAGE_SIZE = 50;
-
-/** The audit entries of an organization's subtree, newest first, for its managers. */
-export async function listAudit(db: Database, actor: Actor, organizationId: string | undefined, page: number) {
-  const member = requireRole(actor, 'any');
-  const path = await findOrganizationPath(db, organizationId ?? member.organizationId);
-  if (path === null) throw new AppError('not_found');
-  assertInSubtree(member, path);
-  const { total, rows } = await listAuditEntries(db, path, AUDIT_PAGE_SIZE, (page - 1) * AUDIT_PAGE_SIZE);
-  return {
-    total,
-    page,
-    page_size: AUDIT_PAGE_SIZE,
-    entries: rows.map((r) => ({
-      id: String(r.id),
-      occurred_at: new Date(r.occurred_at).toISOString(),
-      actor_user_id: r.actor_user_id,
-      actor_email: r.actor_email,
-      organization_id: r.organization_id,
-      organization_path: r.organization_path,
-      action: r.action,
-      target_type: r.target_type,
-      target_id: r.target_id,
-      before: r.before ?? null,
-      after: r.after ?? null,
-      request_id: r.request_id,
-    })),
-  };
 }

@@ -13,7 +13,8 @@ import {
 import type { Database, Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
 import { audit } from '../audit/service.js';
-import { getRights, neutralizeFormula } from '../members/service.js';
+import { neutralizeFormula } from '../../http/spreadsheet.js';
+import { getRights } from '../members/service.js';
 import { rightsContextFor, validateRights } from '../members/rights-context.js';
 import { assertInSubtree, requireRole, type Actor } from '../../http/access.js';
 import { findOrganizationById, listEmailDomains } from '../organizations/queries.js';

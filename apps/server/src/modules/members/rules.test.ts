@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyRights, type RightsContext } from '@partner-portal/contracts';
 import { validateRights } from './rights-context.js';
-import { neutralizeFormula } from './service.js';
+import { neutralizeFormula } from '../../http/spreadsheet.js';
 import { buildTree } from '../organizations/service.js';
 import { containsPattern, subtreeCondition } from '../../db/sql.js';
 import { isPathInSubtree } from '../../http/access.js';

@@ -20,6 +20,7 @@ import { findOrganizationById } from '../organizations/queries.js';
 import type { AccountAccess, BackchannelNotice } from '../sessions/service.js';
 import * as q from './queries.js';
 import { delegatorOf, rightsContextFor, validateRights } from './rights-context.js';
+import { neutralizeFormula } from '../../http/spreadsheet.js';
 
 /**
  * Members (docs/product.md, "Roles and rights" and "Calls" Members): rights, removal, search and export. A member id is the id of the
@@ -283,11 +284,6 @@ const EXPORT_COLUMNS = [
   'created_at',
   'last_sign_in_at',
 ] as const;
-
-/** Spreadsheet formula injection (OWASP): a cell starting with = + - @ tab or CR is prefixed with '. */
-export function neutralizeFormula(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
 
 export interface ExportFile {
   filename: string;

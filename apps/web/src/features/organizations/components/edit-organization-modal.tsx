@@ -7,6 +7,7 @@ import { useUpdateOrganization } from '../api/update-organization';
 import { useChangeOrganizationApps } from '../api/change-organization-apps';
 import { useChangeCanCreateSubOrganizations } from '../api/change-can-create-sub-organizations';
 import { errorLines } from '@/components/notify';
+import { useUpdateAllowedDomains } from '@/features/organizations/api/allowed-domains';
 import { ModalFrame } from './modal-frame';
 import { OrganizationForm, type OrganizationFormValues } from './organization-form';
 
@@ -17,10 +18,13 @@ import { OrganizationForm, type OrganizationFormValues } from './organization-fo
  */
 export function EditOrganizationModal({
   organization,
+  editDomains = false,
   onClose,
   onUpdated,
 }: {
   organization: Organization;
+  /** provider administrators also edit the allowed e-mail domains */
+  editDomains?: boolean;
   onClose: () => void;
   /** after every change has been saved */
   onUpdated: () => void;
@@ -32,7 +36,13 @@ export function EditOrganizationModal({
       {parent.isPending ? (
         <Loader aria-label={t('org_loading')} />
       ) : (
-        <EditOrganizationForm organization={organization} parent={parent.data ?? null} onClose={onClose} onUpdated={onUpdated} />
+        <EditOrganizationForm
+          organization={organization}
+          parent={parent.data ?? null}
+          editDomains={editDomains}
+          onClose={onClose}
+          onUpdated={onUpdated}
+        />
       )}
     </ModalFrame>
   );
@@ -41,11 +51,13 @@ export function EditOrganizationModal({
 function EditOrganizationForm({
   organization,
   parent,
+  editDomains,
   onClose,
   onUpdated,
 }: {
   organization: Organization;
   parent: Organization | null;
+  editDomains: boolean;
   onClose: () => void;
   onUpdated: () => void;
 }) {
@@ -57,10 +69,11 @@ function EditOrganizationForm({
   const rename = useUpdateOrganization(organization);
   const apps = useChangeOrganizationApps();
   const children = useChangeCanCreateSubOrganizations();
+  const domains = useUpdateAllowedDomains();
   const offerChildren = parent?.sub_organization_can_have_children ?? false;
 
   // each change is its own call; what succeeded before a failure stays saved (and shows in the tree)
-  const submit = async ({ name, clientIds, allowChildren }: OrganizationFormValues) => {
+  const submit = async ({ name, clientIds, allowChildren, allowedDomains }: OrganizationFormValues) => {
     setProblems(null);
     setBusy(true);
     try {
@@ -69,6 +82,9 @@ function EditOrganizationForm({
       if (appsChanged) await apps.mutateAsync({ id: organization.id, client_ids: clientIds });
       if (offerChildren && allowChildren !== organization.can_create_sub_organization)
         await children.mutateAsync({ id: organization.id, value: allowChildren });
+      const before = organization.allowed_email_domains;
+      if (allowedDomains && (allowedDomains.length !== before.length || allowedDomains.some((d) => !before.includes(d))))
+        await domains.mutateAsync({ organizationId: organization.id, domains: allowedDomains });
       onUpdated();
     } catch (error) {
       setProblems(errorLines(error));
@@ -79,7 +95,13 @@ function EditOrganizationForm({
 
   return (
     <OrganizationForm
-      initial={{ name: organization.name, clientIds: initialApps, allowChildren: organization.can_create_sub_organization }}
+      initial={{
+        name: organization.name,
+        clientIds: initialApps,
+        allowChildren: organization.can_create_sub_organization,
+        allowedDomains: organization.allowed_email_domains,
+      }}
+      offerDomains={editDomains}
       apps={offered}
       offerChildren={offerChildren}
       notice={

@@ -92,7 +92,7 @@ export function InviteUserModal({
           />
           {domains.length > 0 && emailError !== domainMessage ? (
             <Text size="sm" c="gray.7">
-              {t('org_allowed_domains', { domains: domains.join(', ') })}
+              {t('adm_domains_invite_explained', { domains: domains.join(', ') })}
             </Text>
           ) : null}
           <NativeSelect

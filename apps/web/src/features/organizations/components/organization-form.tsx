@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { Organization } from '@partner-portal/contracts';
 import { appName } from '../lib/app-names';
 import { ProblemSummary } from './modal-frame';
+import { AllowedDomainsField } from '@/features/organizations/components/allowed-domains';
 
 export interface OrganizationFormValues {
   /** trimmed, never empty */
@@ -11,6 +12,8 @@ export interface OrganizationFormValues {
   clientIds: string[];
   /** false whenever the option is not offered */
   allowChildren: boolean;
+  /** the allowed e-mail domains, when the form offers them (provider administrators editing) */
+  allowedDomains?: string[] | undefined;
 }
 
 /**
@@ -22,6 +25,7 @@ export function OrganizationForm({
   initial,
   apps,
   offerChildren,
+  offerDomains = false,
   notice,
   submitLabel,
   busy,
@@ -33,6 +37,8 @@ export function OrganizationForm({
   /** the apps that may be chosen */
   apps: Organization['apps'];
   offerChildren: boolean;
+  /** show the allowed e-mail domains field (provider administrators) */
+  offerDomains?: boolean;
   /** shown between the name and the apps */
   notice?: ReactNode;
   submitLabel: string;
@@ -45,12 +51,19 @@ export function OrganizationForm({
   const [name, setName] = useState(initial.name);
   const [clientIds, setClientIds] = useState<string[]>(initial.clientIds);
   const [allowChildren, setAllowChildren] = useState(initial.allowChildren);
+  const [allowedDomains, setAllowedDomains] = useState<string[]>(initial.allowedDomains ?? []);
   const trimmed = name.trim();
   return (
     <form
       onSubmit={(e) => {
         e.preventDefault();
-        if (trimmed) onSubmit({ name: trimmed, clientIds, allowChildren: offerChildren && allowChildren });
+        if (trimmed)
+          onSubmit({
+            name: trimmed,
+            clientIds,
+            allowChildren: offerChildren && allowChildren,
+            ...(offerDomains ? { allowedDomains } : {}),
+          });
       }}
     >
       <Stack>
@@ -78,6 +91,7 @@ export function OrganizationForm({
         {offerChildren ? (
           <Checkbox label={t('org_allow_children')} checked={allowChildren} onChange={(e) => setAllowChildren(e.currentTarget.checked)} />
         ) : null}
+        {offerDomains ? <AllowedDomainsField value={allowedDomains} onChange={setAllowedDomains} /> : null}
         <ProblemSummary lines={problems} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel}>

@@ -1,7 +1,16 @@
 import { lazy, Suspense, useState } from 'react';
 import { Alert, Button, Group, Loader, Menu, Stack, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconDownload, IconInfoCircle, IconPencil, IconPlus, IconSearch, IconTrash, IconUserPlus } from '@tabler/icons-react';
+import {
+  IconDownload,
+  IconFileUpload,
+  IconInfoCircle,
+  IconPencil,
+  IconPlus,
+  IconSearch,
+  IconTrash,
+  IconUserPlus,
+} from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { Invitation, Organization, UserInfo } from '@partner-portal/contracts';
@@ -13,6 +22,9 @@ import { useResendInvitation } from '../api/resend-invitation';
 import { useFeatures } from '../api/get-features';
 import { downloadMembersExport } from '../api/export-members';
 import { useModal } from '../hooks/use-modal';
+import { useOrganizationTree } from '../api/get-organization-tree';
+import { AllowedDomains } from '@/features/organizations/components/allowed-domains';
+import { SignOutMemberModal } from '@/features/organizations/components/member-access';
 import { notifyError, notifySuccess } from '@/components/notify';
 import { ConfirmModal } from './confirm-modal';
 import { InvitationsTable, UsersTable } from './people-tables';
@@ -24,6 +36,9 @@ const CreateOrganizationModal = lazy(() => import('./create-organization-modal')
 const EditOrganizationModal = lazy(() => import('./edit-organization-modal').then((m) => ({ default: m.EditOrganizationModal })));
 const InviteUserModal = lazy(() => import('./invite-user-modal').then((m) => ({ default: m.InviteUserModal })));
 const EditRightsModal = lazy(() => import('./edit-rights-modal').then((m) => ({ default: m.EditRightsModal })));
+const BulkInviteModal = lazy(() =>
+  import('@/features/organizations/components/bulk-invite-modal').then((m) => ({ default: m.BulkInviteModal })),
+);
 
 const NO_FEATURES = {
   control_tower_enabled: false,
@@ -48,6 +63,7 @@ export function OrganizationView({ organization, user }: { organization: Organiz
   const remove = useRemoveMember();
   const revoke = useRevokeInvitation();
   const deletion = useDeleteOrganization();
+  const tree = useOrganizationTree();
   // a change made: its toast, and the modal closes
   const done = (message: string) => {
     notifySuccess(message);
@@ -60,6 +76,8 @@ export function OrganizationView({ organization, user }: { organization: Organiz
   const canEdit = user.organizationManager && !isOwn && !isRoot;
   const canDelete = canEdit && organization.members.length === 0 && organization.sub_organizations.length === 0;
   const canManageUsers = user.userManager;
+  // provider administrators: organizationManagers of the provider's root organization (they edit the allowed e-mail domains)
+  const isProviderAdministrator = user.organizationManager && tree.data?.parent_id === null && tree.data.key === user.organizationId;
   const canExport = user.userManager || user.organizationManager;
   const exportMembers = (output: 'csv' | 'xlsx') =>
     void downloadMembersExport(organization.id, output).catch((error: unknown) => notifyError(error));
@@ -116,6 +134,15 @@ export function OrganizationView({ organization, user }: { organization: Organiz
               {t('org_invite_user')}
             </Button>
           ) : null}
+          {canManageUsers ? (
+            <Button
+              variant="default"
+              leftSection={<IconFileUpload size={16} aria-hidden />}
+              onClick={() => setModal({ type: 'bulk-invite' })}
+            >
+              {t('adm_bulk_open')}
+            </Button>
+          ) : null}
           {canEdit ? (
             <Button variant="default" leftSection={<IconPencil size={16} aria-hidden />} onClick={() => setModal({ type: 'edit' })}>
               {t('org_edit_organization')}
@@ -147,6 +174,8 @@ export function OrganizationView({ organization, user }: { organization: Organiz
           ) : null}
         </Group>
       </Group>
+
+      <AllowedDomains domains={organization.allowed_email_domains} />
 
       {freshInstall ? (
         <Alert color="brand" variant="light" icon={<IconInfoCircle aria-hidden />} title={t('org_first_steps_title')}>
@@ -180,6 +209,7 @@ export function OrganizationView({ organization, user }: { organization: Organiz
         ownEmail={user.email}
         onEditRights={(member) => setModal({ type: 'rights', member })}
         onRemove={(member) => setModal({ type: 'remove', member })}
+        onSignOut={(member) => setModal({ type: 'sign-out', member })}
       />
       <InvitationsTable
         rows={invitations}
@@ -194,7 +224,12 @@ export function OrganizationView({ organization, user }: { organization: Organiz
       <Suspense fallback={null}>
         {modal?.type === 'create' ? <CreateOrganizationModal parent={organization} onClose={close} onCreated={onCreated} /> : null}
         {modal?.type === 'edit' ? (
-          <EditOrganizationModal organization={organization} onClose={close} onUpdated={() => done(t('org_updated'))} />
+          <EditOrganizationModal
+            organization={organization}
+            editDomains={isProviderAdministrator}
+            onClose={close}
+            onUpdated={() => done(t('org_updated'))}
+          />
         ) : null}
         {modal?.type === 'invite' ? (
           <InviteUserModal
@@ -204,6 +239,17 @@ export function OrganizationView({ organization, user }: { organization: Organiz
             actor={actor}
             onClose={close}
             onInvited={() => done(t('org_invitation_sent'))}
+          />
+        ) : null}
+        {modal?.type === 'bulk-invite' ? (
+          <BulkInviteModal
+            organization={{
+              id: organization.id,
+              name: organization.name,
+              allowed_email_domains: organization.allowed_email_domains,
+              members: organization.members.map((m) => ({ id: m.id, email_address: m.email_address })),
+            }}
+            onClose={close}
           />
         ) : null}
         {modal?.type === 'rights' ? (
@@ -239,6 +285,16 @@ export function OrganizationView({ organization, user }: { organization: Organiz
           onConfirm={async () => {
             await remove.mutateAsync({ organizationId: modal.member.organization_id, memberId: modal.member.id });
             done(t('org_user_removed', { email: modal.member.email_address }));
+          }}
+        />
+      ) : null}
+      {modal?.type === 'sign-out' ? (
+        <SignOutMemberModal
+          member={modal.member}
+          onClose={close}
+          onDone={() => {
+            notifySuccess(t('adm_sign_out_done', { email: modal.member.email_address }));
+            close();
           }}
         />
       ) : null}

@@ -1,11 +1,12 @@
 import { Fragment, type ReactNode } from 'react';
 import { ActionIcon, Badge, Button, Group, Paper, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { useElementSize, useMediaQuery } from '@mantine/hooks';
-import { IconMailForward, IconShieldCog, IconTrash, IconX } from '@tabler/icons-react';
+import { IconLogout, IconMailForward, IconShieldCog, IconTrash, IconX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { TABLE_ROWS_DEFAULT, type Invitation, type OrganizationMember } from '@partner-portal/contracts';
 import { formatInvitationDate } from '../lib/format';
 import classes from './people-tables.module.css';
+import { LastSignIn } from '@/features/organizations/components/member-access';
 
 interface TableProps<T> {
   rows: T[];
@@ -25,7 +26,7 @@ export interface PeopleColumn<T> {
 /** Below this width the tables become one card per row (docs/design.md, tables on phones). */
 export const CARDS_QUERY = '(max-width: 40em)';
 /** The narrowest sections that still show their columns without sideways scrolling in every language. */
-const USERS_TABLE_MIN_WIDTH = 560;
+const USERS_TABLE_MIN_WIDTH = 680;
 const INVITATIONS_TABLE_MIN_WIDTH = 760;
 
 /**
@@ -229,11 +230,14 @@ export function UsersTable({
   ownEmail,
   onEditRights,
   onRemove,
+  onSignOut,
 }: TableProps<OrganizationMember> & {
   /** the signed-in user's address: their own row offers no rights editing and no removal */
   ownEmail: string;
   onEditRights: (m: OrganizationMember) => void;
   onRemove: (m: OrganizationMember) => void;
+  /** sign the member out everywhere (docs/decisions/018-the-administrators-day.md) */
+  onSignOut: (m: OrganizationMember) => void;
 }) {
   const { t } = useTranslation();
   const name = (member: OrganizationMember) => [member.first_name, member.last_name].filter(Boolean).join(' ');
@@ -262,8 +266,22 @@ export function UsersTable({
         >
           <IconTrash size={18} aria-hidden />
         </RowAction>
+        <RowAction
+          label={t('adm_sign_out_of', { email: member.email_address })}
+          tip={t('adm_sign_out')}
+          reason={own ? t('adm_sign_out_own_reason') : undefined}
+          color="red"
+          onClick={() => onSignOut(member)}
+        >
+          <IconLogout size={18} aria-hidden />
+        </RowAction>
       </Group>
     );
+  };
+  const lastSignInColumn: PeopleColumn<OrganizationMember> = {
+    header: t('adm_last_sign_in'),
+    cell: (member) => <LastSignIn value={member.last_sign_in_at} />,
+    className: classes.date,
   };
   return (
     <PeopleTable
@@ -278,7 +296,7 @@ export function UsersTable({
       searching={searching}
       showAll={showAll}
       onToggleAll={onToggleAll}
-      columns={[{ header: t('org_col_name'), cell: name }, ...(searching ? [organizationColumn] : [])]}
+      columns={[{ header: t('org_col_name'), cell: name }, ...(searching ? [organizationColumn] : []), lastSignInColumn]}
       details={(member) => (
         <>
           {name(member) ? <Text size="sm">{name(member)}</Text> : null}
@@ -287,6 +305,9 @@ export function UsersTable({
               {member.organization_name}
             </Text>
           ) : null}
+          <Text size="sm" c="gray.7">
+            {t('adm_last_sign_in')}: <LastSignIn value={member.last_sign_in_at} />
+          </Text>
         </>
       )}
       actions={canManage ? actions : undefined}

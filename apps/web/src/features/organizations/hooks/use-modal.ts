@@ -9,7 +9,9 @@ export type OrganizationModal =
   | { type: 'invite' }
   | { type: 'rights'; member: OrganizationMember }
   | { type: 'remove'; member: OrganizationMember }
-  | { type: 'revoke'; invitation: Invitation };
+  | { type: 'revoke'; invitation: Invitation }
+  | { type: 'sign-out'; member: OrganizationMember }
+  | { type: 'bulk-invite' };
 
 /**
  * Which modal is open. Focus goes back to the control that opened it on closing, or, when that

@@ -8,15 +8,17 @@ const keys = (value: unknown, prefix = ''): string[] =>
   Object.entries(value as Record<string, unknown>).flatMap(([k, v]) =>
     typeof v === 'object' && v ? keys(v, `${prefix}${k}.`) : [`${prefix}${k}`],
   );
-const load = (feature: string, language: string) =>
-  JSON.parse(readFileSync(fileURLToPath(new URL(`../../${feature}/locales/${language}.json`, import.meta.url)), 'utf8')) as Record<
+const load = (folder: string, language: string) =>
+  JSON.parse(readFileSync(fileURLToPath(new URL(`../../${folder}/${language}.json`, import.meta.url)), 'utf8')) as Record<
     string,
     unknown
   >;
 
-describe.each(['organizations', 'invitations'])('the %s locales', (feature) => {
+describe.each(['organizations/locales', 'invitations/locales', 'organizations/locales/administration'])('the %s', (feature) => {
   it('exist for the six interface languages with identical, non-empty keys', () => {
-    const files = readdirSync(fileURLToPath(new URL(`../../${feature}/locales/`, import.meta.url))).map((f) => f.replace('.json', ''));
+    const files = readdirSync(fileURLToPath(new URL(`../../${feature}/`, import.meta.url)))
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => f.replace('.json', ''));
     expect(files.sort()).toEqual([...INTERFACE_LANGUAGES].sort());
     // plural forms (key_one, key_many, key_other) differ by language: compare their base keys
     const base = (list: string[]) => [...new Set(list.map((k) => k.replace(/_(zero|one|two|few|many|other)$/, '')))].sort();
@@ -32,7 +34,7 @@ describe.each(['organizations', 'invitations'])('the %s locales', (feature) => {
 
 describe('the rights labels', () => {
   it('name every section and every right', () => {
-    const bundle = load('organizations', 'en-GB') as { rights: Record<string, Record<string, string>> };
+    const bundle = load('organizations/locales', 'en-GB') as { rights: Record<string, Record<string, string>> };
     for (const section of APP_SECTIONS) {
       expect(bundle.rights[section.section]?.title).toBeTruthy();
       for (const right of section.rights)

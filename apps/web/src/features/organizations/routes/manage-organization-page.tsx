@@ -1,4 +1,4 @@
-import { Suspense, use, useEffect, useState } from 'react';
+import { lazy, Suspense, use, useEffect, useState } from 'react';
 import { Alert, Box, Button, Center, Collapse, Loader, Paper } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconBinaryTree } from '@tabler/icons-react';
@@ -11,7 +11,13 @@ import { useOrganization } from '../api/get-organization';
 import { OrganizationTree } from '../components/organization-tree';
 import { OrganizationView } from '../components/organization-view';
 import { organizationLocales } from '../lib/locales';
+import { administrationLocales } from '@/features/organizations/lib/locales';
 import { errorLines, notifyError } from '@/components/notify';
+
+// the administrator's tools (audit trail, access review, bulk invitations) load after the page
+const AdministratorTools = lazy(() =>
+  import('@/features/organizations/components/administrator-tools').then((m) => ({ default: m.AdministratorTools })),
+);
 
 /** /manage-organization/{organizationId}: side tree and the selected organization (docs/product.md, "Screens"). */
 export function ManageOrganizationPage() {
@@ -32,6 +38,8 @@ function PageLoader() {
 
 function ManageOrganization() {
   use(organizationLocales());
+  // the users table's last sign-in and sign-out texts, and the administrator's tools below it
+  use(administrationLocales());
   const { t } = useTranslation();
   const { organizationId = '' } = useParams();
   const navigate = useNavigate();
@@ -96,6 +104,11 @@ function ManageOrganization() {
             </Alert>
           ) : null}
           {organization.data && user ? <OrganizationView key={organization.data.id} organization={organization.data} user={user} /> : null}
+          {organization.data && user && user.manageUsersOrOrganizations ? (
+            <Suspense fallback={null}>
+              <AdministratorTools key={organization.data.id} organization={organization.data} user={user} />
+            </Suspense>
+          ) : null}
         </Box>
       </Box>
       <Footer />

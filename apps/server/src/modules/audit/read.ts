@@ -1,0 +1,92 @@
+import { stringify } from 'csv-stringify/sync';
+import type { AuditFilter } from '@partner-portal/contracts';
+import type { Database } from '../../db/client.js';
+import { AppError } from '../../http/problem.js';
+import { assertInSubtree, requireRole, type Actor } from '../../http/access.js';
+import { neutralizeFormula } from '../../http/spreadsheet.js';
+import { findOrganizationPath, listAuditEntries, listAuditEntriesForExport, type AuditRow } from './queries.js';
+
+/**
+ * Reading the audit log (docs/decisions/018-the-administrators-day.md, "Audit trail"): the
+ * entries of one organization's subtree, for the managers of a subtree that holds it, narrowed by
+ * the optional filters. Writing entries lives in ./service.ts.
+ */
+
+export const AUDIT_PAGE_SIZE = 50;
+/** The CSV export holds at most this many entries (the newest); narrow the filters for older ones. */
+export const AUDIT_EXPORT_LIMIT = 50_000;
+
+async function auditScope(db: Database, actor: Actor, organizationId: string | undefined) {
+  const member = requireRole(actor, 'any');
+  const path = await findOrganizationPath(db, organizationId ?? member.organizationId);
+  if (path === null) throw new AppError('not_found');
+  assertInSubtree(member, path);
+  return { path };
+}
+
+function entryOf(r: AuditRow) {
+  return {
+    id: String(r.id),
+    occurred_at: new Date(r.occurred_at).toISOString(),
+    actor_user_id: r.actor_user_id,
+    actor_email: r.actor_email,
+    organization_id: r.organization_id,
+    organization_path: r.organization_path,
+    action: r.action,
+    target_type: r.target_type,
+    target_id: r.target_id,
+    before: r.before ?? null,
+    after: r.after ?? null,
+    request_id: r.request_id,
+  };
+}
+
+/** One page (50) of the subtree's entries that pass the filters, newest first. */
+export async function listAuditTrail(db: Database, actor: Actor, query: AuditFilter & { page: number }) {
+  const org = await auditScope(db, actor, query.organizationId);
+  const { total, rows } = await listAuditEntries(db, org.path, AUDIT_PAGE_SIZE, (query.page - 1) * AUDIT_PAGE_SIZE, query);
+  return { total, page: query.page, page_size: AUDIT_PAGE_SIZE, entries: rows.map(entryOf) };
+}
+
+export const AUDIT_EXPORT_COLUMNS = [
+  'occurred_at',
+  'actor_email',
+  'actor_user_id',
+  'organization_path',
+  'organization_id',
+  'action',
+  'target_type',
+  'target_id',
+  'before',
+  'after',
+  'request_id',
+] as const;
+
+/** The same entries as the listing, all pages (up to AUDIT_EXPORT_LIMIT), as CSV. */
+export async function exportAuditTrail(db: Database, actor: Actor, filter: AuditFilter) {
+  const org = await auditScope(db, actor, filter.organizationId);
+  const rows = await listAuditEntriesForExport(db, org.path, filter, AUDIT_EXPORT_LIMIT);
+  const json = (v: unknown) => (v === null || v === undefined ? '' : JSON.stringify(v));
+  const records = rows.map((r) => {
+    const e = entryOf(r);
+    return [
+      e.occurred_at,
+      e.actor_email ?? '',
+      e.actor_user_id ?? '',
+      e.organization_path ?? '',
+      e.organization_id ?? '',
+      e.action,
+      e.target_type,
+      e.target_id ?? '',
+      json(e.before),
+      json(e.after),
+      e.request_id ?? '',
+    ].map((v) => neutralizeFormula(v));
+  });
+  const stamp = new Date().toISOString().slice(0, 10);
+  return {
+    filename: `audit-${org.path.replace(/\//g, '_')}-${stamp}.csv`,
+    contentType: 'text/csv; charset=utf-8',
+    body: stringify(records, { header: true, columns: [...AUDIT_EXPORT_COLUMNS], bom: true }),
+  };
+}

@@ -1,0 +1,60 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { auditResponseSchema, type Problem } from '@partner-portal/contracts';
+import { api, ApiError } from '@/lib/api';
+
+/** GET /api/audit and GET /api/audit/export: one organization's subtree, filtered (packages/contracts, auditFilterSchema). */
+export type AuditResponse = z.infer<typeof auditResponseSchema>;
+
+export interface AuditFilters {
+  organizationId: string;
+  action?: string | undefined;
+  actor?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+function queryOf(filters: AuditFilters): Record<string, string> {
+  return Object.fromEntries(Object.entries(filters).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== ''));
+}
+
+export const auditKeys = {
+  all: ['audit'] as const,
+  page: (filters: AuditFilters, page: number) => ['audit', 'page', queryOf(filters), page] as const,
+};
+
+export async function getAuditTrail(filters: AuditFilters, page: number, signal?: AbortSignal): Promise<AuditResponse> {
+  const body = await api.get<unknown>('/audit', { query: { ...queryOf(filters), page }, signal });
+  return auditResponseSchema.parse(body);
+}
+
+export const auditTrailQueryOptions = (filters: AuditFilters, page: number) =>
+  queryOptions({
+    queryKey: auditKeys.page(filters, page),
+    queryFn: ({ signal }) => getAuditTrail(filters, page, signal),
+    staleTime: 5_000,
+  });
+
+export function useAuditTrail(filters: AuditFilters, page: number) {
+  return useQuery({ ...auditTrailQueryOptions(filters, page), placeholderData: keepPreviousData });
+}
+
+/** The filtered audit log as a CSV download (fetched with the X-CSRF header every /api call needs). */
+export async function downloadAuditExport(filters: AuditFilters): Promise<void> {
+  const url = new URL('/api/audit/export', window.location.origin);
+  for (const [k, v] of Object.entries(queryOf(filters))) url.searchParams.set(k, v);
+  const response = await fetch(url, { headers: { 'X-CSRF': '1' }, credentials: 'same-origin' });
+  if (!response.ok) {
+    const problem = (await response.json().catch(() => null)) as Problem | null;
+    throw new ApiError(response.status, problem);
+  }
+  const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'audit.csv';
+  const href = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = href;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  window.setTimeout(() => URL.revokeObjectURL(href), 10_000);
+}

@@ -1,0 +1,20 @@
+import { use } from 'react';
+import { Stack } from '@mantine/core';
+import type { Organization, UserInfo } from '@partner-portal/contracts';
+import { administrationLocales } from '../lib/locales';
+import { AccessReview } from './access-review';
+import { AuditTrail } from './audit-trail';
+
+/**
+ * The administrator's tools below the selected organization (docs/decisions/018-the-administrators-day.md):
+ * the access review for userManagers, the audit trail for every manager. Each part is shown by the rights the server also checks.
+ */
+export function AdministratorTools({ organization, user }: { organization: Organization; user: UserInfo }) {
+  use(administrationLocales());
+  return (
+    <Stack gap="xl" mt="xl">
+      {user.userManager ? <AccessReview organizationId={organization.id} ownEmail={user.email} /> : null}
+      {user.userManager || user.organizationManager ? <AuditTrail organizationId={organization.id} /> : null}
+    </Stack>
+  );
+}

@@ -1,0 +1,52 @@
+import { use } from 'react';
+import { Group, TagsInput, Text } from '@mantine/core';
+import { IconAt } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { administrationLocales } from '../lib/locales';
+
+const shown = (domains: readonly string[]) => domains.map((d) => `@${d.replace(/^@/, '')}`);
+
+/**
+ * The organization's allowed e-mail domains as every administrator sees them in the organization
+ * view (docs/product.md, "Validation"): invitations are limited to these; none means any domain.
+ */
+export function AllowedDomains({ domains }: { domains: readonly string[] }) {
+  use(administrationLocales());
+  const { t } = useTranslation();
+  return (
+    <Group gap={6} wrap="nowrap" align="flex-start" data-testid="allowed-domains">
+      <IconAt size={16} aria-hidden style={{ flex: 'none', marginTop: 3 }} />
+      <Text size="sm" c="gray.8" style={{ wordBreak: 'break-word' }}>
+        {domains.length > 0 ? t('adm_domains_list', { domains: shown(domains).join(', ') }) : t('adm_domains_any')}
+      </Text>
+    </Group>
+  );
+}
+
+/** The editor of the allowed domains in the edit-organization form (provider administrators only). */
+export function AllowedDomainsField({
+  value,
+  onChange,
+  error,
+}: {
+  value: string[];
+  onChange: (domains: string[]) => void;
+  error?: string | undefined;
+}) {
+  use(administrationLocales());
+  const { t } = useTranslation();
+  return (
+    <TagsInput
+      label={t('adm_domains_label')}
+      description={t('adm_domains_description')}
+      placeholder={t('adm_domains_placeholder')}
+      value={value}
+      onChange={(next) => onChange([...new Set(next.map((d) => d.trim().toLowerCase().replace(/^@/, '')).filter(Boolean))])}
+      splitChars={[',', ' ', ';']}
+      maxTags={50}
+      clearable
+      error={error}
+      comboboxProps={{ zIndex: 1200 }}
+    />
+  );
+}

@@ -1,0 +1,288 @@
+import { Fragment, use, useId, useMemo, useState } from 'react';
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Loader,
+  Pagination,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  VisuallyHidden,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconDownload } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { AUDIT_ACTIONS, type AuditEntry, type OrganizationNode } from '@partner-portal/contracts';
+import { useOrganizationTree } from '@/features/organizations/api/get-organization-tree';
+import { errorLines, notifyError } from '@/components/notify';
+import { downloadAuditExport, useAuditTrail, type AuditFilters } from '../api/audit-trail';
+import { auditDifference } from '../lib/audit-diff';
+import { administrationLocales } from '../lib/locales';
+
+/** The organizations of a subtree, depth first, each with its depth below the subtree's root. */
+function subtreeOf(root: OrganizationNode | undefined, id: string): { id: string; label: string; depth: number }[] {
+  if (!root) return [];
+  const find = (node: OrganizationNode): OrganizationNode | null => {
+    if (node.key === id) return node;
+    for (const child of node.children) {
+      const hit = find(child);
+      if (hit) return hit;
+    }
+    return null;
+  };
+  const start = find(root);
+  if (!start) return [];
+  const out: { id: string; label: string; depth: number }[] = [];
+  const walk = (node: OrganizationNode, depth: number) => {
+    out.push({ id: node.key, label: node.label, depth });
+    for (const child of node.children) walk(child, depth + 1);
+  };
+  walk(start, 0);
+  return out;
+}
+
+/** The translated name of an action; a refusal is the action's name with "refused". */
+export function useActionLabel() {
+  const { t } = useTranslation();
+  return (action: string) => {
+    const refused = action.endsWith('.refused');
+    const base = refused ? action.slice(0, -'.refused'.length) : action;
+    const name = t(`adm_action_${base.replace(/\./g, '_')}`, { defaultValue: base });
+    return refused ? t('adm_action_refused', { action: name }) : name;
+  };
+}
+
+/**
+ * The audit trail of the selected organization's subtree (docs/decisions/018-the-administrators-day.md,
+ * "Audit trail"): newest first, filtered by organization within it, action, actor and days;
+ * each entry's before and after as the lines that changed; the same selection as CSV.
+ */
+export function AuditTrail({ organizationId }: { organizationId: string }) {
+  use(administrationLocales());
+  const { t } = useTranslation();
+  const headingId = useId();
+  const bodyId = useId();
+  // closed at first: the entries load only when asked for
+  const [open, setOpen] = useState(false);
+  return (
+    <Stack component="section" aria-labelledby={headingId} gap="sm" data-testid="audit-trail">
+      <Group justify="space-between" align="flex-end" gap="sm">
+        <Title order={2} size="h3" id={headingId}>
+          {t('adm_audit_title')}
+        </Title>
+        <Button variant="subtle" aria-expanded={open} aria-controls={bodyId} onClick={() => setOpen(!open)}>
+          {open ? t('adm_audit_hide') : t('adm_audit_show')}
+        </Button>
+      </Group>
+      {open ? (
+        <div id={bodyId}>
+          <AuditTrailBody organizationId={organizationId} />
+        </div>
+      ) : null}
+    </Stack>
+  );
+}
+
+function AuditTrailBody({ organizationId }: { organizationId: string }) {
+  const { t, i18n } = useTranslation();
+  const tree = useOrganizationTree();
+  const organizations = useMemo(() => subtreeOf(tree.data, organizationId), [tree.data, organizationId]);
+  const names = useMemo(() => new Map(organizations.map((o) => [o.id, o.label])), [organizations]);
+  const [scope, setScope] = useState(organizationId);
+  const [action, setAction] = useState<string | null>(null);
+  const [actor, setActor] = useState('');
+  const [debouncedActor] = useDebouncedValue(actor.trim(), 300);
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [page, setPage] = useState(1);
+  const rangeInvalid = from !== '' && to !== '' && from > to;
+  const filters: AuditFilters = {
+    organizationId: scope,
+    action: action ?? undefined,
+    actor: debouncedActor || undefined,
+    from: from || undefined,
+    to: rangeInvalid ? undefined : to || undefined,
+  };
+  const trail = useAuditTrail(filters, page);
+  const actionLabel = useActionLabel();
+  const when = useMemo(() => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }), [i18n.language]);
+  const change =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      set(v);
+      setPage(1);
+    };
+  const pages = trail.data ? Math.max(1, Math.ceil(trail.data.total / trail.data.page_size)) : 1;
+
+  const actionOptions = AUDIT_ACTIONS.map((a) => ({ value: a, label: actionLabel(a) })).sort((a, b) =>
+    a.label.localeCompare(b.label, i18n.language),
+  );
+  const organizationOptions = organizations.map((o) => ({ value: o.id, label: `${'\u00a0\u00a0'.repeat(o.depth)}${o.label}` }));
+
+  return (
+    <Stack gap="sm">
+      <Group justify="flex-end" gap="sm">
+        <Button
+          variant="default"
+          leftSection={<IconDownload size={16} aria-hidden />}
+          onClick={() => void downloadAuditExport(filters).catch((error: unknown) => notifyError(error))}
+        >
+          {t('adm_audit_export')}
+        </Button>
+      </Group>
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: 5 }} spacing="sm">
+        <Select
+          label={t('adm_audit_filter_organization')}
+          data={organizationOptions.length > 0 ? organizationOptions : [{ value: organizationId, label: organizationId }]}
+          value={scope}
+          onChange={(v) => change(setScope)(v ?? organizationId)}
+          searchable
+          limit={100}
+          allowDeselect={false}
+          comboboxProps={{ zIndex: 1200 }}
+        />
+        <Select
+          label={t('adm_audit_filter_action')}
+          placeholder={t('adm_audit_any_action')}
+          data={actionOptions}
+          value={action}
+          onChange={change(setAction)}
+          clearable
+          searchable
+          comboboxProps={{ zIndex: 1200 }}
+        />
+        <TextInput
+          label={t('adm_audit_filter_actor')}
+          placeholder={t('adm_audit_filter_actor_placeholder')}
+          value={actor}
+          onChange={(e) => change(setActor)(e.currentTarget.value)}
+        />
+        <TextInput
+          type="date"
+          label={t('adm_audit_filter_from')}
+          value={from}
+          max={to || undefined}
+          onChange={(e) => change(setFrom)(e.currentTarget.value)}
+        />
+        <TextInput
+          type="date"
+          label={t('adm_audit_filter_to')}
+          value={to}
+          min={from || undefined}
+          onChange={(e) => change(setTo)(e.currentTarget.value)}
+          error={rangeInvalid ? t('adm_audit_range_invalid') : undefined}
+        />
+      </SimpleGrid>
+
+      {trail.isError ? (
+        <Alert color="red" role="alert">
+          {errorLines(trail.error).join(' ')}
+        </Alert>
+      ) : null}
+      <Group gap="xs" aria-live="polite">
+        {trail.isFetching ? <Loader size="xs" role="status" aria-label={t('adm_loading')} /> : null}
+        {trail.data ? (
+          <Text size="sm" c="gray.7" data-testid="audit-count">
+            {t('adm_audit_count', { count: trail.data.total })}
+          </Text>
+        ) : null}
+      </Group>
+
+      {trail.data && trail.data.entries.length === 0 ? <Text c="gray.7">{t('adm_audit_empty')}</Text> : null}
+      <Stack component="ol" gap="xs" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label={t('adm_audit_title')}>
+        {trail.data?.entries.map((entry) => (
+          <AuditEntryCard
+            key={entry.id}
+            entry={entry}
+            when={when.format(new Date(entry.occurred_at))}
+            organization={(entry.organization_id && names.get(entry.organization_id)) || entry.organization_path || '—'}
+            actionLabel={actionLabel(entry.action)}
+          />
+        ))}
+      </Stack>
+      {pages > 1 ? (
+        <Pagination
+          total={pages}
+          value={page}
+          onChange={setPage}
+          size="sm"
+          getControlProps={(control) => ({ 'aria-label': t(`adm_page_${control}`) })}
+          getItemProps={(p) => ({ 'aria-label': t('adm_page_number', { page: p }) })}
+        />
+      ) : null}
+    </Stack>
+  );
+}
+
+function AuditEntryCard({
+  entry,
+  when,
+  organization,
+  actionLabel,
+}: {
+  entry: AuditEntry;
+  when: string;
+  organization: string;
+  actionLabel: string;
+}) {
+  const { t } = useTranslation();
+  const lines = auditDifference(entry.before, entry.after);
+  const refused = entry.action.endsWith('.refused');
+  return (
+    <Paper component="li" withBorder p="sm" data-testid="audit-entry" data-action={entry.action}>
+      <Group gap="xs" wrap="wrap" mb={lines.length > 0 ? 'xs' : 0}>
+        <Badge
+          color={refused ? 'red' : 'brand'}
+          variant="light"
+          styles={{
+            root: { textTransform: 'none', height: 'auto', maxWidth: '100%', overflow: 'visible' },
+            label: { whiteSpace: 'normal', overflow: 'visible', textOverflow: 'clip' },
+          }}
+        >
+          {actionLabel}
+        </Badge>
+        <Text size="sm" fw={600}>
+          <time dateTime={entry.occurred_at}>{when}</time>
+        </Text>
+        <Text size="sm" style={{ wordBreak: 'break-word' }}>
+          {t('adm_audit_by', { actor: entry.actor_email ?? t('adm_audit_system'), organization })}
+        </Text>
+      </Group>
+      {lines.length > 0 ? (
+        <dl
+          aria-label={t('adm_audit_change_of', { action: actionLabel, when })}
+          style={{ display: 'grid', gridTemplateColumns: 'minmax(0, max-content) minmax(0, 1fr)', gap: '2px 12px', margin: 0 }}
+        >
+          {lines.map((line) => (
+            <Fragment key={line.path}>
+              <Text component="dt" size="sm" c="gray.8" style={{ wordBreak: 'break-word' }}>
+                <code>{line.path}</code>
+              </Text>
+              <Text component="dd" size="sm" m={0} style={{ wordBreak: 'break-word' }}>
+                {line.before === null ? null : (
+                  <>
+                    <VisuallyHidden>{t('adm_audit_before')}: </VisuallyHidden>
+                    <del>{line.before || t('adm_audit_none')}</del>
+                  </>
+                )}
+                {line.before !== null && line.after !== null ? ' → ' : null}
+                {line.after === null ? null : (
+                  <>
+                    <VisuallyHidden>{t('adm_audit_after')}: </VisuallyHidden>
+                    <ins>{line.after || t('adm_audit_none')}</ins>
+                  </>
+                )}
+              </Text>
+            </Fragment>
+          ))}
+        </dl>
+      ) : null}
+    </Paper>
+  );
+}
