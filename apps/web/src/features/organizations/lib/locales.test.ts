@@ -9,10 +9,7 @@ const keys = (value: unknown, prefix = ''): string[] =>
     typeof v === 'object' && v ? keys(v, `${prefix}${k}.`) : [`${prefix}${k}`],
   );
 const load = (folder: string, language: string) =>
-  JSON.parse(readFileSync(fileURLToPath(new URL(`../../${folder}/${language}.json`, import.meta.url)), 'utf8')) as Record<
-    string,
-    unknown
-  >;
+  JSON.parse(readFileSync(fileURLToPath(new URL(`../../${folder}/${language}.json`, import.meta.url)), 'utf8')) as Record<string, unknown>;
 
 describe.each(['organizations/locales', 'invitations/locales', 'organizations/locales/administration'])('the %s', (feature) => {
   it('exist for the six interface languages with identical, non-empty keys', () => {
