@@ -37,10 +37,10 @@ async function statementsOf(fn: () => Promise<unknown>): Promise<string[]> {
   const db = portal.services.db;
   const original = db.query.bind(db);
   const seen: string[] = [];
-  db.query = ((text: string, params?: readonly unknown[]) => {
+  db.query = (text: string, params?: readonly unknown[]) => {
     seen.push(text.replace(/\s+/g, ' ').trim().slice(0, 120));
     return original(text, params);
-  });
+  };
   try {
     await fn();
   } finally {
