@@ -1,10 +1,24 @@
+import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import { readdirSync } from 'node:fs';
-import { importX } from 'eslint-plugin-import-x';
+import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+
+const typeScriptResolver = createTypeScriptImportResolver({
+  project: ['apps/server/tsconfig.json', 'apps/web/tsconfig.json'],
+  noWarnOnMultipleProjects: true,
+});
+// the web app's '@/' alias (apps/web/tsconfig.json), resolved as a path under apps/web/src
+const webSource = path.join(import.meta.dirname, 'apps/web/src');
+const webAliasResolver = {
+  interfaceVersion: 3,
+  name: 'web-alias',
+  resolve: (source, file) =>
+    source.startsWith('@/') ? typeScriptResolver.resolve(path.join(webSource, source.slice(2)), file) : { found: false },
+};
 
 /**
  * The server's layers, bottom first (docs/decisions/008-module-graph.md). A folder or file imports
@@ -107,12 +121,7 @@ export default tseslint.config(
       // dependencies are parsed as TypeScript (no-cycle follows their imports)
       'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
-      'import-x/resolver-next': [
-        createTypeScriptImportResolver({
-          project: ['apps/server/tsconfig.json', 'apps/web/tsconfig.json'],
-          noWarnOnMultipleProjects: true,
-        }),
-      ],
+      'import-x/resolver-next': [webAliasResolver, typeScriptResolver],
     },
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],

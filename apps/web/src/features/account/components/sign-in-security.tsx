@@ -181,6 +181,10 @@ export function SignInSecurity({ user }: { user: UserInfo }) {
             <Button
               variant="default"
               loading={busy}
+              h="auto"
+              mih={36}
+              maw="100%"
+              styles={{ label: { whiteSpace: 'normal', textAlign: 'center', paddingBlock: 6 } }}
               onClick={() =>
                 void guarded(async () => {
                   setNewCodes((await regenerateRecoveryCodes()).recovery_codes);
