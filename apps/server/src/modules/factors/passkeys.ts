@@ -1,4 +1,3 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   generateAuthenticationOptions,
   generateRegistrationOptions,
@@ -7,13 +6,13 @@ import {
   type AuthenticationResponseJSON,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import type { LoginConsentResponse, Passkey } from '@partner-portal/contracts';
+import type { Passkey } from '@partner-portal/contracts';
 import { AppError } from '../../http/problem.js';
 import { hashSecret, newSecret, type SessionUser } from '../../http/session.js';
 import { pgErrorCode } from '../../db/errors.js';
 import type { Services } from '../../services.js';
 import * as q from './queries.js';
-import { AMR, type Enrollee, type FactorService } from './service.js';
+import { AMR, type Enrollee, type FactorService, type ProvenSession } from './service.js';
 import { hashRecoveryCode, newRecoveryCodes } from './totp.js';
 
 /**
@@ -22,8 +21,13 @@ import { hashRecoveryCode, newRecoveryCodes } from './totp.js';
  * counts as a second factor by itself. The relying party is the portal's origin (PUBLIC_URL).
  */
 export const PASSKEY_COOKIE = 'pp_passkey';
-const CHALLENGE_TTL_SECONDS = 300;
+export const CHALLENGE_TTL_SECONDS = 300;
 const RP_NAME = 'Partner Portal';
+
+/** The passkey cookie's attributes (the routes set it with maxAge CHALLENGE_TTL_SECONDS, and clear it). */
+export function passkeyCookieOptions(isHttps: boolean) {
+  return { path: '/api', httpOnly: true, sameSite: 'lax' as const, secure: isHttps };
+}
 
 export class PasskeyService {
   private readonly origin: string;
@@ -75,14 +79,13 @@ export class PasskeyService {
 
   /**
    * POST /api/factors/passkeys: verify the browser's answer and keep the passkey. A sign-in that
-   * had to set up a factor gets its session here (password and passkey: multi-factor).
+   * had to set up a factor gets its session here (password and passkey: multi-factor): `session`,
+   * for the route to start.
    */
   async register(
-    request: FastifyRequest,
-    reply: FastifyReply,
     enrollee: Enrollee,
     input: { name?: string | null | undefined; response: Record<string, unknown> },
-  ): Promise<{ passkey: Passkey; recovery_codes: string[] | null; valid_return_url?: string | null }> {
+  ): Promise<{ passkey: Passkey; recovery_codes: string[] | null; session: ProvenSession | null }> {
     const challenge = await q.takeChallenge(this.db, this.registrationKey(enrollee));
     if (!challenge || challenge.user_id !== enrollee.userId) throw new AppError('passkey_not_verified');
     let verification;
@@ -124,10 +127,9 @@ export class PasskeyService {
       });
     await this.factors.notify(userId, 'factor-added');
     const passkey = { id, name, created_at: new Date().toISOString(), last_used_at: null };
-    if (enrollee.kind === 'session') return { passkey, recovery_codes: codes };
+    if (enrollee.kind === 'session') return { passkey, recovery_codes: codes, session: null };
     const amr = [AMR.password, credentialDeviceType === 'multiDevice' ? AMR.softwareKey : AMR.hardwareKey, AMR.multiFactor];
-    const started = await this.factors.startSession(request, reply, enrollee.idHash, enrollee.step, amr);
-    return { passkey, recovery_codes: codes, valid_return_url: started.valid_return_url };
+    return { passkey, recovery_codes: codes, session: await this.factors.finishSecondStep(enrollee.idHash, enrollee.step, amr) };
   }
 
   async rename(user: SessionUser, passkeyId: string, name: string): Promise<void> {
@@ -147,39 +149,40 @@ export class PasskeyService {
 
   // ---- sign-in ------------------------------------------------------------------------------------
 
-  /** POST /api/identity/passkey-options: request options for a discoverable passkey (no user named). */
-  async loginOptions(reply: FastifyReply): Promise<Record<string, unknown>> {
+  /**
+   * POST /api/identity/passkey-options: request options for a discoverable passkey (no user named),
+   * and the passkey cookie's value that finds their challenge again (for the route to set).
+   */
+  async loginOptions(): Promise<{ options: Record<string, unknown>; passkeyCookie: string }> {
     const options = await generateAuthenticationOptions({ rpID: this.rpID, userVerification: 'required' });
     const secret = newSecret();
     await q.putChallenge(this.db, `login:${hashSecret(secret)}`, null, options.challenge, CHALLENGE_TTL_SECONDS);
-    void reply.setCookie(PASSKEY_COOKIE, secret, {
-      path: '/api',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: this.services.config.isHttps,
-      maxAge: CHALLENGE_TTL_SECONDS,
-    });
-    return options as unknown as Record<string, unknown>;
+    return { options: options as unknown as Record<string, unknown>, passkeyCookie: secret };
   }
 
   /**
    * POST /api/identity/passkey-login: a passkey signs in on its own (it proves possession and, by
-   * user verification, the user), or completes a sign-in waiting for its second step.
+   * user verification, the user), or completes a sign-in waiting for its second step. The values of
+   * the passkey cookie (its challenge is used up: the route clears it) and the second-step cookie
+   * come in; the session to start comes out.
    */
   async login(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    input: { response: Record<string, unknown>; remember?: boolean | null | undefined },
+    input: {
+      passkeyCookie: string | undefined;
+      secondStepCookie: string | undefined;
+      ip: string;
+      response: Record<string, unknown>;
+      remember?: boolean | null | undefined;
+    },
     returnTo: () => Promise<string | null>,
-  ): Promise<LoginConsentResponse> {
-    const secret = request.cookies[PASSKEY_COOKIE];
+  ): Promise<ProvenSession> {
+    const secret = input.passkeyCookie;
     const challenge = secret && secret.length <= 100 ? await q.takeChallenge(this.db, `login:${hashSecret(secret)}`) : undefined;
-    void reply.clearCookie(PASSKEY_COOKIE, { path: '/api', httpOnly: true, sameSite: 'lax', secure: this.services.config.isHttps });
     if (!challenge) throw new AppError('passkey_not_verified');
     const credentialId = typeof input.response.id === 'string' ? input.response.id : '';
     const passkey = credentialId && credentialId.length <= 1400 ? await q.findPasskeyByCredentialId(this.db, credentialId) : undefined;
     if (!passkey) throw new AppError('passkey_not_verified');
-    await this.factors.assertNotThrottled(passkey.user_id, request.ip);
+    await this.factors.assertNotThrottled(passkey.user_id, input.ip);
     let verification;
     try {
       verification = await verifyAuthenticationResponse({
@@ -200,15 +203,14 @@ export class PasskeyService {
     }
     if (!verification.verified) {
       this.services.metrics.secondFactors.inc({ outcome: 'failed' });
-      await this.factors.countFailure(passkey.user_id, request.ip);
+      await this.factors.countFailure(passkey.user_id, input.ip);
       throw new AppError('passkey_not_verified');
     }
     await q.markPasskeyUsed(this.db, passkey.id, verification.authenticationInfo.newCounter);
     this.factors.checked(null);
     const amr = [passkey.device_type === 'multiDevice' ? AMR.softwareKey : AMR.hardwareKey, AMR.multiFactor];
-    const pending = await this.factors.pendingSecondStep(request);
-    if (pending && pending.step.user_id === passkey.user_id)
-      return this.factors.startSession(request, reply, pending.idHash, pending.step, amr);
-    return this.factors.startProvenSession(request, reply, passkey.user_id, input.remember === true, amr, await returnTo());
+    const pending = await this.factors.pendingSecondStep(input.secondStepCookie);
+    if (pending && pending.step.user_id === passkey.user_id) return this.factors.finishSecondStep(pending.idHash, pending.step, amr);
+    return { userId: passkey.user_id, persistent: input.remember === true, amr, returnTo: await returnTo(), clearSecondStepCookie: false };
   }
 }

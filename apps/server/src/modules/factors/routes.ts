@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -21,18 +21,23 @@ import {
   totpEnrolmentResponseSchema,
   webauthnOptionsSchema,
   safeReturnPath,
+  type LoginConsentResponse,
 } from '@partner-portal/contracts';
 import { AppError } from '../../http/problem.js';
 import type { Oidc } from '../../oidc/index.js';
 import { validReturnUrl } from '../../oidc/return-url.js';
-import { PasskeyService } from './passkeys.js';
+import { CHALLENGE_TTL_SECONDS, PASSKEY_COOKIE, PasskeyService, passkeyCookieOptions } from './passkeys.js';
 import { getPolicy, setPolicy } from './policy.js';
-import { FactorService, type Enrollee } from './service.js';
+import { FactorService, SECOND_STEP_COOKIE, secondStepCookieOptions, type Enrollee, type ProvenSession } from './service.js';
 
 const tags = ['second factors'];
 const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, problemSchema]));
 
-/** Second factors of the signed-in user, and the second step of the sign-in (docs/second-factors.md). */
+/**
+ * Second factors of the signed-in user, and the second step of the sign-in (docs/second-factors.md).
+ * HTTP only: cookies and the address are read into values for service.ts and passkeys.ts, and their
+ * results become the answer (cookies, the session).
+ */
 export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, { oidc }) => {
   const { services } = app;
   const service = new FactorService(services, oidc);
@@ -41,7 +46,7 @@ export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, {
 
   /** The signed-in user, or a sign-in that has to enrol a factor before its session starts. */
   const enrolleeOf = async (request: FastifyRequest): Promise<Enrollee> => {
-    const pending = await service.pendingSecondStep(request);
+    const pending = await service.pendingSecondStep(request.cookies[SECOND_STEP_COOKIE]);
     if (pending?.step.must_enrol) {
       const { rows } = await services.db.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [pending.step.user_id]);
       if (rows[0])
@@ -52,6 +57,18 @@ export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, {
     // accounts of the external identity provider use the factors of that provider
     if (user.externalIdentityProvider) throw new AppError('external_identity_user');
     return { kind: 'session', userId: user.id, email: user.email, sessionIdHash: user.sessionIdHash };
+  };
+
+  /** Start the session of a completed sign-in (ending its second step's cookie) and answer where it returns to. */
+  const startProvenSession = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    session: ProvenSession,
+  ): Promise<LoginConsentResponse> => {
+    if (session.clearSecondStepCookie) void reply.clearCookie(SECOND_STEP_COOKIE, secondStepCookieOptions(services.config.isHttps));
+    const secret = await services.sessions.start(request, reply, session.userId, session.persistent);
+    await service.recordSessionAuthentication(secret, session.amr);
+    return { error: null, valid_return_url: session.returnTo, external_login: null, next_step: null };
   };
 
   app.get(
@@ -90,7 +107,9 @@ export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, {
     },
     async (request, reply) => {
       void reply.header('cache-control', 'no-store');
-      return service.confirmTotp(request, reply, await enrolleeOf(request), request.body.code);
+      const { session, ...confirmed } = await service.confirmTotp(request.ip, await enrolleeOf(request), request.body.code);
+      if (!session) return confirmed;
+      return { ...confirmed, valid_return_url: (await startProvenSession(request, reply, session)).valid_return_url };
     },
   );
 
@@ -135,7 +154,7 @@ export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, {
       },
     },
     async (request, reply) => {
-      await service.confirmIdentity(request, await services.sessions.require(request), request.body);
+      await service.confirmIdentity(request.ip, await services.sessions.require(request), request.body);
       return reply.code(204).send(null);
     },
   );
@@ -167,7 +186,16 @@ export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, {
         response: { 200: loginConsentResponseSchema, ...problems(400, 409, 429) },
       },
     },
-    async (request, reply) => service.completeSecondStep(request, reply, request.body.code),
+    async (request, reply) =>
+      startProvenSession(
+        request,
+        reply,
+        await service.completeSecondStep({
+          secondStepCookie: request.cookies[SECOND_STEP_COOKIE],
+          ip: request.ip,
+          code: request.body.code,
+        }),
+      ),
   );
 
   // ---- passkeys ----------------------------------------------------------------------------------
@@ -203,7 +231,11 @@ export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, {
     },
     async (request, reply) => {
       void reply.header('cache-control', 'no-store');
-      return reply.code(201).send(await passkeys.register(request, reply, await enrolleeOf(request), request.body));
+      const { session, ...registered } = await passkeys.register(await enrolleeOf(request), request.body);
+      if (!session) return reply.code(201).send(registered);
+      return reply
+        .code(201)
+        .send({ ...registered, valid_return_url: (await startProvenSession(request, reply, session)).valid_return_url });
     },
   );
 
@@ -251,7 +283,12 @@ export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, {
     },
     async (_request, reply) => {
       void reply.header('cache-control', 'no-store');
-      return passkeys.loginOptions(reply);
+      const { options, passkeyCookie } = await passkeys.loginOptions();
+      void reply.setCookie(PASSKEY_COOKIE, passkeyCookie, {
+        ...passkeyCookieOptions(services.config.isHttps),
+        maxAge: CHALLENGE_TTL_SECONDS,
+      });
+      return options;
     },
   );
 
@@ -265,13 +302,20 @@ export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, {
         response: { 200: loginConsentResponseSchema, ...problems(400, 409, 429) },
       },
     },
-    async (request, reply) =>
-      passkeys.login(
-        request,
-        reply,
-        request.body,
+    async (request, reply) => {
+      // the challenge is used once, whatever the answer
+      void reply.clearCookie(PASSKEY_COOKIE, passkeyCookieOptions(services.config.isHttps));
+      const session = await passkeys.login(
+        {
+          ...request.body,
+          passkeyCookie: request.cookies[PASSKEY_COOKIE],
+          secondStepCookie: request.cookies[SECOND_STEP_COOKIE],
+          ip: request.ip,
+        },
         async () => (await validReturnUrl(oidc, services.db, request.body.return_url)) ?? safeReturnPath(request.body.return_path),
-      ),
+      );
+      return startProvenSession(request, reply, session);
+    },
   );
 
   // ---- the policy that follows the organization tree --------------------------------------------

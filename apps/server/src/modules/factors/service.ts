@@ -1,4 +1,3 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   ACR_MULTI_FACTOR,
   ACR_SINGLE_FACTOR,
@@ -28,14 +27,31 @@ import { hashRecoveryCode, isTotpCode, newRecoveryCodes, newTotpSecret, totpEnro
 
 /** The cookie of a sign-in waiting for its second step (no session exists yet). */
 export const SECOND_STEP_COOKIE = 'pp_second_step';
-const SECOND_STEP_TTL_SECONDS = 600;
+export const SECOND_STEP_TTL_SECONDS = 600;
 const SEALING_PURPOSE = 'totp-secrets';
+/** The second-step cookie's attributes (the routes set it with maxAge SECOND_STEP_TTL_SECONDS, and clear it). */
+export function secondStepCookieOptions(isHttps: boolean) {
+  return { path: '/api', httpOnly: true, sameSite: 'lax' as const, secure: isHttps };
+}
 /** Changing how one signs in needs a password or second factor checked this recently (seconds). */
 export const RECENT_AUTHENTICATION_SECONDS = 300;
 
 /** RFC 8176 authentication method references. */
 export const AMR = { password: 'pwd', otp: 'otp', multiFactor: 'mfa', federated: 'fed', hardwareKey: 'hwk', softwareKey: 'swk' } as const;
 const PASSWORD_AND_CODE = [AMR.password, AMR.otp, AMR.multiFactor];
+
+/**
+ * A session the routes start (http/session.ts) for a completed sign-in, proven by amr; then
+ * `recordSessionAuthentication` keeps the amr. `clearSecondStepCookie`: the sign-in's second step
+ * is done and its cookie goes.
+ */
+export interface ProvenSession {
+  userId: string;
+  persistent: boolean;
+  amr: string[];
+  returnTo: string | null;
+  clearSecondStepCookie: boolean;
+}
 
 /** Who sets up a factor: the signed-in user, or a sign-in that must enrol before its session starts. */
 export type Enrollee =
@@ -102,15 +118,10 @@ export class FactorService {
 
   /**
    * Confirm the app with a first code. The first factor brings ten recovery codes (shown once, in
-   * this answer). A sign-in that had to enrol gets its session here.
+   * this answer). A sign-in that had to enrol gets its session here: `session`, for the route to start.
    */
-  async confirmTotp(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    enrollee: Enrollee,
-    code: string,
-  ): Promise<RecoveryCodesResponse & { valid_return_url?: string | null }> {
-    await this.assertNotThrottled(enrollee.userId, request.ip);
+  async confirmTotp(ip: string, enrollee: Enrollee, code: string): Promise<RecoveryCodesResponse & { session: ProvenSession | null }> {
+    await this.assertNotThrottled(enrollee.userId, ip);
     const codes = newRecoveryCodes();
     const confirmed = await this.db.transaction(async (tx) => {
       const row = await q.findTotp(tx, enrollee.userId, true);
@@ -123,14 +134,13 @@ export class FactorService {
       await q.replaceRecoveryCodes(tx, enrollee.userId, codes.map(hashRecoveryCode));
       return true;
     });
-    if (!confirmed) return this.failedCode(enrollee.userId, request.ip);
+    if (!confirmed) return this.failedCode(enrollee.userId, ip);
     await this.notify(enrollee.userId, 'factor-added');
     if (enrollee.kind === 'session') {
       await q.setSessionAuthentication(this.db, enrollee.sessionIdHash, PASSWORD_AND_CODE);
-      return { recovery_codes: codes };
+      return { recovery_codes: codes, session: null };
     }
-    const started = await this.startSession(request, reply, enrollee.idHash, enrollee.step, PASSWORD_AND_CODE);
-    return { recovery_codes: codes, valid_return_url: started.valid_return_url };
+    return { recovery_codes: codes, session: await this.finishSecondStep(enrollee.idHash, enrollee.step, PASSWORD_AND_CODE) };
   }
 
   /** Remove the authenticator app (and the recovery codes that came with it). */
@@ -170,21 +180,21 @@ export class FactorService {
    * Wrong answers are throttled like codes.
    */
   async confirmIdentity(
-    request: FastifyRequest,
+    ip: string,
     user: SessionUser,
     input: { password?: string | null | undefined; code?: string | null | undefined },
   ): Promise<void> {
     if (input.code) {
-      await this.verifyCode(user.id, input.code, request.ip);
+      await this.verifyCode(user.id, input.code, ip);
       await q.setSessionAuthentication(this.db, user.sessionIdHash, PASSWORD_AND_CODE);
       return;
     }
     if (!input.password) throw AppError.validation({ password: 'fill_all_required_fields' });
-    await this.assertNotThrottled(user.id, request.ip);
+    await this.assertNotThrottled(user.id, ip);
     const { rows } = await this.db.query<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE id = $1', [user.id]);
     const hash = rows[0]?.password_hash;
     if (!hash || !(await verifyPassword(hash, input.password))) {
-      await this.countFailure(user.id, request.ip);
+      await this.countFailure(user.id, ip);
       throw new AppError('current_password_incorrect');
     }
     await this.db.query('UPDATE sessions SET authenticated_at = now() WHERE id_hash = $1', [user.sessionIdHash]);
@@ -246,15 +256,13 @@ export class FactorService {
   /**
    * Called after a correct password. An account with a second factor, or one that must have one
    * (the client asks for multi-factor, or a policy requires it), gets a second step: no session
-   * yet, a short-lived cookie, and `next_step` in the answer. Otherwise null: the caller starts
-   * the session.
+   * yet, a short-lived cookie (`secondStepCookie`, for the route to set), and `next_step` in the
+   * answer. Otherwise null: the caller starts the session.
    */
   async afterPassword(
-    request: FastifyRequest,
-    reply: FastifyReply,
     userId: string,
     login: { remember: boolean; returnTo: string | null },
-  ): Promise<LoginConsentResponse | null> {
+  ): Promise<{ response: LoginConsentResponse; secondStepCookie: string } | null> {
     // what the user has and whether a policy requires it, in one statement
     const state = await q.secondFactorState(this.db, userId);
     const hasFactor = state.has_factor;
@@ -267,58 +275,42 @@ export class FactorService {
       { user_id: userId, persistent: login.remember, return_to: login.returnTo, must_enrol: mustEnrol },
       SECOND_STEP_TTL_SECONDS,
     );
-    void reply.setCookie(SECOND_STEP_COOKIE, secret, {
-      path: '/api',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: this.config.isHttps,
-      maxAge: SECOND_STEP_TTL_SECONDS,
-    });
-    return { error: null, valid_return_url: null, external_login: null, next_step: mustEnrol ? 'enrol_second_factor' : 'second_factor' };
+    return {
+      response: {
+        error: null,
+        valid_return_url: null,
+        external_login: null,
+        next_step: mustEnrol ? 'enrol_second_factor' : 'second_factor',
+      },
+      secondStepCookie: secret,
+    };
   }
 
-  /** The sign-in waiting for its second step in this browser, if any. */
-  async pendingSecondStep(request: FastifyRequest): Promise<{ idHash: string; step: q.SecondStepRow } | null> {
-    const secret = request.cookies[SECOND_STEP_COOKIE];
-    if (!secret || secret.length > 100) return null;
-    const idHash = hashSecret(secret);
+  /** The sign-in waiting for its second step, by the value of the browser's second-step cookie, if any. */
+  async pendingSecondStep(secondStepCookie: string | undefined): Promise<{ idHash: string; step: q.SecondStepRow } | null> {
+    if (!secondStepCookie || secondStepCookie.length > 100) return null;
+    const idHash = hashSecret(secondStepCookie);
     const step = await q.findSecondStep(this.db, idHash);
     return step ? { idHash, step } : null;
   }
 
   /** POST /api/identity/second-factor: a code of the app or a recovery code completes the sign-in. */
-  async completeSecondStep(request: FastifyRequest, reply: FastifyReply, code: string): Promise<LoginConsentResponse> {
-    const pending = await this.pendingSecondStep(request);
+  async completeSecondStep(input: { secondStepCookie: string | undefined; ip: string; code: string }): Promise<ProvenSession> {
+    const pending = await this.pendingSecondStep(input.secondStepCookie);
     if (!pending || pending.step.must_enrol) throw new AppError('second_step_expired');
-    await this.verifyCode(pending.step.user_id, code, request.ip);
-    return this.startSession(request, reply, pending.idHash, pending.step, PASSWORD_AND_CODE);
+    await this.verifyCode(pending.step.user_id, input.code, input.ip);
+    return this.finishSecondStep(pending.idHash, pending.step, PASSWORD_AND_CODE);
   }
 
-  /** Complete a pending sign-in: its session starts, proven by amr. */
-  async startSession(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    idHash: string,
-    step: q.SecondStepRow,
-    amr: string[],
-  ): Promise<LoginConsentResponse> {
+  /** Complete a pending sign-in: it ends, and its session (proven by amr) is to start. */
+  async finishSecondStep(idHash: string, step: q.SecondStepRow, amr: string[]): Promise<ProvenSession> {
     if (!(await q.deleteSecondStep(this.db, idHash))) throw new AppError('second_step_expired');
-    void reply.clearCookie(SECOND_STEP_COOKIE, { path: '/api', httpOnly: true, sameSite: 'lax', secure: this.config.isHttps });
-    return this.startProvenSession(request, reply, step.user_id, step.persistent, amr, step.return_to);
+    return { userId: step.user_id, persistent: step.persistent, amr, returnTo: step.return_to, clearSecondStepCookie: true };
   }
 
-  /** Start a session proven by amr (a passkey alone, or a completed second step). */
-  async startProvenSession(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    userId: string,
-    persistent: boolean,
-    amr: string[],
-    returnTo: string | null,
-  ): Promise<LoginConsentResponse> {
-    const secret = await this.services.sessions.start(request, reply, userId, persistent);
-    await q.setSessionAuthentication(this.db, hashSecret(secret), amr);
-    return { error: null, valid_return_url: returnTo, external_login: null, next_step: null };
+  /** Keep what a session just started (by its cookie's secret) proves: amr (a passkey alone, or a completed second step). */
+  async recordSessionAuthentication(sessionSecret: string, amr: string[]): Promise<void> {
+    await q.setSessionAuthentication(this.db, hashSecret(sessionSecret), amr);
   }
 
   /** Whether the authorization request behind a login address asks for multi-factor (acr_values). */

@@ -26,7 +26,7 @@ import type { Oidc } from '../../oidc/index.js';
 import { clearProviderSessionCookies, PROVIDER_SESSION_COOKIE } from '../../oidc/logout.js';
 import { validReturnUrl } from '../../oidc/return-url.js';
 import { EXTERNAL_CALLBACK_PATH } from '../../oidc/upstream.js';
-import { FactorService } from '../factors/service.js';
+import { FactorService, SECOND_STEP_COOKIE, SECOND_STEP_TTL_SECONDS, secondStepCookieOptions } from '../factors/service.js';
 import * as login from './login.js';
 import { DEVICE_COOKIE, deviceCookieOptions } from './login-throttle.js';
 import * as passwords from './passwords.js';
@@ -80,8 +80,14 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app,
       void reply.setCookie(DEVICE_COOKIE, checked.deviceCookie, deviceCookieOptions(services.config));
       const remember = body.remember === true;
       const returnTo = checked.returnUrl ?? safeReturnPath(body.return_path);
-      const secondStep = await factors.afterPassword(request, reply, checked.userId, { remember, returnTo });
-      if (secondStep) return secondStep;
+      const secondStep = await factors.afterPassword(checked.userId, { remember, returnTo });
+      if (secondStep) {
+        void reply.setCookie(SECOND_STEP_COOKIE, secondStep.secondStepCookie, {
+          ...secondStepCookieOptions(services.config.isHttps),
+          maxAge: SECOND_STEP_TTL_SECONDS,
+        });
+        return secondStep.response;
+      }
       await services.sessions.start(request, reply, checked.userId, remember);
       services.metrics.login(true);
       return { error: null, valid_return_url: returnTo, external_login: null };
