@@ -1,7 +1,8 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { auditResponseSchema, type Problem } from '@partner-portal/contracts';
-import { api, ApiError } from '@/lib/api';
+import { auditResponseSchema } from '@partner-portal/contracts';
+import { api } from '@/lib/api';
+import { downloadExport } from '@/lib/download';
 
 /** GET /api/audit and GET /api/audit/export: one organization's subtree, filtered (packages/contracts, auditFilterSchema). */
 export type AuditResponse = z.infer<typeof auditResponseSchema>;
@@ -43,18 +44,5 @@ export function useAuditTrail(filters: AuditFilters, page: number) {
 export async function downloadAuditExport(filters: AuditFilters): Promise<void> {
   const url = new URL('/api/audit/export', window.location.origin);
   for (const [k, v] of Object.entries(queryOf(filters))) url.searchParams.set(k, v);
-  const response = await fetch(url, { headers: { 'X-CSRF': '1' }, credentials: 'same-origin' });
-  if (!response.ok) {
-    const problem = (await response.json().catch(() => null)) as Problem | null;
-    throw new ApiError(response.status, problem);
-  }
-  const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'audit.csv';
-  const href = URL.createObjectURL(await response.blob());
-  const link = document.createElement('a');
-  link.href = href;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  window.setTimeout(() => URL.revokeObjectURL(href), 10_000);
+  await downloadExport(url, 'audit.csv');
 }

@@ -8,6 +8,7 @@ import { errorLines } from '@/components/notify';
 import { useBulkInvitation } from '../api/bulk-invitations';
 import { reportCsv } from '../lib/bulk-csv';
 import { administrationLocales } from '../lib/locales';
+import { saveFile } from '@/lib/download';
 
 export interface BulkInviteOrganization {
   id: string;
@@ -20,16 +21,7 @@ export interface BulkInviteOrganization {
 const outcomeColor = (outcome: BulkInvitationOutcome) =>
   outcome === 'ok' || outcome === 'sent' ? 'green' : outcome === 'failed' ? 'red' : 'orange';
 
-function download(name: string, text: string) {
-  const href = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = href;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  window.setTimeout(() => URL.revokeObjectURL(href), 10_000);
-}
+const download = (name: string, text: string) => saveFile(new Blob([text], { type: 'text/csv;charset=utf-8' }), name);
 
 /**
  * Invite from a CSV file (docs/decisions/018-the-administrators-day.md, "Bulk invitations"): the
