@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
-import { brokenPasswordRules, PASSWORD_MAX_LENGTH, type ErrorKey } from '@partner-portal/contracts';
+import { brokenPasswordRules, confirmationMismatch, PASSWORD_MAX_LENGTH, type ErrorKey } from '@partner-portal/contracts';
+import { AppError } from '../../http/problem.js';
 import type { ZxcvbnFactory as Factory, MatchExtended } from '@zxcvbn-ts/core';
 
 /**
@@ -83,4 +84,17 @@ export function passwordProblems(password: string): ErrorKey[] {
   const broken: ErrorKey[] = [...brokenPasswordRules(password)];
   if (broken.length === 0 && isCommonPassword(password)) broken.push('password_too_common');
   return broken;
+}
+
+/**
+ * A new password with its confirmation, as the change and the reset of a password take them: the
+ * broken rules on the password's field, a mismatch on the confirmation's, answered as one
+ * validation error naming both fields.
+ */
+export function assertNewPassword(password: string, confirmation: string, fieldNames: { password: string; confirmation: string }): void {
+  const fields: Record<string, ErrorKey[]> = {};
+  const problems = passwordProblems(password);
+  if (problems.length) fields[fieldNames.password] = problems;
+  if (confirmationMismatch(password, confirmation)) fields[fieldNames.confirmation] = ['password_error_no_match'];
+  if (Object.keys(fields).length) throw AppError.validation(fields);
 }

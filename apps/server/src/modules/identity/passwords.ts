@@ -1,4 +1,3 @@
-import { confirmationMismatch } from '@partner-portal/contracts';
 import { hashPassword, verifyPassword } from '../../passwords.js';
 import { AppError } from '../../http/problem.js';
 import { hashSecret, newSecret, type SessionUser } from '../../http/session.js';
@@ -7,7 +6,7 @@ import type { Services } from '../../services.js';
 import { FactorService } from '../factors/service.js';
 import { passwordResetEmail } from '../mail/messages.js';
 import { throttleAccountAndIp } from './login-throttle.js';
-import { passwordProblems } from './password-policy.js';
+import { assertNewPassword } from './password-policy.js';
 import * as q from './queries.js';
 
 /**
@@ -23,11 +22,7 @@ export async function changePassword(
   input: { current_password: string; new_password: string; confirm_password: string },
 ): Promise<void> {
   if (user.externalIdentityProvider) throw new AppError('external_identity_user');
-  const fields: Record<string, ('password_error_no_match' | ReturnType<typeof passwordProblems>[number])[]> = {};
-  const problems = passwordProblems(input.new_password);
-  if (problems.length) fields.new_password = problems;
-  if (confirmationMismatch(input.new_password, input.confirm_password)) fields.confirm_password = ['password_error_no_match'];
-  if (Object.keys(fields).length) throw AppError.validation(fields);
+  assertNewPassword(input.new_password, input.confirm_password, { password: 'new_password', confirmation: 'confirm_password' });
   const row = await q.findUserById(services.db, user.id);
   const ok = row?.password_hash ? await verifyPassword(row.password_hash, input.current_password) : false;
   if (!row || !ok) throw new AppError('current_password_incorrect');
@@ -92,11 +87,7 @@ export async function resetPassword(
   input: { user_id: string; token: string; password: string; confirm_password: string },
 ): Promise<void> {
   await throttleAccountAndIp(services, 'reset-password', input.user_id, ip);
-  const fields: Record<string, ('password_error_no_match' | ReturnType<typeof passwordProblems>[number])[]> = {};
-  const problems = passwordProblems(input.password);
-  if (problems.length) fields.password = problems;
-  if (confirmationMismatch(input.password, input.confirm_password)) fields.confirm_password = ['password_error_no_match'];
-  if (Object.keys(fields).length) throw AppError.validation(fields);
+  assertNewPassword(input.password, input.confirm_password, { password: 'password', confirmation: 'confirm_password' });
   const user = await q.findUserById(services.db, input.user_id);
   if (!user || user.external_idp) throw new AppError('reset_link_expired');
   const token = await q.findLiveResetToken(services.db, user.id, hashSecret(input.token));
