@@ -14,6 +14,25 @@ import * as q from './queries.js';
  * imports it.
  */
 
+/** A member as the page shows it. */
+function toMember(m: {
+  id: string;
+  organization_id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  last_sign_in_at: Date | string | null;
+}) {
+  return {
+    id: m.id,
+    organization_id: m.organization_id,
+    email_address: m.email,
+    first_name: m.first_name,
+    last_name: m.last_name,
+    last_sign_in_at: isoOrNull(m.last_sign_in_at),
+  };
+}
+
 export async function getOrganization(db: Database, actor: Actor, organizationId: string): Promise<Organization> {
   const member = requireRole(actor, 'any');
   const org = await q.findOrganizationPage(db, organizationId);
@@ -29,14 +48,7 @@ export async function getOrganization(db: Database, actor: Actor, organizationId
     sub_organization_can_have_children: org.sub_organization_can_have_children,
     sub_organizations: children.map((c) => ({ id: c.id, name: c.name, path: c.path, can_be_deleted: !c.has_children && !c.has_members })),
     pending_invitations: invitations.map((i) => toInvitation(i)),
-    members: members.map((m) => ({
-      id: m.id,
-      organization_id: m.organization_id,
-      email_address: m.email,
-      first_name: m.first_name,
-      last_name: m.last_name,
-      last_sign_in_at: m.last_sign_in_at === null ? null : new Date(m.last_sign_in_at).toISOString(),
-    })),
+    members: members.map(toMember),
     apps: apps.map((a) => ({ client_id: a.client_id, name: a.name, available_for_sub_organizations: a.available_for_sub_organizations })),
     allowed_email_domains: domains,
   };
@@ -71,16 +83,7 @@ export async function searchPeople(
     page: query.page,
     page_size: query.pageSize,
     invitations_total: invitations[0]?.total ?? 0,
-    members: members.map((m) => ({
-      id: m.id,
-      organization_id: m.organization_id,
-      email_address: m.email,
-      first_name: m.first_name,
-      last_name: m.last_name,
-      organization_name: m.organization_name,
-      organization_path: m.organization_path,
-      last_sign_in_at: isoOrNull(m.last_sign_in_at),
-    })),
+    members: members.map((m) => ({ ...toMember(m), organization_name: m.organization_name, organization_path: m.organization_path })),
     invitations: invitations.map((i) => toInvitation(i, true)),
   };
 }
