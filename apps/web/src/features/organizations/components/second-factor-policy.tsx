@@ -32,12 +32,20 @@ export function SecondFactorPolicyCard({ organization, user }: { organization: O
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby={headingId} data-testid="second-factor-policy">
       <Group justify="space-between" align="flex-start" gap="sm" wrap="wrap">
         <Stack gap={6} style={{ flex: '1 1 18rem', minWidth: 0 }}>
-          <Group gap="xs" wrap="nowrap">
+          <Group gap="xs" wrap="wrap">
             <IconShieldLock size={20} aria-hidden />
             <Title order={2} size="h4" id={headingId} ref={heading} tabIndex={-1}>
               {t('sfp_title')}
             </Title>
-            <Badge color={data.required ? 'teal.9' : 'gray'} variant={data.required ? 'filled' : 'light'}>
+            {/* the whole word in every language (docs/design.md): the badge wraps below rather than shrinks */}
+            <Badge
+              color={data.required ? 'teal.9' : 'gray'}
+              variant={data.required ? 'filled' : 'light'}
+              styles={{
+                root: { flex: 'none', maxWidth: 'none', overflow: 'visible' },
+                label: { overflow: 'visible', textOverflow: 'clip' },
+              }}
+            >
               {data.required ? t('sfp_badge_required') : t('sfp_badge_not_required')}
             </Badge>
           </Group>
