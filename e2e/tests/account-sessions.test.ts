@@ -4,7 +4,7 @@ import type { HttpClient } from '../../apps/server/test/support/http.js';
 import type { TestPortal } from '../../apps/server/test/support/portal.js';
 import { createUser, type TestUser } from '../../apps/server/test/identity/support.js';
 import { launchBrowser } from '../support/browser.js';
-import { checkScreen, loginThroughUi, open, openContext, startAccountPortal, type ViewportName } from '../support/account.js';
+import { checkScreen, loginThroughUi, open, openContext, signedIn, startAccountPortal, type ViewportName } from '../support/account.js';
 
 /** The profile's list of active sessions: see them, end one, end all the others; in English and Dutch. */
 let portal: TestPortal;
@@ -96,6 +96,24 @@ describe.each<[ViewportName, 'en' | 'nl']>([
     expect((await phone.get('/api/identity/user-info')).status).toBe(401);
     expect(await section.getByRole('button', { name: text.endOthers }).count()).toBe(0);
     await checkScreen(page, watch, `sessions-${language}-alone`);
+    await context.close();
+  });
+});
+
+describe('the profile follows a language picked on it', () => {
+  // The interface switches as soon as another language is picked (before saving); the sessions
+  // panel has translations of its own, which must arrive with the switch, not after it.
+  it('shows the sessions panel in the language picked, also on a slow link', async () => {
+    const user = await createUser(portal, { language: 'en' });
+    const context = await signedIn(browser, portal, user.id);
+    await context.route(/\/assets\/de-[^/]*\.js$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await route.continue();
+    });
+    const { page } = await open(context, '/profile');
+    await page.getByRole('region', { name: 'Active sessions' }).waitFor();
+    await page.getByLabel('Preferred language').selectOption({ label: 'Deutsch' });
+    await page.getByRole('region', { name: 'Aktive Sitzungen' }).waitFor({ timeout: 10_000 });
     await context.close();
   });
 });

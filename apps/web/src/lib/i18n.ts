@@ -24,12 +24,28 @@ export function storedLanguage(): InterfaceLanguage {
 
 /** Languages whose main bundle is loaded (a feature's bundle alone does not count). */
 const loadedMain = new Set<InterfaceLanguage>(['en-GB']);
+/** The features' loaders (registerFeatureLocales): a switch of language waits for all of them. */
+const featureLoaders = new Set<(language: InterfaceLanguage) => Promise<void>>();
+/** The language being switched to, while its translations load. */
+let switchingTo: InterfaceLanguage | null = null;
 
+/**
+ * Switch the interface once every translation it needs is at hand: the main bundle and the
+ * bundle of every feature shown so far. react-i18next renders again at the switch, not when a
+ * bundle is added later, so a switch before a feature's bundle left that feature in English.
+ */
 export async function changeLanguage(language: InterfaceLanguage): Promise<void> {
-  if (!loadedMain.has(language)) {
-    const resources = await loaders[language as Exclude<InterfaceLanguage, 'en-GB'>]();
-    i18n.addResourceBundle(language, 'translation', resources.default, true, true);
-    loadedMain.add(language);
+  switchingTo = language;
+  try {
+    if (!loadedMain.has(language)) {
+      const resources = await loaders[language as Exclude<InterfaceLanguage, 'en-GB'>]();
+      i18n.addResourceBundle(language, 'translation', resources.default, true, true);
+      loadedMain.add(language);
+    }
+    // taken after the main bundle: a feature shown meanwhile is included
+    await Promise.allSettled([...featureLoaders].map((load) => load(language)));
+  } finally {
+    if (switchingTo === language) switchingTo = null;
   }
   localStorage.setItem(STORAGE_KEY, language);
   document.documentElement.lang = language;
@@ -67,14 +83,23 @@ export { i18n };
 export type LocaleLoaders = Record<InterfaceLanguage, () => Promise<{ default: Record<string, unknown> }>>;
 
 export async function registerFeatureLocales(loaders: LocaleLoaders): Promise<void> {
-  const load = async (language: InterfaceLanguage) => {
-    const resources = await loaders[language]();
-    i18n.addResourceBundle(language, 'translation', resources.default, true, false);
+  const loaded = new Map<InterfaceLanguage, Promise<void>>();
+  const load = (language: InterfaceLanguage): Promise<void> => {
+    let done = loaded.get(language);
+    if (!done) {
+      done = loaders[language]().then((resources) => {
+        i18n.addResourceBundle(language, 'translation', resources.default, true, false);
+      });
+      // a failed download is tried again at the next switch
+      done.catch(() => loaded.delete(language));
+      loaded.set(language, done);
+    }
+    return done;
   };
-  await Promise.all([load('en-GB'), load((i18n.language as InterfaceLanguage) ?? 'en-GB')]);
-  i18n.on('languageChanged', (language) => {
-    if ((INTERFACE_LANGUAGES as readonly string[]).includes(language)) void load(language as InterfaceLanguage);
-  });
+  featureLoaders.add(load);
+  const wanted = new Set<InterfaceLanguage>(['en-GB', (i18n.language as InterfaceLanguage) ?? 'en-GB']);
+  if (switchingTo) wanted.add(switchingTo);
+  await Promise.all([...wanted].filter((l) => (INTERFACE_LANGUAGES as readonly string[]).includes(l)).map(load));
 }
 
 /**
