@@ -299,6 +299,23 @@ export function toUserInfo(user: SessionUser): UserInfo {
   };
 }
 
+const userInfoBodies = new WeakMap<SessionUser, string>();
+
+/**
+ * toUserInfo as the JSON of the answer, made once per session user: a user served from the
+ * session cache is the same object at every read, so the hottest read of the portal neither
+ * builds nor checks nor serializes its answer again (docs/performance.md, "Authenticated reads").
+ * The shape is the contract's by type (UserInfo), and checked from outside by the contract tests.
+ */
+export function userInfoBody(user: SessionUser): string {
+  let body = userInfoBodies.get(user);
+  if (body === undefined) {
+    body = JSON.stringify(toUserInfo(user));
+    userInfoBodies.set(user, body);
+  }
+  return body;
+}
+
 /**
  * Keeps the session indicator in step with the session at every answer that looked the session
  * up (every /api and /connect request does, for the general limit): removed when the session is

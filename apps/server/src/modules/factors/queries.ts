@@ -148,8 +148,13 @@ export async function policiesAbove(db: Queryable, path: string): Promise<Policy
  * After the password: whether the user has a second factor (a confirmed authenticator app or a
  * passkey) and whether a policy requires one (userUnderPolicy), in one statement.
  */
-export async function secondFactorState(db: Queryable, userId: string): Promise<{ has_factor: boolean; required: boolean }> {
-  const { rows } = await db.query<{ has_factor: boolean; required: boolean }>(
+export interface SecondFactorState {
+  has_factor: boolean;
+  required: boolean;
+}
+
+export async function secondFactorState(db: Queryable, userId: string): Promise<SecondFactorState> {
+  const { rows } = await db.query<SecondFactorState>(
     `SELECT EXISTS (SELECT 1 FROM user_totp WHERE user_id = $1 AND confirmed_at IS NOT NULL)
             OR EXISTS (SELECT 1 FROM passkeys WHERE user_id = $1) AS has_factor,
             ${USER_UNDER_POLICY} AS required`,

@@ -253,6 +253,11 @@ export class FactorService {
 
   // ---- the sign-in ------------------------------------------------------------------------------
 
+  /** Whether the account has a second factor, and whether a policy requires one: one statement. */
+  secondFactorState(userId: string): Promise<q.SecondFactorState> {
+    return q.secondFactorState(this.db, userId);
+  }
+
   /**
    * Called after a correct password. An account with a second factor, or one that must have one
    * (the client asks for multi-factor, or a policy requires it), gets a second step: no session
@@ -262,9 +267,11 @@ export class FactorService {
   async afterPassword(
     userId: string,
     login: { remember: boolean; returnTo: string | null },
+    /** the account's state, when the caller read it already (beside the login throttle's writes) */
+    known?: q.SecondFactorState,
   ): Promise<{ response: LoginConsentResponse; secondStepCookie: string } | null> {
     // what the user has and whether a policy requires it, in one statement
-    const state = await q.secondFactorState(this.db, userId);
+    const state = known ?? (await this.secondFactorState(userId));
     const hasFactor = state.has_factor;
     const mustEnrol = !hasFactor && (state.required || (await this.clientAsksMultiFactor(login.returnTo)));
     if (!hasFactor && !mustEnrol) return null;

@@ -90,10 +90,13 @@ export class LoginThrottle {
    */
   async succeeded(userId: string): Promise<string> {
     const { config, db, counters } = this.services;
-    await this.giveBack(this.keys.map((k) => k.key).filter((k) => k !== this.deviceKey));
-    if (this.deviceKey) await counters.reset(this.deviceKey);
     const secret = this.deviceSecret ?? newSecret();
-    await q.rememberDevice(db, hashSecret(secret), userId, config.DEVICE_COOKIE_TTL_SECONDS);
+    // three independent writes, side by side
+    await Promise.all([
+      this.giveBack(this.keys.map((k) => k.key).filter((k) => k !== this.deviceKey)),
+      this.deviceKey ? counters.reset(this.deviceKey) : undefined,
+      q.rememberDevice(db, hashSecret(secret), userId, config.DEVICE_COOKIE_TTL_SECONDS),
+    ]);
     return secret;
   }
 }

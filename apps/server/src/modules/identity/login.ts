@@ -84,24 +84,31 @@ export async function emailLogin(
 }
 
 /** A correct password: who signed in, where to go next, and the device cookie to give the browser. */
-export interface PasswordChecked {
+export interface PasswordChecked<T> {
   userId: string;
   returnUrl: string | null;
   deviceCookie: string;
+  /** what `alongside` read */
+  alongside: T;
 }
 
 /**
  * POST /api/identity/login: check the password (throttled, login-throttle.ts). The caller gives
- * the device cookie, starts the second step or the session (routes.ts).
+ * the device cookie, starts the second step or the session (routes.ts). `alongside` reads what the
+ * caller needs next about the account (its second factors) beside the throttle's writes, once the
+ * password is right.
  */
-export async function checkPassword(
+export async function checkPassword<T>(
   services: Services,
   oidc: Oidc,
   input: { email: string; password: string; return_url?: string | null; ip: string; deviceCookie: string | undefined },
-): Promise<PasswordChecked> {
+  alongside: (userId: string) => Promise<T>,
+): Promise<PasswordChecked<T>> {
   const { user, accountKey } = await q.findUserForLogin(services.db, input.email);
-  const returnUrl = await validReturnUrl(oidc, services.db, input.return_url);
-  const throttle = await LoginThrottle.for(services, { ip: input.ip, deviceCookie: input.deviceCookie }, input.email, user?.id, accountKey);
+  const [returnUrl, throttle] = await Promise.all([
+    validReturnUrl(oidc, services.db, input.return_url),
+    LoginThrottle.for(services, { ip: input.ip, deviceCookie: input.deviceCookie }, input.email, user?.id, accountKey),
+  ]);
   await throttle.takeGuess();
   const hash = user?.password_hash && !user.external_idp ? user.password_hash : await dummyPasswordHash();
   const ok = await verifyPassword(hash, input.password);
@@ -109,8 +116,9 @@ export async function checkPassword(
     services.metrics.login(false);
     throw new AppError('invalid_login');
   }
-  const deviceCookie = await throttle.succeeded(user.id);
-  return { userId: user.id, returnUrl, deviceCookie };
+  // only after a right password: a wrong one takes the same time for every address
+  const [deviceCookie, value] = await Promise.all([throttle.succeeded(user.id), alongside(user.id)]);
+  return { userId: user.id, returnUrl, deviceCookie, alongside: value };
 }
 
 /** POST /api/identity/consent: grant (optionally remembered) or deny what the interaction asks. */

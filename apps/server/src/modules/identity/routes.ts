@@ -18,9 +18,10 @@ import {
   userInfoSchema,
   validateTokenRequestSchema,
   validateTokenResponseSchema,
+  type UserInfo,
 } from '@partner-portal/contracts';
 import { AppError } from '../../http/problem.js';
-import { toUserInfo } from '../../http/session.js';
+import { userInfoBody } from '../../http/session.js';
 import { redirectToError } from '../../oidc/errors.js';
 import type { Oidc } from '../../oidc/index.js';
 import { clearProviderSessionCookies, PROVIDER_SESSION_COOKIE } from '../../oidc/logout.js';
@@ -76,11 +77,13 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app,
     { schema: { tags, summary: 'Login step 2: password', body: loginRequestSchema, response: { 200: loginConsentResponseSchema } } },
     async (request, reply) => {
       const { body } = request;
-      const checked = await login.checkPassword(services, oidc, { ...body, ip: request.ip, deviceCookie: request.cookies[DEVICE_COOKIE] });
+      const checked = await login.checkPassword(services, oidc, { ...body, ip: request.ip, deviceCookie: request.cookies[DEVICE_COOKIE] }, (userId) =>
+        factors.secondFactorState(userId),
+      );
       void reply.setCookie(DEVICE_COOKIE, checked.deviceCookie, deviceCookieOptions(services.config));
       const remember = body.remember === true;
       const returnTo = checked.returnUrl ?? safeReturnPath(body.return_path);
-      const secondStep = await factors.afterPassword(checked.userId, { remember, returnTo });
+      const secondStep = await factors.afterPassword(checked.userId, { remember, returnTo }, checked.alongside);
       if (secondStep) {
         void reply.setCookie(SECOND_STEP_COOKIE, secondStep.secondStepCookie, {
           ...secondStepCookieOptions(services.config.isHttps),
@@ -145,8 +148,13 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app,
     '/api/identity/user-info',
     { schema: { tags, summary: 'The signed-in user', response: { 200: userInfoSchema } } },
     async (request, reply) => {
-      void reply.header('cache-control', 'no-store');
-      return toUserInfo(await services.sessions.require(request, { allowPendingPasswordChange: true }));
+      const user = await services.sessions.require(request, { allowPendingPasswordChange: true });
+      // already JSON (userInfoBody): a string with a JSON content type is sent as it is; the
+      // schema above describes it (the cast only tells the type provider so)
+      return reply
+        .header('cache-control', 'no-store')
+        .type('application/json; charset=utf-8')
+        .send(userInfoBody(user) as unknown as UserInfo);
     },
   );
 
