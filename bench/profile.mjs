@@ -12,7 +12,7 @@
 // bench/profiles/ (git-ignored through bench/.gitignore) to open in Chrome DevTools.
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { Client, sampleLatency, signIn } from './lib/http.mjs';
+import { browserApiCookies, Client, sampleLatency, signIn } from './lib/http.mjs';
 import { load } from './lib/load.mjs';
 import { prepareRefreshTokens, refreshChains } from './lib/oidc.mjs';
 import {
@@ -68,8 +68,8 @@ try {
   const rootId = (await c.query('SELECT id FROM organizations WHERE parent_id IS NULL')).rows[0].id;
   await c.end();
   const client = new Client(baseUrl);
-  const session = await signIn(client, EMAIL, PASSWORD);
-  const headers = { cookie: `pp_session=${session}`, 'x-csrf': '1' };
+  await signIn(client, EMAIL, PASSWORD);
+  const headers = { cookie: browserApiCookies(client), 'x-csrf': '1' };
 
   let run;
   let requestsOf = (r) => r.ok;

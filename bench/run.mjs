@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Client, requireExists, sampleLatency, signIn } from './lib/http.mjs';
+import { browserApiCookies, Client, requireExists, sampleLatency, signIn } from './lib/http.mjs';
 import { load } from './lib/load.mjs';
 import { prepareRefreshTokens, refreshChains } from './lib/oidc.mjs';
 import {
@@ -305,8 +305,8 @@ async function stepReads() {
   report.set('hellodb.rps', hd.rps, undefined, `${round(hd.rps / h.rps, 2)} × hello-world; p99 ${hd.p99} ms`);
 
   const client = new Client(portal.baseUrl);
-  const session = await signIn(client, ADMIN_EMAIL, ADMIN_PASSWORD);
-  const headers = { cookie: `pp_session=${session}`, 'x-csrf': '1' };
+  await signIn(client, ADMIN_EMAIL, ADMIN_PASSWORD);
+  const headers = { cookie: browserApiCookies(client), 'x-csrf': '1' };
   const probe = await client.get('/api/identity/user-info');
   requireExists(probe, 'GET /api/identity/user-info');
   if (probe.status !== 200) throw new Error(`user-info: ${probe.status}`);
@@ -543,8 +543,8 @@ async function checkAnswers(tag, client, substrings) {
 
 async function measureScale(tag) {
   const client = new Client(portal.baseUrl);
-  const session = await signIn(client, ADMIN_EMAIL, ADMIN_PASSWORD);
-  const headers = { cookie: `pp_session=${session}` };
+  await signIn(client, ADMIN_EMAIL, ADMIN_PASSWORD);
+  const headers = { cookie: browserApiCookies(client) };
   if (!scale.samples) scale.samples = await pickSamples();
   const { orgs, substrings } = scale.samples;
   const results = {};

@@ -74,6 +74,17 @@ export function requireExists(res, what) {
   if (res.status === 404 || res.status === 405) throw new Unavailable(`unavailable (${res.status}: ${what})`);
 }
 
+/**
+ * The Cookie header a signed-in browser sends to /api: the session cookie and the session
+ * indicator (both Path=/; the device cookie is sent only to the login step, its own path).
+ */
+export function browserApiCookies(client) {
+  return ['pp_session', 'pp_signed_in']
+    .filter((name) => client.cookies.has(name))
+    .map((name) => `${name}=${client.cookies.get(name)}`)
+    .join('; ');
+}
+
 /** Sign in as a user through the two-step login; returns the pp_session cookie value. */
 export async function signIn(client, email, password) {
   const first = await client.post('/api/identity/email-login', { email });

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -114,34 +115,39 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
   });
   await app.register(fastifyCookie);
-  // Security headers, made once: @fastify/helmet builds helmet's middleware again on every request
-  // (measured at 7 % of the CPU of GET /api/identity/user-info, docs/performance.md).
-  const securityHeaders = helmet({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:'],
-        fontSrc: ["'self'", 'data:'],
-        mediaSrc: ["'self'"],
-        connectSrc: ["'self'"],
-        frameSrc: ["'self'", 'https:', ...(config.isProduction ? [] : ['http:'])],
-        formAction: ["'self'", 'https:', ...(config.isProduction ? [] : ['http:'])],
-        frameAncestors: ["'none'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
+  // Security headers, found once: helmet's options are fixed, so its middleware sets the same
+  // headers on every answer; they are taken from one run of it and set as a list (@fastify/helmet
+  // built the middleware again per request, 7 % of the CPU of GET /api/identity/user-info, and
+  // helmet's own chain of middlewares was still 12 %: docs/performance.md, "Authenticated reads").
+  const securityHeaders = headersSetBy(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:'],
+          fontSrc: ["'self'", 'data:'],
+          mediaSrc: ["'self'"],
+          connectSrc: ["'self'"],
+          frameSrc: ["'self'", 'https:', ...(config.isProduction ? [] : ['http:'])],
+          formAction: ["'self'", 'https:', ...(config.isProduction ? [] : ['http:'])],
+          frameAncestors: ["'none'"],
+          objectSrc: ["'none'"],
+          baseUri: ["'self'"],
+        },
       },
-    },
-    strictTransportSecurity: config.isHttps ? { maxAge: 31536000, includeSubDomains: true } : false,
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    crossOriginEmbedderPolicy: false,
-    crossOriginResourcePolicy: { policy: 'same-origin' },
-  });
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.raw.setHeader('permissions-policy', PERMISSIONS_POLICY);
-    securityHeaders(request.raw, reply.raw, (err?: unknown) => done(err instanceof Error ? err : undefined));
+      strictTransportSecurity: config.isHttps ? { maxAge: 31536000, includeSubDomains: true } : false,
+      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+      crossOriginEmbedderPolicy: false,
+      crossOriginResourcePolicy: { policy: 'same-origin' },
+    }),
+  );
+  securityHeaders.push(['permissions-policy', PERMISSIONS_POLICY]);
+  app.addHook('onRequest', (_request, reply, done) => {
+    for (const [name, value] of securityHeaders) reply.raw.setHeader(name, value);
+    done();
   });
   registerCsrfGuard(app);
   registerSessionIndicator(app, services.sessions);
@@ -187,4 +193,29 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
 
   await registerWebApp(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);
   return app;
+}
+
+/**
+ * The headers a middleware of fixed options sets, from one run of it against a recording answer.
+ * It must finish at once and only set headers (helmet's do, with no per-request directives).
+ */
+export function headersSetBy(
+  middleware: (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void,
+): [string, string][] {
+  const headers: [string, string][] = [];
+  let finished = false;
+  const recorder = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers.push([name, Array.isArray(value) ? value.join(', ') : String(value)]);
+    },
+    removeHeader() {
+      // nothing is set on an answer before this hook
+    },
+  };
+  middleware({} as IncomingMessage, recorder as unknown as ServerResponse, (err) => {
+    if (err) throw err instanceof Error ? err : new Error(String(err));
+    finished = true;
+  });
+  if (!finished) throw new Error('the security headers middleware did not finish at once');
+  return headers;
 }
