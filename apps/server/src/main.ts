@@ -57,14 +57,15 @@ export async function createServices(config: Config, log: Logger, options: { inM
       : null;
   const cache = cacheOf<SessionUser>('sessions');
   const accounts = cacheOf<AccountRow>('accounts');
+  const clients = cacheOf<Record<string, unknown>>('clients');
   const sessions = new SessionStore(
     db,
     { ttlSeconds: config.SESSION_TTL_SECONDS, rememberTtlSeconds: config.REMEMBER_ME_TTL_SECONDS, secureCookies: config.isHttps },
     cache,
     accounts,
   );
-  if (cache && accounts) {
-    sessions.stopCache = await connectSessionCache([cache, accounts] as SessionCache<unknown>[], db, {
+  if (cache && accounts && clients) {
+    sessions.stopCache = await connectSessionCache([cache, accounts, clients] as SessionCache<unknown>[], db, {
       redis,
       onError: (err) => log.warn({ err }, 'session cache: announcements interrupted; reads go to the database until they are back'),
     });
@@ -79,6 +80,7 @@ export async function createServices(config: Config, log: Logger, options: { inM
     secrets,
     counters: redis ? redisCounterStore(redis) : postgresCounterStore(db),
     sessions,
+    clientCache: clients,
     mailer: createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, db, log }),
   };
 }

@@ -6,6 +6,7 @@ import type { Metrics } from './http/metrics.js';
 import type { CounterStore } from './http/rate-limit.js';
 import type { Tracing } from './http/tracing.js';
 import type { SessionStore } from './http/session.js';
+import type { SessionCache } from './http/session-cache.js';
 import type { Mailer } from './modules/mail/mailer.js';
 
 /** What the modules are built from; made once at start (main.ts) or per test. */
@@ -14,6 +15,8 @@ export interface Services {
   db: Database;
   log: Logger;
   sessions: SessionStore;
+  /** the OpenID provider's clients, cached per instance like sessions (oidc/adapter.ts); null: read at every lookup */
+  clientCache: SessionCache<Record<string, unknown>> | null;
   counters: CounterStore;
   mailer: Mailer;
   redis: Redis | null;

@@ -1,5 +1,6 @@
 import type { Adapter, AdapterConstructor, AdapterPayload } from 'oidc-provider';
 import type { Database } from '../db/client.js';
+import type { SessionCache } from '../http/session-cache.js';
 
 /**
  * oidc-provider storage over the table oidc_payloads, the same for PostgreSQL and PGlite: one row
@@ -9,6 +10,8 @@ import type { Database } from '../db/client.js';
  * Clients: a client registered through /connect/dcr is a 'Client' row; a client of the app
  * catalogue is the `oidc_metadata` of its apps row, read live so a catalogue change needs no
  * restart. A registered client can never shadow a catalogue one (registration ids are random).
+ * With a cache (`clients`), a client found is kept like a session: every change of a client, made
+ * on any instance, is announced by the database (migration 0053) and drops it.
  *
  * PostgreSQL text and jsonb cannot hold a NUL character: a key with one names nothing (found: none),
  * and NULs inside a stored payload (a parameter of a request copied into an interaction or an error
@@ -53,7 +56,12 @@ function fromRow(row: PayloadRow): AdapterPayload {
   return row.consumed_at ? { ...row.payload, consumed: Math.floor(new Date(row.consumed_at).getTime() / 1000) } : row.payload;
 }
 
-export function postgresAdapter(db: Database): AdapterConstructor {
+/** A client's group in the cache: what the database's announcement of its change names (migration 0053). */
+export function clientCacheGroup(clientId: string): string {
+  return /[,|*]/.test(clientId) ? '*' : `client:${clientId}`;
+}
+
+export function postgresAdapter(db: Database, clients: SessionCache<Record<string, unknown>> | null = null): AdapterConstructor {
   const prefetchedGrants = new Map<string, { payload: AdapterPayload; until: number }>();
   const takePrefetchedGrant = (id: string): AdapterPayload | undefined => {
     const found = prefetchedGrants.get(id);
@@ -62,6 +70,9 @@ export function postgresAdapter(db: Database): AdapterConstructor {
   };
   const forgetGrant = (model: string, id: string) => {
     if (model === 'Grant') prefetchedGrants.delete(id);
+    // this instance's own change is known before the statement's answer anyway (the pool
+    // connection hears its announcement); dropping it here as well costs nothing
+    if (model === 'Client') clients?.invalidate([clientCacheGroup(id)]);
   };
   return class PostgresAdapter implements Adapter {
     constructor(readonly model: string) {}
@@ -95,14 +106,26 @@ export function postgresAdapter(db: Database): AdapterConstructor {
         if (prefetched) return prefetched;
       }
       if (this.model === 'RefreshToken') return this.findRefreshToken(id);
-      const found = await this.findWhere('id = $2', id);
-      if (found || this.model !== 'Client') return found;
-      const { rows } = await db.query<{ oidc_metadata: Record<string, unknown> }>(
-        'SELECT oidc_metadata FROM apps WHERE client_id = $1 AND oidc_metadata IS NOT NULL',
-        [id],
-      );
-      const metadata = rows[0]?.oidc_metadata;
-      return metadata ? { ...metadata, client_id: id } : undefined;
+      if (this.model === 'Client') return this.findClient(id);
+      return this.findWhere('id = $2', id);
+    }
+
+    /** A registered client, else a client of the app catalogue; from the cache when it holds it. */
+    private async findClient(id: string): Promise<AdapterPayload | undefined> {
+      const cached = clients?.get(id);
+      if (cached) return { ...cached };
+      const ticket = clients?.ticket() ?? 0;
+      let found = await this.findWhere('id = $2', id);
+      if (!found) {
+        const { rows } = await db.query<{ oidc_metadata: Record<string, unknown> }>(
+          'SELECT oidc_metadata FROM apps WHERE client_id = $1 AND oidc_metadata IS NOT NULL',
+          [id],
+        );
+        const metadata = rows[0]?.oidc_metadata;
+        found = metadata ? { ...metadata, client_id: id } : undefined;
+      }
+      if (found) clients?.set(id, clientCacheGroup(id), { ...found }, Number.POSITIVE_INFINITY, ticket);
+      return found;
     }
 
     findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {

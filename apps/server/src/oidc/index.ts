@@ -48,7 +48,7 @@ export function loginPageUrl(returnUrl: string): string {
 export async function registerOidc(app: FastifyInstance, loginPolicy: LoginPolicy): Promise<Oidc> {
   const services: Services = app.services;
   const { config, db } = services;
-  const Adapter = postgresAdapter(db);
+  const Adapter = postgresAdapter(db, services.clientCache);
   const errors = new RecordStore<ErrorRecord>(Adapter, 'PortalError', 3600);
   const logouts = new RecordStore<LogoutRecord>(Adapter, 'PortalLogout', 600);
   const externalLogins = new RecordStore<ExternalLoginRecord>(Adapter, 'ExternalLogin', 900);
