@@ -20,6 +20,9 @@ import { securityNoticeEmail, type SecurityNotice } from './notices.js';
 import * as q from './queries.js';
 import { hashRecoveryCode, isTotpCode, newRecoveryCodes, newTotpSecret, totpEnrolment, totpStep } from './totp.js';
 
+/** a user id no account has (the nil UUID) */
+const NO_ACCOUNT = '00000000-0000-0000-0000-000000000000';
+
 /**
  * Second factors (docs/second-factors.md): authenticator apps with recovery codes, the second step
  * of the sign-in, and what a session proves (amr, acr) to the OpenID Connect provider.
@@ -253,9 +256,13 @@ export class FactorService {
 
   // ---- the sign-in ------------------------------------------------------------------------------
 
-  /** Whether the account has a second factor, and whether a policy requires one: one statement. */
-  secondFactorState(userId: string): Promise<q.SecondFactorState> {
-    return q.secondFactorState(this.db, userId);
+  /**
+   * Whether the account has a second factor, and whether a policy requires one: one statement.
+   * For no account (null) the same statement finds nothing (a login asks before it knows the
+   * password, and must take as long for an unknown address).
+   */
+  secondFactorState(userId: string | null): Promise<q.SecondFactorState> {
+    return q.secondFactorState(this.db, userId ?? NO_ACCOUNT);
   }
 
   /**

@@ -83,42 +83,43 @@ export async function emailLogin(
   return { error: null, valid_return_url: returnUrl, external_login: null };
 }
 
-/** A correct password: who signed in, where to go next, and the device cookie to give the browser. */
-export interface PasswordChecked<T> {
-  userId: string;
-  returnUrl: string | null;
-  deviceCookie: string;
-  /** what `alongside` read */
-  alongside: T;
+/** What the caller does around the password check (routes.ts: the second factors, the session). */
+export interface PasswordSteps<S, R> {
+  /**
+   * Read before the hash, beside the throttle's guess, for every address (null: no such account):
+   * the same work whether the account exists, so a wrong password takes the same time.
+   */
+  read: (userId: string | null) => Promise<S>;
+  /** After a right password, beside the throttle's writes: start the second step or the session. */
+  signIn: (account: { userId: string; returnUrl: string | null; read: S }) => Promise<R>;
 }
 
 /**
- * POST /api/identity/login: check the password (throttled, login-throttle.ts). The caller gives
- * the device cookie, starts the second step or the session (routes.ts). `alongside` reads what the
- * caller needs next about the account (its second factors) beside the throttle's writes, once the
- * password is right.
+ * POST /api/identity/login: check the password (throttled, login-throttle.ts). Returns the
+ * device cookie to give the browser (deviceCookieOptions) and what `signIn` returned. Around the
+ * hash the database is asked in as few rounds as possible: one round trip costs about a
+ * millisecond here when the database's processes have to wake (docs/performance.md, "Password logins").
  */
-export async function checkPassword<T>(
+export async function checkPassword<S, R>(
   services: Services,
   oidc: Oidc,
   input: { email: string; password: string; return_url?: string | null; ip: string; deviceCookie: string | undefined },
-  alongside: (userId: string) => Promise<T>,
-): Promise<PasswordChecked<T>> {
+  steps: PasswordSteps<S, R>,
+): Promise<{ deviceCookie: string; signedIn: R }> {
   const { user, accountKey } = await q.findUserForLogin(services.db, input.email);
   const [returnUrl, throttle] = await Promise.all([
     validReturnUrl(oidc, services.db, input.return_url),
     LoginThrottle.for(services, { ip: input.ip, deviceCookie: input.deviceCookie }, input.email, user?.id, accountKey),
   ]);
-  await throttle.takeGuess();
+  const [, read] = await Promise.all([throttle.takeGuess(), steps.read(user?.id ?? null)]);
   const hash = user?.password_hash && !user.external_idp ? user.password_hash : await dummyPasswordHash();
   const ok = await verifyPassword(hash, input.password);
   if (!user || !ok || !user.password_hash || user.external_idp || oidc.upstream?.ownsEmail(user.email)) {
     services.metrics.login(false);
     throw new AppError('invalid_login');
   }
-  // only after a right password: a wrong one takes the same time for every address
-  const [deviceCookie, value] = await Promise.all([throttle.succeeded(user.id), alongside(user.id)]);
-  return { userId: user.id, returnUrl, deviceCookie, alongside: value };
+  const [deviceCookie, signedIn] = await Promise.all([throttle.succeeded(user.id), steps.signIn({ userId: user.id, returnUrl, read })]);
+  return { deviceCookie, signedIn };
 }
 
 /** POST /api/identity/consent: grant (optionally remembered) or deny what the interaction asks. */

@@ -18,6 +18,7 @@ import {
   userInfoSchema,
   validateTokenRequestSchema,
   validateTokenResponseSchema,
+  type LoginConsentResponse,
   type UserInfo,
 } from '@partner-portal/contracts';
 import { AppError } from '../../http/problem.js';
@@ -77,23 +78,31 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app,
     { schema: { tags, summary: 'Login step 2: password', body: loginRequestSchema, response: { 200: loginConsentResponseSchema } } },
     async (request, reply) => {
       const { body } = request;
-      const checked = await login.checkPassword(services, oidc, { ...body, ip: request.ip, deviceCookie: request.cookies[DEVICE_COOKIE] }, (userId) =>
-        factors.secondFactorState(userId),
-      );
-      void reply.setCookie(DEVICE_COOKIE, checked.deviceCookie, deviceCookieOptions(services.config));
       const remember = body.remember === true;
-      const returnTo = checked.returnUrl ?? safeReturnPath(body.return_path);
-      const secondStep = await factors.afterPassword(checked.userId, { remember, returnTo }, checked.alongside);
-      if (secondStep) {
-        void reply.setCookie(SECOND_STEP_COOKIE, secondStep.secondStepCookie, {
-          ...secondStepCookieOptions(services.config.isHttps),
-          maxAge: SECOND_STEP_TTL_SECONDS,
-        });
-        return secondStep.response;
-      }
-      await services.sessions.start(request, reply, checked.userId, remember);
-      services.metrics.login(true);
-      return { error: null, valid_return_url: returnTo, external_login: null };
+      const { deviceCookie, signedIn } = await login.checkPassword(
+        services,
+        oidc,
+        { ...body, ip: request.ip, deviceCookie: request.cookies[DEVICE_COOKIE] },
+        {
+          read: (userId) => factors.secondFactorState(userId),
+          signIn: async ({ userId, returnUrl, read }): Promise<LoginConsentResponse> => {
+            const returnTo = returnUrl ?? safeReturnPath(body.return_path);
+            const secondStep = await factors.afterPassword(userId, { remember, returnTo }, read);
+            if (secondStep) {
+              void reply.setCookie(SECOND_STEP_COOKIE, secondStep.secondStepCookie, {
+                ...secondStepCookieOptions(services.config.isHttps),
+                maxAge: SECOND_STEP_TTL_SECONDS,
+              });
+              return secondStep.response;
+            }
+            await services.sessions.start(request, reply, userId, remember);
+            services.metrics.login(true);
+            return { error: null, valid_return_url: returnTo, external_login: null };
+          },
+        },
+      );
+      void reply.setCookie(DEVICE_COOKIE, deviceCookie, deviceCookieOptions(services.config));
+      return signedIn;
     },
   );
 
