@@ -213,7 +213,7 @@ export function headersSetBy(
     },
   };
   middleware({} as IncomingMessage, recorder as unknown as ServerResponse, (err) => {
-    if (err) throw err instanceof Error ? err : new Error(String(err));
+    if (err) throw err instanceof Error ? err : new Error('the security headers middleware failed');
     finished = true;
   });
   if (!finished) throw new Error('the security headers middleware did not finish at once');
