@@ -291,5 +291,4 @@ describe.runIf(testDatabaseUrl())('the session cache over PostgreSQL LISTEN/NOTI
     await within(async () => cache.enabled);
     await readCached(b, onB);
   });
-
 });
