@@ -81,6 +81,15 @@ function openPostgres(url: string, options: DatabaseOptions): Database {
   const deliver = (channel: string, payload: string, own: boolean) => {
     for (const handler of handlers.get(channel) ?? []) handler(payload, own);
   };
+  // Awaited by the pool before a connection's first use (pg-pool 3.14 awaits a returned promise;
+  // @types/pg still types the hook as returning nothing): no query is queued behind it, and a
+  // connection that could not set itself up is not handed out. What it sets up: see below.
+  const setUpConnection = async (client: pg.ClientBase): Promise<void> => {
+    client.on('notification', (msg) =>
+      deliver(msg.channel, msg.payload ?? '', msg.processId === (client as unknown as { processID: number }).processID),
+    );
+    await client.query(`SET jit = off; ${NOTIFY_CHANNELS.map((c) => `LISTEN ${c}`).join('; ')}`);
+  };
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
@@ -88,6 +97,8 @@ function openPostgres(url: string, options: DatabaseOptions): Database {
     idleTimeoutMillis: 30000,
     statement_timeout: 30000,
     application_name: 'partner-portal',
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- pg-pool awaits it (above)
+    onConnect: setUpConnection,
   });
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', (err) => options.onError?.(err));
@@ -98,13 +109,6 @@ function openPostgres(url: string, options: DatabaseOptions): Database {
   // Every pool connection also listens on the portal's channels: PostgreSQL hands a connection its
   // own notifications at commit, before the answer to the statement, so a change made through this
   // instance is known here before the request that made it goes on (read-your-writes).
-  pool.on('connect', (client) => {
-    const fail = (err: unknown) => options.onError?.(err instanceof Error ? err : new Error(String(err)));
-    client.query(`SET jit = off; ${NOTIFY_CHANNELS.map((c) => `LISTEN ${c}`).join('; ')}`).catch(fail);
-    client.on('notification', (msg) =>
-      deliver(msg.channel, msg.payload ?? '', msg.processId === (client as unknown as { processID: number }).processID),
-    );
-  });
   const query: Queryable['query'] = async (text, params) => {
     const name = PREPARED_STATEMENTS.get(text);
     const result = await (name ? pool.query({ name, text, values: params as unknown[] }) : pool.query(text, params as unknown[]));

@@ -46,4 +46,27 @@ describe('a password login', () => {
     const own = statements.filter((s) => !background.test(s));
     expect(own.length, own.join('\n')).toBeLessThanOrEqual(6);
   });
+
+  it('writes no device row for a browser whose device cookie is known and young; renews one past half its life', async () => {
+    const user = await createUser(portal);
+    const client = portal.client();
+    const signIn = () =>
+      statementsOf(async () => {
+        expect((await client.post('/api/identity/login', { email: user.email, password: user.password })).status).toBe(200);
+      });
+    const deviceWrites = (statements: string[]) => statements.filter((s) => s.startsWith('INSERT INTO device_cookies')).length;
+    expect(deviceWrites(await signIn())).toBe(1); // a new browser
+    expect(client.cookies.get('pp_device')).toBeTruthy();
+    expect(deviceWrites(await signIn())).toBe(0); // known, its row young
+    await portal.services.db.query(`UPDATE device_cookies SET expires_at = now() + make_interval(secs => $2 / 3) WHERE user_id = $1`, [
+      user.id,
+      portal.config.DEVICE_COOKIE_TTL_SECONDS,
+    ]);
+    expect(deviceWrites(await signIn())).toBe(1); // past half its life: renewed
+    const { rows } = await portal.services.db.query<{ left: number }>(
+      `SELECT extract(epoch FROM expires_at - now())::float8 AS left FROM device_cookies WHERE user_id = $1`,
+      [user.id],
+    );
+    expect(rows[0]!.left).toBeGreaterThan(portal.config.DEVICE_COOKIE_TTL_SECONDS * 0.9);
+  });
 });

@@ -30,6 +30,8 @@ export class LoginThrottle {
     private readonly keys: { key: string; max: number }[],
     private readonly deviceSecret: string | null,
     private readonly deviceKey: string | null,
+    /** the device's row is written at a success: a new browser, or one whose row is past half its life */
+    private readonly renewDevice: boolean,
   ) {}
 
   /** The limits that apply to this password check of this browser (its address and its device cookie). */
@@ -44,10 +46,11 @@ export class LoginThrottle {
     const { config, db } = services;
     const cookie = browser.deviceCookie;
     const deviceSecret = cookie && /^[\w-]{43}$/.test(cookie) ? cookie : null;
-    const known = deviceSecret && userId ? await q.isKnownDevice(db, hashSecret(deviceSecret), userId) : false;
-    if (known && deviceSecret) {
+    const knownUntil = deviceSecret && userId ? await q.knownDeviceUntil(db, hashSecret(deviceSecret), userId) : null;
+    if (knownUntil && deviceSecret) {
       const deviceKey = `login-failures:device:${hashSecret(deviceSecret)}`;
-      return new LoginThrottle(services, [{ key: deviceKey, max: config.LOGIN_RATE_LIMIT_PER_DEVICE }], deviceSecret, deviceKey);
+      const renew = knownUntil.getTime() - Date.now() < (config.DEVICE_COOKIE_TTL_SECONDS * 1000) / 2;
+      return new LoginThrottle(services, [{ key: deviceKey, max: config.LOGIN_RATE_LIMIT_PER_DEVICE }], deviceSecret, deviceKey, renew);
     }
     const account = accountKey ?? (await q.emailLimitKey(db, email));
     return new LoginThrottle(
@@ -58,6 +61,7 @@ export class LoginThrottle {
       ],
       deviceSecret,
       null,
+      true,
     );
   }
 
@@ -86,7 +90,7 @@ export class LoginThrottle {
 
   /**
    * The right password: its guesses are given back, this browser's failures cleared, and it is
-   * known from now on. Returns the device cookie's value, for the caller to set (deviceCookieOptions).
+   * known from now on (its row written for a new browser, renewed once past half its life). Returns the device cookie's value, for the caller to set (deviceCookieOptions).
    */
   async succeeded(userId: string): Promise<string> {
     const { config, db, counters } = this.services;
@@ -95,7 +99,7 @@ export class LoginThrottle {
     await Promise.all([
       this.giveBack(this.keys.map((k) => k.key).filter((k) => k !== this.deviceKey)),
       this.deviceKey ? counters.reset(this.deviceKey) : undefined,
-      q.rememberDevice(db, hashSecret(secret), userId, config.DEVICE_COOKIE_TTL_SECONDS),
+      this.renewDevice ? q.rememberDevice(db, hashSecret(secret), userId, config.DEVICE_COOKIE_TTL_SECONDS) : undefined,
     ]);
     return secret;
   }

@@ -142,12 +142,13 @@ export async function sweepExpiredIdentityRows(q: Queryable): Promise<void> {
 }
 
 /** Whether the device cookie (by its hash) belongs to a browser where the user signed in before. */
-export async function isKnownDevice(q: Queryable, idHash: string, userId: string): Promise<boolean> {
-  const { rows } = await q.query('SELECT 1 FROM device_cookies WHERE id_hash = $1 AND user_id = $2 AND expires_at > now()', [
-    idHash,
-    userId,
-  ]);
-  return rows.length > 0;
+/** Until when a browser's device cookie is known for a user (null: not known, or expired). */
+export async function knownDeviceUntil(q: Queryable, idHash: string, userId: string): Promise<Date | null> {
+  const { rows } = await q.query<{ expires_at: Date | string }>(
+    'SELECT expires_at FROM device_cookies WHERE id_hash = $1 AND user_id = $2 AND expires_at > now()',
+    [idHash, userId],
+  );
+  return rows[0] ? new Date(rows[0].expires_at) : null;
 }
 
 /** Remember (or renew) a browser's device cookie for a user. */
