@@ -71,7 +71,13 @@ describe.each<[ViewportName, 'en' | 'nl']>([
 
     await page.goto('/profile');
     const section = page.getByRole('region', { name: text.heading });
-    await section.waitFor();
+    // on a time-out, say what the page showed instead (where it was, in which language)
+    await section.waitFor().catch(async (err: unknown) => {
+      const shown = await page.evaluate(
+        () => `${location.pathname} [${document.documentElement.lang}] ${document.body.innerText.slice(0, 400)}`,
+      );
+      throw new Error(`${String(err)}\nthe page showed: ${shown}`);
+    });
     const items = section.getByRole('listitem');
     await expect.poll(() => items.count()).toBe(3);
     // this browser first, marked; the others by browser and system, with the address
