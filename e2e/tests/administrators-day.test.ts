@@ -104,6 +104,31 @@ function fileRow(i: number): { cells: string[]; verdict: string } {
 }
 
 describe('bulk invitations from a CSV file', () => {
+  it('on a phone (390 px, Dutch) shows the checked rows as cards that fit the screen', async () => {
+    const nl = await languageContext('nl', { width: 390, height: 844 });
+    try {
+      const csv = ['email,first_name,last_name,language', ...Array.from({ length: 12 }, (_, i) => fileRow(i + 100).cells.join(','))].join(
+        '\n',
+      );
+      await nl.page.goto(`/manage-organization/${dealer.id}`);
+      await nl.page.getByRole('button', { name: 'Uitnodigen uit een bestand' }).click();
+      const dialog = await openDialog(nl.page, 'Uitnodigen uit een CSV-bestand voor Dealer Day');
+      await dialog.locator('input[type=file]').setInputFiles({ name: 'mensen.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      await dialog.getByRole('button', { name: 'Bestand controleren' }).click();
+      const cards = dialog.locator('li[data-testid=bulk-row]');
+      await cards.nth(11).waitFor();
+      expect(await cards.first().textContent()).toContain('Wordt uitgenodigd');
+      expect(await cards.nth(8).textContent()).toContain('Dubbel in het bestand');
+      // nothing in the dialog is wider than its scrolling area: no sideways scrolling
+      const overflow = await dialog.getByRole('region').evaluate((el) => el.scrollWidth - el.clientWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await expectAxeClean(nl.page);
+      await screenshot(nl.page, 'admin-day-bulk-phone-nl');
+    } finally {
+      await nl.context.close();
+    }
+  });
+
   it('checks a 200-row file row by row, sends with progress, e-mails every invitee and gives the report', async () => {
     const member = await createMember(portal, dealer, 'member', rights());
     await portal.services.db.query('UPDATE users SET email = $2 WHERE id = $1', [member.userId, `member@${DOMAIN}`]);

@@ -1,5 +1,6 @@
 import { use, useState } from 'react';
-import { Badge, Button, FileInput, Group, NativeSelect, Progress, ScrollArea, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, FileInput, Group, NativeSelect, Paper, Progress, ScrollArea, Stack, Table, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconDownload, IconFileTypeCsv } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { BULK_INVITATION_MAX_ROWS, type BulkInvitationOutcome, type BulkInvitationRow } from '@partner-portal/contracts';
@@ -9,6 +10,7 @@ import { useBulkInvitation } from '../api/bulk-invitations';
 import { reportCsv } from '../lib/bulk-csv';
 import { administrationLocales } from '../lib/locales';
 import { saveFile } from '@/lib/download';
+import { CARDS_QUERY } from './people-tables';
 
 export interface BulkInviteOrganization {
   id: string;
@@ -30,6 +32,7 @@ const download = (name: string, text: string) => saveFile(new Blob([text], { typ
 export function BulkInviteModal({ organization, onClose }: { organization: BulkInviteOrganization; onClose: () => void }) {
   use(administrationLocales());
   const { t, i18n } = useTranslation();
+  const phone = useMediaQuery(CARDS_QUERY, false, { getInitialValueInEffect: false });
   const [file, setFile] = useState<File | null>(null);
   const [rightsFrom, setRightsFrom] = useState('');
   const bulk = useBulkInvitation(organization.id);
@@ -111,32 +114,56 @@ export function BulkInviteModal({ organization, onClose }: { organization: BulkI
               offsetScrollbars
               viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': t('adm_bulk_rows') }}
             >
-              <Table fz="sm" striped stickyHeader aria-label={t('adm_bulk_rows')}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('adm_bulk_line')}</Table.Th>
-                    <Table.Th>{t('adm_bulk_email')}</Table.Th>
-                    <Table.Th>{t('adm_bulk_name')}</Table.Th>
-                    <Table.Th>{t('adm_bulk_language')}</Table.Th>
-                    <Table.Th>{t('adm_bulk_outcome')}</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
+              {phone ? (
+                // on a phone each row is a card: five columns do not fit 390 px (docs/design.md, tables)
+                <Stack component="ul" gap={6} p={0} m={0} style={{ listStyle: 'none' }} aria-label={t('adm_bulk_rows')}>
                   {rows.map((r) => (
-                    <Table.Tr key={r.line} data-testid="bulk-row" data-line={r.line} data-outcome={r.outcome}>
-                      <Table.Td>{r.line}</Table.Td>
-                      <Table.Td style={{ wordBreak: 'break-all' }}>{r.email_address}</Table.Td>
-                      <Table.Td>{`${r.first_name} ${r.last_name}`.trim()}</Table.Td>
-                      <Table.Td>{r.language_code ?? '—'}</Table.Td>
-                      <Table.Td>
+                    <Paper component="li" key={r.line} withBorder p="xs" data-testid="bulk-row" data-line={r.line} data-outcome={r.outcome}>
+                      <Group justify="space-between" gap={6} wrap="wrap">
+                        <Text size="xs" c="dimmed">
+                          {t('adm_bulk_line')} {r.line}
+                        </Text>
                         <Text span size="sm" fw={r.outcome === 'ok' || r.outcome === 'sent' ? 400 : 600}>
                           {t(`adm_bulk_outcome_${r.outcome}`)}
                         </Text>
-                      </Table.Td>
-                    </Table.Tr>
+                      </Group>
+                      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                        {r.email_address}
+                      </Text>
+                      <Text size="sm" c="dimmed">
+                        {[`${r.first_name} ${r.last_name}`.trim(), r.language_code].filter(Boolean).join(' · ')}
+                      </Text>
+                    </Paper>
                   ))}
-                </Table.Tbody>
-              </Table>
+                </Stack>
+              ) : (
+                <Table fz="sm" striped stickyHeader aria-label={t('adm_bulk_rows')}>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>{t('adm_bulk_line')}</Table.Th>
+                      <Table.Th>{t('adm_bulk_email')}</Table.Th>
+                      <Table.Th>{t('adm_bulk_name')}</Table.Th>
+                      <Table.Th>{t('adm_bulk_language')}</Table.Th>
+                      <Table.Th>{t('adm_bulk_outcome')}</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {rows.map((r) => (
+                      <Table.Tr key={r.line} data-testid="bulk-row" data-line={r.line} data-outcome={r.outcome}>
+                        <Table.Td>{r.line}</Table.Td>
+                        <Table.Td style={{ wordBreak: 'break-all' }}>{r.email_address}</Table.Td>
+                        <Table.Td>{`${r.first_name} ${r.last_name}`.trim()}</Table.Td>
+                        <Table.Td>{r.language_code ?? '—'}</Table.Td>
+                        <Table.Td>
+                          <Text span size="sm" fw={r.outcome === 'ok' || r.outcome === 'sent' ? 400 : 600}>
+                            {t(`adm_bulk_outcome_${r.outcome}`)}
+                          </Text>
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              )}
             </ScrollArea.Autosize>
           </>
         ) : null}
