@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
-import { concurrencyLimit, HASH_THREAD_NICE, hashPassword, verifyPassword } from './passwords.js';
+import { concurrencyLimit, hashPassword, verifyPassword } from './passwords.js';
 
 describe('concurrencyLimit', () => {
   it('runs at most max tasks at once, in arrival order, and passes results and errors through', async () => {
@@ -41,24 +39,5 @@ describe('passwords', () => {
     expect(await verifyPassword(stored, 'Correct-Horse-9')).toBe(true);
     expect(await verifyPassword(stored, 'correct-horse-9')).toBe(false);
     expect(await verifyPassword('not-a-hash', 'Correct-Horse-9')).toBe(false);
-  });
-});
-
-describe('hashing threads', () => {
-  /** nice values of this process's threads (Linux: field 19 of /proc/self/task/<tid>/stat) */
-  const niceValues = () =>
-    readdirSync('/proc/self/task').map((tid) => {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-    });
-
-  it('hash on threads of lower priority than the request thread, one per core at most', async () => {
-    expect(process.platform).toBe('linux');
-    await Promise.all(Array.from({ length: 6 }, (_, i) => hashPassword(`Many-At-Once-${i}`)));
-    const niced = niceValues().filter((n) => n === HASH_THREAD_NICE).length;
-    expect(niced).toBeGreaterThanOrEqual(1);
-    expect(niced).toBeLessThanOrEqual(availableParallelism());
-    // this thread keeps its priority
-    expect(niceValues()[0]).toBe(0);
   });
 });
