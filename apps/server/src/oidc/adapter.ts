@@ -1,6 +1,7 @@
 import type { Adapter, AdapterConstructor, AdapterPayload } from 'oidc-provider';
 import type { Database } from '../db/client.js';
 import type { SessionCache } from '../http/session-cache.js';
+import { deferredWritesFor, upsertRow } from './token-writes.js';
 
 /**
  * oidc-provider storage over the table oidc_payloads, the same for PostgreSQL and PGlite: one row
@@ -12,6 +13,9 @@ import type { SessionCache } from '../http/session-cache.js';
  * restart. A registered client can never shadow a catalogue one (registration ids are random).
  * With a cache (`clients`), a client found is kept like a session: every change of a client, made
  * on any instance, is announced by the database (migration 0053) and drops it.
+ *
+ * Inside a token request the writes of access and refresh tokens wait for the answer and are made
+ * together in one statement (token-writes.ts).
  *
  * PostgreSQL text and jsonb cannot hold a NUL character: a key with one names nothing (found: none),
  * and NULs inside a stored payload (a parameter of a request copied into an interaction or an error
@@ -80,6 +84,11 @@ export function postgresAdapter(db: Database, clients: SessionCache<Record<strin
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
       if (!storable(id)) return;
       forgetGrant(this.model, id);
+      const batch = deferredWritesFor(this.model);
+      if (batch) {
+        batch.upserts.push(upsertRow(this.model, id, payload, payloadJson(payload), expiresIn));
+        return;
+      }
       await db.query(
         `INSERT INTO oidc_payloads (model, id, payload, grant_id, user_code, uid, expires_at)
          VALUES ($1, $2, $3::jsonb, $4, $5, $6,
@@ -139,6 +148,11 @@ export function postgresAdapter(db: Database, clients: SessionCache<Record<strin
     async consume(id: string): Promise<void> {
       if (!storable(id)) return;
       forgetGrant(this.model, id);
+      const batch = deferredWritesFor(this.model);
+      if (batch) {
+        batch.consumes.push({ model: this.model, id });
+        return;
+      }
       await db.query('UPDATE oidc_payloads SET consumed_at = now() WHERE model = $1 AND id = $2', [this.model, id]);
     }
 

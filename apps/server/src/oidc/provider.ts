@@ -14,6 +14,7 @@ import { findAccount, isAccountId, SCOPE_CLAIMS } from './account.js';
 import { frontchannelLogoutUris } from './logout.js';
 import { multiFactorCheck, type LoginPolicy } from './multi-factor.js';
 import type { ErrorRecord, LogoutRecord, RecordStore } from './records.js';
+import { flush, TokenWrites, withTokenWrites } from './token-writes.js';
 
 /** Paths of the provider under the issuer (the portal origin). */
 export const ROUTES = {
@@ -232,6 +233,27 @@ export function createProvider(
 
   const provider = new Provider(config.publicUrl, configuration);
   provider.proxy = config.TRUST_PROXY;
+  // a token request's token writes are made together once its answer is ready (token-writes.ts)
+  provider.use(async (ctx, next) => {
+    if (ctx.method !== 'POST' || ctx.path !== ROUTES.token) {
+      await next();
+      return;
+    }
+    const batch = new TokenWrites();
+    await withTokenWrites(batch, next);
+    // an answer other than tokens (an error) writes nothing
+    if (batch.empty || ctx.status !== 200) return;
+    try {
+      if (await flush(services.db, batch)) return;
+      // the refresh token was used by another request in the meantime
+      ctx.status = 400;
+      ctx.body = { error: 'invalid_grant', error_description: 'grant request is invalid' };
+    } catch (err) {
+      services.log.error({ err }, 'token request: the tokens could not be stored');
+      ctx.status = 500;
+      ctx.body = { error: 'server_error', error_description: 'oops! something went wrong' };
+    }
+  });
   provider.on('server_error', (_ctx, err) => services.log.error({ err }, 'openid connect provider error'));
   provider.on('backchannel.error', (_ctx, err, client) =>
     services.log.warn({ err, clientId: client.clientId }, 'back-channel logout failed'),
