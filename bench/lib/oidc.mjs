@@ -1,8 +1,10 @@
 // Refresh grants: register a client (DCR), obtain refresh tokens through the real authorization
 // code flow (login through the portal's own API, PKCE), then run parallel refresh chains.
 import { createHash, randomBytes } from 'node:crypto';
-import { Client, requireExists } from './http.mjs';
-import { round, Unavailable } from './util.mjs';
+import { assertLoopback, Client, requireExists } from './http.mjs';
+import { fromBench, round, Unavailable } from './util.mjs';
+
+const autocannon = fromBench('autocannon');
 
 const b64url = (buf) => buf.toString('base64url');
 
@@ -104,46 +106,58 @@ async function exchange(client, meta, registered, form) {
 }
 
 /**
- * `chains` parallel loops for `seconds`: each sends refresh_token grants one after another with
- * its latest refresh token (rotation). Counts successful grants per second.
+ * One chain per refresh token, run by autocannon for `seconds`: each of its connections sends
+ * refresh_token grants one after another, each with the refresh token the previous answer rotated
+ * to (a token taken from the pool when a request is built, the new one put back when its answer
+ * comes). Counts successful grants per second. autocannon (raw sockets, as for every other load
+ * row) rather than fetch: on the two cores the portal shares with its load, fetch's own CPU was a
+ * third of a core at these rates (bench/README.md).
  */
 export async function refreshChains(baseUrl, meta, registered, tokens, seconds) {
-  const client = new Client(baseUrl);
-  const basic = registered.client_secret ? [registered.client_id, registered.client_secret] : undefined;
-  let ok = 0;
-  let errors = 0;
+  const url = new URL(meta.token_endpoint, baseUrl);
+  assertLoopback(url.href);
+  const headers = { 'content-type': 'application/x-www-form-urlencoded' };
+  if (registered.client_secret) {
+    const id = encodeURIComponent(registered.client_id);
+    headers.authorization = `Basic ${Buffer.from(`${id}:${encodeURIComponent(registered.client_secret)}`).toString('base64')}`;
+  }
+  const pool = [...tokens];
   const errorSamples = [];
-  const latencies = [];
-  const start = Date.now();
-  const deadline = start + seconds * 1000;
-  await Promise.all(
-    tokens.map(async (initial) => {
-      let token = initial;
-      while (Date.now() < deadline) {
-        const t0 = performance.now();
-        const form = { grant_type: 'refresh_token', refresh_token: token, ...(basic ? {} : { client_id: registered.client_id }) };
-        const res = await client.request('POST', meta.token_endpoint, { form, basic });
-        latencies.push(performance.now() - t0);
-        if (res.status !== 200) {
-          errors += 1;
-          if (errorSamples.length < 3) errorSamples.push(`${res.status} ${res.text.slice(0, 200)}`);
-          return; // a broken chain stops
-        }
-        ok += 1;
-        if (res.body.refresh_token) token = res.body.refresh_token;
-      }
-    }),
-  );
-  const elapsed = (Date.now() - start) / 1000;
-  latencies.sort((a, b) => a - b);
+  let grants = 0;
+  const result = await autocannon({
+    url: url.origin,
+    connections: tokens.length,
+    duration: seconds,
+    timeout: 20,
+    requests: [
+      {
+        method: 'POST',
+        path: url.pathname,
+        headers,
+        setupRequest(request, context) {
+          context.token = pool.pop() ?? 'no-token-left';
+          const form = { grant_type: 'refresh_token', refresh_token: context.token };
+          if (!registered.client_secret) form.client_id = registered.client_id;
+          return { ...request, body: new URLSearchParams(form).toString() };
+        },
+        onResponse(status, body) {
+          if (status === 200) {
+            grants += 1;
+            pool.push(JSON.parse(body).refresh_token);
+          } else if (errorSamples.length < 3) errorSamples.push(`${status} ${String(body).slice(0, 200)}`);
+        },
+      },
+    ],
+  });
+  const errors = result.non2xx + result.errors + result.timeouts;
   return {
-    grantsPerSecond: round(ok / elapsed, 1),
-    grants: ok,
+    grantsPerSecond: round(grants / result.duration, 1),
+    grants,
     errors,
     errorSamples,
-    seconds: round(elapsed, 2),
-    p50: round(latencies[Math.floor(latencies.length * 0.5)] ?? NaN),
-    p99: round(latencies[Math.floor(latencies.length * 0.99)] ?? NaN),
+    seconds: round(result.duration, 2),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
   };
 }
 

@@ -63,3 +63,10 @@ export function memoryOf(pid, readFileSync) {
   const kb = (key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
   return { rssMb: round(kb('VmRSS') / 1024), peakMb: round(kb('VmHWM') / 1024) };
 }
+
+/** CPU seconds (user + system, every thread) a process has used so far, from /proc/<pid>/stat. */
+export function cpuSecondsOf(pid, readFileSync) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux)
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
