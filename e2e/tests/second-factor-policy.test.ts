@@ -99,6 +99,13 @@ describe('the manage page', () => {
     await card.getByText(`Required by ${world.north.name}: every member of ${world.north.name}`).waitFor();
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Second factor');
     await card.getByRole('button', { name: 'Stop requiring' }).waitFor();
+    // the side tree marks the organization that holds the requirement, with words for screen readers
+    const northInTree = page.locator(`[role=treeitem][id="org-tree-${world.north.id}"]`);
+    await northInTree.getByTestId('tree-second-factor').waitFor();
+    expect(await northInTree.textContent()).toContain('Second factor required');
+    expect(await northInTree.getAttribute('title')).toContain('Second factor required');
+    expect(await page.locator(`[role=treeitem][id="org-tree-${world.dealerA.id}"]`).getByTestId('tree-second-factor').count()).toBe(0);
+    await page.getByText('The shield marks an organization that requires a second factor').waitFor();
     await checkScreen(page, watch, 'policy-required-here');
 
     // a sub-organization inherits it, and cannot loosen it: no button to lift it

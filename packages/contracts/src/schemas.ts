@@ -228,6 +228,8 @@ export interface OrganizationNode {
   members: number;
   apps: string[];
   allowed_email_domains: string[];
+  /** present (true) where the organization itself requires a second factor of its subtree */
+  second_factor_required?: boolean;
   children: OrganizationNode[];
 }
 export const organizationNodeSchema: z.ZodType<OrganizationNode> = z.lazy(() =>
@@ -242,6 +244,7 @@ export const organizationNodeSchema: z.ZodType<OrganizationNode> = z.lazy(() =>
     members: z.number().int(),
     apps: z.array(z.string()),
     allowed_email_domains: z.array(z.string()),
+    second_factor_required: z.boolean().optional(),
     children: z.array(organizationNodeSchema),
   }),
 );

@@ -30,6 +30,21 @@ const policyOf = (actor: ActorRef, organizationId: string) => actor.client.get(`
 const setPolicy = (actor: ActorRef, organizationId: string, required: boolean) =>
   actor.client.put(`/api/organizations/${organizationId}/second-factor-policy`, { required });
 
+/** The organizations the actor's tree marks as requiring a second factor (set there, not inherited). */
+async function markedInTree(actor: ActorRef): Promise<string[]> {
+  const res = await actor.client.get('/api/organizations/tree');
+  expect(res.status).toBe(200);
+  // the mark is left out where no requirement is set, never sent as false
+  expect(res.text).not.toContain('"second_factor_required":false');
+  const marked: string[] = [];
+  const visit = (node: { key: string; second_factor_required?: boolean; children: unknown[] }) => {
+    if (node.second_factor_required === true) marked.push(node.key);
+    for (const child of node.children) visit(child as typeof node);
+  };
+  visit(res.body);
+  return marked.sort();
+}
+
 describe('a requirement set on the middle level', () => {
   it('holds for the organization and its subtree, not above it, and says where it comes from', async () => {
     const set = await setPolicy(f.orgMgrA, f.tree.north.id, true);
@@ -99,15 +114,20 @@ describe('a child cannot loosen', () => {
 
   it('lets a child tighten, and keeps its own requirement when the parent lifts its one', async () => {
     const mgrNorth = await fresh(f.mgrNorth);
+    expect(await markedInTree(f.orgMgrA)).toEqual([f.tree.north.id]);
     const tighten = await setPolicy(mgrNorth, f.tree.farm.id, true);
     expect(tighten.status, tighten.text).toBe(200);
     expect(tighten.body).toMatchObject({ required: true, set_here: true, inherited_from: { organization_id: f.tree.north.id } });
+    // the tree marks where each requirement is set (a cached tree is rebuilt after the change)
+    expect(await markedInTree(f.orgMgrA)).toEqual([f.tree.north.id, f.tree.farm.id].sort());
     const lift = await setPolicy(f.orgMgrA, f.tree.north.id, false);
     expect(lift.status, lift.text).toBe(200);
     expect(lift.body).toMatchObject({ required: false, set_here: false });
     expect((await policyOf(f.orgMgrA, f.tree.farm.id)).body).toMatchObject({ required: true, set_here: true, inherited_from: null });
+    expect(await markedInTree(f.orgMgrA)).toEqual([f.tree.farm.id]);
     // the manager at the level that set it may lift it
     expect((await setPolicy(mgrNorth, f.tree.farm.id, false)).body.required).toBe(false);
+    expect(await markedInTree(f.orgMgrA)).toEqual([]);
   });
 });
 

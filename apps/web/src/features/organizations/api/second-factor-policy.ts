@@ -20,7 +20,10 @@ export function useSecondFactorPolicy(id: string, enabled: boolean) {
   return useQuery({ ...secondFactorPolicyQueryOptions(id), enabled });
 }
 
-/** Require (or lift) the requirement; the whole subtree's effective policy may change, so every cached one is refetched. */
+/**
+ * Require (or lift) the requirement; the whole subtree's effective policy may change, so every
+ * cached one is refetched, and the tree, which marks where requirements are set.
+ */
 export function useSetSecondFactorPolicy(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
@@ -28,7 +31,10 @@ export function useSetSecondFactorPolicy(id: string) {
       secondFactorPolicySchema.parse(await api.put<unknown>(`/organizations/${encodeURIComponent(id)}/second-factor-policy`, { required })),
     onSuccess: async (policy: SecondFactorPolicy) => {
       queryClient.setQueryData(organizationKeys.secondFactorPolicy(id), policy);
-      await queryClient.invalidateQueries({ queryKey: organizationKeys.secondFactorPolicies(), predicate: (q) => q.queryKey[2] !== id });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: organizationKeys.secondFactorPolicies(), predicate: (q) => q.queryKey[2] !== id }),
+        queryClient.invalidateQueries({ queryKey: organizationKeys.tree() }),
+      ]);
     },
   });
 }

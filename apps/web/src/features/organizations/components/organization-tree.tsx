@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { Box, Text, TextInput } from '@mantine/core';
-import { IconChevronDown, IconChevronRight, IconSearch } from '@tabler/icons-react';
+import { Box, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { IconChevronDown, IconChevronRight, IconSearch, IconShieldLock } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { OrganizationNode } from '@partner-portal/contracts';
 import { ancestorIds, filterMask, indexTree, rowAt, visibleRows } from '../lib/tree';
@@ -26,6 +26,8 @@ export function OrganizationTree({
 }) {
   const { t } = useTranslation();
   const index = useMemo(() => indexTree(root), [root]);
+  // whether any organization is marked as requiring a second factor (the legend then explains it)
+  const marked = useMemo(() => index.order.some((node) => node.second_factor_required), [index]);
   const [filter, setFilter] = useState('');
   const [expanded, setExpanded] = useState<Set<string>>(() => new Set([root.key, ...ancestorIds(index, selectedId)]));
   const [activeId, setActiveId] = useState(selectedId);
@@ -173,7 +175,11 @@ export function OrganizationTree({
                   setActiveId(row.node.key);
                   onSelect(row.node.key);
                 }}
-                title={`${t('org_tree_members', { count: row.node.members })}, ${t('org_tree_invitations', { count: row.node.pending_invitations })}`}
+                title={[
+                  t('org_tree_members', { count: row.node.members }),
+                  t('org_tree_invitations', { count: row.node.pending_invitations }),
+                  ...(row.node.second_factor_required ? [t('org_tree_second_factor')] : []),
+                ].join(', ')}
                 style={{
                   position: 'absolute',
                   top: i * ROW_HEIGHT,
@@ -209,6 +215,16 @@ export function OrganizationTree({
                   {row.hasChildren ? row.expanded ? <IconChevronDown size={16} /> : <IconChevronRight size={16} /> : null}
                 </span>
                 <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', flex: 1 }}>{row.node.label}</span>
+                {row.node.second_factor_required ? (
+                  // set here, for the whole subtree (docs/second-factors.md); read out with the name
+                  <span
+                    style={{ display: 'inline-flex', flex: 'none', color: 'var(--mantine-color-brand-8)' }}
+                    data-testid="tree-second-factor"
+                  >
+                    <IconShieldLock size={14} aria-hidden />
+                    <VisuallyHidden>{t('org_tree_second_factor')}</VisuallyHidden>
+                  </span>
+                ) : null}
                 <span aria-hidden style={{ fontSize: 12, color: 'var(--mantine-color-gray-7)', flex: 'none' }}>
                   {row.node.members}
                 </span>
@@ -220,6 +236,12 @@ export function OrganizationTree({
       <Text size="xs" c="gray.7" mt={6}>
         {t('org_tree_legend')}
       </Text>
+      {marked ? (
+        <Text size="xs" c="gray.7" mt={2}>
+          <IconShieldLock size={12} aria-hidden style={{ verticalAlign: -1, marginRight: 4, color: 'var(--mantine-color-brand-8)' }} />
+          {t('org_tree_legend_second_factor')}
+        </Text>
+      ) : null}
     </Box>
   );
 }
