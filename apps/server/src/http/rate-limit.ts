@@ -12,11 +12,35 @@ import type { SessionStore } from './session.js';
  * PostgreSQL's lower() does, the same as the account lookup).
  */
 export interface CounterStore {
+  /**
+   * Where the counters are kept. 'postgres': rows of rate_limits in the portal's own database, so
+   * that a caller may take counts inside a statement of its own (counterAddSql; the password step,
+   * identity/queries.ts), saving a round trip. 'redis': in Redis, only through these methods.
+   */
+  readonly kind: 'postgres' | 'redis';
   /** Add n (may be negative, never below 0) to the counter of key in its fixed window; returns the new count and when it resets. */
   add(key: string, n: number, windowMs: number): Promise<{ count: number; resetAt: number }>;
   /** add() for several keys in one round trip; the results in the keys' order. */
   addAll(keys: readonly string[], n: number, windowMs: number): Promise<{ count: number; resetAt: number }[]>;
   reset(key: string): Promise<void>;
+}
+
+/**
+ * addAll's upsert as SQL, for a statement of its own or as a WITH query inside a larger one (the
+ * password step, identity/queries.ts): adds `n` to the counter of each key of `keys` (SQL
+ * expressions: a text[] without repeated keys, an integer, and the window in milliseconds).
+ * Fixed windows: a counter whose window has ended starts again from `n` with a new window. Never
+ * below 0. Atomic per key, and the rows are taken in key order, so that concurrent callers lock
+ * them in the same order (no deadlock). Returns key, hits and reset_at of each key.
+ */
+export function counterAddSql(keys: string, n: string, windowMs: string): string {
+  const window = `make_interval(secs => ${windowMs}::double precision / 1000)`;
+  return `INSERT INTO rate_limits (key, hits, reset_at)
+         SELECT k, greatest(0, ${n}), now() + ${window} FROM unnest(${keys}) AS k ORDER BY k
+         ON CONFLICT (key) DO UPDATE SET
+           hits = greatest(0, CASE WHEN rate_limits.reset_at <= now() THEN ${n} ELSE rate_limits.hits + ${n} END),
+           reset_at = CASE WHEN rate_limits.reset_at <= now() THEN now() + ${window} ELSE rate_limits.reset_at END
+         RETURNING key, hits, reset_at`;
 }
 
 export function postgresCounterStore(db: Database): CounterStore {
@@ -29,6 +53,7 @@ export function postgresCounterStore(db: Database): CounterStore {
     }
   };
   const store: CounterStore = {
+    kind: 'postgres',
     async add(key, n, windowMs) {
       const { rows } = await db.query<{ hits: number; reset_at: Date | string }>(
         `INSERT INTO rate_limits (key, hits, reset_at) VALUES ($1, greatest(0, $2), now() + make_interval(secs => $3::double precision / 1000))
@@ -44,16 +69,11 @@ export function postgresCounterStore(db: Database): CounterStore {
     },
     async addAll(keys, n, windowMs) {
       if (keys.length === 1) return [await store.add(keys[0]!, n, windowMs)];
-      // the rows in key order, so that concurrent callers lock them in the same order
-      const { rows } = await db.query<{ key: string; hits: number; reset_at: Date | string }>(
-        `INSERT INTO rate_limits (key, hits, reset_at)
-         SELECT k, greatest(0, $2), now() + make_interval(secs => $3::double precision / 1000) FROM unnest($1::text[]) AS k ORDER BY k
-         ON CONFLICT (key) DO UPDATE SET
-           hits = greatest(0, CASE WHEN rate_limits.reset_at <= now() THEN $2 ELSE rate_limits.hits + $2 END),
-           reset_at = CASE WHEN rate_limits.reset_at <= now() THEN now() + make_interval(secs => $3::double precision / 1000) ELSE rate_limits.reset_at END
-         RETURNING key, hits, reset_at`,
-        [[...new Set(keys)], n, windowMs],
-      );
+      const { rows } = await db.query<{ key: string; hits: number; reset_at: Date | string }>(counterAddSql('$1::text[]', '$2', '$3'), [
+        [...new Set(keys)],
+        n,
+        windowMs,
+      ]);
       sweep();
       const byKey = new Map(rows.map((r) => [r.key, { count: r.hits, resetAt: new Date(r.reset_at).getTime() }]));
       return keys.map((k) => byKey.get(k)!);
@@ -67,6 +87,7 @@ export function postgresCounterStore(db: Database): CounterStore {
 
 export function redisCounterStore(redis: Redis): CounterStore {
   const store: CounterStore = {
+    kind: 'redis',
     async addAll(keys, n, windowMs) {
       return Promise.all(keys.map((k) => store.add(k, n, windowMs)));
     },

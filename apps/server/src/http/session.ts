@@ -9,6 +9,7 @@ import {
   type UserInfo,
 } from '@partner-portal/contracts';
 import { preparedStatement, type Database, type Queryable } from '../db/client.js';
+import { withAlongside, type SqlStatement } from '../db/sql.js';
 import { AppError } from './problem.js';
 import type { SessionCache } from './session-cache.js';
 
@@ -72,18 +73,27 @@ export class SessionStore {
   /**
    * Start a session for a user at sign-in and set its cookie. Any session the request already had
    * ends (rotation). The user's last sign-in is recorded, and the session keeps the browser and
-   * address it was started from (the user's list of sessions shows them).
+   * address it was started from (the user's list of sessions shows them). All in one statement
+   * (create), with the caller's other writes of the sign-in (`alongside`, db/sql.ts withAlongside:
+   * the device row of a password login, identity/login-throttle.ts).
    */
-  async start(request: FastifyRequest, reply: FastifyReply, userId: string, persistent: boolean, q: Queryable = this.db): Promise<string> {
+  async start(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    userId: string,
+    persistent: boolean,
+    q: Queryable = this.db,
+    alongside: readonly SqlStatement[] = [],
+  ): Promise<string> {
     const previous = request.cookies[SESSION_COOKIE];
-    if (previous) {
-      this.cache?.delete(hashSecret(previous));
-      await q.query('DELETE FROM sessions WHERE id_hash = $1', [hashSecret(previous)]);
-    }
+    const replaces = previous ? hashSecret(previous) : null;
+    if (replaces) this.cache?.delete(replaces);
     const secret = await this.create(userId, persistent, q, {
       userAgent: request.headers['user-agent'] ?? null,
       ipAddress: request.ip,
       signIn: true,
+      replaces,
+      alongside,
     });
     const ttl = persistent ? this.options.rememberTtlSeconds : this.options.ttlSeconds;
     void reply.setCookie(SESSION_COOKIE, secret, {
@@ -115,24 +125,31 @@ export class SessionStore {
   }
 
   /**
-   * Create a session row for a user; returns the cookie value. With `signIn`, the user's
-   * last_sign_in_at is set in the same statement.
+   * Create a session row for a user; returns the cookie value. One statement, which also: with
+   * `signIn`, sets the user's last_sign_in_at; with `replaces`, ends that session (by its id hash;
+   * the caller drops it from the cache); and runs the `alongside` writes (db/sql.ts withAlongside).
    */
   async create(
     userId: string,
     persistent: boolean,
     q: Queryable = this.db,
-    origin: { userAgent?: string | null; ipAddress?: string | null; signIn?: boolean } = {},
+    origin: {
+      userAgent?: string | null;
+      ipAddress?: string | null;
+      signIn?: boolean;
+      replaces?: string | null;
+      alongside?: readonly SqlStatement[];
+    } = {},
   ): Promise<string> {
     const secret = newSecret();
     const ttl = persistent ? this.options.rememberTtlSeconds : this.options.ttlSeconds;
-    await q.query(
-      `WITH s AS (
+    const session: SqlStatement = {
+      text: `WITH s AS (
          INSERT INTO sessions (id_hash, user_id, persistent, expires_at, user_agent, ip_address)
          VALUES ($1, $2, $3, now() + make_interval(secs => $4), $5, $6) RETURNING user_id
        )
        UPDATE users SET last_sign_in_at = now() FROM s WHERE $7::boolean AND users.id = s.user_id`,
-      [
+      params: [
         hashSecret(secret),
         userId,
         persistent,
@@ -141,7 +158,11 @@ export class SessionStore {
         origin.ipAddress ?? null,
         origin.signIn === true,
       ],
-    );
+    };
+    // the ended session is another row than the new one (a new random id): the writes are independent
+    const ended: SqlStatement[] = origin.replaces ? [{ text: 'DELETE FROM sessions WHERE id_hash = $1', params: [origin.replaces] }] : [];
+    const { text, params } = withAlongside(session, [...ended, ...(origin.alongside ?? [])]);
+    await q.query(text, params);
     return secret;
   }
 

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/client.js';
+import { withAlongside, type SqlStatement } from '../../db/sql.js';
 
 /** SQL of the second factors (migrations 0042, 0043). */
 
@@ -80,13 +81,27 @@ export interface SecondStepRow {
   must_enrol: boolean;
 }
 
-export async function createSecondStep(db: Queryable, idHash: string, row: SecondStepRow, ttlSeconds: number): Promise<void> {
-  await db.query('DELETE FROM second_step_logins WHERE expires_at < now()');
-  await db.query(
-    `INSERT INTO second_step_logins (id_hash, user_id, persistent, return_to, must_enrol, expires_at)
-     VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6))`,
-    [idHash, row.user_id, row.persistent, row.return_to, row.must_enrol, ttlSeconds],
+/**
+ * Store a sign-in waiting for its second step, and remove the expired ones, in one statement with
+ * the caller's other writes of the sign-in (`alongside`: the device row, identity/login-throttle.ts).
+ */
+export async function createSecondStep(
+  db: Queryable,
+  idHash: string,
+  row: SecondStepRow,
+  ttlSeconds: number,
+  alongside: readonly SqlStatement[] = [],
+): Promise<void> {
+  const { text, params } = withAlongside(
+    {
+      text: `INSERT INTO second_step_logins (id_hash, user_id, persistent, return_to, must_enrol, expires_at)
+             VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6))`,
+      params: [idHash, row.user_id, row.persistent, row.return_to, row.must_enrol, ttlSeconds],
+    },
+    // a new row is never expired: the two writes touch different rows
+    [{ text: 'DELETE FROM second_step_logins WHERE expires_at < now()', params: [] }, ...alongside],
   );
+  await db.query(text, params);
 }
 
 export async function findSecondStep(db: Queryable, idHash: string): Promise<SecondStepRow | undefined> {
@@ -143,7 +158,6 @@ export async function policiesAbove(db: Queryable, path: string): Promise<Policy
   return rows;
 }
 
-/** Whether a policy requires a second factor of this user (native accounts; external ones sign in upstream). */
 /**
  * After the password: whether the user has a second factor (a confirmed authenticator app or a
  * passkey) and whether a policy requires one (userUnderPolicy), in one statement.
@@ -153,26 +167,42 @@ export interface SecondFactorState {
   required: boolean;
 }
 
-export async function secondFactorState(db: Queryable, userId: string): Promise<SecondFactorState> {
-  const { rows } = await db.query<SecondFactorState>(
-    `SELECT EXISTS (SELECT 1 FROM user_totp WHERE user_id = $1 AND confirmed_at IS NOT NULL)
-            OR EXISTS (SELECT 1 FROM passkeys WHERE user_id = $1) AS has_factor,
-            ${USER_UNDER_POLICY} AS required`,
-    [userId],
-  );
+/** a user id no account has (the nil UUID) */
+const NO_ACCOUNT = `'00000000-0000-0000-0000-000000000000'::uuid`;
+
+/**
+ * The select list of secondFactorState (has_factor, required) for the user of a SQL expression of
+ * type uuid: for a statement of its own, or inside a larger one (the password step,
+ * identity/queries.ts). NULL stands for no account: the same lookups then run for a user id that
+ * no account has, so the answer takes the same work whether an account exists or not.
+ */
+export function secondFactorStateColumns(userId: string): string {
+  const user = `coalesce(${userId}, ${NO_ACCOUNT})`;
+  return `EXISTS (SELECT 1 FROM user_totp WHERE user_id = ${user} AND confirmed_at IS NOT NULL)
+            OR EXISTS (SELECT 1 FROM passkeys WHERE user_id = ${user}) AS has_factor,
+            ${userUnderPolicySql(user)} AS required`;
+}
+
+/** secondFactorState for a user id, or for no account (null). */
+export async function secondFactorState(db: Queryable, userId: string | null): Promise<SecondFactorState> {
+  const { rows } = await db.query<SecondFactorState>(`SELECT ${secondFactorStateColumns('$1::uuid')}`, [userId]);
   return rows[0] ?? { has_factor: false, required: false };
 }
 
-const USER_UNDER_POLICY = `EXISTS (
+/** Whether a policy requires a second factor of the user of a SQL expression (native accounts; external ones sign in upstream). */
+function userUnderPolicySql(userId: string): string {
+  return `EXISTS (
        SELECT 1 FROM memberships m
        JOIN users u ON u.id = m.user_id AND u.external_idp IS NULL
        JOIN second_factor_policies p ON true
        JOIN organizations o ON o.id = p.organization_id
-       WHERE m.user_id = $1 AND (m.organization_path = o.path OR left(m.organization_path, length(o.path) + 1) = o.path || '/')
+       WHERE m.user_id = ${userId} AND (m.organization_path = o.path OR left(m.organization_path, length(o.path) + 1) = o.path || '/')
      )`;
+}
 
+/** Whether a policy requires a second factor of this user. */
 export async function userUnderPolicy(db: Queryable, userId: string): Promise<boolean> {
-  const { rows } = await db.query<{ required: boolean }>(`SELECT ${USER_UNDER_POLICY} AS required`, [userId]);
+  const { rows } = await db.query<{ required: boolean }>(`SELECT ${userUnderPolicySql('$1')} AS required`, [userId]);
   return rows[0]?.required ?? false;
 }
 

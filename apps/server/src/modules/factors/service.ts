@@ -6,6 +6,7 @@ import {
   type RecoveryCodesResponse,
   type TotpEnrolmentResponse,
 } from '@partner-portal/contracts';
+import type { SqlStatement } from '../../db/sql.js';
 import { AppError } from '../../http/problem.js';
 import { hashSecret, newSecret, type SessionUser } from '../../http/session.js';
 import type { Oidc } from '../../oidc/index.js';
@@ -19,9 +20,6 @@ import type { Actor } from '../../http/access.js';
 import { securityNoticeEmail, type SecurityNotice } from './notices.js';
 import * as q from './queries.js';
 import { hashRecoveryCode, isTotpCode, newRecoveryCodes, newTotpSecret, totpEnrolment, totpStep } from './totp.js';
-
-/** a user id no account has (the nil UUID) */
-const NO_ACCOUNT = '00000000-0000-0000-0000-000000000000';
 
 /**
  * Second factors (docs/second-factors.md): authenticator apps with recovery codes, the second step
@@ -262,19 +260,21 @@ export class FactorService {
    * password, and must take as long for an unknown address).
    */
   secondFactorState(userId: string | null): Promise<q.SecondFactorState> {
-    return q.secondFactorState(this.db, userId ?? NO_ACCOUNT);
+    return q.secondFactorState(this.db, userId);
   }
 
   /**
    * Called after a correct password. An account with a second factor, or one that must have one
    * (the client asks for multi-factor, or a policy requires it), gets a second step: no session
    * yet, a short-lived cookie (`secondStepCookie`, for the route to set), and `next_step` in the
-   * answer. Otherwise null: the caller starts the session.
+   * answer. Otherwise null: the caller starts the session. `login.alongside`: the caller's other
+   * writes of the sign-in (the device row), run in the second step's statement when there is a
+   * second step, and not run at all when null is returned (the caller runs them with the session).
    */
   async afterPassword(
     userId: string,
-    login: { remember: boolean; returnTo: string | null },
-    /** the account's state, when the caller read it already (beside the login throttle's writes) */
+    login: { remember: boolean; returnTo: string | null; alongside?: readonly SqlStatement[] },
+    /** the account's state, when the caller read it already (the password step's statement, identity/queries.ts) */
     known?: q.SecondFactorState,
   ): Promise<{ response: LoginConsentResponse; secondStepCookie: string } | null> {
     // what the user has and whether a policy requires it, in one statement
@@ -288,6 +288,7 @@ export class FactorService {
       hashSecret(secret),
       { user_id: userId, persistent: login.remember, return_to: login.returnTo, must_enrol: mustEnrol },
       SECOND_STEP_TTL_SECONDS,
+      login.alongside,
     );
     return {
       response: {

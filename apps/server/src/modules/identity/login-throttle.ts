@@ -1,4 +1,5 @@
 import type { Config } from '../../config.js';
+import type { SqlStatement } from '../../db/sql.js';
 import { throttle, tooManyRequests } from '../../http/rate-limit.js';
 import { hashSecret, newSecret } from '../../http/session.js';
 import type { Services } from '../../services.js';
@@ -19,10 +20,20 @@ const DEVICE_COOKIE_PATH = '/api/identity/login';
  * - Any other browser is limited per account (LOGIN_RATE_LIMIT_PER_ACCOUNT) and per client
  *   address (LOGIN_RATE_LIMIT_PER_IP) over LOGIN_RATE_LIMIT_WINDOW_SECONDS; past a limit even the
  *   right password is refused with 429 until the window ends.
+ * - Before the password is checked one guess is taken from each limit that applies, atomically,
+ *   so that concurrent attempts cannot together pass a limit. Past a limit: 429, the guesses are
+ *   given back, and the password is not checked. A wrong password keeps its guesses; the right one
+ *   gives them back.
  * - A success clears the failures of that browser's device cookie and gives (or renews) the
  *   cookie; it does not clear the account's count, which guesses from elsewhere made.
  * Account keys are the e-mail address as PostgreSQL's lower() makes it (q.emailLimitKey), the
  * same comparison the account lookup uses.
+ *
+ * The database is asked as little as possible (docs/performance.md, "Password logins"): before
+ * the hash one statement finds the account, decides which limits apply and, when the counters are
+ * in PostgreSQL, takes the guesses too (q.passwordStep); with the counters in Redis the guesses
+ * are taken there after it. After a right password the counters' write is one statement, and the
+ * device row is written in the caller's statement (the session's, or the second step's).
  */
 export class LoginThrottle {
   private constructor(
@@ -34,74 +45,91 @@ export class LoginThrottle {
     private readonly renewDevice: boolean,
   ) {}
 
-  /** The limits that apply to this password check of this browser (its address and its device cookie). */
-  static async for(
+  /**
+   * Before the password is checked: the password step's statement (q.passwordStep: the account,
+   * its second-factor state, the limits of this browser), and one guess taken from each limit.
+   * 429 (and the guesses given back) when one is used up.
+   */
+  static async takeGuess(
     services: Services,
     browser: { ip: string; deviceCookie: string | undefined },
     email: string,
-    userId: string | undefined,
-    /** the account's key when the caller has it already (q.findUserForLogin) */
-    accountKey?: string,
-  ): Promise<LoginThrottle> {
-    const { config, db } = services;
+  ): Promise<{ throttle: LoginThrottle; step: q.PasswordStepRow }> {
+    const { config, db, counters } = services;
     const cookie = browser.deviceCookie;
     const deviceSecret = cookie && /^[\w-]{43}$/.test(cookie) ? cookie : null;
-    const knownUntil = deviceSecret && userId ? await q.knownDeviceUntil(db, hashSecret(deviceSecret), userId) : null;
-    if (knownUntil && deviceSecret) {
-      const deviceKey = `login-failures:device:${hashSecret(deviceSecret)}`;
-      const renew = knownUntil.getTime() - Date.now() < (config.DEVICE_COOKIE_TTL_SECONDS * 1000) / 2;
-      return new LoginThrottle(services, [{ key: deviceKey, max: config.LOGIN_RATE_LIMIT_PER_DEVICE }], deviceSecret, deviceKey, renew);
-    }
-    const account = accountKey ?? (await q.emailLimitKey(db, email));
-    return new LoginThrottle(
+    const deviceHash = deviceSecret ? hashSecret(deviceSecret) : null;
+    const windowMs = config.LOGIN_RATE_LIMIT_WINDOW_SECONDS * 1000;
+    const keys = {
+      device: deviceHash ? `login-failures:device:${deviceHash}` : null,
+      accountPrefix: 'login-failures:account:',
+      ip: `login-failures:ip:${browser.ip}`,
+    };
+    const step = await q.passwordStep(db, {
+      email,
+      deviceHash,
+      keys,
+      guessWindowMs: counters.kind === 'postgres' ? windowMs : null,
+    });
+    const max = (key: string) =>
+      key === keys.device
+        ? config.LOGIN_RATE_LIMIT_PER_DEVICE
+        : key === keys.ip
+          ? config.LOGIN_RATE_LIMIT_PER_IP
+          : config.LOGIN_RATE_LIMIT_PER_ACCOUNT;
+    const known = step.deviceUntil !== null;
+    const throttle = new LoginThrottle(
       services,
-      [
-        { key: `login-failures:account:${account}`, max: config.LOGIN_RATE_LIMIT_PER_ACCOUNT },
-        { key: `login-failures:ip:${browser.ip}`, max: config.LOGIN_RATE_LIMIT_PER_IP },
-      ],
+      step.limitKeys.map((key) => ({ key, max: max(key) })),
       deviceSecret,
-      null,
-      true,
+      known ? keys.device : null,
+      // a known browser's row is renewed once past half its life
+      !known || step.deviceUntil!.getTime() - Date.now() < (config.DEVICE_COOKIE_TTL_SECONDS * 1000) / 2,
     );
+    const counts = step.guesses ?? (await counters.addAll(step.limitKeys, 1, windowMs));
+    const over = counts.filter((c, i) => c.count > throttle.keys[i]!.max);
+    if (over.length) {
+      await throttle.giveBack();
+      throw tooManyRequests(Math.max(...over.map((c) => c.resetAt)));
+    }
+    return { throttle, step };
   }
 
   private get windowMs(): number {
     return this.services.config.LOGIN_RATE_LIMIT_WINDOW_SECONDS * 1000;
   }
 
-  /**
-   * Before the password is checked: take one guess from each limit, atomically, so that
-   * concurrent attempts cannot together pass a limit; 429 (and nothing taken) when one is used
-   * up. A wrong password keeps the guesses taken; the right one gives them back (succeeded).
-   */
-  async takeGuess(): Promise<void> {
-    const keys = this.keys.map((k) => k.key);
-    const counts = await this.services.counters.addAll(keys, 1, this.windowMs);
-    const over = counts.filter((c, i) => c.count > this.keys[i]!.max);
-    if (over.length) {
-      await this.giveBack(keys);
-      throw tooManyRequests(Math.max(...over.map((c) => c.resetAt)));
-    }
-  }
-
-  private async giveBack(keys: string[]): Promise<void> {
-    if (keys.length) await this.services.counters.addAll(keys, -1, this.windowMs);
+  /** Give back the guesses taken (past a limit, or when the login cannot go on: login.ts). */
+  async giveBack(): Promise<void> {
+    await this.services.counters.addAll(
+      this.keys.map((k) => k.key),
+      -1,
+      this.windowMs,
+    );
   }
 
   /**
    * The right password: its guesses are given back, this browser's failures cleared, and it is
-   * known from now on (its row written for a new browser, renewed once past half its life). Returns the device cookie's value, for the caller to set (deviceCookieOptions).
+   * known from now on (its row written for a new browser, renewed once past half its life). The
+   * counters' write is one statement here; the device row is handed to `signIn`, the caller's one
+   * write of the sign-in, to run in its own statement (`alongside`, db/sql.ts withAlongside),
+   * side by side with the counters'. The counters stay a statement of their own on purpose: it
+   * writes only the unlogged rate_limits (migration 0052), so it commits without waiting for the
+   * disk, and the row of a busy key (one office's address, which every login from there takes and
+   * gives back) stays locked for microseconds; inside the session's statement it would stay locked
+   * until that statement's commit had reached the disk. Returns the device cookie's value, for the
+   * caller to set (deviceCookieOptions), and what signIn returned.
    */
-  async succeeded(userId: string): Promise<string> {
-    const { config, db, counters } = this.services;
+  async succeeded<R>(
+    userId: string,
+    signIn: (alongside: readonly SqlStatement[]) => Promise<R>,
+  ): Promise<{ deviceCookie: string; signedIn: R }> {
+    const { config, counters } = this.services;
     const secret = this.deviceSecret ?? newSecret();
-    // three independent writes, side by side
-    await Promise.all([
-      this.giveBack(this.keys.map((k) => k.key).filter((k) => k !== this.deviceKey)),
-      this.deviceKey ? counters.reset(this.deviceKey) : undefined,
-      this.renewDevice ? q.rememberDevice(db, hashSecret(secret), userId, config.DEVICE_COOKIE_TTL_SECONDS) : undefined,
-    ]);
-    return secret;
+    const deviceRow = this.renewDevice ? [q.rememberDevice(hashSecret(secret), userId, config.DEVICE_COOKIE_TTL_SECONDS)] : [];
+    // a known browser's limit is its own key only: cleared; any other browser's guesses: given back
+    const [, signedIn] = await Promise.all([this.deviceKey ? counters.reset(this.deviceKey) : this.giveBack(), signIn(deviceRow)]);
+    return { deviceCookie: secret, signedIn };
   }
 }
 

@@ -1,4 +1,5 @@
 import type { ContextResponse, ErrorMessage, LoginConsentResponse, LogoutResponse } from '@partner-portal/contracts';
+import type { SqlStatement } from '../../db/sql.js';
 import { hashPassword, verifyPassword } from '../../passwords.js';
 import { AppError } from '../../http/problem.js';
 import { newSecret, type SessionUser } from '../../http/session.js';
@@ -6,6 +7,7 @@ import { grantConsent, type Oidc } from '../../oidc/index.js';
 import { endProviderSession } from '../../oidc/logout.js';
 import { validReturnUrl } from '../../oidc/return-url.js';
 import type { Services } from '../../services.js';
+import type { SecondFactorState } from '../factors/queries.js';
 import { LoginThrottle } from './login-throttle.js';
 import * as q from './queries.js';
 
@@ -83,43 +85,55 @@ export async function emailLogin(
   return { error: null, valid_return_url: returnUrl, external_login: null };
 }
 
-/** What the caller does around the password check (routes.ts: the second factors, the session). */
-export interface PasswordSteps<S, R> {
+/** What the caller does after a right password (routes.ts: the second factors, the session). */
+export type SignIn<R> = (account: {
+  userId: string;
+  returnUrl: string | null;
+  /** the account's second factors, read before the hash (q.passwordStep) */
+  secondFactor: SecondFactorState;
   /**
-   * Read before the hash, beside the throttle's guess, for every address (null: no such account):
-   * the same work whether the account exists, so a wrong password takes the same time.
+   * writes of the login to run in the caller's one write of the sign-in (the session's or the
+   * second step's statement; db/sql.ts withAlongside): the device row, login-throttle.ts
    */
-  read: (userId: string | null) => Promise<S>;
-  /** After a right password, beside the throttle's writes: start the second step or the session. */
-  signIn: (account: { userId: string; returnUrl: string | null; read: S }) => Promise<R>;
-}
+  alongside: readonly SqlStatement[];
+}) => Promise<R>;
 
 /**
  * POST /api/identity/login: check the password (throttled, login-throttle.ts). Returns the
  * device cookie to give the browser (deviceCookieOptions) and what `signIn` returned. Around the
- * hash the database is asked in as few rounds as possible: one round trip costs about a
- * millisecond here when the database's processes have to wake (docs/performance.md, "Password logins").
+ * hash the database is asked in as few rounds and statements as possible: each costs about a
+ * millisecond here when the database's processes have to wake (docs/performance.md, "Password
+ * logins"). With the counters in PostgreSQL: before the hash one statement (the account, its
+ * second-factor state, the guesses taken), beside the check of the return address; after a
+ * right password two side by side (the counters; the session or second step with the device
+ * row). An unknown address runs the same statements and a dummy hash.
  */
-export async function checkPassword<S, R>(
+export async function checkPassword<R>(
   services: Services,
   oidc: Oidc,
   input: { email: string; password: string; return_url?: string | null; ip: string; deviceCookie: string | undefined },
-  steps: PasswordSteps<S, R>,
+  signIn: SignIn<R>,
 ): Promise<{ deviceCookie: string; signedIn: R }> {
-  const { user, accountKey } = await q.findUserForLogin(services.db, input.email);
-  const [returnUrl, throttle] = await Promise.all([
+  const [checkedReturnUrl, guess] = await Promise.allSettled([
     validReturnUrl(oidc, services.db, input.return_url),
-    LoginThrottle.for(services, { ip: input.ip, deviceCookie: input.deviceCookie }, input.email, user?.id, accountKey),
+    LoginThrottle.takeGuess(services, { ip: input.ip, deviceCookie: input.deviceCookie }, input.email),
   ]);
-  const [, read] = await Promise.all([throttle.takeGuess(), steps.read(user?.id ?? null)]);
+  if (checkedReturnUrl.status === 'rejected') {
+    // a refused return address ends the login before its password is checked: no guess is used
+    if (guess.status === 'fulfilled') await guess.value.throttle.giveBack();
+    throw checkedReturnUrl.reason;
+  }
+  if (guess.status === 'rejected') throw guess.reason;
+  const returnUrl = checkedReturnUrl.value;
+  const { throttle, step } = guess.value;
+  const { user } = step;
   const hash = user?.password_hash && !user.external_idp ? user.password_hash : await dummyPasswordHash();
   const ok = await verifyPassword(hash, input.password);
   if (!user || !ok || !user.password_hash || user.external_idp || oidc.upstream?.ownsEmail(user.email)) {
     services.metrics.login(false);
     throw new AppError('invalid_login');
   }
-  const [deviceCookie, signedIn] = await Promise.all([throttle.succeeded(user.id), steps.signIn({ userId: user.id, returnUrl, read })]);
-  return { deviceCookie, signedIn };
+  return throttle.succeeded(user.id, (alongside) => signIn({ userId: user.id, returnUrl, secondFactor: step.secondFactor, alongside }));
 }
 
 /** POST /api/identity/consent: grant (optionally remembered) or deny what the interaction asks. */

@@ -1,4 +1,7 @@
-import type { Queryable } from '../../db/client.js';
+import { preparedStatement, type Queryable } from '../../db/client.js';
+import type { SqlStatement } from '../../db/sql.js';
+import { counterAddSql } from '../../http/rate-limit.js';
+import { secondFactorStateColumns, type SecondFactorState } from '../factors/queries.js';
 
 /** SQL of the identity module only. */
 
@@ -20,20 +23,91 @@ export async function findUserByEmail(q: Queryable, email: string): Promise<User
   return rows[0];
 }
 
+/** What the password step reads before the hash (passwordStep). */
+export interface PasswordStepRow {
+  /** the account of the address, if any */
+  user: UserRow | undefined;
+  /** until when the browser's device cookie is known for the account (null: no cookie, not known, expired) */
+  deviceUntil: Date | null;
+  /** the keys of the limits that apply to this browser's guess (the rule: passwordStep) */
+  limitKeys: string[];
+  /** with the counters in PostgreSQL: the guess taken from each limit (its count with it, when its window ends), in limitKeys' order */
+  guesses: { count: number; resetAt: number }[] | null;
+  /** the account's second factors, read for every address (factors/queries.ts secondFactorStateColumns) */
+  secondFactor: SecondFactorState;
+}
+
+/** The password step's statement, with and without taking the guesses in it (passwordStep). */
+function passwordStepSql(takeGuesses: boolean): string {
+  const guess = takeGuesses ? `, guess AS (${counterAddSql('(SELECT keys FROM limits)', '1', '$6')})` : '';
+  return `
+WITH account AS (
+  SELECT lower($1) AS account_key, ${USER_COLUMNS.split(', ')
+    .map((c) => `u.${c}`)
+    .join(', ')}
+  FROM (SELECT 1) AS one LEFT JOIN users u ON lower(u.email) = lower($1)
+), device AS (
+  SELECT d.expires_at FROM account a JOIN device_cookies d ON d.user_id = a.id
+  WHERE d.id_hash = $2 AND d.expires_at > now()
+), limits AS (
+  SELECT CASE WHEN EXISTS (SELECT 1 FROM device) THEN ARRAY[$3::text] ELSE ARRAY[$4::text || a.account_key, $5::text] END AS keys
+  FROM account a
+)${guess}
+SELECT a.*, (SELECT expires_at FROM device) AS device_until, l.keys AS limit_keys,
+       ${takeGuesses ? `(SELECT json_agg(json_build_object('key', g.key, 'hits', g.hits, 'reset_at_ms', extract(epoch FROM g.reset_at)::float8 * 1000)) FROM guess g)` : 'NULL::json'} AS guesses,
+       ${secondFactorStateColumns('a.id')}
+FROM account a, limits l`;
+}
+
+const PASSWORD_STEP_SQL = {
+  guessing: preparedStatement('password-step', passwordStepSql(true)),
+  reading: preparedStatement('password-step-read', passwordStepSql(false)),
+};
+
 /**
- * The password step's lookup: the account by e-mail address (or none) and, in the same statement,
- * the address's key in the login limits (emailLimitKey).
+ * The password step before the hash, in one statement (login.ts checkPassword; the limits are
+ * described in login-throttle.ts):
+ * - the account by e-mail address (the same lower() comparison as findUserByEmail), or none;
+ * - whether the browser's device cookie (by its hash) is known, unexpired, for that account;
+ * - which limits apply: a known device's own key only, else the account's key (the prefix and the
+ *   address as lower() makes it, as emailLimitKey) and the client address's key;
+ * - the account's second-factor state, read for unknown addresses too, so that both take the
+ *   same work;
+ * - with `guessWindowMs` (the counters are in PostgreSQL, http/rate-limit.ts): one guess taken
+ *   from each of those limits, as the counter store's addAll takes it (counterAddSql). The
+ *   statement then writes only rate_limits, which is unlogged (migration 0052): its commit does
+ *   not wait for the disk. The counters' once-a-minute sweep of expired rows is left to the other
+ *   counts and to the clean-up job (sweepExpiredIdentityRows).
  */
-export async function findUserForLogin(q: Queryable, email: string): Promise<{ user: UserRow | undefined; accountKey: string }> {
-  const { rows } = await q.query<UserRow & { account_key: string }>(
-    `SELECT lower($1) AS account_key, ${USER_COLUMNS.split(', ')
-      .map((c) => `u.${c}`)
-      .join(', ')}
-     FROM (SELECT 1) AS one LEFT JOIN users u ON lower(u.email) = lower($1)`,
-    [email],
-  );
-  const { account_key: accountKey, ...row } = rows[0]!;
-  return { user: row.id ? row : undefined, accountKey };
+export async function passwordStep(
+  q: Queryable,
+  input: {
+    email: string;
+    deviceHash: string | null;
+    keys: { device: string | null; accountPrefix: string; ip: string };
+    guessWindowMs: number | null;
+  },
+): Promise<PasswordStepRow> {
+  const params = [input.email, input.deviceHash, input.keys.device, input.keys.accountPrefix, input.keys.ip];
+  const guessing = input.guessWindowMs !== null;
+  const { rows } = await q.query<
+    UserRow &
+      SecondFactorState & {
+        account_key: string;
+        device_until: Date | string | null;
+        limit_keys: string[];
+        guesses: { key: string; hits: number; reset_at_ms: number }[] | null;
+      }
+  >(guessing ? PASSWORD_STEP_SQL.guessing : PASSWORD_STEP_SQL.reading, guessing ? [...params, input.guessWindowMs] : params);
+  const { account_key: _accountKey, device_until, limit_keys, guesses, has_factor, required, ...user } = rows[0]!;
+  const byKey = new Map(guesses?.map((g) => [g.key, { count: g.hits, resetAt: g.reset_at_ms }]));
+  return {
+    user: user.id ? user : undefined,
+    deviceUntil: device_until ? new Date(device_until) : null,
+    limitKeys: limit_keys,
+    guesses: guesses ? limit_keys.map((k) => byKey.get(k)!) : null,
+    secondFactor: { has_factor, required },
+  };
 }
 
 export async function findUserById(q: Queryable, id: string): Promise<UserRow | undefined> {
@@ -141,23 +215,16 @@ export async function sweepExpiredIdentityRows(q: Queryable): Promise<void> {
   await q.query('DELETE FROM device_cookies WHERE expires_at < now()');
 }
 
-/** Whether the device cookie (by its hash) belongs to a browser where the user signed in before. */
-/** Until when a browser's device cookie is known for a user (null: not known, or expired). */
-export async function knownDeviceUntil(q: Queryable, idHash: string, userId: string): Promise<Date | null> {
-  const { rows } = await q.query<{ expires_at: Date | string }>(
-    'SELECT expires_at FROM device_cookies WHERE id_hash = $1 AND user_id = $2 AND expires_at > now()',
-    [idHash, userId],
-  );
-  return rows[0] ? new Date(rows[0].expires_at) : null;
-}
-
-/** Remember (or renew) a browser's device cookie for a user. */
-export async function rememberDevice(q: Queryable, idHash: string, userId: string, ttlSeconds: number): Promise<void> {
-  await q.query(
-    `INSERT INTO device_cookies (id_hash, user_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))
-     ON CONFLICT (id_hash, user_id) DO UPDATE SET expires_at = EXCLUDED.expires_at`,
-    [idHash, userId, ttlSeconds],
-  );
+/**
+ * Remember (or renew) a browser's device cookie for a user: a write for the caller to run in a
+ * statement of its own choosing (with the session's, login-throttle.ts).
+ */
+export function rememberDevice(idHash: string, userId: string, ttlSeconds: number): SqlStatement {
+  return {
+    text: `INSERT INTO device_cookies (id_hash, user_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3::double precision))
+           ON CONFLICT (id_hash, user_id) DO UPDATE SET expires_at = EXCLUDED.expires_at`,
+    params: [idHash, userId, ttlSeconds],
+  };
 }
 
 /**

@@ -83,22 +83,20 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app,
         services,
         oidc,
         { ...body, ip: request.ip, deviceCookie: request.cookies[DEVICE_COOKIE] },
-        {
-          read: (userId) => factors.secondFactorState(userId),
-          signIn: async ({ userId, returnUrl, read }): Promise<LoginConsentResponse> => {
-            const returnTo = returnUrl ?? safeReturnPath(body.return_path);
-            const secondStep = await factors.afterPassword(userId, { remember, returnTo }, read);
-            if (secondStep) {
-              void reply.setCookie(SECOND_STEP_COOKIE, secondStep.secondStepCookie, {
-                ...secondStepCookieOptions(services.config.isHttps),
-                maxAge: SECOND_STEP_TTL_SECONDS,
-              });
-              return secondStep.response;
-            }
-            await services.sessions.start(request, reply, userId, remember);
-            services.metrics.login(true);
-            return { error: null, valid_return_url: returnTo, external_login: null };
-          },
+        // one write: the second step's or the session's, each with the login's own writes (alongside)
+        async ({ userId, returnUrl, secondFactor, alongside }): Promise<LoginConsentResponse> => {
+          const returnTo = returnUrl ?? safeReturnPath(body.return_path);
+          const secondStep = await factors.afterPassword(userId, { remember, returnTo, alongside }, secondFactor);
+          if (secondStep) {
+            void reply.setCookie(SECOND_STEP_COOKIE, secondStep.secondStepCookie, {
+              ...secondStepCookieOptions(services.config.isHttps),
+              maxAge: SECOND_STEP_TTL_SECONDS,
+            });
+            return secondStep.response;
+          }
+          await services.sessions.start(request, reply, userId, remember, undefined, alongside);
+          services.metrics.login(true);
+          return { error: null, valid_return_url: returnTo, external_login: null };
         },
       );
       void reply.setCookie(DEVICE_COOKIE, deviceCookie, deviceCookieOptions(services.config));
