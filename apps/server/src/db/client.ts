@@ -63,6 +63,15 @@ export function preparedStatement(name: string, text: string): string {
   return text;
 }
 
+/**
+ * preparedStatement for a hot statement put together from a few fixed parts (db/sql.ts
+ * withAlongside): each of its variants, a bounded number, is named on its first use.
+ */
+export function preparedVariant(prefix: string, text: string): string {
+  if (!PREPARED_STATEMENTS.has(text)) PREPARED_STATEMENTS.set(text, `${prefix}-${PREPARED_STATEMENTS.size}`);
+  return text;
+}
+
 export interface DatabaseOptions {
   databaseUrl?: string | undefined;
   dataDir?: string | undefined;

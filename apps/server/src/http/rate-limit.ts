@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import type { Database } from '../db/client.js';
+import { preparedStatement, type Database } from '../db/client.js';
 import { isApiPath, routerPath } from './csrf.js';
 import { AppError, sendProblem } from './problem.js';
 import type { SessionStore } from './session.js';
@@ -43,6 +43,9 @@ export function counterAddSql(keys: string, n: string, windowMs: string): string
          RETURNING key, hits, reset_at`;
 }
 
+/** addAll's statement (a login gives its guesses back with it): prepared once per connection */
+const ADD_ALL_SQL = preparedStatement('counters-add-all', counterAddSql('$1::text[]', '$2', '$3'));
+
 export function postgresCounterStore(db: Database): CounterStore {
   let lastSweep = 0;
   const sweep = () => {
@@ -69,7 +72,7 @@ export function postgresCounterStore(db: Database): CounterStore {
     },
     async addAll(keys, n, windowMs) {
       if (keys.length === 1) return [await store.add(keys[0]!, n, windowMs)];
-      const { rows } = await db.query<{ key: string; hits: number; reset_at: Date | string }>(counterAddSql('$1::text[]', '$2', '$3'), [
+      const { rows } = await db.query<{ key: string; hits: number; reset_at: Date | string }>(ADD_ALL_SQL, [
         [...new Set(keys)],
         n,
         windowMs,

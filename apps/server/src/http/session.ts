@@ -8,7 +8,7 @@ import {
   type Rights,
   type UserInfo,
 } from '@partner-portal/contracts';
-import { preparedStatement, type Database, type Queryable } from '../db/client.js';
+import { preparedStatement, preparedVariant, type Database, type Queryable } from '../db/client.js';
 import { withAlongside, type SqlStatement } from '../db/sql.js';
 import { AppError } from './problem.js';
 import type { SessionCache } from './session-cache.js';
@@ -162,7 +162,8 @@ export class SessionStore {
     // the ended session is another row than the new one (a new random id): the writes are independent
     const ended: SqlStatement[] = origin.replaces ? [{ text: 'DELETE FROM sessions WHERE id_hash = $1', params: [origin.replaces] }] : [];
     const { text, params } = withAlongside(session, [...ended, ...(origin.alongside ?? [])]);
-    await q.query(text, params);
+    // a login's statement: parsed and planned once per connection and variant
+    await q.query(preparedVariant('session-create', text), params);
     return secret;
   }
 
