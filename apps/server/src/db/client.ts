@@ -271,7 +271,8 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
         return { rows: (last?.rows ?? []) as never[], rowCount: last?.affectedRows ?? 0 };
       }
       const result = await q.query(text, params as unknown[]);
-      return { rows: result.rows as never[], rowCount: result.affectedRows ?? result.rows.length };
+      // as pg counts: the rows a SELECT returned, the rows a write changed (PGlite says 0 changed for a SELECT)
+      return { rows: result.rows as never[], rowCount: result.affectedRows || result.rows.length };
     };
   const query = wrap(db);
   return {

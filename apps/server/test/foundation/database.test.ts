@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { bootstrap } from '../../src/bootstrap.js';
+import { openDatabase } from '../../src/db/client.js';
 import { ACCOUNT_SQL } from '../../src/oidc/account.js';
 import { closeServices, createLogger, createServices } from '../../src/main.js';
 import { adminQuery, testDatabaseUrl, withDatabase } from '../support/database.js';
@@ -36,6 +37,21 @@ function runMain(env: Record<string, string>, until?: RegExp, limitMs = 90_000):
     });
   });
 }
+
+describe('the embedded database', () => {
+  it('counts rows as PostgreSQL does: those a SELECT returned, those a write changed', async () => {
+    const db = await openDatabase({ inMemory: true });
+    try {
+      await db.query('CREATE TABLE counted (n int)');
+      expect((await db.query('INSERT INTO counted SELECT generate_series(1, 3)')).rowCount).toBe(3);
+      expect((await db.query('SELECT n FROM counted WHERE n > $1', [1])).rowCount).toBe(2);
+      expect((await db.query('UPDATE counted SET n = n WHERE n > $1', [5])).rowCount).toBe(0);
+      expect((await db.query('DELETE FROM counted WHERE n = $1 RETURNING n', [3])).rowCount).toBe(1);
+    } finally {
+      await db.close();
+    }
+  });
+});
 
 describe('start-up', () => {
   it('stops on invalid configuration, naming each bad variable', async () => {
