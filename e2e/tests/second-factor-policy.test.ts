@@ -136,6 +136,30 @@ describe('the manage page', () => {
     await context.close();
   });
 
+  it('marks the organization in the side tree on a phone and a tablet, in Dutch and German', async () => {
+    const admin = await portal.sessionFor(portal.adminUserId);
+    expect((await admin.put(`/api/organizations/${world.north.id}/second-factor-policy`, { required: true })).status).toBe(200);
+    for (const [width, language, showTree, words, legend] of [
+      [390, 'nl', 'Organisaties tonen', 'Tweede factor verplicht', 'Het schild markeert een organisatie'],
+      [768, 'de', 'Organisationen anzeigen', 'Zweiter Faktor erforderlich', 'Das Schild markiert eine Organisation'],
+    ] as const) {
+      const context = await browser.newContext({ baseURL: portal.url, viewport: { width, height: 900 }, reducedMotion: 'reduce' });
+      await context.addInitScript((l) => localStorage.setItem('pp.language', l), language);
+      await context.addCookies([...admin.cookies].map(([name, value]) => ({ name, value, url: portal.url })));
+      const { page, watch } = await open(context, `/manage-organization/${world.north.id}`);
+      // on narrow screens the tree opens from a button above the page
+      const show = page.getByRole('button', { name: showTree });
+      await show.or(page.getByRole('tree')).first().waitFor();
+      if (await show.isVisible()) await show.click();
+      const northInTree = page.locator(`[role=treeitem][id="org-tree-${world.north.id}"]`);
+      await northInTree.getByTestId('tree-second-factor').waitFor();
+      expect(await northInTree.textContent()).toContain(words);
+      await page.getByText(legend).waitFor();
+      await checkScreen(page, watch, `policy-tree-mark-${language}`);
+      await context.close();
+    }
+  });
+
   it('a userManager sees the policy but cannot change it', async () => {
     const { page } = await open(await contextOf(await world.client('userManager')), `/manage-organization/${world.north.id}`);
     await page.getByTestId('second-factor-policy').getByRole('heading', { name: 'Second factor' }).waitFor();
