@@ -43,7 +43,7 @@ export function counterAddSql(keys: string, n: string, windowMs: string): string
          RETURNING key, hits, reset_at`;
 }
 
-/** addAll's statement (a login gives its guesses back with it): prepared once per connection */
+/** The counters' one statement (add and addAll; a login gives its guesses back with it): prepared once per connection */
 const ADD_ALL_SQL = preparedStatement('counters-add-all', counterAddSql('$1::text[]', '$2', '$3'));
 
 export function postgresCounterStore(db: Database): CounterStore {
@@ -58,20 +58,10 @@ export function postgresCounterStore(db: Database): CounterStore {
   const store: CounterStore = {
     kind: 'postgres',
     async add(key, n, windowMs) {
-      const { rows } = await db.query<{ hits: number; reset_at: Date | string }>(
-        `INSERT INTO rate_limits (key, hits, reset_at) VALUES ($1, greatest(0, $2), now() + make_interval(secs => $3::double precision / 1000))
-         ON CONFLICT (key) DO UPDATE SET
-           hits = greatest(0, CASE WHEN rate_limits.reset_at <= now() THEN $2 ELSE rate_limits.hits + $2 END),
-           reset_at = CASE WHEN rate_limits.reset_at <= now() THEN now() + make_interval(secs => $3::double precision / 1000) ELSE rate_limits.reset_at END
-         RETURNING hits, reset_at`,
-        [key, n, windowMs],
-      );
-      const row = rows[0]!;
-      sweep();
-      return { count: row.hits, resetAt: new Date(row.reset_at).getTime() };
+      return (await store.addAll([key], n, windowMs))[0]!;
     },
+    // one upsert for one key or several (counterAddSql), so the counting rule is written once
     async addAll(keys, n, windowMs) {
-      if (keys.length === 1) return [await store.add(keys[0]!, n, windowMs)];
       const { rows } = await db.query<{ key: string; hits: number; reset_at: Date | string }>(ADD_ALL_SQL, [
         [...new Set(keys)],
         n,
