@@ -1,5 +1,5 @@
 import type { Adapter, AdapterConstructor, AdapterPayload } from 'oidc-provider';
-import type { Database } from '../db/client.js';
+import { preparedStatement, type Database } from '../db/client.js';
 import type { SessionCache } from '../http/session-cache.js';
 import { deferredWritesFor, upsertRow } from './token-writes.js';
 
@@ -41,14 +41,17 @@ function payloadJson(payload: AdapterPayload): string {
  */
 const PREFETCH_LIFE_MS = 2000;
 
-const REFRESH_TOKEN_WITH_GRANT_SQL = `WITH t AS (
+export const REFRESH_TOKEN_WITH_GRANT_SQL = preparedStatement(
+  'refresh-token-with-grant',
+  `WITH t AS (
   SELECT payload, consumed_at FROM oidc_payloads
   WHERE model = 'RefreshToken' AND id = $1 AND (expires_at IS NULL OR expires_at > now())
 )
 SELECT 'RefreshToken' AS model, payload, consumed_at FROM t
 UNION ALL
 SELECT 'Grant', g.payload, g.consumed_at FROM t
-JOIN oidc_payloads g ON g.model = 'Grant' AND g.id = t.payload->>'grantId' AND (g.expires_at IS NULL OR g.expires_at > now())`;
+JOIN oidc_payloads g ON g.model = 'Grant' AND g.id = t.payload->>'grantId' AND (g.expires_at IS NULL OR g.expires_at > now())`,
+);
 
 interface PayloadRow {
   model?: string;

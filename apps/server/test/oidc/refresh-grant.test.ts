@@ -1,6 +1,8 @@
 import { decodeProtectedHeader } from 'jose';
 import * as oidcClient from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REFRESH_TOKEN_WITH_GRANT_SQL } from '../../src/oidc/adapter.js';
+import { FLUSH_ONE_SQL } from '../../src/oidc/token-writes.js';
 import { startPortal, type TestPortal } from '../support/portal.js';
 import { DCR_TOKEN, discover, followUntil, registerClient, startAuthorization } from './support.js';
 
@@ -67,6 +69,39 @@ describe('a refresh_token grant', () => {
     expect(again.access_token).toBeTruthy();
     const info = await oidcClient.fetchUserInfo(config, again.access_token, portal.adminUserId);
     expect(info.sub).toBe(portal.adminUserId);
+  });
+
+  it('keeps both statements lookups by key when each connection plans them once, whatever the size of oidc_payloads', async () => {
+    // the statements are prepared once per connection, and PostgreSQL then reuses one plan made
+    // without the values (a generic plan). Made on a table of a few hundred rows, that plan must
+    // still look the tokens up by key: the table grows by two rows a grant.
+    const plans = await portal.services.db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO oidc_payloads (model, id, payload, grant_id, expires_at)
+         SELECT (ARRAY['RefreshToken', 'AccessToken', 'Grant'])[1 + g % 3], 'plan-' || g,
+                jsonb_build_object('grantId', 'plan-' || (g - g % 3 + 2), 'filler', repeat('x', 600)),
+                'plan-' || (g - g % 3 + 2), now() + interval '1 hour'
+         FROM generate_series(1, 400) g`,
+      );
+      await tx.query('ANALYZE oidc_payloads');
+      await tx.query('SET LOCAL plan_cache_mode = force_generic_plan');
+      const explain = async (sql: string, args: string) => {
+        await tx.query(`PREPARE plan_check AS ${sql}`);
+        const { rows } = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE plan_check(${args})`);
+        await tx.query('DEALLOCATE plan_check');
+        return rows.map((r) => r['QUERY PLAN']).join('\n');
+      };
+      const result = {
+        lookup: await explain(REFRESH_TOKEN_WITH_GRANT_SQL, "'plan-1'"),
+        writes: await explain(FLUSH_ONE_SQL, "'RefreshToken', 'plan-1', '{}', '{}', '{}', '{}', '{}'"),
+      };
+      await tx.query("DELETE FROM oidc_payloads WHERE id LIKE 'plan-%'");
+      return result;
+    });
+    for (const plan of [plans.lookup, plans.writes]) {
+      expect(plan).toContain('oidc_payloads_pkey');
+      expect(plan).not.toMatch(/Seq Scan on oidc_payloads/);
+    }
   });
 
   it('gives tokens to one request only when several present the same refresh token at once, and revokes the grant', async () => {
