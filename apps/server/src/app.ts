@@ -96,9 +96,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   app.decorate('services', services);
   app.decorateRequest('sessionUserCache', undefined);
   app.decorateRequest('sessionIndicatorSet', false);
-  app.addHook('onRequest', async (request, reply) => {
-    void reply.header('x-request-id', request.id);
-  });
+  app.decorateRequest('routerPathFound', undefined);
 
   registerProblemHandlers(app);
   // operations (README, "Operations"): traces first, so that they see every route
@@ -145,7 +143,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     }),
   );
   securityHeaders.push(['permissions-policy', PERMISSIONS_POLICY]);
-  app.addHook('onRequest', (_request, reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.raw.setHeader('x-request-id', request.id);
     for (const [name, value] of securityHeaders) reply.raw.setHeader(name, value);
     done();
   });

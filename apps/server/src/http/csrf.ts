@@ -18,6 +18,11 @@ export function isApiPath(path: string): boolean {
  * `/api/organizations`). Every check that depends on the path reads this, never the raw URL.
  */
 export function routerPath(request: FastifyRequest): string {
+  // found once per request (Fastify builds request.routeOptions afresh at each read)
+  return (request.routerPathFound ??= findRouterPath(request));
+}
+
+function findRouterPath(request: FastifyRequest): string {
   const route = request.routeOptions.url;
   if (route) return route;
   const path = request.url.split('?')[0] ?? '';
@@ -28,12 +33,25 @@ export function routerPath(request: FastifyRequest): string {
   }
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** routerPath's answer for this request, once found (decorated in app.ts) */
+    routerPathFound: string | undefined;
+  }
+}
+
 export function registerCsrfGuard(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const path = routerPath(request);
-    if (!isApiPath(path)) return;
-    if (EXEMPT.some((re) => re.test(path)) && (request.method === 'GET' || request.method === 'HEAD')) return;
-    if (request.headers['x-csrf'] === '1') return;
-    return sendProblem(request, reply, new AppError('csrf_header_missing'));
+    if (
+      !isApiPath(path) ||
+      request.headers['x-csrf'] === '1' ||
+      (EXEMPT.some((re) => re.test(path)) && (request.method === 'GET' || request.method === 'HEAD'))
+    ) {
+      done();
+      return;
+    }
+    // answered here: the request goes no further (a hook that answers does not call done)
+    void sendProblem(request, reply, new AppError('csrf_header_missing'));
   });
 }

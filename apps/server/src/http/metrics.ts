@@ -41,11 +41,21 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  readonly cacheLookups = new Counter({
+  /** lookups counted as plain numbers (a lookup is on every authenticated request), published at a scrape */
+  private readonly lookups = new Map<string, { hit: number; miss: number }>();
+
+  readonly cacheLookups: Counter<'cache' | 'result'> = new Counter({
     name: 'partner_portal_cache_lookups_total',
     help: 'Lookups in the per-instance caches, by cache and result (hit or miss)',
     labelNames: ['cache', 'result'] as const,
     registers: [this.registry],
+    collect: () => {
+      this.cacheLookups.reset();
+      for (const [cache, { hit, miss }] of this.lookups) {
+        this.cacheLookups.inc({ cache, result: 'hit' }, hit);
+        this.cacheLookups.inc({ cache, result: 'miss' }, miss);
+      }
+    },
   });
 
   readonly overloadRejections = new Counter({
@@ -63,7 +73,10 @@ export class Metrics {
   }
 
   cacheLookup(cache: string, hit: boolean): void {
-    this.cacheLookups.inc({ cache, result: hit ? 'hit' : 'miss' });
+    let counts = this.lookups.get(cache);
+    if (!counts) this.lookups.set(cache, (counts = { hit: 0, miss: 0 }));
+    if (hit) counts.hit += 1;
+    else counts.miss += 1;
   }
 
   /** Process metrics (memory, CPU, event-loop delay, GC) and the database pool; once, when enabled. */

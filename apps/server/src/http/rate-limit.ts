@@ -1,9 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Redis } from 'ioredis';
 import { preparedStatement, type Database } from '../db/client.js';
 import { isApiPath, routerPath } from './csrf.js';
 import { AppError, sendProblem } from './problem.js';
-import type { SessionStore } from './session.js';
+import type { SessionStore, SessionUser } from './session.js';
 
 /**
  * Counters shared by every instance of the portal: in PostgreSQL, or in Redis when REDIS_URL is
@@ -196,10 +196,19 @@ export function registerRateLimit(
   const shared = new BatchedSharedStore(options.counters, options.windowSeconds * 1000, (err) =>
     app.log.warn({ err }, 'rate limit counters unavailable'),
   );
-  app.addHook('onRequest', async (request, reply) => {
-    if (!isLimitedPath(routerPath(request))) return;
-    const user = await options.sessions.current(request);
+  const count = (request: FastifyRequest, reply: FastifyReply, user: SessionUser | null, done: HookHandlerDoneFunction) => {
     const { count, resetAt } = user ? shared.incr(`session:${user.sessionIdHash}`) : shared.incr(`ip:${request.ip}`);
-    if (count > (user ? options.perSession : options.perAddress)) return sendProblem(request, reply, tooManyRequests(resetAt));
+    if (count > (user ? options.perSession : options.perAddress)) void sendProblem(request, reply, tooManyRequests(resetAt));
+    else done();
+  };
+  // a callback hook: a session this instance holds is counted without waiting for anything
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!isLimitedPath(routerPath(request))) {
+      done();
+      return;
+    }
+    const known = options.sessions.known(request);
+    if (known !== undefined) count(request, reply, known, done);
+    else options.sessions.current(request).then((user) => count(request, reply, user, done), done);
   });
 }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   isOrganizationManager,
@@ -43,7 +43,7 @@ export interface SessionUser {
 }
 
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('base64url');
+  return hash('sha256', secret, 'base64url');
 }
 
 /** A secret for links and cookies: 256 bits, URL-safe. */
@@ -189,18 +189,28 @@ export class SessionStore {
    * session cache when it holds the session, else from the database (which also slides the expiry).
    */
   async current(request: FastifyRequest): Promise<SessionUser | null> {
-    if (request.sessionUserCache !== undefined) return request.sessionUserCache;
-    const secret = request.cookies[SESSION_COOKIE];
-    if (!secret || secret.length > 100) return (request.sessionUserCache = null);
-    const idHash = hashSecret(secret);
-    const cached = this.cache?.get(idHash);
-    if (cached) return (request.sessionUserCache = cached);
+    const known = this.known(request);
+    if (known !== undefined) return known;
+    const idHash = hashSecret(request.cookies[SESSION_COOKIE]!);
     const ticket = this.cache?.ticket() ?? 0;
     const { rows } = await this.db.query<SessionRow>(SESSION_USER_SQL, [idHash, this.options.ttlSeconds, this.options.rememberTtlSeconds]);
     const row = rows[0];
     const user = row ? toSessionUser(row, idHash) : null;
     if (row && user) this.cache?.set(idHash, user.id, user, Number(row.expires_at_ms), ticket);
     return (request.sessionUserCache = user);
+  }
+
+  /**
+   * `current` without waiting, when that needs no database: the request's user when it is already
+   * known, null without a session cookie, the cached session. Undefined when only the database
+   * can tell (then `current` asks it).
+   */
+  known(request: FastifyRequest): SessionUser | null | undefined {
+    if (request.sessionUserCache !== undefined) return request.sessionUserCache;
+    const secret = request.cookies[SESSION_COOKIE];
+    if (!secret || secret.length > 100) return (request.sessionUserCache = null);
+    const cached = this.cache?.get(hashSecret(secret));
+    return cached ? (request.sessionUserCache = cached) : undefined;
   }
 
   /**
@@ -345,12 +355,14 @@ export function userInfoBody(user: SessionUser): string {
  * app, which reads only the indicator every second, notices an ended session at the next answer.
  */
 export function registerSessionIndicator(app: FastifyInstance, sessions: SessionStore): void {
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     // a request answered before its cookies were parsed (refused under overload) is left alone
-    if (request.sessionIndicatorSet || !request.cookies) return;
-    const hasIndicator = request.cookies[SESSION_INDICATOR_COOKIE] !== undefined;
-    if (request.sessionUserCache === null && hasIndicator) sessions.clearIndicator(reply);
-    else if (request.sessionUserCache && !hasIndicator) sessions.setIndicator(reply, undefined);
+    if (!request.sessionIndicatorSet && request.cookies) {
+      const hasIndicator = request.cookies[SESSION_INDICATOR_COOKIE] !== undefined;
+      if (request.sessionUserCache === null && hasIndicator) sessions.clearIndicator(reply);
+      else if (request.sessionUserCache && !hasIndicator) sessions.setIndicator(reply, undefined);
+    }
+    done(null, payload);
   });
 }
 

@@ -106,12 +106,15 @@ export async function registerOidc(app: FastifyInstance, loginPolicy: LoginPolic
   };
 
   app.decorate('oidc', oidc);
-  app.addHook('onRequest', async (request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
-    if (!(path.startsWith('/connect/') || path.startsWith('/.well-known/'))) return;
-    if (OWN_PATHS.some((p) => path.startsWith(p))) return;
+  app.addHook('onRequest', (request, reply, done) => {
+    const url = request.url;
+    if (!(url.startsWith('/connect/') || url.startsWith('/.well-known/')) || OWN_PATHS.some((p) => url.startsWith(p))) {
+      done();
+      return;
+    }
+    // the provider answers: Fastify goes no further with this request
     reply.hijack();
-    await (callback as (req: IncomingMessage, res: ServerResponse) => Promise<void>)(request.raw, reply.raw);
+    (callback as (req: IncomingMessage, res: ServerResponse) => Promise<void>)(request.raw, reply.raw).then(() => done(), done);
   });
 
   registerInteractionPages(app, oidc, loginPolicy);
