@@ -105,7 +105,11 @@ describe('passkeys', () => {
     await page.getByText('Not used yet').waitFor();
     await checkScreen(page, watch, 'security-passkey');
 
-    // signed out: the e-mail step offers the passkey (conditional UI), which signs in on its own
+    // signed out: the e-mail step offers the passkey (conditional UI), which signs in on its own.
+    // The profile is left first: a signed-in page reloads itself to the login page (with its way
+    // back) within a second of the session's cookies going (apps/web/src/app/guards.tsx), and that
+    // reload could otherwise overtake the visit to /login below.
+    await page.goto('about:blank');
     await context.clearCookies();
     await page.goto('/login');
     // the virtual authenticator answers the e-mail field's passkey request at once, so the sign-in
