@@ -189,9 +189,9 @@ export class SessionStore {
    * session cache when it holds the session, else from the database (which also slides the expiry).
    */
   async current(request: FastifyRequest): Promise<SessionUser | null> {
-    const known = this.known(request);
-    if (known !== undefined) return known;
-    const idHash = hashSecret(request.cookies[SESSION_COOKIE]!);
+    const found = this.withoutDatabase(request);
+    if (typeof found !== 'string') return found;
+    const idHash = found;
     const ticket = this.cache?.ticket() ?? 0;
     const { rows } = await this.db.query<SessionRow>(SESSION_USER_SQL, [idHash, this.options.ttlSeconds, this.options.rememberTtlSeconds]);
     const row = rows[0];
@@ -206,11 +206,18 @@ export class SessionStore {
    * can tell (then `current` asks it).
    */
   known(request: FastifyRequest): SessionUser | null | undefined {
+    const found = this.withoutDatabase(request);
+    return typeof found === 'string' ? undefined : found;
+  }
+
+  /** What `known` can tell, else the session's id hash to ask the database for (hashed once). */
+  private withoutDatabase(request: FastifyRequest): SessionUser | null | string {
     if (request.sessionUserCache !== undefined) return request.sessionUserCache;
     const secret = request.cookies[SESSION_COOKIE];
     if (!secret || secret.length > 100) return (request.sessionUserCache = null);
-    const cached = this.cache?.get(hashSecret(secret));
-    return cached ? (request.sessionUserCache = cached) : undefined;
+    const idHash = hashSecret(secret);
+    const cached = this.cache?.get(idHash);
+    return cached ? (request.sessionUserCache = cached) : idHash;
   }
 
   /**
