@@ -20,6 +20,7 @@ import { registerMetrics } from './http/metrics.js';
 import { registerOverloadProtection } from './http/overload.js';
 import { AppError, registerProblemHandlers, sendProblem } from './http/problem.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import { registerActor } from './http/route-kit.js';
 import { registerSessionIndicator } from './http/session.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { identityRoutes } from './modules/identity/routes.js';
@@ -97,6 +98,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   app.decorateRequest('sessionUserCache', undefined);
   app.decorateRequest('sessionIndicatorSet', false);
   app.decorateRequest('routerPathFound', undefined);
+  registerActor(app, services.sessions);
 
   registerProblemHandlers(app);
   // operations (README, "Operations"): traces first, so that they see every route

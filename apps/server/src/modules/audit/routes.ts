@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { auditFilterSchema, auditQuerySchema, auditResponseSchema, problemSchema } from '@partner-portal/contracts';
+import { auditFilterSchema, auditQuerySchema, auditResponseSchema } from '@partner-portal/contracts';
 import { exportAuditTrail, listAuditTrail } from './read.js';
-
-const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, problemSchema]));
+import { problems } from '../../http/route-kit.js';
 
 /** The audit log of an organization's subtree, for its managers: a page of it, or all of it as CSV. */
 export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -21,8 +20,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const user = await app.services.sessions.require(request);
-      return listAuditTrail(app.services.db, { user, requestId: request.id }, request.query);
+      return listAuditTrail(app.services.db, await request.actor(), request.query);
     },
   );
 
@@ -38,8 +36,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const user = await app.services.sessions.require(request);
-      const file = await exportAuditTrail(app.services.db, { user, requestId: request.id }, request.query);
+      const file = await exportAuditTrail(app.services.db, await request.actor(), request.query);
       return reply
         .header('content-type', file.contentType)
         .header('content-disposition', `attachment; filename="${file.filename}"`)

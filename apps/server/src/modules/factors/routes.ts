@@ -11,7 +11,6 @@ import {
   passkeyRegistrationRequestSchema,
   passkeyRenameRequestSchema,
   passkeySchema,
-  problemSchema,
   recoveryCodesResponseSchema,
   confirmIdentityRequestSchema,
   secondFactorLoginRequestSchema,
@@ -29,9 +28,9 @@ import { validReturnUrl } from '../../oidc/return-url.js';
 import { CHALLENGE_TTL_SECONDS, PASSKEY_COOKIE, PasskeyService, passkeyCookieOptions } from './passkeys.js';
 import { getPolicy, setPolicy } from './policy.js';
 import { FactorService, SECOND_STEP_COOKIE, secondStepCookieOptions, type Enrollee, type ProvenSession } from './service.js';
+import { problems } from '../../http/route-kit.js';
 
 const tags = ['second factors'];
-const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, problemSchema]));
 
 /**
  * Second factors of the signed-in user, and the second step of the sign-in (docs/second-factors.md).
@@ -171,7 +170,7 @@ export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, {
       },
     },
     async (request, reply) => {
-      await service.resetMemberFactors({ user: await services.sessions.require(request), requestId: request.id }, request.params.memberId);
+      await service.resetMemberFactors(await request.actor(), request.params.memberId);
       return reply.code(204).send(null);
     },
   );
@@ -320,8 +319,6 @@ export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, {
 
   // ---- the policy that follows the organization tree --------------------------------------------
 
-  const actorOf = async (request: FastifyRequest) => ({ user: await services.sessions.require(request), requestId: request.id });
-
   app.get(
     '/api/organizations/:organizationId/second-factor-policy',
     {
@@ -332,7 +329,7 @@ export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, {
         response: { 200: secondFactorPolicySchema, ...problems(400, 401, 403, 404) },
       },
     },
-    async (request) => getPolicy(services.db, await actorOf(request), request.params.organizationId),
+    async (request) => getPolicy(services.db, await request.actor(), request.params.organizationId),
   );
 
   app.put(
@@ -347,6 +344,6 @@ export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, {
         response: { 200: secondFactorPolicySchema, ...problems(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => setPolicy(services.db, await actorOf(request), request.params.organizationId, request.body.required),
+    async (request) => setPolicy(services.db, await request.actor(), request.params.organizationId, request.body.required),
   );
 };

@@ -5,11 +5,10 @@ import {
   bulkInvitationResponseSchema,
   invitationBatchParamsSchema,
   organizationIdParamsSchema,
-  problemSchema,
 } from '@partner-portal/contracts';
 import * as bulk from './bulk.js';
+import { problems } from '../../http/route-kit.js';
 
-const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, problemSchema]));
 const tags = ['invitations'];
 const description =
   'The body carries the CSV text in `csv`: a header row naming the columns email (or email_address), first_name, last_name and language ' +
@@ -23,10 +22,6 @@ const description =
 export const bulkInvitationRoutes: FastifyPluginAsyncZod = async (app) => {
   const { services } = app;
   const deps = { db: services.db, config: services.config, mailer: services.mailer, log: services.log };
-  const actorOf = async (request: Parameters<typeof services.sessions.require>[0]) => ({
-    user: await services.sessions.require(request),
-    requestId: request.id,
-  });
 
   app.post(
     '/api/organizations/:organizationId/invitations/bulk/dry-run',
@@ -40,7 +35,7 @@ export const bulkInvitationRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: bulkInvitationResponseSchema, ...problems(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => bulk.dryRunBulkInvitation(services.db, await actorOf(request), request.params.organizationId, request.body),
+    async (request) => bulk.dryRunBulkInvitation(services.db, await request.actor(), request.params.organizationId, request.body),
   );
 
   app.post(
@@ -55,7 +50,7 @@ export const bulkInvitationRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: bulkInvitationResponseSchema, ...problems(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => bulk.sendBulkInvitation(deps, await actorOf(request), request.params.organizationId, request.body),
+    async (request) => bulk.sendBulkInvitation(deps, await request.actor(), request.params.organizationId, request.body),
   );
 
   app.get(
@@ -71,7 +66,7 @@ export const bulkInvitationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const file = await bulk.invitationBatchReport(services.db, await actorOf(request), request.params.batchId);
+      const file = await bulk.invitationBatchReport(services.db, await request.actor(), request.params.batchId);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${file.filename}"`)

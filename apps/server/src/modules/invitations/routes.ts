@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   acceptInvitationRequestSchema,
   invitationCodeQuerySchema,
@@ -8,21 +7,14 @@ import {
   invitationRequestSchema,
   invitationSchema,
   organizationIdParamsSchema,
-  problemSchema,
 } from '@partner-portal/contracts';
 import * as service from './service.js';
-
-const noContent = z.null().describe('No content');
-const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, problemSchema]));
+import { noContent, problems } from '../../http/route-kit.js';
 
 /** Invitations (docs/product.md, "Calls" Invitations, and POST /api/organizations/{id}/invitations). */
 export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
   const { services } = app;
   const deps = { db: services.db, config: services.config, mailer: services.mailer };
-  const actorOf = async (request: Parameters<typeof services.sessions.require>[0]) => ({
-    user: await services.sessions.require(request),
-    requestId: request.id,
-  });
 
   app.post(
     '/api/organizations/:organizationId/invitations',
@@ -37,7 +29,7 @@ export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await service.createInvitation(deps, await actorOf(request), request.params.organizationId, request.body)),
+      reply.code(201).send(await service.createInvitation(deps, await request.actor(), request.params.organizationId, request.body)),
   );
 
   app.get(
@@ -69,7 +61,7 @@ export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await service.resendInvitation(deps, await actorOf(request), request.params.invitationId);
+      await service.resendInvitation(deps, await request.actor(), request.params.invitationId);
       return reply.code(204).send(null);
     },
   );
@@ -85,7 +77,7 @@ export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await service.revokeInvitation(services.db, await actorOf(request), request.params.invitationId);
+      await service.revokeInvitation(services.db, await request.actor(), request.params.invitationId);
       return reply.code(204).send(null);
     },
   );

@@ -6,23 +6,16 @@ import {
   memberIdParamsSchema,
   memberRightsResponseSchema,
   organizationMemberParamsSchema,
-  problemSchema,
   bulkRemoveMembersRequestSchema,
   bulkRemoveMembersResponseSchema,
 } from '@partner-portal/contracts';
 import type { AccountAccess } from '../sessions/service.js';
 import * as service from './service.js';
-
-const noContent = z.null().describe('No content');
-const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, problemSchema]));
+import { noContent, problems } from '../../http/route-kit.js';
 
 /** Members (docs/product.md, "Calls" Members, and DELETE /api/organizations/{id}/members/{memberId}). */
 export const memberRoutes: FastifyPluginAsyncZod<{ access: AccountAccess }> = async (app, { access }) => {
   const { services } = app;
-  const actorOf = async (request: Parameters<typeof services.sessions.require>[0]) => ({
-    user: await services.sessions.require(request),
-    requestId: request.id,
-  });
 
   app.get(
     '/api/members/rights/:memberId',
@@ -34,7 +27,7 @@ export const memberRoutes: FastifyPluginAsyncZod<{ access: AccountAccess }> = as
         response: { 200: memberRightsResponseSchema, ...problems(400, 401, 403, 404) },
       },
     },
-    async (request) => service.getRights(services.db, await actorOf(request), request.params.memberId),
+    async (request) => service.getRights(services.db, await request.actor(), request.params.memberId),
   );
 
   app.put(
@@ -51,7 +44,7 @@ export const memberRoutes: FastifyPluginAsyncZod<{ access: AccountAccess }> = as
       },
     },
     async (request, reply) => {
-      await service.changeRightsEndingAccess(services.db, access, await actorOf(request), request.params.memberId, request.body.rights);
+      await service.changeRightsEndingAccess(services.db, access, await request.actor(), request.params.memberId, request.body.rights);
       return reply.code(204).send(null);
     },
   );
@@ -73,7 +66,7 @@ export const memberRoutes: FastifyPluginAsyncZod<{ access: AccountAccess }> = as
         services.db,
         services.sessions,
         access,
-        await actorOf(request),
+        await request.actor(),
         request.params.organizationId,
         request.params.memberId,
       );
@@ -95,7 +88,7 @@ export const memberRoutes: FastifyPluginAsyncZod<{ access: AccountAccess }> = as
         response: { 200: bulkRemoveMembersResponseSchema, ...problems(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => service.removeMembers(services.db, services.sessions, access, await actorOf(request), request.body.member_ids),
+    async (request) => service.removeMembers(services.db, services.sessions, access, await request.actor(), request.body.member_ids),
   );
 
   app.post(
@@ -111,7 +104,7 @@ export const memberRoutes: FastifyPluginAsyncZod<{ access: AccountAccess }> = as
       },
     },
     async (request, reply) => {
-      await service.signOutMember(services.db, access, await actorOf(request), request.params.memberId);
+      await service.signOutMember(services.db, access, await request.actor(), request.params.memberId);
       return reply.code(204).send(null);
     },
   );
@@ -128,7 +121,7 @@ export const memberRoutes: FastifyPluginAsyncZod<{ access: AccountAccess }> = as
       },
     },
     async (request, reply) => {
-      const file = await service.exportMembers(services.db, await actorOf(request), request.query);
+      const file = await service.exportMembers(services.db, await request.actor(), request.query);
       return reply
         .header('content-type', file.contentType)
         .header('content-disposition', `attachment; filename="${file.filename}"`)

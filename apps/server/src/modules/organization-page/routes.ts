@@ -4,19 +4,13 @@ import {
   memberSearchResponseSchema,
   organizationIdParamsSchema,
   organizationSchema,
-  problemSchema,
 } from '@partner-portal/contracts';
 import * as service from './service.js';
-
-const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, problemSchema]));
+import { problems } from '../../http/route-kit.js';
 
 /** The organization page's reads (docs/product.md, "Calls" Organizations and Members). HTTP only: the rules live in service.ts. */
 export const organizationPageRoutes: FastifyPluginAsyncZod = async (app) => {
   const { services } = app;
-  const actorOf = async (request: Parameters<typeof services.sessions.require>[0]) => ({
-    user: await services.sessions.require(request),
-    requestId: request.id,
-  });
 
   app.get(
     '/api/organizations/:organizationId',
@@ -28,7 +22,7 @@ export const organizationPageRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: organizationSchema, ...problems(400, 401, 403, 404) },
       },
     },
-    async (request) => service.getOrganization(services.db, await actorOf(request), request.params.organizationId),
+    async (request) => service.getOrganization(services.db, await request.actor(), request.params.organizationId),
   );
 
   app.get(
@@ -48,6 +42,6 @@ export const organizationPageRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: memberSearchResponseSchema, ...problems(400, 401, 403, 404) },
       },
     },
-    async (request) => service.searchPeople(services.db, await actorOf(request), request.query),
+    async (request) => service.searchPeople(services.db, await request.actor(), request.query),
   );
 };

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   allowedEmailDomainsRequestSchema,
   canCreateSubOrganizationsQuerySchema,
@@ -8,25 +7,18 @@ import {
   createOrganizationResponseSchema,
   organizationIdParamsSchema,
   organizationNodeSchema,
-  problemSchema,
   updateOrganizationRequestSchema,
   type OrganizationNode,
 } from '@partner-portal/contracts';
 import * as service from './service.js';
 import { TreeCache } from './tree-cache.js';
-
-const noContent = z.null().describe('No content');
-const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, problemSchema]));
+import { noContent, problems } from '../../http/route-kit.js';
 
 /** The organization tree (docs/product.md, "Calls" Organizations). HTTP only: the rules live in service.ts. */
 export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
   const { services } = app;
   const treeCache = new TreeCache((hit) => services.metrics.cacheLookup('organization_tree', hit));
   // the tree's change log is swept by a job (jobs.ts)
-  const actorOf = async (request: Parameters<typeof services.sessions.require>[0]) => ({
-    user: await services.sessions.require(request),
-    requestId: request.id,
-  });
 
   app.get(
     '/api/organizations/tree',
@@ -41,7 +33,7 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
     // (TreeCache): JSON text, sent as it is, with no recursive zod pass (which cost more than the
     // query). The schema still documents it; the cast tells the type provider so.
     async (request, reply) => {
-      const json = await service.getTree(services.db, await actorOf(request), treeCache);
+      const json = await service.getTree(services.db, await request.actor(), treeCache);
       return reply.type('application/json; charset=utf-8').send(json as unknown as OrganizationNode);
     },
   );
@@ -56,7 +48,7 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: createOrganizationResponseSchema, ...problems(400, 401, 403, 404, 409) },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.createOrganization(services.db, await actorOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await service.createOrganization(services.db, await request.actor(), request.body)),
   );
 
   app.patch(
@@ -71,7 +63,7 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await service.updateOrganization(services.db, await actorOf(request), request.params.organizationId, request.body);
+      await service.updateOrganization(services.db, await request.actor(), request.params.organizationId, request.body);
       return reply.code(204).send(null);
     },
   );
@@ -87,7 +79,7 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await service.deleteOrganization(services.db, await actorOf(request), request.params.organizationId);
+      await service.deleteOrganization(services.db, await request.actor(), request.params.organizationId);
       return reply.code(204).send(null);
     },
   );
@@ -105,7 +97,7 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await service.changeApps(services.db, await actorOf(request), request.params.organizationId, request.body);
+      await service.changeApps(services.db, await request.actor(), request.params.organizationId, request.body);
       return reply.code(204).send(null);
     },
   );
@@ -125,7 +117,7 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       await service.changeCanCreateSubOrganizations(
         services.db,
-        await actorOf(request),
+        await request.actor(),
         request.params.organizationId,
         request.query.canCreateSubOrganizations,
       );
@@ -148,7 +140,7 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       await service.setAllowedEmailDomains(
         services.db,
-        await actorOf(request),
+        await request.actor(),
         request.params.organizationId,
         request.body.allowed_email_domains,
       );

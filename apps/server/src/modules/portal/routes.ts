@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { featuresSchema, notificationSchema, portalConfigurationSchema, problemSchema, tileSchema } from '@partner-portal/contracts';
+import { featuresSchema, notificationSchema, portalConfigurationSchema, tileSchema } from '@partner-portal/contracts';
 import * as service from './service.js';
-
-const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, problemSchema]));
+import { problems } from '../../http/route-kit.js';
 
 /** The home page: tiles, notifications, feature flags, site configuration. */
 export const portalRoutes: FastifyPluginAsyncZod = async (app) => {

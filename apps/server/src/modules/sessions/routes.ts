@@ -1,15 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import {
-  accountSessionsResponseSchema,
-  endedSessionsResponseSchema,
-  problemSchema,
-  sessionIdParamsSchema,
-} from '@partner-portal/contracts';
+import { accountSessionsResponseSchema, endedSessionsResponseSchema, sessionIdParamsSchema } from '@partner-portal/contracts';
 import * as service from './service.js';
+import { noContent, problems } from '../../http/route-kit.js';
 
-const noContent = z.null().describe('No content');
-const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, problemSchema]));
 const tags = ['identity'];
 
 /** The signed-in user's own portal sessions (the profile page lists them). */
