@@ -1,4 +1,4 @@
-import { APP_SECTIONS, isUserManager, type AppSection, type RightDefinition, type Rights, type SectionKey } from './rights.js';
+import { APP_SECTIONS, hasFullPermission, isUserManager, type AppSection, type RightDefinition, type Rights } from './rights.js';
 
 /**
  * Delegated administration without escalation (docs/security.md, "Delegated administration"):
@@ -26,14 +26,9 @@ export interface Delegator {
 /** Why a box is locked in the rights editor (a translation key of the web app). */
 export type DelegationLock = 'rights_locked_not_held' | 'rights_locked_member_has_more';
 
-function sectionFull(rights: Rights, section: SectionKey): boolean {
-  const s = rights[section];
-  return rights.global_full_permission || s.user_full_permission === true || s.nedap_user_full_permission === true;
-}
-
 /** Whether the actor holds global full permission (it, or full permission in every app). */
 export function holdsGlobalFullPermission(actor: Delegator): boolean {
-  return actor.rights.global_full_permission || APP_SECTIONS.every((s) => sectionFull(actor.rights, s.section));
+  return actor.rights.global_full_permission || APP_SECTIONS.every((s) => hasFullPermission(actor.rights, s.section));
 }
 
 /** Whether the actor holds one box of an app section. */
@@ -51,7 +46,7 @@ export function holdsRight(actor: Delegator, section: AppSection, right: RightDe
     case 'access':
     case 'sub':
     case 'non_provider_sub':
-      return sectionFull(actor.rights, section.section) || own[right.name] === true;
+      return hasFullPermission(actor.rights, section.section) || own[right.name] === true;
   }
 }
 

@@ -9,3 +9,5 @@ export * from './administration.js';
 export * from './delegation.js';
 export * from './return-path.js';
 export * from './factors.js';
+export * from './email-domains.js';
+export * from './display-name.js';

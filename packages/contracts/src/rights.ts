@@ -341,24 +341,25 @@ export function applyRightsRules(input: Rights, ctx: RightsContext): Rights {
 
 // ---- what rights mean for the portal ----------------------------------------------------------
 
-function hasFull(rights: Rights, section: SectionKey): boolean {
+/** Full permission in an app: its own (either variant) or global full permission. */
+export function hasFullPermission(rights: Rights, section: SectionKey): boolean {
   const s = rights[section];
   return rights.global_full_permission || s.user_full_permission === true || s.nedap_user_full_permission === true;
 }
 
 /** userManager: may invite, resend, revoke, remove members and edit rights. */
 export function isUserManager(rights: Rights): boolean {
-  return hasFull(rights, 'partner_portal') || rights.partner_portal.user_user_manager === true;
+  return hasFullPermission(rights, 'partner_portal') || rights.partner_portal.user_user_manager === true;
 }
 
 /** organizationManager: may create, edit and delete sub-organizations. */
 export function isOrganizationManager(rights: Rights): boolean {
-  return hasFull(rights, 'partner_portal') || rights.partner_portal.user_sub_organization_manager === true;
+  return hasFullPermission(rights, 'partner_portal') || rights.partner_portal.user_sub_organization_manager === true;
 }
 
 /** Whether the rights open an app (its access, full permission, or any sub-right). */
 export function hasAppAccess(rights: Rights, section: SectionKey): boolean {
   if (section === 'partner_portal') return true;
-  if (hasFull(rights, section)) return true;
+  if (hasFullPermission(rights, section)) return true;
   return Object.values(rights[section]).some((v) => v === true);
 }

@@ -3,6 +3,7 @@ import { USER_LANGUAGES } from './languages.js';
 import { loginNextStepSchema } from './factors.js';
 import { rightsSchema } from './rights.js';
 import { PASSWORD_MAX_LENGTH } from './passwords.js';
+import { EMAIL_DOMAIN_PATTERN, normalizeEmailDomain } from './email-domains.js';
 
 /**
  * Every request and response payload of the API (docs/product.md, "People, organizations and invitations" and "Calls"), with the specification's field
@@ -282,10 +283,8 @@ export const allowedEmailDomainsRequestSchema = z.object({
     .array(
       z
         .string()
-        .trim()
-        .toLowerCase()
-        .transform((d) => d.replace(/^@/, ''))
-        .pipe(z.string().regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, { message: 'invalid_email_domain' })),
+        .transform(normalizeEmailDomain)
+        .pipe(z.string().regex(EMAIL_DOMAIN_PATTERN, { message: 'invalid_email_domain' })),
     )
     .max(50),
 });

@@ -1,6 +1,7 @@
 import { hash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
+  displayName,
   isOrganizationManager,
   isUserManager,
   SESSION_INDICATOR_COOKIE,
@@ -323,7 +324,7 @@ export function toUserInfo(user: SessionUser): UserInfo {
     email: user.email,
     firstName: user.firstName,
     lastName: user.lastName,
-    fullName: `${user.firstName} ${user.lastName}`.trim() || user.email,
+    fullName: displayName(user.firstName, user.lastName, user.email),
     languageCode: user.languageCode,
     organizationId: user.organizationId,
     organizationName: user.organizationName,

@@ -1,4 +1,4 @@
-import { APP_SECTIONS, toRights, uuidSchema } from '@partner-portal/contracts';
+import { APP_SECTIONS, displayName, toRights, uuidSchema } from '@partner-portal/contracts';
 import type { Account, AccountClaims, KoaContextWithOIDC } from 'oidc-provider';
 import type { Database } from '../db/client.js';
 import type { AccountRow } from '../http/session.js';
@@ -58,7 +58,7 @@ export function findAccount(db: Database, cache: SessionCache<AccountRow> | null
           sub: row.id,
           email: row.email,
           email_verified: true,
-          name: `${row.first_name} ${row.last_name}`.trim() || row.email,
+          name: displayName(row.first_name, row.last_name, row.email),
           given_name: row.first_name,
           family_name: row.last_name,
           locale: row.language_code,

@@ -12,6 +12,7 @@ import { createProvider, INTERACTION_PATH, ROUTES } from './provider.js';
 import { rememberConsent, sessionIsPersistent } from './queries.js';
 import { RecordStore, type ErrorRecord, type ExternalLoginRecord, type LogoutRecord } from './records.js';
 import { UpstreamIdp } from './upstream.js';
+import { escapeHtml } from '../http/html.js';
 
 export { INTERACTION_PATH } from './provider.js';
 
@@ -276,10 +277,6 @@ function registerInteractionPages(app: FastifyInstance, oidc: Oidc, loginPolicy:
         .send(`<!DOCTYPE html><html><head><meta charset="utf-8"><title>Logout</title></head><body>${frames}</body></html>`);
     },
   );
-}
-
-export function escapeHtml(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
 declare module 'fastify' {

@@ -1,5 +1,6 @@
 import { USER_LANGUAGES, type UserLanguage } from '@partner-portal/contracts';
-import { escapeHtml, type RenderedEmail } from '../mail/messages.js';
+import { emailHtml, labelledLink, paragraph } from '../mail/layout.js';
+import type { RenderedEmail } from '../mail/messages.js';
 
 /**
  * Security notices: the user hears of every change to how they sign in, in their language (en,
@@ -126,22 +127,9 @@ export function securityNoticeEmail(input: {
 }): RenderedEmail {
   const t = textsFor(input.language);
   const paragraphs = [t.greeting(input.firstName ?? ''), t.bodies[input.notice], t.notYou];
-  const p = (s: string) => `<p style="margin:0 0 16px;font:16px/1.5 Arial,Helvetica,sans-serif;color:#1a1b1e">${escapeHtml(s)}</p>`;
-  const href = escapeHtml(input.loginUrl);
   return {
     subject: t.subjects[input.notice],
     text: [...paragraphs, `${t.link} ${input.loginUrl}`, `— ${t.signature}`].join('\n\n') + '\n',
-    html: `<!doctype html>
-<html lang="${escapeHtml(input.language)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(t.signature)}</title></head>
-<body style="margin:0;padding:24px;background:#f1f3f5">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center">
-<table role="presentation" width="560" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:8px;padding:32px">
-<tr><td>
-<p style="margin:0 0 24px;font:bold 20px Arial,Helvetica,sans-serif;color:#1864ab">${escapeHtml(t.signature)}</p>
-${paragraphs.map(p).join('\n')}
-<p style="margin:0;font:14px/1.5 Arial,Helvetica,sans-serif">${escapeHtml(t.link)} <a href="${href}" style="color:#1864ab">${href}</a></p>
-</td></tr></table>
-</td></tr></table>
-</body></html>`,
+    html: emailHtml(input.language, t.signature, [...paragraphs.map(paragraph), labelledLink(t.link, input.loginUrl)]),
   };
 }

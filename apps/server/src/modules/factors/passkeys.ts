@@ -6,7 +6,7 @@ import {
   type AuthenticationResponseJSON,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import type { Passkey } from '@partner-portal/contracts';
+import { displayName, type Passkey } from '@partner-portal/contracts';
 import { AppError } from '../../http/problem.js';
 import { hashSecret, newSecret, type SessionUser } from '../../http/session.js';
 import { pgErrorCode } from '../../db/errors.js';
@@ -61,13 +61,12 @@ export class PasskeyService {
       'SELECT first_name, last_name FROM users WHERE id = $1',
       [enrollee.userId],
     );
-    const displayName = `${rows[0]?.first_name ?? ''} ${rows[0]?.last_name ?? ''}`.trim() || enrollee.email;
     const existing = await q.listPasskeys(this.db, enrollee.userId);
     const options = await generateRegistrationOptions({
       rpName: RP_NAME,
       rpID: this.rpID,
       userName: enrollee.email,
-      userDisplayName: displayName,
+      userDisplayName: displayName(rows[0]?.first_name, rows[0]?.last_name, enrollee.email),
       userID: new TextEncoder().encode(enrollee.userId),
       attestationType: 'none',
       authenticatorSelection: { residentKey: 'required', userVerification: 'required' },

@@ -4,6 +4,7 @@ import {
   BULK_INVITATION_MAX_ROWS,
   USER_LANGUAGES,
   emailSchema,
+  isDomainAllowed,
   type BulkInvitationOutcome,
   type BulkInvitationResponse,
   type BulkInvitationRow,
@@ -105,10 +106,6 @@ export function parseInvitationCsv(csv: string): ParsedRow[] {
   return rows;
 }
 
-function domainOf(email: string): string {
-  return email.slice(email.lastIndexOf('@') + 1).toLowerCase();
-}
-
 function languageOf(value: string): string | null | undefined {
   const code = value.trim().toLowerCase();
   if (!code) return null;
@@ -171,7 +168,7 @@ async function plan(
       const key = email.toLowerCase();
       if (seen.has(key)) return 'duplicate_in_file';
       seen.add(key);
-      if (domains.length && !domains.includes(domainOf(email))) return 'domain_not_allowed';
+      if (!isDomainAllowed(email, domains)) return 'domain_not_allowed';
       if (known.members.has(key)) return 'already_member';
       if (known.invited.has(key)) return 'already_invited';
       if (language === undefined) return 'invalid_language';

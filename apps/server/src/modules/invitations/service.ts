@@ -2,6 +2,9 @@ import { timingSafeEqual } from 'node:crypto';
 import {
   applyRightsRules,
   confirmationMismatch,
+  displayName,
+  emailDomain,
+  isDomainAllowed,
   rightsNotHeld,
   toRights,
   withinHeldRights,
@@ -44,10 +47,6 @@ export function invitationLink(config: Config, invitation: { id: string; isExter
   return `${config.publicUrl}/${route}/${invitation.id}?code=${encodeURIComponent(code)}`;
 }
 
-function domainOf(email: string): string {
-  return email.slice(email.lastIndexOf('@') + 1).toLowerCase();
-}
-
 function codeMatches(row: InvitationRow, code: string | undefined): boolean {
   if (!code || code.length > 200) return false;
   const a = Buffer.from(hashSecret(code));
@@ -76,7 +75,7 @@ async function sendInvitationEmail(
 }
 
 function inviterNameOf(actor: Actor): string {
-  return `${actor.user.firstName} ${actor.user.lastName}`.trim() || actor.user.email;
+  return displayName(actor.user.firstName, actor.user.lastName, actor.user.email);
 }
 
 export async function createInvitation(
@@ -100,7 +99,7 @@ export async function createInvitation(
       if (!org) throw new AppError('not_found');
       assertInSubtree(member, org.path);
       const domains = await listEmailDomains(tx, org.id);
-      if (domains.length && !domains.includes(domainOf(email))) {
+      if (!isDomainAllowed(email, domains)) {
         const listed = domains.map((d) => `@${d}`);
         throw new AppError('not_allowed_to_invite_other_domains', { messages: listed, params: { domains: listed.join(', ') } });
       }
@@ -122,7 +121,7 @@ export async function createInvitation(
         throw new RefusedChange('cannot_grant_rights_not_held', attempted, { messages: notHeld, params: { rights: notHeld.join(', ') } });
       }
       const isExternal =
-        input.is_external_identity_provider === true || (deps.config.externalIdp?.emailDomains ?? []).includes(domainOf(email));
+        input.is_external_identity_provider === true || (deps.config.externalIdp?.emailDomains ?? []).includes(emailDomain(email));
       const id = await q.insertInvitation(tx, {
         organizationId: org.id,
         email,

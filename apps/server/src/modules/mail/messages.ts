@@ -1,4 +1,5 @@
 import { USER_LANGUAGES, type UserLanguage } from '@partner-portal/contracts';
+import { button, emailHtml, linkFallback, paragraph } from './layout.js';
 
 /**
  * The e-mails of the portal in the five user languages (docs/product.md: the recipient's language,
@@ -121,34 +122,19 @@ function textsFor(language: string): Texts {
   return (USER_LANGUAGES as readonly string[]).includes(language) ? TEXTS[language as UserLanguage] : TEXTS.en;
 }
 
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
-
 function layout(
   language: string,
   paragraphsBefore: string[],
-  button: { label: string; link: string },
+  action: { label: string; link: string },
   paragraphsAfter: string[],
   t: Texts,
 ): string {
-  const p = (s: string) => `<p style="margin:0 0 16px;font:16px/1.5 Arial,Helvetica,sans-serif;color:#1a1b1e">${escapeHtml(s)}</p>`;
-  const href = escapeHtml(button.link);
-  return `<!doctype html>
-<html lang="${escapeHtml(language)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(t.signature)}</title></head>
-<body style="margin:0;padding:24px;background:#f1f3f5">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center">
-<table role="presentation" width="560" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:8px;padding:32px">
-<tr><td>
-<p style="margin:0 0 24px;font:bold 20px Arial,Helvetica,sans-serif;color:#1864ab">${escapeHtml(t.signature)}</p>
-${paragraphsBefore.map(p).join('\n')}
-<p style="margin:24px 0"><a href="${href}" style="display:inline-block;background:#1864ab;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:6px;font:bold 16px Arial,Helvetica,sans-serif">${escapeHtml(button.label)}</a></p>
-${paragraphsAfter.map(p).join('\n')}
-<p style="margin:0 0 8px;font:13px/1.5 Arial,Helvetica,sans-serif;color:#495057">${escapeHtml(t.linkFallback)}</p>
-<p style="margin:0;font:13px/1.5 Arial,Helvetica,sans-serif;word-break:break-all"><a href="${href}" style="color:#1864ab">${href}</a></p>
-</td></tr></table>
-</td></tr></table>
-</body></html>`;
+  return emailHtml(language, t.signature, [
+    ...paragraphsBefore.map(paragraph),
+    button(action.label, action.link),
+    ...paragraphsAfter.map(paragraph),
+    linkFallback(t.linkFallback, action.link),
+  ]);
 }
 
 function plain(paragraphs: string[], link: string, t: Texts, after: string[]): string {

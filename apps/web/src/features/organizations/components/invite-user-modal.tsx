@@ -14,9 +14,9 @@ import {
   type Delegator,
   type Rights,
   type RightsContext,
+  isDomainAllowed,
 } from '@partner-portal/contracts';
 import { useInviteUser } from '../api/invite-user';
-import { isDomainAllowed } from '../lib/format';
 import { errorLines } from '@/components/notify';
 import { ModalFrame, ProblemSummary } from './modal-frame';
 import { RightsEditor } from './rights-editor';
