@@ -101,6 +101,30 @@ export const bulkInvitationRowSchema = z.object({
 });
 export type BulkInvitationRow = z.infer<typeof bulkInvitationRowSchema>;
 
+/** The columns of a bulk sending's report (the server's stored report and the web app's download alike). */
+export const BULK_REPORT_COLUMNS = [
+  'line',
+  'email_address',
+  'first_name',
+  'last_name',
+  'language_code',
+  'outcome',
+  'invitation_id',
+] as const;
+
+/** A report row's cells, in the order of BULK_REPORT_COLUMNS. */
+export function bulkReportCells(row: BulkInvitationRow): string[] {
+  return [
+    String(row.line),
+    row.email_address,
+    row.first_name,
+    row.last_name,
+    row.language_code ?? '',
+    row.outcome,
+    row.invitation_id ?? '',
+  ];
+}
+
 export const bulkInvitationResponseSchema = z.object({
   /** the stored report of a sending (absent for a dry run) */
   batch_id: z.string().optional(),

@@ -1,7 +1,7 @@
 import { NativeSelect } from '@mantine/core';
 import { IconLanguage } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { INTERFACE_LANGUAGES, type InterfaceLanguage } from '@partner-portal/contracts';
+import { INTERFACE_LANGUAGES, knownInterfaceLanguage, type InterfaceLanguage } from '@partner-portal/contracts';
 import { changeLanguage } from '@/lib/i18n';
 import { LANGUAGE_NAMES } from './language-names';
 
@@ -18,7 +18,7 @@ export function visitorChoseLanguage(): boolean {
  */
 export function LanguagePicker() {
   const { t, i18n } = useTranslation();
-  const current = (INTERFACE_LANGUAGES as readonly string[]).includes(i18n.language) ? (i18n.language as InterfaceLanguage) : 'en-GB';
+  const current = knownInterfaceLanguage(i18n.language);
   return (
     <NativeSelect
       label={t('interface_language')}

@@ -1,6 +1,6 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { DEFAULT_INTERFACE_LANGUAGE, INTERFACE_LANGUAGES, type InterfaceLanguage } from '@partner-portal/contracts';
+import { DEFAULT_INTERFACE_LANGUAGE, INTERFACE_LANGUAGES, knownInterfaceLanguage, type InterfaceLanguage } from '@partner-portal/contracts';
 import enGB from '../locales/en-GB.json';
 
 /**
@@ -19,7 +19,7 @@ const STORAGE_KEY = 'pp.language';
 
 export function storedLanguage(): InterfaceLanguage {
   const value = localStorage.getItem(STORAGE_KEY);
-  return (INTERFACE_LANGUAGES as readonly string[]).includes(value ?? '') ? (value as InterfaceLanguage) : DEFAULT_INTERFACE_LANGUAGE;
+  return knownInterfaceLanguage(value);
 }
 
 /** Languages whose main bundle is loaded (a feature's bundle alone does not count). */
@@ -62,8 +62,8 @@ export function initI18n(): Promise<typeof i18n> {
 async function setUp(): Promise<typeof i18n> {
   await i18n.use(initReactI18next).init({
     resources: { 'en-GB': { translation: enGB } },
-    lng: 'en-GB',
-    fallbackLng: 'en-GB',
+    lng: DEFAULT_INTERFACE_LANGUAGE,
+    fallbackLng: DEFAULT_INTERFACE_LANGUAGE,
     supportedLngs: [...INTERFACE_LANGUAGES],
     interpolation: { escapeValue: false },
     returnNull: false,

@@ -2,6 +2,8 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import {
   BULK_INVITATION_MAX_ROWS,
+  BULK_REPORT_COLUMNS,
+  bulkReportCells,
   USER_LANGUAGES,
   emailSchema,
   isDomainAllowed,
@@ -282,8 +284,6 @@ export async function sendBulkInvitation(
   return { batch_id: batchId, ...result };
 }
 
-const REPORT_COLUMNS = ['line', 'email_address', 'first_name', 'last_name', 'language_code', 'outcome', 'invitation_id'] as const;
-
 /** The stored report of a sending, as CSV, for the userManagers of the organization's subtree. */
 export async function invitationBatchReport(db: Database, actor: Actor, batchId: string): Promise<{ filename: string; body: string }> {
   const member = requireRole(actor, 'user');
@@ -295,12 +295,8 @@ export async function invitationBatchReport(db: Database, actor: Actor, batchId:
   if (!batch) throw new AppError('not_found');
   assertInSubtree(member, batch.path);
   const body = stringify(
-    batch.rows.map((r) =>
-      [String(r.line), r.email_address, r.first_name, r.last_name, r.language_code ?? '', r.outcome, r.invitation_id ?? ''].map(
-        neutralizeFormula,
-      ),
-    ),
-    { header: true, columns: [...REPORT_COLUMNS], bom: true },
+    batch.rows.map((r) => bulkReportCells(r).map(neutralizeFormula)),
+    { header: true, columns: [...BULK_REPORT_COLUMNS], bom: true },
   );
   const stamp = new Date(batch.created_at).toISOString().slice(0, 10);
   return { filename: `invitations-${batch.path.replace(/\//g, '_')}-${stamp}.csv`, body };

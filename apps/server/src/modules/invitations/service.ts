@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import {
   applyRightsRules,
+  DEFAULT_USER_LANGUAGE,
   confirmationMismatch,
   displayName,
   emailDomain,
@@ -126,7 +127,7 @@ export async function createInvitation(
         organizationId: org.id,
         email,
         codeHash: hashSecret(code),
-        languageCode: input.language_code ?? (actor.user.languageCode || 'en'),
+        languageCode: input.language_code ?? (actor.user.languageCode || DEFAULT_USER_LANGUAGE),
         isExternal,
         rights,
         invitedBy: actor.user.id,

@@ -1,4 +1,4 @@
-import type { BulkInvitationRow } from '@partner-portal/contracts';
+import { BULK_REPORT_COLUMNS, bulkReportCells, type BulkInvitationRow } from '@partner-portal/contracts';
 
 /**
  * Writing (never parsing) the CSV of the bulk invitation's chunks and of its report
@@ -17,14 +17,9 @@ export function chunkCsv(rows: readonly BulkInvitationRow[]): string {
   ].join('\r\n');
 }
 
-export const REPORT_COLUMNS = ['line', 'email_address', 'first_name', 'last_name', 'language_code', 'outcome', 'invitation_id'] as const;
-
 /** The whole file's report: every row with its outcome (the columns of the server's stored report). */
 export function reportCsv(rows: readonly BulkInvitationRow[]): string {
-  return `\uFEFF${[
-    line([...REPORT_COLUMNS]),
-    ...rows.map((r) => line([r.line, r.email_address, r.first_name, r.last_name, r.language_code ?? '', r.outcome, r.invitation_id ?? ''])),
-  ].join('\r\n')}\r\n`;
+  return `\uFEFF${[line([...BULK_REPORT_COLUMNS]), ...rows.map((r) => line(bulkReportCells(r)))].join('\r\n')}\r\n`;
 }
 
 /** Split a list into chunks of `size`. */
