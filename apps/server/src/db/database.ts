@@ -1,0 +1,66 @@
+/** The database's interface, the same for PostgreSQL and the embedded PGlite. */
+
+export interface Queryable {
+  query<T extends object = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<{ rows: T[]; rowCount: number }>;
+}
+
+/** A transaction: SQL over the one connection that holds it. */
+export type Tx = Queryable;
+
+export interface Database extends Queryable {
+  readonly kind: 'postgres' | 'pglite';
+  /** Run fn in one transaction; rolled back when it throws. */
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Run fn holding a PostgreSQL advisory lock (used for migrations and bootstrap). */
+  withAdvisoryLock<T>(lockKey: number, fn: (q: Queryable) => Promise<T>): Promise<T>;
+  ping(): Promise<boolean>;
+  /** Connections of this instance (metrics): open, idle, and requests waiting for one. */
+  poolStats(): { total: number; idle: number; waiting: number };
+  /**
+   * Receive the NOTIFY messages of one of NOTIFY_CHANNELS. `own` marks a message sent by the very
+   * connection that delivered it: on PostgreSQL every pool connection listens too, so a change made
+   * through this instance arrives before the statement (or COMMIT) that made it returns. With
+   * `dedicated`, a connection of its own listens all the time (changes made anywhere), reconnecting
+   * after a loss; `onState` tells when it listens and when it lost its connection. Returns a stop function.
+   */
+  listen(channel: NotifyChannel, handler: NotificationHandler, options?: ListenOptions): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+/** The channels the portal's own triggers notify on (migration 0050). */
+export const NOTIFY_CHANNELS = ['pp_session_cache'] as const;
+export type NotifyChannel = (typeof NOTIFY_CHANNELS)[number];
+export type NotificationHandler = (payload: string, own: boolean) => void;
+export interface ListenOptions {
+  dedicated?: boolean;
+  onState?: (listening: boolean) => void;
+  /** wait before reconnecting a lost dedicated connection (ms; default 1000) */
+  reconnectDelayMs?: number;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string | undefined;
+  dataDir?: string | undefined;
+  /** embedded database in memory (tests) */
+  inMemory?: boolean;
+  poolSize?: number;
+  onError?: (err: Error) => void;
+}
+
+/**
+ * An open transaction seen as a Database: `transaction(fn)` runs fn inside it instead of opening a
+ * new one. Lets a call that makes its own transaction (one member's removal) be one step of a
+ * larger all-or-nothing change (a bulk removal).
+ */
+export function joinTransaction(tx: Tx, db: Database): Database {
+  return {
+    kind: db.kind,
+    query: (text, params) => tx.query(text, params),
+    transaction: (fn) => fn(tx),
+    withAdvisoryLock: () => Promise.reject(new Error('advisory locks are taken outside a transaction')),
+    ping: () => db.ping(),
+    poolStats: () => db.poolStats(),
+    listen: (channel, handler, options) => db.listen(channel, handler, options),
+    close: () => Promise.reject(new Error('a joined transaction cannot close the database')),
+  };
+}
