@@ -43,6 +43,11 @@ export const FEATURE_KEYS = [
 export type FeatureKey = (typeof FEATURE_KEYS)[number];
 export type Features = Record<FeatureKey, boolean>;
 
+/** The feature flags from stored or received values: a flag not given (or not true) is off. */
+export function featuresFrom(flags: Readonly<Record<string, boolean | undefined>>): Features {
+  return Object.fromEntries(FEATURE_KEYS.map((k) => [k, flags[k] === true])) as Features;
+}
+
 export const SECTION_KEYS = [
   'partner_portal',
   'loyalty',

@@ -1,10 +1,9 @@
 import {
   APP_SECTIONS,
-  FEATURE_KEYS,
+  featuresFrom,
   applyRightsRules,
   disallowedRights,
   type Delegator,
-  type Features,
   type Rights,
   type RightsContext,
   type SectionKey,
@@ -21,11 +20,10 @@ export async function rightsContextFor(
   editorIsDeveloper: boolean,
 ): Promise<RightsContext> {
   const [apps, featureRows] = await Promise.all([listOrganizationApps(q, organization.id), readFeatures(q)]);
-  const features = Object.fromEntries(FEATURE_KEYS.map((k) => [k, featureRows[k] === true])) as Features;
   return {
     isProviderOrganization: organization.depth === 0,
     organizationClientIds: apps.map((a) => a.client_id),
-    features,
+    features: featuresFrom(featureRows),
     editorIsDeveloper,
   };
 }

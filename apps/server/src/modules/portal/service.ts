@@ -1,4 +1,4 @@
-import { FEATURE_KEYS, hasAppAccess, sectionByClientId, type Features, type Tile } from '@partner-portal/contracts';
+import { featuresFrom, hasAppAccess, sectionByClientId, type Features, type Tile } from '@partner-portal/contracts';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import type { SessionUser } from '../../http/session.js';
@@ -50,8 +50,7 @@ export async function tilesFor(db: Database, user: SessionUser): Promise<Tile[]>
 }
 
 export async function features(db: Database): Promise<Features> {
-  const rows = await readFeatures(db);
-  return Object.fromEntries(FEATURE_KEYS.map((k) => [k, rows[k] === true])) as Features;
+  return featuresFrom(await readFeatures(db));
 }
 
 export function notifications(db: Database, user: SessionUser): Promise<{ text: string }[]> {

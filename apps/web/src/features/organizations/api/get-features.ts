@@ -1,15 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { featuresSchema, type Features } from '@partner-portal/contracts';
+import { featuresFrom, featuresSchema, type Features } from '@partner-portal/contracts';
 import { api } from '@/lib/api';
 import { portalKeys } from './query-keys';
 
 /** GET /api/portal/application/features: gates the Control Tower and Ordering Tools rights sections. */
-const NONE: Features = {
-  control_tower_enabled: false,
-  control_tower_enabled_for_non_nedap_users: false,
-  ordering_tools_enabled: false,
-  ordering_tools_enabled_for_non_nedap_users: false,
-};
+const NONE: Features = featuresFrom({});
 
 export async function getFeatures(signal?: AbortSignal): Promise<Features> {
   try {

@@ -13,7 +13,7 @@ import {
 } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { Invitation, Organization, UserInfo } from '@partner-portal/contracts';
+import { featuresFrom, type Invitation, type Organization, type UserInfo } from '@partner-portal/contracts';
 import { useMemberSearch } from '../api/search-members';
 import { useDeleteOrganization } from '../api/delete-organization';
 import { useRemoveMember } from '../api/remove-member';
@@ -40,12 +40,7 @@ const BulkInviteModal = lazy(() =>
   import('@/features/organizations/components/bulk-invite-modal').then((m) => ({ default: m.BulkInviteModal })),
 );
 
-const NO_FEATURES = {
-  control_tower_enabled: false,
-  control_tower_enabled_for_non_nedap_users: false,
-  ordering_tools_enabled: false,
-  ordering_tools_enabled_for_non_nedap_users: false,
-};
+const NO_FEATURES = featuresFrom({});
 
 /** The selected organization: heading, actions by permission, search and the two tables (docs/product.md, "Screens"). */
 export function OrganizationView({ organization, user }: { organization: Organization; user: UserInfo }) {
