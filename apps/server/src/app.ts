@@ -95,7 +95,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('services', services);
-  app.decorateRequest('sessionUserCache', undefined);
+  app.decorateRequest('sessionUser', undefined);
   app.decorateRequest('sessionIndicatorSet', false);
   app.decorateRequest('routerPathFound', undefined);
   registerActor(app, services.sessions);

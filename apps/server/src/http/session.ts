@@ -105,7 +105,7 @@ export class SessionStore {
       ...(persistent ? { maxAge: ttl } : {}),
     });
     this.setIndicator(reply, persistent ? ttl : undefined);
-    request.sessionUserCache = undefined;
+    request.sessionUser = undefined;
     request.sessionIndicatorSet = true;
     return secret;
   }
@@ -176,7 +176,7 @@ export class SessionStore {
       await this.db.query('DELETE FROM sessions WHERE id_hash = $1', [hashSecret(secret)]);
     }
     void reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: this.options.secureCookies });
-    request.sessionUserCache = null;
+    request.sessionUser = null;
   }
 
   /** End every session of a user (password reset, removal), except optionally one. */
@@ -198,7 +198,7 @@ export class SessionStore {
     const row = rows[0];
     const user = row ? toSessionUser(row, idHash) : null;
     if (row && user) this.cache?.set(idHash, user.id, user, Number(row.expires_at_ms), ticket);
-    return (request.sessionUserCache = user);
+    return (request.sessionUser = user);
   }
 
   /**
@@ -213,12 +213,12 @@ export class SessionStore {
 
   /** What `known` can tell, else the session's id hash to ask the database for (hashed once). */
   private withoutDatabase(request: FastifyRequest): SessionUser | null | string {
-    if (request.sessionUserCache !== undefined) return request.sessionUserCache;
+    if (request.sessionUser !== undefined) return request.sessionUser;
     const secret = request.cookies[SESSION_COOKIE];
-    if (!secret || secret.length > 100) return (request.sessionUserCache = null);
+    if (!secret || secret.length > 100) return (request.sessionUser = null);
     const idHash = hashSecret(secret);
     const cached = this.cache?.get(idHash);
-    return cached ? (request.sessionUserCache = cached) : idHash;
+    return cached ? (request.sessionUser = cached) : idHash;
   }
 
   /**
@@ -367,8 +367,8 @@ export function registerSessionIndicator(app: FastifyInstance, sessions: Session
     // a request answered before its cookies were parsed (refused under overload) is left alone
     if (!request.sessionIndicatorSet && request.cookies) {
       const hasIndicator = request.cookies[SESSION_INDICATOR_COOKIE] !== undefined;
-      if (request.sessionUserCache === null && hasIndicator) sessions.clearIndicator(reply);
-      else if (request.sessionUserCache && !hasIndicator) sessions.setIndicator(reply, undefined);
+      if (request.sessionUser === null && hasIndicator) sessions.clearIndicator(reply);
+      else if (request.sessionUser && !hasIndicator) sessions.setIndicator(reply, undefined);
     }
     done(null, payload);
   });
@@ -376,7 +376,8 @@ export function registerSessionIndicator(app: FastifyInstance, sessions: Session
 
 declare module 'fastify' {
   interface FastifyRequest {
-    sessionUserCache: SessionUser | null | undefined;
+    /** this request's session once looked up (null: none; undefined: not looked up yet) */
+    sessionUser: SessionUser | null | undefined;
     /** the indicator was set with a new session in this request */
     sessionIndicatorSet: boolean;
   }

@@ -27,6 +27,7 @@ import { findOrganizationById, listEmailDomains } from '../organizations/queries
 import * as q from './queries.js';
 import type { InvitationRow } from './queries.js';
 import { passwordProblems } from '../identity/password-policy.js';
+import { EXTERNAL_IDP_ID } from '../../oidc/upstream.js';
 
 /**
  * Invitations (docs/product.md, "Flows and states" and "Validation" and "Calls"). userManagers of an organization's subtree invite, resend and
@@ -39,9 +40,6 @@ export interface InvitationDeps {
   config: Config;
   mailer: Mailer;
 }
-
-/** The account kind given to users who sign in through the upstream identity provider. */
-export const EXTERNAL_IDP = 'external';
 
 export function invitationLink(config: Config, invitation: { id: string; isExternal: boolean }, code: string): string {
   const route = invitation.isExternal ? 'invitation-external-identity' : 'invitation';
@@ -283,7 +281,7 @@ export async function acceptInvitation(db: Database, invitationId: string, input
         lastName: input.last_name.trim(),
         languageCode: input.language_code,
         passwordHash,
-        externalIdp: isExternal ? EXTERNAL_IDP : null,
+        externalIdp: isExternal ? EXTERNAL_IDP_ID : null,
         newsletter: input.opt_in_for_newsletter,
         isDeveloper: inv.organization_depth === 0 && rights.partner_portal.developer === true,
       });
