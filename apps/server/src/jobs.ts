@@ -7,7 +7,7 @@ import type { Services } from './services.js';
 /**
  * The background jobs of a running server, started by main.ts after the app is built and stopped
  * on shutdown (routes and plugins start no timers):
- * - signing key reload every minute (a rotation takes effect without a restart, oidc/rotate-keys.ts);
+ * - signing key reload every minute (a rotation takes effect without a restart, cli/rotate-keys.ts);
  * - clean-up of expired provider rows and sessions every ten minutes, and once at start;
  * - clean-up of the organization tree's change log (no cached tree lives longer than TREE_CACHE_MAX_AGE_MS).
  */
