@@ -2,15 +2,14 @@ import type { Database } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
 import type { SessionUser } from '../../http/session.js';
 import { buildTree } from '../organizations/service.js';
-import { listSubtree } from '../organizations/queries.js';
+import { findRootOrganization, listSubtree } from '../organizations/queries.js';
 
 /** The whole organization tree as JSON, for developers (users.is_developer) only. */
 export async function organizationExport(db: Database, user: SessionUser) {
   if (!user.isDeveloper) throw new AppError('forbidden');
-  const { rows } = await db.query<{ path: string }>('SELECT path FROM organizations WHERE parent_id IS NULL');
-  const rootPath = rows[0]?.path;
-  if (rootPath === undefined) throw new AppError('not_found');
-  const list = await listSubtree(db, rootPath);
+  const root = await findRootOrganization(db);
+  if (!root) throw new AppError('not_found');
+  const list = await listSubtree(db, root.path);
   const tree = buildTree(list);
   if (!tree) throw new AppError('not_found');
   return { exported_at: new Date().toISOString(), organizations: list.length, tree };

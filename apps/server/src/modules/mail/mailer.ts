@@ -1,6 +1,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/client.js';
+import { recordInOutbox } from './queries.js';
 
 export interface MailMessage {
   to: string;
@@ -50,19 +51,15 @@ export function createMailer(options: { smtpUrl: string | undefined; from: strin
       // codes) that must not rest in the database in clear. Without SMTP (development) the body is
       // the only way to follow them.
       const redacted = '(sent through SMTP; body not kept)';
-      await options.db.query(
-        `INSERT INTO mail_outbox (recipient, subject, text_body, html_body, kind, sent_at, error)
-         VALUES ($1, $2, $3, $4, $5, CASE WHEN $6::boolean THEN now() END, $7)`,
-        [
-          message.to,
-          message.subject,
-          transport ? redacted : message.text,
-          transport ? redacted : message.html,
-          message.kind,
-          transport !== null && error === null,
-          error,
-        ],
-      );
+      await recordInOutbox(options.db, {
+        recipient: message.to,
+        subject: message.subject,
+        textBody: transport ? redacted : message.text,
+        htmlBody: transport ? redacted : message.html,
+        kind: message.kind,
+        sent: transport !== null && error === null,
+        error,
+      });
     },
     close() {
       transport?.close();

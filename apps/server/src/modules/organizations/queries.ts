@@ -30,6 +30,12 @@ export async function findOrganizationById(
   return rows[0] ?? null;
 }
 
+/** The provider's root organization (the one without a parent), if the tree has been made. */
+export async function findRootOrganization(q: Queryable): Promise<{ id: string; path: string } | null> {
+  const { rows } = await q.query<{ id: string; path: string }>('SELECT id, path FROM organizations WHERE parent_id IS NULL');
+  return rows[0] ?? null;
+}
+
 export async function findOrganizationByPath(q: Queryable, path: string): Promise<OrganizationRow | null> {
   const { rows } = await q.query<OrganizationRow>(`SELECT ${ORG_COLUMNS} FROM organizations o WHERE o.path = $1`, [path]);
   return rows[0] ?? null;

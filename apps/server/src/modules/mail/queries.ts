@@ -1,0 +1,13 @@
+import type { Queryable } from '../../db/client.js';
+
+/** One e-mail in the outbox, with its delivery result (`sent`: handed to SMTP; `error`: why not). */
+export async function recordInOutbox(
+  db: Queryable,
+  mail: { recipient: string; subject: string; textBody: string; htmlBody: string; kind: string; sent: boolean; error: string | null },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO mail_outbox (recipient, subject, text_body, html_body, kind, sent_at, error)
+     VALUES ($1, $2, $3, $4, $5, CASE WHEN $6::boolean THEN now() END, $7)`,
+    [mail.recipient, mail.subject, mail.textBody, mail.htmlBody, mail.kind, mail.sent, mail.error],
+  );
+}
