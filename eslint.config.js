@@ -39,7 +39,7 @@ const SERVER_LAYERS = [
   ['modules/factors'],
   ['modules/identity'],
   ['modules/invitations'],
-  ['modules/organization-page'],
+  ['modules/organization-details'],
   ['bootstrap.ts', 'jobs.ts', 'app.ts'],
   ['main.ts'],
   ['cli'],

@@ -32,7 +32,7 @@ import { factorLoginPolicy } from './modules/factors/provider.js';
 import { factorRoutes } from './modules/factors/routes.js';
 import { invitationRoutes } from './modules/invitations/routes.js';
 import { memberRoutes } from './modules/members/routes.js';
-import { organizationPageRoutes } from './modules/organization-page/routes.js';
+import { organizationDetailsRoutes } from './modules/organization-details/routes.js';
 import { organizationRoutes } from './modules/organizations/routes.js';
 import { portalRoutes } from './modules/portal/routes.js';
 import { sessionRoutes } from './modules/sessions/routes.js';
@@ -181,7 +181,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   const oidc = await registerOidc(app, factorLoginPolicy(services));
   await app.register(identityRoutes, { oidc });
   await app.register(organizationRoutes);
-  await app.register(organizationPageRoutes);
+  await app.register(organizationDetailsRoutes);
   await app.register(invitationRoutes);
   await app.register(bulkInvitationRoutes);
   const access = new AccountAccess(services, oidc);

@@ -8,7 +8,7 @@ import { isoOrNull, managedOrganization } from '../members/service.js';
 import * as q from './queries.js';
 
 /**
- * The organization page's read model (docs/product.md, "Screens"): the organization with its
+ * An organization's details, read for the manage page (docs/product.md, "Screens"): the organization with its
  * sub-organizations, members and pending invitations, and the people search (members and pending
  * invitations of a subtree). It reads organizations, members and invitations; none of them
  * imports it.

@@ -9,7 +9,7 @@ import * as service from './service.js';
 import { problems } from '../../http/route-kit.js';
 
 /** The organization page's reads (docs/product.md, "Calls" Organizations and Members). HTTP only: the rules live in service.ts. */
-export const organizationPageRoutes: FastifyPluginAsyncZod = async (app) => {
+export const organizationDetailsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { services } = app;
 
   app.get(

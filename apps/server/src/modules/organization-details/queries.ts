@@ -31,8 +31,8 @@ export interface OrganizationPageRow extends OrganizationRow {
 }
 
 // prepared: its plan (lookups by id) does not depend on the id, and planning it cost as much as running it
-const ORGANIZATION_PAGE_SQL = preparedStatement(
-  'organization-page',
+const ORGANIZATION_DETAILS_SQL = preparedStatement(
+  'organization-details',
   `SELECT ${ORG_COLUMNS},
      (SELECT coalesce(json_agg(ch ORDER BY ch.path), '[]') FROM (
         SELECT c.id, c.name, c.path,
@@ -58,6 +58,6 @@ const ORGANIZATION_PAGE_SQL = preparedStatement(
  * listOrganizationApps), domains alphabetically (as listEmailDomains).
  */
 export async function findOrganizationPage(q: Queryable, id: string): Promise<OrganizationPageRow | null> {
-  const { rows } = await q.query<OrganizationPageRow>(ORGANIZATION_PAGE_SQL, [id]);
+  const { rows } = await q.query<OrganizationPageRow>(ORGANIZATION_DETAILS_SQL, [id]);
   return rows[0] ?? null;
 }
