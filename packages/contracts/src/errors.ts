@@ -18,6 +18,7 @@ export const ERRORS = {
   something_went_wrong: { status: 500, title: 'Something went wrong. Please try again' },
   service_unavailable: { status: 503, title: 'The service is temporarily unavailable.' },
   invalid_operation: { status: 409, title: 'Invalid operation' },
+  invalid_date: { status: 400, title: 'Enter a day as YYYY-MM-DD, from 0001-01-01 to 9999-12-31' },
 
   // identity
   invalid_login: { status: 400, title: 'Invalid login' },

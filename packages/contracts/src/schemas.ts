@@ -429,8 +429,11 @@ export const AUDIT_ACTIONS = [
   'organization.update',
 ] as const;
 
-/** A day (YYYY-MM-DD, UTC) of the audit filter's date range. */
-const auditDaySchema = z.iso.date({ message: 'validation_failed' });
+/**
+ * A day (YYYY-MM-DD, UTC) of the audit filter's date range: a calendar day of the years 1 to 9999
+ * (PostgreSQL has no year 0; its `date` would refuse it with an error instead of an answer).
+ */
+const auditDaySchema = z.iso.date({ message: 'invalid_date' }).refine((day) => !day.startsWith('0000-'), { message: 'invalid_date' });
 
 const auditFilterFields = {
   organizationId: uuidSchema.optional(),

@@ -11,8 +11,10 @@ import { ACR_VALUES } from '@partner-portal/contracts';
 import type { Services } from '../services.js';
 import { hashSecret, SESSION_COOKIE } from '../http/session.js';
 import { findAccount, isAccountId, SCOPE_CLAIMS } from './account.js';
+import { extraClientMetadata } from './client-metadata.js';
 import { frontchannelLogoutUris } from './logout.js';
 import { multiFactorCheck, type LoginPolicy } from './multi-factor.js';
+import { pinPublicOrigin } from './public-origin.js';
 import type { ErrorRecord, LogoutRecord, RecordStore } from './records.js';
 import { flush, TokenWrites, withTokenWrites } from './token-writes.js';
 
@@ -62,16 +64,6 @@ async function rememberedGrantId(services: Services, accountId: string, clientId
 
 function str(value: unknown): string | null {
   return typeof value === 'string' && value ? value : null;
-}
-
-function isHttpUrl(value: unknown): boolean {
-  if (typeof value !== 'string') return false;
-  try {
-    const u = new URL(value);
-    return u.protocol === 'https:' || u.protocol === 'http:';
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -129,17 +121,7 @@ export function createProvider(
       token_endpoint_auth_method: 'client_secret_basic',
       id_token_signed_response_alg: 'RS256',
     },
-    extraClientMetadata: {
-      properties: ['frontchannel_logout_uri', 'frontchannel_logout_session_required'],
-      validator(_ctx, key, value) {
-        if (key === 'frontchannel_logout_uri' && value !== undefined && !isHttpUrl(value)) {
-          throw new Error('frontchannel_logout_uri must be an http(s) URL');
-        }
-        if (key === 'frontchannel_logout_session_required' && value !== undefined && typeof value !== 'boolean') {
-          throw new Error('frontchannel_logout_session_required must be a boolean');
-        }
-      },
-    },
+    extraClientMetadata,
     features: {
       devInteractions: { enabled: false },
       introspection: { enabled: true },
@@ -232,7 +214,10 @@ export function createProvider(
   };
 
   const provider = new Provider(config.publicUrl, configuration);
+  // TRUST_PROXY decides the client address only (X-Forwarded-For); every address the provider
+  // builds comes from PUBLIC_URL (public-origin.ts)
   provider.proxy = config.TRUST_PROXY;
+  pinPublicOrigin(provider, config.publicUrl);
   // a token request's token writes are made together once its answer is ready (token-writes.ts)
   provider.use(async (ctx, next) => {
     if (ctx.method !== 'POST' || ctx.path !== ROUTES.token) {

@@ -16,7 +16,8 @@ const description =
   'Optional `rights_from_member_id` copies that member’s rights (a member the actor may edit) to every invitation, checked against the organization as ' +
   'the invitation form checks rights (409 invalid_rights); without it the invitations carry no rights. Each row gets an outcome: ok (would be sent), ' +
   'invalid_address, domain_not_allowed, already_member, already_invited, duplicate_in_file (a later row of an address already in the file), ' +
-  'invalid_language (not one of en, nl, de, fr, es; empty: the inviter’s language) or invalid_name (over 100 characters).';
+  'invalid_language (not one of en, nl, de, fr, es; empty: the inviter’s language) or invalid_name (over 100 characters, or a control character such as NUL). ' +
+  'Every cell is checked before anything is made; a control character in a cell is answered and reported as U+FFFD.';
 
 /** Bulk invitations from a CSV file: dry run, sending, and the sending's report. */
 export const bulkInvitationRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -44,7 +45,7 @@ export const bulkInvitationRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Send the invitations of a CSV file (userManager): every ok row is invited and e-mailed; the report is stored (batch_id)',
-        description: `${description} Every ok row is invited with the rules and audit entry of a single invitation (outcome sent); the sending is audited as invitation.bulk. Download the report at GET /api/invitations/batches/{batch_id}/report.`,
+        description: `${description} Every ok row is invited with the rules and audit entry of a single invitation (outcome sent); the sending is audited as invitation.bulk. The invitations, the report and its audit entry are stored together or not at all; the e-mails go out after that. Download the report at GET /api/invitations/batches/{batch_id}/report.`,
         params: organizationIdParamsSchema,
         body: bulkInvitationRequestSchema,
         response: { 200: bulkInvitationResponseSchema, ...problems(400, 401, 403, 404, 409) },

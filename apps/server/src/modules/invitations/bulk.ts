@@ -15,25 +15,27 @@ import {
 } from '@partner-portal/contracts';
 import type { Database, Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
-import { audit } from '../audit/service.js';
+import { audit, auditRefusal, RefusedChange } from '../audit/service.js';
 import { neutralizeFormula } from '../../http/spreadsheet.js';
 import { getRights } from '../members/service.js';
 import { rightsContextFor, validateRights } from '../members/rights-context.js';
 import { assertInSubtree, requireRole, type Actor } from '../../http/access.js';
 import { findOrganizationById, listEmailDomains } from '../organizations/queries.js';
 import type { Logger } from 'pino';
-import { createInvitation, type InvitationDeps } from './service.js';
+import { pgErrorCode } from '../../db/errors.js';
+import { mailInvitation, makeInvitation, type InvitationDeps, type MadeInvitation } from './service.js';
 
 export type BulkInvitationDeps = InvitationDeps & { log: Logger };
 
-/** Invitations sent at once while sending a file. */
+/** E-mails sent at once after a file's invitations are made. */
 const SEND_CONCURRENCY = 4;
 
 /**
  * Bulk invitations from a CSV file (docs/decisions/018-the-administrators-day.md). The file is
- * parsed by csv-parse; a dry run answers per row what would happen; sending invites every row
- * that is ok through createInvitation (each with all the rules and the audit of one invitation)
- * and stores a report to download.
+ * parsed by csv-parse and every cell checked before anything is made; a dry run answers per row
+ * what would happen; sending invites every row that is ok with makeInvitation (each with all the
+ * rules and the audit of one invitation) and stores a report to download — the invitations, the
+ * report and its audit entry in one transaction, the e-mails after it committed.
  */
 
 interface ParsedRow {
@@ -108,6 +110,24 @@ export function parseInvitationCsv(csv: string): ParsedRow[] {
   return rows;
 }
 
+/**
+ * Characters a cell may not hold: control characters — NUL, which PostgreSQL text and jsonb
+ * refuse, and the others, which have no place in a name or an e-mail. (csv-parse reads the file
+ * as UTF-8, so an unpaired surrogate arrives as U+FFFD, which is text.)
+ */
+const NOT_TEXT = /\p{Cc}/u;
+const NOT_TEXT_ALL = new RegExp(NOT_TEXT.source, 'gu');
+
+/** A name as a row may give it: at most 100 characters of text. */
+function isName(value: string): boolean {
+  return value.length <= 100 && !NOT_TEXT.test(value);
+}
+
+/** A cell as the report keeps and answers it: what it cannot hold replaced by U+FFFD. */
+function reported(value: string): string {
+  return value.replace(NOT_TEXT_ALL, '\uFFFD');
+}
+
 function languageOf(value: string): string | null | undefined {
   const code = value.trim().toLowerCase();
   if (!code) return null;
@@ -174,14 +194,14 @@ async function plan(
       if (known.members.has(key)) return 'already_member';
       if (known.invited.has(key)) return 'already_invited';
       if (language === undefined) return 'invalid_language';
-      if (r.firstName.length > 100 || r.lastName.length > 100) return 'invalid_name';
+      if (!isName(r.firstName) || !isName(r.lastName)) return 'invalid_name';
       return 'ok';
     })();
     return {
       line: r.line,
-      email_address: email,
-      first_name: r.firstName,
-      last_name: r.lastName,
+      email_address: reported(email),
+      first_name: reported(r.firstName),
+      last_name: reported(r.lastName),
       language_code: language ?? null,
       outcome: verdict,
     };
@@ -205,8 +225,10 @@ export async function dryRunBulkInvitation(
   return summary(org.id, rows, true, 'ok');
 }
 
-/** Map a refusal of createInvitation (a race since the dry run) to a row's outcome. */
+/** Map a refusal of makeInvitation (a race since the checks of the plan) to a row's outcome. */
 function outcomeOf(err: unknown): BulkInvitationOutcome {
+  // another request made a pending invitation of the address meanwhile (unique index)
+  if (pgErrorCode(err) === '23505') return 'already_invited';
   if (!(err instanceof AppError)) return 'failed';
   switch (err.key) {
     case 'invitation_already_pending':
@@ -224,9 +246,11 @@ function outcomeOf(err: unknown): BulkInvitationOutcome {
 }
 
 /**
- * Send: every row that is ok is invited with createInvitation (its checks, audit entry and
- * e-mail); the others are reported with their verdict. The report is stored (batch_id) and audited
- * as invitation.bulk.
+ * Send: in one transaction, every row that is ok is invited with makeInvitation (its checks and
+ * audit entry; a row refused meanwhile is rolled back to its savepoint and reported with its
+ * reason), then the report is stored (batch_id) and audited as invitation.bulk. Only after that
+ * committed do the e-mails go out: a sending that fails leaves no invitation, report, audit entry
+ * or e-mail behind.
  */
 export async function sendBulkInvitation(
   deps: BulkInvitationDeps,
@@ -235,31 +259,30 @@ export async function sendBulkInvitation(
   input: { csv: string; rights_from_member_id?: string | null | undefined },
 ): Promise<BulkInvitationResponse> {
   const { org, rights, rows } = await plan(deps.db, actor, organizationId, input);
-  const report: BulkInvitationRow[] = [...rows];
-  const sendRow = async (index: number) => {
-    const row = rows[index]!;
-    try {
-      const created = await createInvitation(deps, actor, org.id, {
-        email_address: row.email_address,
-        language_code: row.language_code,
-        rights,
-      });
-      report[index] = { ...row, outcome: 'sent', invitation_id: created.invitation.invitation_id };
-    } catch (err) {
-      const outcome = outcomeOf(err);
-      if (outcome === 'failed') deps.log.warn({ err, line: row.line }, 'bulk invitation row failed');
-      report[index] = { ...row, outcome };
+  const { batchId, report, made } = await deps.db.transaction(async (tx) => {
+    const report: BulkInvitationRow[] = [...rows];
+    const made: MadeInvitation[] = [];
+    for (const [index, row] of rows.entries()) {
+      if (row.outcome !== 'ok') continue;
+      await tx.query('SAVEPOINT bulk_invitation_row');
+      try {
+        const invitation = await makeInvitation(tx, deps.config, actor, org.id, {
+          email_address: row.email_address,
+          language_code: row.language_code,
+          rights,
+        });
+        await tx.query('RELEASE SAVEPOINT bulk_invitation_row');
+        made.push(invitation);
+        report[index] = { ...row, outcome: 'sent', invitation_id: invitation.row.id };
+      } catch (err) {
+        await tx.query('ROLLBACK TO SAVEPOINT bulk_invitation_row');
+        if (err instanceof RefusedChange) await auditRefusal(tx, actor, err);
+        const outcome = outcomeOf(err);
+        if (outcome === 'failed') deps.log.warn({ err, line: row.line }, 'bulk invitation row failed');
+        report[index] = { ...row, outcome };
+      }
     }
-  };
-  // a few at a time: each is one short transaction and one e-mail; the rows are distinct addresses
-  const pending = rows.flatMap((r, i) => (r.outcome === 'ok' ? [i] : []));
-  await Promise.all(
-    Array.from({ length: Math.min(SEND_CONCURRENCY, pending.length) }, async () => {
-      for (let next = pending.shift(); next !== undefined; next = pending.shift()) await sendRow(next);
-    }),
-  );
-  const result = summary(org.id, report, false, 'sent');
-  const batchId = await deps.db.transaction(async (tx) => {
+    const result = summary(org.id, report, false, 'sent');
     const { rows: inserted } = await tx.query<{ id: string }>(
       'INSERT INTO invitation_batches (organization_id, created_by, sent, refused, rows) VALUES ($1, $2, $3, $4, $5) RETURNING id',
       [org.id, actor.user.id, result.ok, result.refused, JSON.stringify(report)],
@@ -279,9 +302,22 @@ export async function sendBulkInvitation(
         rights,
       },
     });
-    return id;
+    return { batchId: id, report, made };
   });
-  return { batch_id: batchId, ...result };
+  // a few e-mails at a time; an e-mail that cannot go is in the outbox with its error (mail/mailer.ts)
+  const pending = [...made];
+  await Promise.all(
+    Array.from({ length: Math.min(SEND_CONCURRENCY, pending.length) }, async () => {
+      for (let next = pending.shift(); next !== undefined; next = pending.shift()) {
+        try {
+          await mailInvitation(deps, actor, next);
+        } catch (err) {
+          deps.log.error({ err, invitationId: next.row.id }, 'bulk invitation: the e-mail could not be sent');
+        }
+      }
+    }),
+  );
+  return { batch_id: batchId, ...summary(org.id, report, false, 'sent') };
 }
 
 /** The stored report of a sending, as CSV, for the userManagers of the organization's subtree. */

@@ -77,78 +77,105 @@ function inviterNameOf(actor: Actor): string {
   return displayName(actor.user.firstName, actor.user.lastName, actor.user.email);
 }
 
+export interface InvitationInput {
+  email_address: string;
+  language_code?: string | null | undefined;
+  rights?: Rights | null | undefined;
+  is_external_identity_provider?: boolean | null | undefined;
+}
+
+/** An invitation made and not yet e-mailed: its row and the link's code (kept nowhere else). */
+export interface MadeInvitation {
+  row: InvitationRow;
+  code: string;
+}
+
+/**
+ * Make one invitation in the caller's transaction, with every rule of inviting one address (the
+ * actor's subtree, allowed domains, no member or pending invitation yet, rights the organization
+ * may have and the actor holds) and its audit entry. Nothing is e-mailed: the caller sends
+ * `mailInvitation` once the transaction has committed. A refused change throws (RefusedChange for
+ * rights not held; the caller audits it outside the rolled-back work).
+ */
+export async function makeInvitation(
+  tx: Queryable,
+  config: Config,
+  actor: Actor,
+  organizationId: string,
+  input: InvitationInput,
+): Promise<MadeInvitation> {
+  const member = requireRole(actor, 'user');
+  const email = input.email_address.trim();
+  const code = newSecret();
+  const org = await findOrganizationById(tx, organizationId);
+  if (!org) throw new AppError('not_found');
+  assertInSubtree(member, org.path);
+  const domains = await listEmailDomains(tx, org.id);
+  if (!isDomainAllowed(email, domains)) {
+    const listed = domains.map((d) => `@${d}`);
+    throw new AppError('not_allowed_to_invite_other_domains', { messages: listed, params: { domains: listed.join(', ') } });
+  }
+  if (await q.userExists(tx, email)) throw new AppError('email_address_already_exists');
+  await q.sweepExpired(tx, email);
+  if (await q.hasPendingInvitation(tx, email)) throw new AppError('invitation_already_pending');
+  let rights: Rights | null = null;
+  if (input.rights) rights = validateRights(input.rights, await rightsContextFor(tx, org, actor.user.isDeveloper), null);
+  const notHeld = rights ? rightsNotHeld(delegatorOf(actor), rights) : [];
+  if (notHeld.length) {
+    const attempted = {
+      organizationId: org.id,
+      organizationPath: org.path,
+      action: 'invitation.create',
+      targetType: 'invitation',
+      targetId: null,
+      after: { email_address: email, rights },
+    };
+    throw new RefusedChange('cannot_grant_rights_not_held', attempted, { messages: notHeld, params: { rights: notHeld.join(', ') } });
+  }
+  const isExternal = input.is_external_identity_provider === true || (config.externalIdp?.emailDomains ?? []).includes(emailDomain(email));
+  const id = await q.insertInvitation(tx, {
+    organizationId: org.id,
+    email,
+    codeHash: hashSecret(code),
+    languageCode: input.language_code ?? (actor.user.languageCode || DEFAULT_USER_LANGUAGE),
+    isExternal,
+    rights,
+    invitedBy: actor.user.id,
+    ttlHours: config.INVITATION_TTL_HOURS,
+  });
+  const row = (await q.findInvitation(tx, id))!;
+  await audit(tx, actor, {
+    organizationId: org.id,
+    organizationPath: org.path,
+    action: 'invitation.create',
+    targetType: 'invitation',
+    targetId: id,
+    after: { email_address: email, language_code: row.language_code, is_external_identity_provider: isExternal, rights },
+  });
+  return { row, code };
+}
+
+/** E-mail a made invitation's link, from the actor (after its transaction committed). */
+export async function mailInvitation(deps: InvitationDeps, actor: Actor, made: MadeInvitation): Promise<void> {
+  await sendInvitationEmail(deps, made.row, made.code, inviterNameOf(actor));
+}
+
 export async function createInvitation(
   deps: InvitationDeps,
   actor: Actor,
   organizationId: string,
-  input: {
-    email_address: string;
-    language_code?: string | null | undefined;
-    rights?: Rights | null | undefined;
-    is_external_identity_provider?: boolean | null | undefined;
-  },
+  input: InvitationInput,
 ): Promise<{ invitation: Invitation; organizationId: string }> {
-  const member = requireRole(actor, 'user');
-  const email = input.email_address.trim();
-  const code = newSecret();
-  let created: InvitationRow;
+  let made: MadeInvitation;
   try {
-    created = await deps.db.transaction(async (tx) => {
-      const org = await findOrganizationById(tx, organizationId);
-      if (!org) throw new AppError('not_found');
-      assertInSubtree(member, org.path);
-      const domains = await listEmailDomains(tx, org.id);
-      if (!isDomainAllowed(email, domains)) {
-        const listed = domains.map((d) => `@${d}`);
-        throw new AppError('not_allowed_to_invite_other_domains', { messages: listed, params: { domains: listed.join(', ') } });
-      }
-      if (await q.userExists(tx, email)) throw new AppError('email_address_already_exists');
-      await q.sweepExpired(tx, email);
-      if (await q.hasPendingInvitation(tx, email)) throw new AppError('invitation_already_pending');
-      let rights: Rights | null = null;
-      if (input.rights) rights = validateRights(input.rights, await rightsContextFor(tx, org, actor.user.isDeveloper), null);
-      const notHeld = rights ? rightsNotHeld(delegatorOf(actor), rights) : [];
-      if (notHeld.length) {
-        const attempted = {
-          organizationId: org.id,
-          organizationPath: org.path,
-          action: 'invitation.create',
-          targetType: 'invitation',
-          targetId: null,
-          after: { email_address: email, rights },
-        };
-        throw new RefusedChange('cannot_grant_rights_not_held', attempted, { messages: notHeld, params: { rights: notHeld.join(', ') } });
-      }
-      const isExternal =
-        input.is_external_identity_provider === true || (deps.config.externalIdp?.emailDomains ?? []).includes(emailDomain(email));
-      const id = await q.insertInvitation(tx, {
-        organizationId: org.id,
-        email,
-        codeHash: hashSecret(code),
-        languageCode: input.language_code ?? (actor.user.languageCode || DEFAULT_USER_LANGUAGE),
-        isExternal,
-        rights,
-        invitedBy: actor.user.id,
-        ttlHours: deps.config.INVITATION_TTL_HOURS,
-      });
-      const row = (await q.findInvitation(tx, id))!;
-      await audit(tx, actor, {
-        organizationId: org.id,
-        organizationPath: org.path,
-        action: 'invitation.create',
-        targetType: 'invitation',
-        targetId: id,
-        after: { email_address: email, language_code: row.language_code, is_external_identity_provider: isExternal, rights },
-      });
-      return row;
-    });
+    made = await deps.db.transaction((tx) => makeInvitation(tx, deps.config, actor, organizationId, input));
   } catch (err) {
     if (err instanceof RefusedChange) await auditRefusal(deps.db, actor, err);
     if (pgErrorCode(err) === '23505') throw new AppError('invitation_already_pending');
     throw err;
   }
-  await sendInvitationEmail(deps, created, code, inviterNameOf(actor));
-  return { invitation: toInvitationWithOrg(created), organizationId: created.organization_id };
+  await mailInvitation(deps, actor, made);
+  return { invitation: toInvitationWithOrg(made.row), organizationId: made.row.organization_id };
 }
 
 function toInvitationWithOrg(row: InvitationRow): Invitation {
