@@ -10,6 +10,7 @@ import { ensureSigningKey, loadSigningKeys, signingKeyFingerprint } from './keys
 import type { LoginPolicy } from './multi-factor.js';
 import { createProvider, INTERACTION_PATH, ROUTES } from './provider.js';
 import { rememberConsent, sessionIsPersistent } from './queries.js';
+import { authenticatedAfter } from './reauthentication.js';
 import { RecordStore, type ErrorRecord, type ExternalLoginRecord, type LogoutRecord } from './records.js';
 import { UpstreamIdp } from './upstream.js';
 import { escapeHtml } from '../http/html.js';
@@ -156,8 +157,12 @@ function registerInteractionPages(app: FastifyInstance, oidc: Oidc, loginPolicy:
 
   /**
    * The provider sends the browser here when it needs a login or consent. With a live portal
-   * session the step completes at once (one sign-in); without, the browser goes to the login page,
-   * whose API calls bring it back here.
+   * session that meets the request the step completes at once (one sign-in), with the session's
+   * amr, acr and authentication time; without one, the browser goes to the login page, whose API
+   * calls bring it back here. A session that is not enough goes there too: one that authenticated
+   * too long ago for prompt=login or max_age (reauthentication.ts) stays while the user signs in
+   * again; one that lacks a second factor the request or a policy needs ends first (the step-up,
+   * multi-factor.ts). A request no sign-in of the account can meet ends with an error to the client.
    */
   app.get(`${INTERACTION_PATH}:uid`, { schema: { hide: true, params: z.object({ uid: z.string().max(100) }) } }, async (request, reply) => {
     const { uid } = request.params as { uid: string };
@@ -192,17 +197,37 @@ function registerInteractionPages(app: FastifyInstance, oidc: Oidc, loginPolicy:
     if (user.mustChangePassword) return reply.redirect('/change-password', 303);
     let returnTo: string;
     if (interaction.prompt.name === 'login') {
-      const remember = await sessionIsPersistent(services.db, user.sessionIdHash);
-      const authentication = await loginPolicy.loginAuthentication(user, interaction.params);
-      if (!authentication) {
+      const [remember, decision] = await Promise.all([
+        sessionIsPersistent(services.db, user.sessionIdHash),
+        loginPolicy.loginAuthentication(user, interaction.params),
+      ]);
+      if (decision.kind === 'sign_in_again') {
         // the client asks for more than this session proves: sign in again, with a second factor
         await services.sessions.end(request, reply);
+        return reply.redirect(loginPageUrl(oidc.interactionUrl(uid)), 303);
+      }
+      if (decision.kind === 'unmet') {
+        returnTo = await provider.interactionResult(
+          request.raw,
+          reply.raw,
+          { error: 'unmet_authentication_requirements', error_description: 'the requested authentication context cannot be met' },
+          { mergeWithLastSubmission: false },
+        );
+        return reply.redirect(returnTo, 303);
+      }
+      const { amr, acr, authenticatedAt } = decision.authentication;
+      const after = authenticatedAfter(interaction);
+      if (after !== null && authenticatedAt <= after) {
+        // prompt=login or max_age: the password again (and the second factor of an account that has
+        // one) at the login page, which sends the browser back here. The portal session goes on
+        // meanwhile; the sign-in there replaces it (reauthentication.ts).
         return reply.redirect(loginPageUrl(oidc.interactionUrl(uid)), 303);
       }
       returnTo = await provider.interactionResult(
         request.raw,
         reply.raw,
-        { login: { accountId: user.id, remember, ...authentication } },
+        // ts: the provider session's login time and the ID token's auth_time
+        { login: { accountId: user.id, remember, amr, acr, ts: Math.floor(authenticatedAt / 1000) } },
         { mergeWithLastSubmission: false },
       );
     } else if (interaction.prompt.name === 'consent') {

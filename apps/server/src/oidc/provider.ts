@@ -15,6 +15,7 @@ import { extraClientMetadata } from './client-metadata.js';
 import { frontchannelLogoutUris } from './logout.js';
 import { multiFactorCheck, type LoginPolicy } from './multi-factor.js';
 import { pinPublicOrigin } from './public-origin.js';
+import { reauthenticationCheck } from './reauthentication.js';
 import type { ErrorRecord, LogoutRecord, RecordStore } from './records.js';
 import { flush, TokenWrites, withTokenWrites } from './token-writes.js';
 
@@ -38,18 +39,22 @@ export interface ProviderRecords {
   logouts: RecordStore<LogoutRecord>;
 }
 
-/** The portal session of the cookie sent with a provider request, if it is live. */
+/**
+ * The portal session of the cookie sent with a provider request, if it is live. (Its
+ * authentication time, the ID token's auth_time, reaches the provider with the login result of the
+ * interaction page: oidc/index.ts.)
+ */
 export async function portalSession(
   services: Services,
   secret: string | undefined,
-): Promise<{ userId: string; persistent: boolean; loginTs: number } | null> {
+): Promise<{ userId: string; persistent: boolean } | null> {
   if (!secret || secret.length > 100) return null;
-  const { rows } = await services.db.query<{ user_id: string; persistent: boolean; login_ts: number }>(
-    'SELECT user_id, persistent, extract(epoch FROM created_at)::int AS login_ts FROM sessions WHERE id_hash = $1 AND expires_at > now()',
+  const { rows } = await services.db.query<{ user_id: string; persistent: boolean }>(
+    'SELECT user_id, persistent FROM sessions WHERE id_hash = $1 AND expires_at > now()',
     [hashSecret(secret)],
   );
   const row = rows[0];
-  return row ? { userId: row.user_id, persistent: row.persistent, loginTs: Number(row.login_ts) } : null;
+  return row ? { userId: row.user_id, persistent: row.persistent } : null;
 }
 
 /** The grant a user gave a client earlier (consent remembered per client), if it still lives. */
@@ -93,8 +98,14 @@ export function createProvider(
     }),
     0,
   );
-  // a client that asks for multi-factor (acr_values) gets it: step-up (multi-factor.ts)
-  policy.get('login')!.checks.add(multiFactorCheck(loginPolicy));
+  const login = policy.get('login')!;
+  // prompt=login and max_age against the portal session's authentication time (reauthentication.ts)
+  login.checks.remove('max_age');
+  login.checks.add(reauthenticationCheck());
+  // acr_values and essential acr claims: step-up or refusal, decided once (multi-factor.ts)
+  login.checks.remove('essential_acrs');
+  login.checks.remove('essential_acr');
+  login.checks.add(multiFactorCheck(loginPolicy));
 
   const configuration: Configuration = {
     adapter: Adapter,
@@ -106,10 +117,11 @@ export function createProvider(
       long: { httpOnly: true, sameSite: 'lax', signed: true },
       short: { httpOnly: true, sameSite: 'lax', signed: true },
     },
-    // acr and amr (how the user signed in, multi-factor.ts) go with openid: in every ID token
+    // acr and amr (how the user signed in, multi-factor.ts) and auth_time (when: the portal
+    // session's authentication time, reauthentication.ts) go with openid: in every ID token
     claims: {
       ...Object.fromEntries(Object.entries(SCOPE_CLAIMS).map(([k, v]) => [k, [...v]])),
-      openid: [...SCOPE_CLAIMS.openid, 'acr', 'amr'],
+      openid: [...SCOPE_CLAIMS.openid, 'acr', 'amr', 'auth_time'],
     },
     scopes: ['openid', 'offline_access', 'email', 'profile', 'organization', 'rights'],
     conformIdTokenClaims: false,

@@ -1,5 +1,5 @@
 import { ACR_MULTI_FACTOR } from '@partner-portal/contracts';
-import { asksMultiFactor, type LoginPolicy } from '../../oidc/multi-factor.js';
+import { acrOutcome, acrRequest, type LoginPolicy } from '../../oidc/multi-factor.js';
 import type { Services } from '../../services.js';
 import * as q from './queries.js';
 import { sessionAuthentication } from './service.js';
@@ -14,16 +14,24 @@ export function factorLoginPolicy(services: Services): LoginPolicy {
     requiresMultiFactor: (accountId) => q.userUnderPolicy(services.db, accountId),
 
     /**
-     * amr and acr of the portal session for the provider's login result, or null when the
-     * authorization request asks for more than the session proves, or a policy requires a second
-     * factor the session has not proved (the user signs in again, with a second factor). Accounts of
-     * the external identity provider sign in there: their acr stays single-factor and the client
-     * decides (acr_values is a wish, not a demand).
+     * The portal session for the provider's login result (amr, acr, authentication time), unless
+     * the authorization request asks for an acr the session has not proved and a step-up gives it,
+     * or a policy requires a second factor the session has not proved: then the user signs in
+     * again, with a second factor. Accounts of the external identity provider sign in there: they
+     * get no step-up, so a demand for multi-factor (an essential acr) is unmet, and a wish
+     * (acr_values) leaves their single-factor acr for the client to judge (multi-factor.ts acrOutcome).
      */
     async loginAuthentication(user, params) {
       const authentication = await sessionAuthentication(services, user);
-      if (authentication.acr === ACR_MULTI_FACTOR || user.externalIdentityProvider) return authentication;
-      return asksMultiFactor(params) || (await q.userUnderPolicy(services.db, user.id)) ? null : authentication;
+      if (!authentication) return { kind: 'sign_in_again' };
+      const native = !user.externalIdentityProvider;
+      const outcome = acrOutcome(acrRequest(params), authentication.acr, native);
+      if (outcome === 'unmet') return { kind: 'unmet' };
+      if (outcome === 'step_up') return { kind: 'sign_in_again' };
+      if (native && authentication.acr !== ACR_MULTI_FACTOR && (await q.userUnderPolicy(services.db, user.id))) {
+        return { kind: 'sign_in_again' };
+      }
+      return { kind: 'complete', authentication };
     },
   };
 }

@@ -120,19 +120,27 @@ export async function deleteSecondStep(db: Queryable, idHash: string): Promise<b
 
 // ---- sessions -----------------------------------------------------------------------------------
 
-/** Mark how a session was authenticated and that it was just now (amr, re-authentication time). */
+/**
+ * Mark how a session was authenticated and that it was just now (amr, and authenticated_at: the
+ * session's authentication time, the ID token's auth_time).
+ */
 export async function setSessionAuthentication(db: Queryable, idHash: string, amr: string[]): Promise<void> {
   await db.query('UPDATE sessions SET amr = $2, authenticated_at = now() WHERE id_hash = $1', [idHash, amr]);
 }
 
 export interface SessionAuthentication {
   amr: string[];
-  authenticated_at: Date | string;
+  /** authenticated_at in milliseconds since the epoch (with its microseconds as the fraction) */
+  authenticated_at_ms: number;
 }
 
 export async function findSessionAuthentication(db: Queryable, idHash: string): Promise<SessionAuthentication | undefined> {
-  const { rows } = await db.query<SessionAuthentication>('SELECT amr, authenticated_at FROM sessions WHERE id_hash = $1', [idHash]);
-  return rows[0];
+  const { rows } = await db.query<SessionAuthentication>(
+    'SELECT amr, (extract(epoch FROM authenticated_at) * 1000)::float8 AS authenticated_at_ms FROM sessions WHERE id_hash = $1',
+    [idHash],
+  );
+  const row = rows[0];
+  return row && { amr: row.amr, authenticated_at_ms: Number(row.authenticated_at_ms) };
 }
 
 // ---- the policy that follows the tree -----------------------------------------------------------

@@ -10,7 +10,7 @@ import type { SqlStatement } from '../../db/sql.js';
 import { AppError } from '../../http/problem.js';
 import { hashSecret, newSecret, type SessionUser } from '../../http/session.js';
 import type { Oidc } from '../../oidc/index.js';
-import { asksMultiFactor } from '../../oidc/multi-factor.js';
+import { asksMultiFactor, type Authentication } from '../../oidc/multi-factor.js';
 import { seal, unseal } from '../../sealed.js';
 import type { Services } from '../../services.js';
 import { verifyPassword } from '../../passwords.js';
@@ -395,11 +395,14 @@ export class FactorService {
 }
 
 /**
- * What a portal session proves, for the provider's login result: amr (RFC 8176) and acr. A session
- * without recorded methods was started by a password (or an external login) alone.
+ * What a portal session proves, for the provider's login result: amr (RFC 8176), acr, and when the
+ * user last authenticated in it (`sessions.authenticated_at`: the sign-in, its second step, or a
+ * password or code checked again; docs/second-factors.md). A session without recorded methods was
+ * started by a password (or an external login) alone. Null when the session has ended meanwhile.
  */
-export async function sessionAuthentication(services: Services, user: SessionUser): Promise<{ amr: string[]; acr: string }> {
+export async function sessionAuthentication(services: Services, user: SessionUser): Promise<Authentication | null> {
   const row = await q.findSessionAuthentication(services.db, user.sessionIdHash);
-  const amr = row?.amr.length ? row.amr : [user.externalIdentityProvider ? AMR.federated : AMR.password];
-  return { amr, acr: amr.includes(AMR.multiFactor) ? ACR_MULTI_FACTOR : ACR_SINGLE_FACTOR };
+  if (!row) return null;
+  const amr = row.amr.length ? row.amr : [user.externalIdentityProvider ? AMR.federated : AMR.password];
+  return { amr, acr: amr.includes(AMR.multiFactor) ? ACR_MULTI_FACTOR : ACR_SINGLE_FACTOR, authenticatedAt: row.authenticated_at_ms };
 }
