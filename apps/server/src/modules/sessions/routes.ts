@@ -6,6 +6,7 @@ import {
   problemSchema,
   sessionIdParamsSchema,
 } from '@partner-portal/contracts';
+import { PROVIDER_SESSION_COOKIE } from '../../oidc/logout.js';
 import * as service from './service.js';
 
 const noContent = z.null().describe('No content');
@@ -13,7 +14,7 @@ const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((s) 
 const tags = ['identity'];
 
 /** The signed-in user's own portal sessions (the profile page lists them). */
-export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
+export const sessionRoutes: FastifyPluginAsyncZod<{ access: service.AccountAccess }> = async (app, { access }) => {
   const { services } = app;
 
   app.get(
@@ -51,9 +52,15 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'End every session of the user except this one',
+        description:
+          'The clients signed in through the other sessions lose their grants and tokens and get back-channel logout; this browser keeps its own.',
         response: { 200: endedSessionsResponseSchema, ...problems(401) },
       },
     },
-    async (request) => service.endOtherSessions(services, await services.sessions.require(request)),
+    async (request) => {
+      const user = await services.sessions.require(request);
+      const providerSession = request.cookies[PROVIDER_SESSION_COOKIE];
+      return service.endOtherSessions(services, access, user, providerSession && providerSession.length <= 200 ? providerSession : null);
+    },
   );
 };
