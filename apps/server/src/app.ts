@@ -179,18 +179,18 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   // modules
   await app.register(healthRoutes);
   const oidc = await registerOidc(app, factorLoginPolicy(services));
-  await app.register(identityRoutes, { oidc });
+  const access = new AccountAccess(services, oidc);
+  await app.register(identityRoutes, { oidc, access });
   await app.register(organizationRoutes);
   await app.register(organizationDetailsRoutes);
   await app.register(invitationRoutes);
   await app.register(bulkInvitationRoutes);
-  const access = new AccountAccess(services, oidc);
   await app.register(memberRoutes, { access });
-  await app.register(sessionRoutes);
+  await app.register(sessionRoutes, { access });
   await app.register(portalRoutes);
   await app.register(auditRoutes);
   await app.register(developerRoutes);
-  await app.register(factorRoutes, { oidc });
+  await app.register(factorRoutes, { oidc, access });
 
   await registerWebApp(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);
   return app;

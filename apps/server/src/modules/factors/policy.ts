@@ -4,6 +4,7 @@ import { AppError } from '../../http/problem.js';
 import { audit } from '../audit/service.js';
 import { assertInSubtree, isPathInSubtree, requireRole, type Actor } from '../../http/access.js';
 import { findOrganizationById } from '../organizations/queries.js';
+import type { AccountAccess, BackchannelNotice } from '../sessions/service.js';
 import * as q from './queries.js';
 
 /**
@@ -12,6 +13,11 @@ import * as q from './queries.js';
  * requirement (tighten) but cannot lift an inherited one (loosen). A requirement is lifted only
  * on the organization where it was set, by a manager at the level that set it or above. The
  * provider's administrators require it everywhere by setting it on the root organization.
+ *
+ * Setting a requirement ends, in its transaction, what the native members below it hold from
+ * sign-ins without a second factor: their single-factor portal sessions (except the manager's own)
+ * and their clients' provider sessions, grants and tokens that a second factor did not prove
+ * (AccountAccess.revokeSingleFactor); the clients get back-channel logout once it has committed.
  */
 
 function toPolicy(organizationId: string, holding: q.PolicyRow[]): SecondFactorPolicy {
@@ -46,14 +52,22 @@ export async function getPolicy(db: Database, actor: Actor, organizationId: stri
 }
 
 /** Require (or lift) a second factor for an organization's subtree; organizationManagers of that subtree. */
-export async function setPolicy(db: Database, actor: Actor, organizationId: string, required: boolean): Promise<SecondFactorPolicy> {
+export async function setPolicy(
+  db: Database,
+  access: AccountAccess,
+  actor: Actor,
+  organizationId: string,
+  required: boolean,
+): Promise<SecondFactorPolicy> {
   const { member, org } = await managedOrganization(db, actor, organizationId, 'organization');
-  return db.transaction(async (tx) => {
+  const { policy, notices } = await db.transaction(async (tx) => {
     const holding = await q.policiesAbove(tx, org.path);
     const here = holding.find((p) => p.organization_id === org.id);
+    let notices: BackchannelNotice[] = [];
     if (required && !here) {
       await q.insertPolicy(tx, org.id, member.organizationId, actor.user.id);
       await q.endSessionsWithoutSecondFactor(tx, org.path, actor.user.sessionIdHash);
+      notices = await access.revokeSingleFactor(tx, await q.nativeMembersBelow(tx, org.path));
       await audit(tx, actor, {
         organizationId: org.id,
         organizationPath: org.path,
@@ -82,6 +96,8 @@ export async function setPolicy(db: Database, actor: Actor, organizationId: stri
         });
       }
     }
-    return toPolicy(org.id, await q.policiesAbove(tx, org.path));
+    return { policy: toPolicy(org.id, await q.policiesAbove(tx, org.path)), notices };
   });
+  await access.notify(notices);
+  return policy;
 }

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/client.js';
-import { withAlongside, type SqlStatement } from '../../db/sql.js';
+import { subtreeCondition, withAlongside, type SqlStatement } from '../../db/sql.js';
 
 /** SQL of the second factors (migrations 0042, 0043). */
 
@@ -245,6 +245,16 @@ export async function endSessionsWithoutSecondFactor(db: Queryable, path: string
        AND s.id_hash <> $2`,
     [path, exceptIdHash],
   );
+}
+
+/** The native members (user ids) of an organization's subtree: those a requirement set on it asks a second factor of. */
+export async function nativeMembersBelow(db: Queryable, path: string): Promise<string[]> {
+  const { rows } = await db.query<{ user_id: string }>(
+    `SELECT m.user_id FROM memberships m JOIN users u ON u.id = m.user_id AND u.external_idp IS NULL
+     WHERE ${subtreeCondition('m.organization_path', '$1')}`,
+    [path],
+  );
+  return rows.map((r) => r.user_id);
 }
 
 // ---- passkeys -----------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ import {
 } from '@partner-portal/contracts';
 import { AppError } from '../../http/problem.js';
 import type { Oidc } from '../../oidc/index.js';
+import type { AccountAccess } from '../sessions/service.js';
 import { validReturnUrl } from '../../oidc/return-url.js';
 import { CHALLENGE_TTL_SECONDS, PASSKEY_COOKIE, PasskeyService, passkeyCookieOptions } from './passkeys.js';
 import { getPolicy, setPolicy } from './policy.js';
@@ -37,7 +38,7 @@ const tags = ['second factors'];
  * HTTP only: cookies and the address are read into values for service.ts and passkeys.ts, and their
  * results become the answer (cookies, the session).
  */
-export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, { oidc }) => {
+export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; access: AccountAccess }> = async (app, { oidc, access }) => {
   const { services } = app;
   const service = new FactorService(services, oidc);
   const passkeys = new PasskeyService(services, service);
@@ -344,6 +345,6 @@ export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, {
         response: { 200: secondFactorPolicySchema, ...problems(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => setPolicy(services.db, await request.actor(), request.params.organizationId, request.body.required),
+    async (request) => setPolicy(services.db, access, await request.actor(), request.params.organizationId, request.body.required),
   );
 };

@@ -4,6 +4,7 @@ import { hashSecret, newSecret, type SessionUser } from '../../http/session.js';
 import type { Oidc } from '../../oidc/index.js';
 import type { Services } from '../../services.js';
 import { FactorService } from '../factors/service.js';
+import type { AccountAccess } from '../sessions/service.js';
 import { passwordResetEmail } from '../mail/messages.js';
 import { throttleAccountAndIp } from './login-throttle.js';
 import { assertNewPassword } from './password-policy.js';
@@ -14,10 +15,18 @@ import * as q from './queries.js';
  * states" and "Validation"). Functions of plain values, like the other modules' services.
  */
 
-/** POST /api/identity/change-password: other browsers signed in as the user are signed out; this one stays. */
+/**
+ * POST /api/identity/change-password, in one transaction: the new password, the other browsers
+ * signed in as the user signed out, and every grant and token the user's clients hold revoked
+ * (back-channel logout once committed). This browser's portal session stays; its clients' grants
+ * end too: a password is changed when it may be known to someone else, and tokens are held by the
+ * clients, where nothing tells the user's own from another's. The clients sign this browser in
+ * again without a password (the portal session completes their next authorization).
+ */
 export async function changePassword(
   services: Services,
   oidc: Oidc,
+  access: AccountAccess,
   user: SessionUser,
   input: { current_password: string; new_password: string; confirm_password: string },
 ): Promise<void> {
@@ -26,9 +35,12 @@ export async function changePassword(
   const row = await q.findUserById(services.db, user.id);
   const ok = row?.password_hash ? await verifyPassword(row.password_hash, input.current_password) : false;
   if (!row || !ok) throw new AppError('current_password_incorrect');
-  await q.setPasswordHash(services.db, user.id, await hashPassword(input.new_password));
-  // other browsers signed in as this user are signed out; this one stays
-  await services.sessions.endAllForUser(user.id, services.db, user.sessionIdHash);
+  const passwordHash = await hashPassword(input.new_password);
+  const ended = await services.db.transaction(async (tx) => {
+    await q.setPasswordHash(tx, user.id, passwordHash);
+    return access.revokeAll(tx, user.id, { portalSession: user.sessionIdHash, providerSession: null });
+  });
+  await access.notify(ended.notices);
   await new FactorService(services, oidc).notify(user.id, 'password-changed');
 }
 
@@ -79,10 +91,14 @@ export async function validateResetToken(
   return live ? { is_valid: true, reset_token: input.token } : { is_valid: false, reset_token: null };
 }
 
-/** PUT /api/identity/reset-password: once, within the hour; ends every session of the user. */
+/**
+ * PUT /api/identity/reset-password: once, within the hour; ends every access of the user (portal
+ * sessions, the clients' grants and tokens, back-channel logout once committed).
+ */
 export async function resetPassword(
   services: Services,
   oidc: Oidc,
+  access: AccountAccess,
   ip: string,
   input: { user_id: string; token: string; password: string; confirm_password: string },
 ): Promise<void> {
@@ -93,11 +109,11 @@ export async function resetPassword(
   const token = await q.findLiveResetToken(services.db, user.id, hashSecret(input.token));
   if (!token) throw new AppError('reset_link_expired');
   const passwordHash = await hashPassword(input.password);
-  await services.db.transaction(async (tx) => {
+  const ended = await services.db.transaction(async (tx) => {
     if (!(await q.consumeResetToken(tx, token.id))) throw new AppError('reset_link_expired');
     await q.setPasswordHash(tx, user.id, passwordHash);
-    await services.sessions.endAllForUser(user.id, tx);
-    await q.revokeProviderArtifacts(tx, user.id);
+    return access.revokeAll(tx, user.id);
   });
+  await access.notify(ended.notices);
   await new FactorService(services, oidc).notify(user.id, 'password-changed');
 }

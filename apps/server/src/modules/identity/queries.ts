@@ -199,12 +199,6 @@ export async function consumeResetToken(q: Queryable, tokenId: string): Promise<
   return result.rowCount > 0;
 }
 
-/** Revoke everything the provider issued to a user: sessions, grants and tokens. */
-export async function revokeProviderArtifacts(q: Queryable, userId: string): Promise<void> {
-  await q.query(`DELETE FROM oidc_payloads WHERE payload ? 'accountId' AND payload->>'accountId' = $1`, [userId]);
-  await q.query('DELETE FROM identity_consents WHERE user_id = $1', [userId]);
-}
-
 // ---- the clean-up job ---------------------------------------------------------------------------
 
 export async function sweepExpiredIdentityRows(q: Queryable): Promise<void> {

@@ -28,6 +28,7 @@ import type { Oidc } from '../../oidc/index.js';
 import { clearProviderSessionCookies, PROVIDER_SESSION_COOKIE } from '../../oidc/logout.js';
 import { validReturnUrl } from '../../oidc/return-url.js';
 import { EXTERNAL_CALLBACK_PATH } from '../../oidc/upstream.js';
+import type { AccountAccess } from '../sessions/service.js';
 import { FactorService, SECOND_STEP_COOKIE, SECOND_STEP_TTL_SECONDS, secondStepCookieOptions } from '../factors/service.js';
 import * as login from './login.js';
 import { DEVICE_COOKIE, deviceCookieOptions } from './login-throttle.js';
@@ -42,7 +43,7 @@ const tags = ['identity'];
  * read into values for login.ts, passwords.ts and upstream-link.ts, and their results become the
  * answer (cookies, sessions, redirects).
  */
-export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, { oidc }) => {
+export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; access: AccountAccess }> = async (app, { oidc, access }) => {
   const { services } = app;
   const factors = new FactorService(services, oidc);
   void login.dummyPasswordHash();
@@ -167,10 +168,19 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app,
 
   app.post(
     '/api/identity/change-password',
-    { schema: { tags, summary: 'Change the password (native accounts)', body: changePasswordRequestSchema, response: { 204: z.null() } } },
+    {
+      schema: {
+        tags,
+        summary: 'Change the password (native accounts)',
+        description:
+          'The other browsers signed in as the user are signed out, and every grant and token of the user’s clients is revoked (back-channel logout); this browser stays signed in to the portal.',
+        body: changePasswordRequestSchema,
+        response: { 204: z.null() },
+      },
+    },
     async (request, reply) => {
       const user = await services.sessions.require(request, { allowPendingPasswordChange: true });
-      await passwords.changePassword(services, oidc, user, request.body);
+      await passwords.changePassword(services, oidc, access, user, request.body);
       return reply.code(204).send(null);
     },
   );
@@ -209,10 +219,16 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app,
   app.put(
     '/api/identity/reset-password',
     {
-      schema: { tags, summary: 'Set a new password with a reset link', body: resetPasswordRequestSchema, response: { 200: z.object({}) } },
+      schema: {
+        tags,
+        summary: 'Set a new password with a reset link',
+        description: 'Every session of the user ends, and every grant and token of the user’s clients is revoked (back-channel logout).',
+        body: resetPasswordRequestSchema,
+        response: { 200: z.object({}) },
+      },
     },
     async (request) => {
-      await passwords.resetPassword(services, oidc, request.ip, request.body);
+      await passwords.resetPassword(services, oidc, access, request.ip, request.body);
       return {};
     },
   );

@@ -44,7 +44,7 @@ export const memberRoutes: FastifyPluginAsyncZod<{ access: AccountAccess }> = as
       },
     },
     async (request, reply) => {
-      await service.changeRightsEndingAccess(services.db, access, await request.actor(), request.params.memberId, request.body.rights);
+      await service.changeRights(services.db, access, await request.actor(), request.params.memberId, request.body.rights);
       return reply.code(204).send(null);
     },
   );

@@ -89,10 +89,12 @@ export async function memberForChange(tx: Queryable, actor: Actor, memberId: str
 
 /**
  * Change a member's rights: validated by docs/product.md, "Roles and rights" (409 invalid_rights), then by delegation (the actor
- * holds every right of the member and every right it changes), stored with the implications applied.
+ * holds every right of the member and every right it changes), stored with the implications applied. When any right is taken
+ * away, the member's access ends in the same transaction (their sessions and tokens carry the old rights: AccountAccess), and
+ * their clients get back-channel logout once it has committed. Rights only added leave the access alone.
  */
-export async function changeRights(db: Database, actor: Actor, memberId: string, input: Rights): Promise<void> {
-  await withRefusalAudit(db, actor, () =>
+export async function changeRights(db: Database, access: AccountAccess, actor: Actor, memberId: string, input: Rights): Promise<void> {
+  const notices = await withRefusalAudit(db, actor, () =>
     db.transaction(async (tx) => {
       await lockIfRootMember(tx, memberId);
       const { row, change } = await memberForChange(tx, actor, memberId, (row) => ({
@@ -115,8 +117,10 @@ export async function changeRights(db: Database, actor: Actor, memberId: string,
       const isDeveloper = ctx.isProviderOrganization ? rights.partner_portal.developer === true : null;
       await q.updateRights(tx, row.id, row.user_id, rights, isDeveloper);
       await audit(tx, actor, change);
+      return rightsTakenAway(before, rights) ? (await access.revokeAll(tx, row.user_id)).notices : [];
     }),
   );
+  await access.notify(notices);
 }
 
 /** Remove a member: the user, their membership and their sessions go. Irreversible. */
@@ -151,7 +155,7 @@ export async function removeMember(
   );
 }
 
-// ---- ending access: removal, rights taken away, sign out everywhere -----------------------------
+// ---- ending access: removal, sign out everywhere --------------------------------------------------
 
 /**
  * Remove members at once, all or none: each with removeMember's checks (the same rules as removing
@@ -179,7 +183,7 @@ export async function removeMembers(
           const row = await q.findMembership(tx, memberId);
           if (!row) throw new AppError('unknown_member');
           await removeMember(joined, sessions, actor, row.organization_id, memberId);
-          pending.push(...(await access.revokeAll(tx, row.user_id)));
+          pending.push(...(await access.revokeAll(tx, row.user_id)).notices);
         } catch (err) {
           if (err instanceof RefusedChange) refused = err;
           if (err instanceof AppError && memberIds.length > 1) {
@@ -215,27 +219,10 @@ export async function removeMemberEndingAccess(
     db.transaction(async (tx) => {
       const row = await q.findMembership(tx, memberId);
       await removeMember(joinTransaction(tx, db), sessions, actor, organizationId, memberId);
-      return row ? access.revokeAll(tx, row.user_id) : [];
+      return row ? (await access.revokeAll(tx, row.user_id)).notices : [];
     }),
   );
   await access.notify(notices);
-}
-
-/**
- * Change a member's rights (changeRights); when any right is taken away, the member's sessions and
- * tokens end at once (they carry the old rights) and their clients get back-channel logout.
- */
-export async function changeRightsEndingAccess(
-  db: Database,
-  access: AccountAccess,
-  actor: Actor,
-  memberId: string,
-  input: Rights,
-): Promise<void> {
-  const before = await q.findMembership(db, memberId);
-  await changeRights(db, actor, memberId, input);
-  const after = before ? await q.findMembership(db, memberId) : null;
-  if (before && after && rightsTakenAway(toRights(before.rights), toRights(after.rights))) await access.revokeAllNow(before.user_id);
 }
 
 /** A userManager signs a member of their subtree out everywhere (audited); not themselves (409). */
@@ -243,7 +230,7 @@ export async function signOutMember(db: Database, access: AccountAccess, actor: 
   const notices = await db.transaction(async (tx) => {
     const row = await loadMember(tx, actor, memberId, true);
     if (row.user_id === actor.user.id) throw new AppError('invalid_operation', { detail: 'Use the list of your own sessions' });
-    const pending = await access.revokeAll(tx, row.user_id);
+    const { notices: pending } = await access.revokeAll(tx, row.user_id);
     await audit(tx, actor, {
       organizationId: row.organization_id,
       organizationPath: row.organization_path,

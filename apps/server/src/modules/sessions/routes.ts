@@ -1,12 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { accountSessionsResponseSchema, endedSessionsResponseSchema, sessionIdParamsSchema } from '@partner-portal/contracts';
+import { PROVIDER_SESSION_COOKIE } from '../../oidc/logout.js';
 import * as service from './service.js';
 import { noContent, problems } from '../../http/route-kit.js';
 
 const tags = ['identity'];
 
 /** The signed-in user's own portal sessions (the profile page lists them). */
-export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
+export const sessionRoutes: FastifyPluginAsyncZod<{ access: service.AccountAccess }> = async (app, { access }) => {
   const { services } = app;
 
   app.get(
@@ -44,9 +45,15 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'End every session of the user except this one',
+        description:
+          'The clients signed in through the other sessions lose their grants and tokens and get back-channel logout; this browser keeps its own.',
         response: { 200: endedSessionsResponseSchema, ...problems(401) },
       },
     },
-    async (request) => service.endOtherSessions(services, await services.sessions.require(request)),
+    async (request) => {
+      const user = await services.sessions.require(request);
+      const providerSession = request.cookies[PROVIDER_SESSION_COOKIE];
+      return service.endOtherSessions(services, access, user, providerSession && providerSession.length <= 200 ? providerSession : null);
+    },
   );
 };

@@ -1,3 +1,4 @@
+import { ACR_MULTI_FACTOR } from '@partner-portal/contracts';
 import type { Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
 import type { SessionUser } from '../../http/session.js';
@@ -7,11 +8,14 @@ import type { Services } from '../../services.js';
 import * as q from './queries.js';
 
 /**
- * Sessions: the user's own list of portal sessions (end one, or all the others), and ending every
- * access of an account at once (removal, rights taken away, a userManager's "sign out
- * everywhere"): its portal sessions end, everything the OpenID provider issued to it (sessions,
- * grants, access and refresh tokens) is revoked, and the clients that had a session are sent
- * back-channel logout. See docs/decisions/018-the-administrators-day.md.
+ * Sessions: the user's own list of portal sessions (end one, or all the others), and ending the
+ * access of an account, the one way every change that must end it does (removal, rights taken
+ * away, a userManager's "sign out everywhere", the user's own, a password change or reset, a
+ * second-factor requirement): its portal sessions end, what the OpenID provider issued to it
+ * (provider sessions, grants, authorization codes, access and refresh tokens, and the remembered
+ * consents that would bring a grant back) is revoked in the transaction of the change, and the
+ * clients are sent back-channel logout once it has committed. See
+ * docs/decisions/018-the-administrators-day.md.
  */
 
 /** A back-channel logout still to send: after the transaction that revoked the access commits. */
@@ -21,6 +25,27 @@ export interface BackchannelNotice {
   sid: string;
 }
 
+/** What stays when an account's access ends: the browser that asked for it. */
+export interface SparedBrowser {
+  /** its portal session (the id hash) */
+  portalSession: string;
+  /**
+   * its provider session (the id in the browser's provider session cookie), which stays with the
+   * grants it holds and the tokens issued through it; null: the provider's access ends too
+   */
+  providerSession: string | null;
+}
+
+/** An account's access ended in a transaction: the back-channel logouts to send after it commits. */
+export interface EndedAccess {
+  notices: BackchannelNotice[];
+  /** how many portal sessions ended */
+  portalSessions: number;
+}
+
+const toNotices = (rows: q.EndedAuthorization[]): BackchannelNotice[] =>
+  rows.map((r) => ({ clientId: r.client_id, accountId: r.account_id, sid: r.sid }));
+
 export class AccountAccess {
   constructor(
     private readonly services: Services,
@@ -28,19 +53,23 @@ export class AccountAccess {
   ) {}
 
   /**
-   * End every access of a user within the caller's transaction. Returns the back-channel logouts to
-   * send once it has committed (`notify`).
+   * End every access of a user within the caller's transaction, except what `spared` names.
+   * Returns the back-channel logouts to send once it has committed (`notify`).
    */
-  async revokeAll(tx: Queryable, userId: string): Promise<BackchannelNotice[]> {
-    const notices: BackchannelNotice[] = [];
-    for (const session of await q.providerSessionsOf(tx, userId)) {
-      for (const [clientId, authorization] of Object.entries(session.authorizations ?? {})) {
-        notices.push({ clientId, accountId: userId, sid: authorization.sid ?? '' });
-      }
-    }
-    await q.deleteSessionsOf(tx, userId, null);
-    await q.deleteProviderArtifactsOf(tx, userId);
-    return notices;
+  async revokeAll(tx: Queryable, userId: string, spared: SparedBrowser | null = null): Promise<EndedAccess> {
+    const portalSessions = await q.deleteSessionsOf(tx, userId, spared?.portalSession ?? null);
+    const ended = await q.endProviderRowsOf(tx, userId, spared?.providerSession ?? null);
+    return { notices: toNotices(ended), portalSessions };
+  }
+
+  /**
+   * End, within the caller's transaction, what the users' clients hold from sign-ins that did not
+   * prove a second factor (a requirement now applies to them: factors/policy.ts): provider sessions
+   * of another acr, and the grants not proven with it, with their codes and tokens (the rule:
+   * sessions/queries.ts endUnprovenProviderRowsOf). Their portal sessions are the caller's.
+   */
+  async revokeSingleFactor(tx: Queryable, userIds: readonly string[]): Promise<BackchannelNotice[]> {
+    return toNotices(await q.endUnprovenProviderRowsOf(tx, userIds, ACR_MULTI_FACTOR));
   }
 
   /** Send back-channel logout to each client that registered for it; a failing client is logged, never fatal. */
@@ -49,12 +78,6 @@ export class AccountAccess {
     await Promise.all(
       notices.map(({ clientId, accountId, sid }) => backchannelLogout(provider, this.services.log, clientId, accountId, sid)),
     );
-  }
-
-  /** Revoke every access of a user in its own transaction, then notify the clients. */
-  async revokeAllNow(userId: string): Promise<void> {
-    const notices = await this.services.db.transaction((tx) => this.revokeAll(tx, userId));
-    await this.notify(notices);
   }
 }
 
@@ -129,7 +152,21 @@ export async function endSession(services: Services, user: SessionUser, sessionI
   await q.deleteSessionOf(services.db, user.id, sessionId);
 }
 
-/** End every other session of the user; this one stays. Returns how many ended. */
-export async function endOtherSessions(services: Services, user: SessionUser): Promise<{ ended: number }> {
-  return { ended: await q.deleteSessionsOf(services.db, user.id, user.sessionIdHash) };
+/**
+ * "Sign out everywhere": every other session of the user ends, and what the clients hold from them
+ * (grants, tokens; back-channel logout once committed). This browser stays: its portal session and
+ * its provider session (`providerSession`, the id in its cookie) with the grants obtained through
+ * it. Returns how many portal sessions ended.
+ */
+export async function endOtherSessions(
+  services: Services,
+  access: AccountAccess,
+  user: SessionUser,
+  providerSession: string | null,
+): Promise<{ ended: number }> {
+  const ended = await services.db.transaction((tx) =>
+    access.revokeAll(tx, user.id, { portalSession: user.sessionIdHash, providerSession }),
+  );
+  await access.notify(ended.notices);
+  return { ended: ended.portalSessions };
 }
