@@ -19,10 +19,15 @@ import { expectRoutes } from './support/routes.js';
  * checked is counted from the outside: every answer other than 429 (and, for second factors, the
  * metric partner_portal_second_factor_checks_total). LOGIN_RATE_LIMIT_PER_ACCOUNT keeps its
  * default (10); the per-address limit is lifted so that the tests of this file, all from
- * 127.0.0.1, do not share one budget.
+ * 127.0.0.1, do not share one budget. On the embedded PGlite a request's statements run on the
+ * server's own thread, so a burst interleaves less than on PostgreSQL (CI, .ci/run), where each
+ * burst of a second factor or confirm-identity was checked in full before the one counting rule
+ * (http/rate-limit.ts Guess); reset codes already took their count first, and are kept to it here.
  */
 const BURST = 300;
 const WRONG_PASSWORD = 'Wrong-Passw0rd!';
+/** a burst is some 900 requests (connections opened, the burst, its preparation) on a shared machine */
+const BURST_TIMEOUT_MS = 60_000;
 
 let portal: TestPortal;
 let limit: number;
@@ -108,105 +113,125 @@ async function staleSession(userId: string): Promise<{ client: HttpClient; authe
 }
 
 describe('the second step of the sign-in', () => {
-  it('checks no more codes of the app than the limit when 300 wrong ones and the right one come at once; the right one starts no session', async () => {
-    expectRoutes(portal.app, 'POST /api/identity/second-factor');
-    const user = await userWithTotp();
-    const client = portal.client();
-    expect((await passwordSteps(client, user.email, user.password)).next_step).toBe('second_factor');
-    const checksBefore = await secondFactorChecks();
+  it(
+    'checks no more codes of the app than the limit when 300 wrong ones and the right one come at once; the right one starts no session',
+    async () => {
+      expectRoutes(portal.app, 'POST /api/identity/second-factor');
+      const user = await userWithTotp();
+      const client = portal.client();
+      expect((await passwordSteps(client, user.email, user.password)).next_step).toBe('second_factor');
+      const checksBefore = await secondFactorChecks();
 
-    const { right, checked, statuses } = await allAtOnce(
-      wrongTotpCodes(user.secret).map((code) => () => client.post('/api/identity/second-factor', { code })),
-      () => client.post('/api/identity/second-factor', { code: totpCode(user.secret, 1) }),
-    );
+      const { right, checked, statuses } = await allAtOnce(
+        wrongTotpCodes(user.secret).map((code) => () => client.post('/api/identity/second-factor', { code })),
+        () => client.post('/api/identity/second-factor', { code: totpCode(user.secret, 1) }),
+      );
 
-    expect(checked, JSON.stringify(statuses)).toBeLessThanOrEqual(limit);
-    expect((await secondFactorChecks()) - checksBefore).toBeLessThanOrEqual(limit);
-    expect(right.status, right.text).toBe(429);
-    expect(client.cookies.get('pp_session')).toBeUndefined();
-    expect((await client.get('/api/identity/user-info')).status).toBe(401);
-  });
+      expect(checked, JSON.stringify(statuses)).toBeLessThanOrEqual(limit);
+      expect((await secondFactorChecks()) - checksBefore).toBeLessThanOrEqual(limit);
+      expect(right.status, right.text).toBe(429);
+      expect(client.cookies.get('pp_session')).toBeUndefined();
+      expect((await client.get('/api/identity/user-info')).status).toBe(401);
+    },
+    BURST_TIMEOUT_MS,
+  );
 
-  it('checks no more recovery codes than the limit when 300 wrong ones and a right one come at once; the right one stays unused', async () => {
-    expectRoutes(portal.app, 'POST /api/identity/second-factor');
-    const user = await userWithTotp();
-    const client = portal.client();
-    expect((await passwordSteps(client, user.email, user.password)).next_step).toBe('second_factor');
-    const checksBefore = await secondFactorChecks();
+  it(
+    'checks no more recovery codes than the limit when 300 wrong ones and a right one come at once; the right one stays unused',
+    async () => {
+      expectRoutes(portal.app, 'POST /api/identity/second-factor');
+      const user = await userWithTotp();
+      const client = portal.client();
+      expect((await passwordSteps(client, user.email, user.password)).next_step).toBe('second_factor');
+      const checksBefore = await secondFactorChecks();
 
-    const { right, checked, statuses } = await allAtOnce(
-      wrongRecoveryCodes().map((code) => () => client.post('/api/identity/second-factor', { code })),
-      () => client.post('/api/identity/second-factor', { code: user.recoveryCodes[0]! }),
-    );
+      const { right, checked, statuses } = await allAtOnce(
+        wrongRecoveryCodes().map((code) => () => client.post('/api/identity/second-factor', { code })),
+        () => client.post('/api/identity/second-factor', { code: user.recoveryCodes[0]! }),
+      );
 
-    expect(checked, JSON.stringify(statuses)).toBeLessThanOrEqual(limit);
-    expect((await secondFactorChecks()) - checksBefore).toBeLessThanOrEqual(limit);
-    expect(right.status, right.text).toBe(429);
-    expect(client.cookies.get('pp_session')).toBeUndefined();
-    const { rows } = await portal.services.db.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM recovery_codes WHERE user_id = $1 AND used_at IS NULL',
-      [user.id],
-    );
-    expect(rows[0]!.n).toBe(10);
-  });
+      expect(checked, JSON.stringify(statuses)).toBeLessThanOrEqual(limit);
+      expect((await secondFactorChecks()) - checksBefore).toBeLessThanOrEqual(limit);
+      expect(right.status, right.text).toBe(429);
+      expect(client.cookies.get('pp_session')).toBeUndefined();
+      const { rows } = await portal.services.db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM recovery_codes WHERE user_id = $1 AND used_at IS NULL',
+        [user.id],
+      );
+      expect(rows[0]!.n).toBe(10);
+    },
+    BURST_TIMEOUT_MS,
+  );
 });
 
 describe('confirming one’s identity again (POST /api/factors/confirm-identity)', () => {
-  it('checks no more passwords than the limit when 300 wrong ones and the right one come at once from one session', async () => {
-    expectRoutes(portal.app, 'POST /api/factors/confirm-identity');
-    const user = await createUser(portal);
-    const { client, authenticatedAt } = await staleSession(user.id);
-    const before = await authenticatedAt();
+  it(
+    'checks no more passwords than the limit when 300 wrong ones and the right one come at once from one session',
+    async () => {
+      expectRoutes(portal.app, 'POST /api/factors/confirm-identity');
+      const user = await createUser(portal);
+      const { client, authenticatedAt } = await staleSession(user.id);
+      const before = await authenticatedAt();
 
-    const { right, checked, statuses } = await allAtOnce(
-      Array.from({ length: BURST }, (_, i) => () => client.post('/api/factors/confirm-identity', { password: `${WRONG_PASSWORD}${i}` })),
-      () => client.post('/api/factors/confirm-identity', { password: user.password }),
-    );
+      const { right, checked, statuses } = await allAtOnce(
+        Array.from({ length: BURST }, (_, i) => () => client.post('/api/factors/confirm-identity', { password: `${WRONG_PASSWORD}${i}` })),
+        () => client.post('/api/factors/confirm-identity', { password: user.password }),
+      );
 
-    expect(checked, JSON.stringify(statuses)).toBeLessThanOrEqual(limit);
-    expect(right.status, right.text).toBe(429);
-    expect(await authenticatedAt()).toBe(before);
-  });
+      expect(checked, JSON.stringify(statuses)).toBeLessThanOrEqual(limit);
+      expect(right.status, right.text).toBe(429);
+      expect(await authenticatedAt()).toBe(before);
+    },
+    BURST_TIMEOUT_MS,
+  );
 
-  it('checks no more codes than the limit when 300 wrong ones and the right one come at once from one session', async () => {
-    expectRoutes(portal.app, 'POST /api/factors/confirm-identity');
-    const user = await userWithTotp();
-    const { client, authenticatedAt } = await staleSession(user.id);
-    const before = await authenticatedAt();
-    const checksBefore = await secondFactorChecks();
+  it(
+    'checks no more codes than the limit when 300 wrong ones and the right one come at once from one session',
+    async () => {
+      expectRoutes(portal.app, 'POST /api/factors/confirm-identity');
+      const user = await userWithTotp();
+      const { client, authenticatedAt } = await staleSession(user.id);
+      const before = await authenticatedAt();
+      const checksBefore = await secondFactorChecks();
 
-    const { right, checked, statuses } = await allAtOnce(
-      wrongTotpCodes(user.secret).map((code) => () => client.post('/api/factors/confirm-identity', { code })),
-      () => client.post('/api/factors/confirm-identity', { code: totpCode(user.secret, 1) }),
-    );
+      const { right, checked, statuses } = await allAtOnce(
+        wrongTotpCodes(user.secret).map((code) => () => client.post('/api/factors/confirm-identity', { code })),
+        () => client.post('/api/factors/confirm-identity', { code: totpCode(user.secret, 1) }),
+      );
 
-    expect(checked, JSON.stringify(statuses)).toBeLessThanOrEqual(limit);
-    expect((await secondFactorChecks()) - checksBefore).toBeLessThanOrEqual(limit);
-    expect(right.status, right.text).toBe(429);
-    expect(await authenticatedAt()).toBe(before);
-  });
+      expect(checked, JSON.stringify(statuses)).toBeLessThanOrEqual(limit);
+      expect((await secondFactorChecks()) - checksBefore).toBeLessThanOrEqual(limit);
+      expect(right.status, right.text).toBe(429);
+      expect(await authenticatedAt()).toBe(before);
+    },
+    BURST_TIMEOUT_MS,
+  );
 });
 
 describe('confirming a new authenticator app', () => {
-  it('checks no more codes than the limit when 300 wrong ones and the right one come at once; the app stays unconfirmed', async () => {
-    expectRoutes(portal.app, 'POST /api/factors/totp', 'POST /api/factors/totp/confirm');
-    const user = await createUser(portal);
-    const client = await portal.sessionFor(user.id);
-    const started = await client.post('/api/factors/totp');
-    expect(started.status, started.text).toBe(200);
-    const secret = started.body.secret as string;
-    const checksBefore = await secondFactorChecks();
+  it(
+    'checks no more codes than the limit when 300 wrong ones and the right one come at once; the app stays unconfirmed',
+    async () => {
+      expectRoutes(portal.app, 'POST /api/factors/totp', 'POST /api/factors/totp/confirm');
+      const user = await createUser(portal);
+      const client = await portal.sessionFor(user.id);
+      const started = await client.post('/api/factors/totp');
+      expect(started.status, started.text).toBe(200);
+      const secret = started.body.secret as string;
+      const checksBefore = await secondFactorChecks();
 
-    const { right, checked, statuses } = await allAtOnce(
-      wrongTotpCodes(secret).map((code) => () => client.post('/api/factors/totp/confirm', { code })),
-      () => client.post('/api/factors/totp/confirm', { code: totpCode(secret) }),
-    );
+      const { right, checked, statuses } = await allAtOnce(
+        wrongTotpCodes(secret).map((code) => () => client.post('/api/factors/totp/confirm', { code })),
+        () => client.post('/api/factors/totp/confirm', { code: totpCode(secret) }),
+      );
 
-    expect(checked, JSON.stringify(statuses)).toBeLessThanOrEqual(limit);
-    expect((await secondFactorChecks()) - checksBefore).toBeLessThanOrEqual(limit);
-    expect(right.status, right.text).toBe(429);
-    expect((await client.get('/api/factors')).body.totp.enabled).toBe(false);
-  });
+      expect(checked, JSON.stringify(statuses)).toBeLessThanOrEqual(limit);
+      expect((await secondFactorChecks()) - checksBefore).toBeLessThanOrEqual(limit);
+      expect(right.status, right.text).toBe(429);
+      expect((await client.get('/api/factors')).body.totp.enabled).toBe(false);
+    },
+    BURST_TIMEOUT_MS,
+  );
 });
 
 /**
@@ -259,73 +284,81 @@ function softwarePasskey(origin: string) {
 }
 
 describe('signing in with a passkey', () => {
-  it('checks no more assertions than the limit when 300 forged ones and the right one come at once; the right one starts no session', async () => {
-    expectRoutes(portal.app, 'POST /api/identity/passkey-options', 'POST /api/identity/passkey-login');
-    const user = await createUser(portal);
-    const passkey = softwarePasskey(portal.url);
-    await insertPasskey(portal.services.db, {
-      userId: user.id,
-      credentialId: passkey.credentialId,
-      publicKey: passkey.publicKey,
-      counter: 0,
-      transports: ['internal'],
-      deviceType: 'singleDevice',
-      backedUp: false,
-      name: 'Laptop',
-    });
-    // the passkey itself signs in (outside the burst, so that the burst's answers are known to be checkable)
-    const signIn = async (answer: (challenge: string) => unknown) => {
-      const client = portal.client();
-      const options = await client.post('/api/identity/passkey-options');
-      expect(options.status, options.text).toBe(200);
-      const response = answer(options.body.challenge as string);
-      return { client, send: () => client.post('/api/identity/passkey-login', { response }) };
-    };
-    const works = await signIn(passkey.sign);
-    expect((await works.send()).status).toBe(200);
-    expect(works.client.cookies.get('pp_session')).toBeTruthy();
-    const checksBefore = await secondFactorChecks();
+  it(
+    'checks no more assertions than the limit when 300 forged ones and the right one come at once; the right one starts no session',
+    async () => {
+      expectRoutes(portal.app, 'POST /api/identity/passkey-options', 'POST /api/identity/passkey-login');
+      const user = await createUser(portal);
+      const passkey = softwarePasskey(portal.url);
+      await insertPasskey(portal.services.db, {
+        userId: user.id,
+        credentialId: passkey.credentialId,
+        publicKey: passkey.publicKey,
+        counter: 0,
+        transports: ['internal'],
+        deviceType: 'singleDevice',
+        backedUp: false,
+        name: 'Laptop',
+      });
+      // the passkey itself signs in (outside the burst, so that the burst's answers are known to be checkable)
+      const signIn = async (answer: (challenge: string) => unknown) => {
+        const client = portal.client();
+        const options = await client.post('/api/identity/passkey-options');
+        expect(options.status, options.text).toBe(200);
+        const response = answer(options.body.challenge as string);
+        return { client, send: () => client.post('/api/identity/passkey-login', { response }) };
+      };
+      const works = await signIn(passkey.sign);
+      expect((await works.send()).status).toBe(200);
+      expect(works.client.cookies.get('pp_session')).toBeTruthy();
+      const checksBefore = await secondFactorChecks();
 
-    // each attempt needs its own challenge: one browser each
-    const forged = await Promise.all(Array.from({ length: BURST }, () => signIn(passkey.forge)));
-    const genuine = await signIn(passkey.sign);
-    const { right, checked, statuses } = await allAtOnce(
-      forged.map((f) => f.send),
-      genuine.send,
-    );
+      // each attempt needs its own challenge: one browser each
+      const forged = await Promise.all(Array.from({ length: BURST }, () => signIn(passkey.forge)));
+      const genuine = await signIn(passkey.sign);
+      const { right, checked, statuses } = await allAtOnce(
+        forged.map((f) => f.send),
+        genuine.send,
+      );
 
-    expect(checked, JSON.stringify(statuses)).toBeLessThanOrEqual(limit);
-    expect((await secondFactorChecks()) - checksBefore).toBeLessThanOrEqual(limit);
-    expect(right.status, right.text).toBe(429);
-    expect(genuine.client.cookies.get('pp_session')).toBeUndefined();
-  });
+      expect(checked, JSON.stringify(statuses)).toBeLessThanOrEqual(limit);
+      expect((await secondFactorChecks()) - checksBefore).toBeLessThanOrEqual(limit);
+      expect(right.status, right.text).toBe(429);
+      expect(genuine.client.cookies.get('pp_session')).toBeUndefined();
+    },
+    BURST_TIMEOUT_MS,
+  );
 });
 
 describe('resetting a password', () => {
-  it('tries no more reset codes than the limit when 300 wrong ones and the right one come at once; the password stays', async () => {
-    expectRoutes(portal.app, 'POST /api/identity/forgot-password', 'PUT /api/identity/reset-password');
-    const user = await createUser(portal);
-    expect((await portal.client().post('/api/identity/forgot-password', { email_address: user.email })).status).toBe(204);
-    const mail = await portal.smtp.waitFor(user.email);
-    const link = new URL(mail.links.find((l) => l.includes('/reset-password?'))!);
-    const code = link.searchParams.get('code')!;
-    const newPassword = 'Fresh-Horse-Battery-9';
-    const reset = (token: string) => () =>
-      portal
-        .client()
-        .put('/api/identity/reset-password', { user_id: user.id, token, password: newPassword, confirm_password: newPassword });
+  it(
+    'tries no more reset codes than the limit when 300 wrong ones and the right one come at once; the password stays',
+    async () => {
+      expectRoutes(portal.app, 'POST /api/identity/forgot-password', 'PUT /api/identity/reset-password');
+      const user = await createUser(portal);
+      expect((await portal.client().post('/api/identity/forgot-password', { email_address: user.email })).status).toBe(204);
+      const mail = await portal.smtp.waitFor(user.email);
+      const link = new URL(mail.links.find((l) => l.includes('/reset-password?'))!);
+      const code = link.searchParams.get('code')!;
+      const newPassword = 'Fresh-Horse-Battery-9';
+      const reset = (token: string) => () =>
+        portal
+          .client()
+          .put('/api/identity/reset-password', { user_id: user.id, token, password: newPassword, confirm_password: newPassword });
 
-    const { right, checked, statuses } = await allAtOnce(
-      Array.from({ length: BURST }, () => reset(randomBytes(32).toString('base64url'))),
-      reset(code),
-    );
+      const { right, checked, statuses } = await allAtOnce(
+        Array.from({ length: BURST }, () => reset(randomBytes(32).toString('base64url'))),
+        reset(code),
+      );
 
-    expect(checked, JSON.stringify(statuses)).toBeLessThanOrEqual(limit);
-    expect(right.status, right.text).toBe(429);
-    const { rows } = await portal.services.db.query<{ live: number }>(
-      `SELECT count(*)::int AS live FROM single_use_tokens WHERE user_id = $1 AND used_at IS NULL AND expires_at > now()`,
-      [user.id],
-    );
-    expect(rows[0]!.live).toBe(1);
-  });
+      expect(checked, JSON.stringify(statuses)).toBeLessThanOrEqual(limit);
+      expect(right.status, right.text).toBe(429);
+      const { rows } = await portal.services.db.query<{ live: number }>(
+        `SELECT count(*)::int AS live FROM single_use_tokens WHERE user_id = $1 AND used_at IS NULL AND expires_at > now()`,
+        [user.id],
+      );
+      expect(rows[0]!.live).toBe(1);
+    },
+    BURST_TIMEOUT_MS,
+  );
 });
