@@ -7,7 +7,7 @@ import type { SessionStore, SessionUser } from './session.js';
 
 /**
  * Counters shared by every instance of the portal: in PostgreSQL, or in Redis when REDIS_URL is
- * set. Used by the general request limit and by the throttles of login and password flows.
+ * set. Used by the general request limit and by the limits of guesses (Guess).
  * Keys are stored as given: callers normalise them (identity/login-throttle.ts: e-mail addresses as
  * PostgreSQL's lower() does, the same as the account lookup).
  */
@@ -81,20 +81,27 @@ export function postgresCounterStore(db: Database): CounterStore {
 export function redisCounterStore(redis: Redis): CounterStore {
   const store: CounterStore = {
     kind: 'redis',
-    async addAll(keys, n, windowMs) {
-      return Promise.all(keys.map((k) => store.add(k, n, windowMs)));
-    },
     async add(key, n, windowMs) {
-      const k = `pp:rl:${key}`;
-      const result = await redis.multi().incrby(k, n).pexpire(k, windowMs, 'NX').pttl(k).exec();
-      let count = Number(result?.[0]?.[1] ?? n);
-      const ttl = Number(result?.[2]?.[1] ?? windowMs);
-      if (count < 0) {
-        // a hit given back after its window ended: never below 0
-        await redis.set(k, 0, 'PX', ttl > 0 ? ttl : windowMs);
-        count = 0;
-      }
-      return { count, resetAt: Date.now() + (ttl > 0 ? ttl : windowMs) };
+      return (await store.addAll([key], n, windowMs))[0]!;
+    },
+    // one MULTI for all keys: one round trip, applied at once
+    async addAll(keys, n, windowMs) {
+      const multi = redis.multi();
+      for (const key of keys) multi.incrby(`pp:rl:${key}`, n).pexpire(`pp:rl:${key}`, windowMs, 'NX').pttl(`pp:rl:${key}`);
+      const result = await multi.exec();
+      return Promise.all(
+        keys.map(async (key, i) => {
+          let count = Number(result?.[i * 3]?.[1] ?? n);
+          const ttl = Number(result?.[i * 3 + 2]?.[1] ?? windowMs);
+          const left = ttl > 0 ? ttl : windowMs;
+          if (count < 0) {
+            // a hit given back after its window ended: never below 0
+            await redis.set(`pp:rl:${key}`, 0, 'PX', left);
+            count = 0;
+          }
+          return { count, resetAt: Date.now() + left };
+        }),
+      );
     },
     async reset(key) {
       await redis.del(`pp:rl:${key}`);
@@ -103,13 +110,59 @@ export function redisCounterStore(redis: Redis): CounterStore {
   return store;
 }
 
+/** A limit on guesses: the key of its counter, and how many guesses a window allows. */
+export interface GuessLimit {
+  key: string;
+  max: number;
+}
+
 /**
- * Count a hit against a limit; throws 429 with Retry-After when it is exceeded.
- * Used for forgot and reset password, per account and per address.
+ * The one counting rule of every guess (docs/security.md, "Limits and thresholds"): passwords,
+ * codes of an authenticator app, recovery codes, passkeys, reset codes, forgot-password e-mails.
+ * Before anything is checked, the guess is taken: +1 on the counter of every limit that applies,
+ * at once (CounterStore.addAll, one round trip; or in the caller's own statement, counterAddSql).
+ * Past a limit the guesses are given back and the answer is 429 with Retry-After, with nothing
+ * checked. So N concurrent guesses are checked at most as often as the limits allow, whatever
+ * their order. The caller gives the guess back when the answer was right (or when nothing could
+ * be checked); a wrong answer keeps it.
  */
-export async function throttle(store: CounterStore, key: string, max: number, windowSeconds: number): Promise<void> {
-  const { count, resetAt } = await store.add(key, 1, windowSeconds * 1000);
-  if (count > max) throw tooManyRequests(resetAt);
+export class Guess {
+  private constructor(
+    private readonly counters: CounterStore,
+    private readonly keys: readonly string[],
+    private readonly windowMs: number,
+  ) {}
+
+  /**
+   * Take one guess from each of `limits` (a fixed window of `windowMs`). `taken`: the counts a
+   * caller's own statement already added, in the order of `limits` (the password step,
+   * identity/queries.ts passwordStep); without it they are added here. Throws the 429 (the guesses
+   * given back) when one of the limits is used up.
+   */
+  static async take(
+    counters: CounterStore,
+    limits: readonly GuessLimit[],
+    windowMs: number,
+    taken?: readonly { count: number; resetAt: number }[] | null,
+  ): Promise<Guess> {
+    const guess = new Guess(
+      counters,
+      limits.map((l) => l.key),
+      windowMs,
+    );
+    const counts = taken ?? (await counters.addAll(guess.keys, 1, windowMs));
+    const over = counts.filter((c, i) => c.count > limits[i]!.max);
+    if (over.length) {
+      await guess.giveBack();
+      throw tooManyRequests(Math.max(...over.map((c) => c.resetAt)));
+    }
+    return guess;
+  }
+
+  /** Give the guesses back: the answer was right, or it was refused before its check. */
+  async giveBack(): Promise<void> {
+    await this.counters.addAll(this.keys, -1, this.windowMs);
+  }
 }
 
 /** The 429 of every limit: a problem with Retry-After (seconds until the window ends). */

@@ -181,31 +181,29 @@ export class PasskeyService {
     const credentialId = typeof input.response.id === 'string' ? input.response.id : '';
     const passkey = credentialId && credentialId.length <= 1400 ? await q.findPasskeyByCredentialId(this.db, credentialId) : undefined;
     if (!passkey) throw new AppError('passkey_not_verified');
-    await this.factors.assertNotThrottled(passkey.user_id, input.ip);
-    let verification;
-    try {
-      verification = await verifyAuthenticationResponse({
-        response: input.response as unknown as AuthenticationResponseJSON,
-        expectedChallenge: challenge.challenge,
-        expectedOrigin: this.origin,
-        expectedRPID: this.rpID,
-        credential: {
-          id: passkey.credential_id,
-          publicKey: new Uint8Array(passkey.public_key),
-          counter: Number(passkey.counter),
-          transports: passkey.transports,
-        },
-        requireUserVerification: true,
-      });
-    } catch {
-      verification = { verified: false } as const;
-    }
-    if (!verification.verified) {
-      this.services.metrics.secondFactors.inc({ outcome: 'failed' });
-      await this.factors.countFailure(passkey.user_id, input.ip);
-      throw new AppError('passkey_not_verified');
-    }
-    await q.markPasskeyUsed(this.db, passkey.id, verification.authenticationInfo.newCounter);
+    // the assertion is a guess at the user's passkey (FactorService.checkGuess): its new signature counter when right
+    const newCounter = await this.factors.checkGuess(passkey.user_id, input.ip, async () => {
+      try {
+        const verification = await verifyAuthenticationResponse({
+          response: input.response as unknown as AuthenticationResponseJSON,
+          expectedChallenge: challenge.challenge,
+          expectedOrigin: this.origin,
+          expectedRPID: this.rpID,
+          credential: {
+            id: passkey.credential_id,
+            publicKey: new Uint8Array(passkey.public_key),
+            counter: Number(passkey.counter),
+            transports: passkey.transports,
+          },
+          requireUserVerification: true,
+        });
+        return verification.verified ? verification.authenticationInfo.newCounter : false;
+      } catch {
+        return false;
+      }
+    });
+    if (newCounter === false) this.factors.failedCheck('passkey_not_verified');
+    await q.markPasskeyUsed(this.db, passkey.id, newCounter);
     this.factors.checked(null);
     const amr = [passkey.device_type === 'multiDevice' ? AMR.softwareKey : AMR.hardwareKey, AMR.multiFactor];
     const pending = await this.factors.pendingSecondStep(input.secondStepCookie);

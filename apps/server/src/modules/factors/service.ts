@@ -8,6 +8,7 @@ import {
 } from '@partner-portal/contracts';
 import type { SqlStatement } from '../../db/sql.js';
 import { AppError } from '../../http/problem.js';
+import { Guess, type GuessLimit } from '../../http/rate-limit.js';
 import { hashSecret, newSecret, type SessionUser } from '../../http/session.js';
 import type { Oidc } from '../../oidc/index.js';
 import { asksMultiFactor, type Authentication } from '../../oidc/multi-factor.js';
@@ -122,20 +123,21 @@ export class FactorService {
    * this answer). A sign-in that had to enrol gets its session here: `session`, for the route to start.
    */
   async confirmTotp(ip: string, enrollee: Enrollee, code: string): Promise<RecoveryCodesResponse & { session: ProvenSession | null }> {
-    await this.assertNotThrottled(enrollee.userId, ip);
     const codes = newRecoveryCodes();
-    const confirmed = await this.db.transaction(async (tx) => {
-      const row = await q.findTotp(tx, enrollee.userId, true);
-      if (!row) throw new AppError('totp_enrolment_not_started');
-      if (row.confirmed_at) throw new AppError('totp_already_enabled');
-      const secret = await unseal(this.services.secrets.keyEncryption, SEALING_PURPOSE, row.secret_encrypted);
-      const step = totpStep(secret, code);
-      if (step === null) return false;
-      await q.confirmTotp(tx, enrollee.userId, step);
-      await q.replaceRecoveryCodes(tx, enrollee.userId, codes.map(hashRecoveryCode));
-      return true;
-    });
-    if (!confirmed) return this.failedCode(enrollee.userId, ip);
+    const confirmed = await this.checkGuess(enrollee.userId, ip, () =>
+      this.db.transaction(async (tx) => {
+        const row = await q.findTotp(tx, enrollee.userId, true);
+        if (!row) throw new AppError('totp_enrolment_not_started');
+        if (row.confirmed_at) throw new AppError('totp_already_enabled');
+        const secret = await unseal(this.services.secrets.keyEncryption, SEALING_PURPOSE, row.secret_encrypted);
+        const step = totpStep(secret, code);
+        if (step === null) return false;
+        await q.confirmTotp(tx, enrollee.userId, step);
+        await q.replaceRecoveryCodes(tx, enrollee.userId, codes.map(hashRecoveryCode));
+        return true;
+      }),
+    );
+    if (!confirmed) this.failedCheck();
     await this.notify(enrollee.userId, 'factor-added');
     if (enrollee.kind === 'session') {
       await q.setSessionAuthentication(this.db, enrollee.sessionIdHash, PASSWORD_AND_CODE);
@@ -178,7 +180,7 @@ export class FactorService {
   /**
    * POST /api/factors/confirm-identity: the password, or a code of the app or a recovery code,
    * checked again; for the next five minutes the session may change how the user signs in.
-   * Wrong answers are throttled like codes.
+   * Each is a guess, limited like codes (checkGuess).
    */
   async confirmIdentity(
     ip: string,
@@ -190,14 +192,14 @@ export class FactorService {
       await q.setSessionAuthentication(this.db, user.sessionIdHash, PASSWORD_AND_CODE);
       return;
     }
-    if (!input.password) throw AppError.validation({ password: 'fill_all_required_fields' });
-    await this.assertNotThrottled(user.id, ip);
-    const { rows } = await this.db.query<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE id = $1', [user.id]);
-    const hash = rows[0]?.password_hash;
-    if (!hash || !(await verifyPassword(hash, input.password))) {
-      await this.countFailure(user.id, ip);
-      throw new AppError('current_password_incorrect');
-    }
+    const password = input.password;
+    if (!password) throw AppError.validation({ password: 'fill_all_required_fields' });
+    const right = await this.checkGuess(user.id, ip, async () => {
+      const { rows } = await this.db.query<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE id = $1', [user.id]);
+      const hash = rows[0]?.password_hash;
+      return !!hash && (await verifyPassword(hash, password));
+    });
+    if (!right) throw new AppError('current_password_incorrect');
     await this.db.query('UPDATE sessions SET authenticated_at = now() WHERE id_hash = $1', [user.sessionIdHash]);
   }
 
@@ -336,9 +338,10 @@ export class FactorService {
     return interaction ? asksMultiFactor(interaction.params) : false;
   }
 
-  // ---- codes and their throttling ---------------------------------------------------------------
+  // ---- guesses: codes, passkeys and passwords ------------------------------------------------------
 
-  private throttleKeys(userId: string, ip: string) {
+  /** The limits of the user's guesses (codes, passkeys, confirm-identity): per account and per client address. */
+  private guessLimits(userId: string, ip: string): GuessLimit[] {
     const { LOGIN_RATE_LIMIT_PER_ACCOUNT, LOGIN_RATE_LIMIT_PER_IP } = this.config;
     return [
       { key: `second-factor:account:${userId}`, max: LOGIN_RATE_LIMIT_PER_ACCOUNT },
@@ -346,22 +349,28 @@ export class FactorService {
     ];
   }
 
-  /** 429 once the wrong codes of the window reach the limit (like wrong passwords). */
-  async assertNotThrottled(userId: string, ip: string): Promise<void> {
-    const windowMs = this.config.LOGIN_RATE_LIMIT_WINDOW_SECONDS * 1000;
-    for (const { key, max } of this.throttleKeys(userId, ip)) {
-      const { count, resetAt } = await this.services.counters.add(key, 0, windowMs);
-      if (count >= max) {
-        const retryAfter = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
-        throw new AppError('too_many_requests', { headers: { 'retry-after': String(retryAfter) } });
-      }
+  /**
+   * Check a guess of the user's — a code, a passkey, the password — by the one counting rule of
+   * guesses (http/rate-limit.ts Guess): the guess is taken before `check` runs (past a limit: 429,
+   * unchecked); `check` answers false for a wrong answer, which keeps the guess, and anything else
+   * for a right one, which gives it back. A check that throws (nothing to check against: no
+   * enrolment started) gives it back too.
+   */
+  async checkGuess<T>(userId: string, ip: string, check: () => Promise<T | false>): Promise<T | false> {
+    const guess = await Guess.take(
+      this.services.counters,
+      this.guessLimits(userId, ip),
+      this.config.LOGIN_RATE_LIMIT_WINDOW_SECONDS * 1000,
+    );
+    let answer: T | false;
+    try {
+      answer = await check();
+    } catch (err) {
+      await guess.giveBack();
+      throw err;
     }
-  }
-
-  /** Count a wrong code, passkey or password (toward the limits of assertNotThrottled). */
-  async countFailure(userId: string, ip: string): Promise<void> {
-    const windowMs = this.config.LOGIN_RATE_LIMIT_WINDOW_SECONDS * 1000;
-    for (const { key } of this.throttleKeys(userId, ip)) await this.services.counters.add(key, 1, windowMs);
+    if (answer !== false) await guess.giveBack();
+    return answer;
   }
 
   /** A second factor that passed its check (partner_portal_second_factor_checks_total). */
@@ -370,27 +379,25 @@ export class FactorService {
     return result;
   }
 
-  /** Count a wrong code and refuse it. */
-  private async failedCode(userId: string, ip: string): Promise<never> {
+  /** A second factor that failed its check (partner_portal_second_factor_checks_total): refused. */
+  failedCheck(error: 'second_factor_code_invalid' | 'passkey_not_verified' = 'second_factor_code_invalid'): never {
     this.services.metrics.secondFactors.inc({ outcome: 'failed' });
-    await this.countFailure(userId, ip);
-    throw new AppError('second_factor_code_invalid');
+    throw new AppError(error);
   }
 
-  /** Check a code of the app (each time step once) or a recovery code (each once); throttled. */
+  /** Check a code of the app (each time step once) or a recovery code (each once): a guess (checkGuess). */
   async verifyCode(userId: string, code: string, ip: string): Promise<'totp' | 'recovery_code'> {
-    await this.assertNotThrottled(userId, ip);
-    if (isTotpCode(code)) {
+    const kind = isTotpCode(code) ? 'totp' : 'recovery_code';
+    const right = await this.checkGuess(userId, ip, async () => {
+      if (kind === 'recovery_code') return q.useRecoveryCode(this.db, userId, hashRecoveryCode(code));
       const row = await q.findTotp(this.db, userId);
-      if (row?.confirmed_at) {
-        const secret = await unseal(this.services.secrets.keyEncryption, SEALING_PURPOSE, row.secret_encrypted);
-        const step = totpStep(secret, code);
-        if (step !== null && (await q.useTotpStep(this.db, userId, step))) return this.checked('totp');
-      }
-    } else if (await q.useRecoveryCode(this.db, userId, hashRecoveryCode(code))) {
-      return this.checked('recovery_code');
-    }
-    return this.failedCode(userId, ip);
+      if (!row?.confirmed_at) return false;
+      const secret = await unseal(this.services.secrets.keyEncryption, SEALING_PURPOSE, row.secret_encrypted);
+      const step = totpStep(secret, code);
+      return step !== null && (await q.useTotpStep(this.db, userId, step));
+    });
+    if (!right) this.failedCheck();
+    return this.checked(kind);
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Config } from '../../config.js';
 import type { SqlStatement } from '../../db/sql.js';
-import { throttle, tooManyRequests } from '../../http/rate-limit.js';
+import { Guess, type GuessLimit } from '../../http/rate-limit.js';
 import { hashSecret, newSecret } from '../../http/session.js';
 import type { Services } from '../../services.js';
 import * as q from './queries.js';
@@ -20,8 +20,9 @@ const DEVICE_COOKIE_PATH = '/api/identity/login';
  * - Any other browser is limited per account (LOGIN_RATE_LIMIT_PER_ACCOUNT) and per client
  *   address (LOGIN_RATE_LIMIT_PER_IP) over LOGIN_RATE_LIMIT_WINDOW_SECONDS; past a limit even the
  *   right password is refused with 429 until the window ends.
- * - Before the password is checked one guess is taken from each limit that applies, atomically,
- *   so that concurrent attempts cannot together pass a limit. Past a limit: 429, the guesses are
+ * - Every password check is a guess under the one counting rule (http/rate-limit.ts Guess): one
+ *   guess is taken from each limit that applies, atomically, before the password is checked, so
+ *   that concurrent attempts cannot together pass a limit. Past a limit: 429, the guesses are
  *   given back, and the password is not checked. A wrong password keeps its guesses; the right one
  *   gives them back.
  * - A success clears the failures of that browser's device cookie and gives (or renews) the
@@ -38,7 +39,7 @@ const DEVICE_COOKIE_PATH = '/api/identity/login';
 export class LoginThrottle {
   private constructor(
     private readonly services: Services,
-    private readonly keys: { key: string; max: number }[],
+    private readonly guess: Guess,
     private readonly deviceSecret: string | null,
     private readonly deviceKey: string | null,
     /** the device's row is written at a success: a new browser, or one whose row is past half its life */
@@ -47,8 +48,9 @@ export class LoginThrottle {
 
   /**
    * Before the password is checked: the password step's statement (q.passwordStep: the account,
-   * its second-factor state, the limits of this browser), and one guess taken from each limit.
-   * 429 (and the guesses given back) when one is used up.
+   * its second-factor state, the limits of this browser), and one guess taken from each limit
+   * (in that statement when the counters are in PostgreSQL). 429 (and the guesses given back)
+   * when one is used up.
    */
   static async takeGuess(
     services: Services,
@@ -77,35 +79,23 @@ export class LoginThrottle {
         : key === keys.ip
           ? config.LOGIN_RATE_LIMIT_PER_IP
           : config.LOGIN_RATE_LIMIT_PER_ACCOUNT;
+    const limits: GuessLimit[] = step.limitKeys.map((key) => ({ key, max: max(key) }));
+    const guess = await Guess.take(counters, limits, windowMs, step.guesses);
     const known = step.deviceUntil !== null;
     const throttle = new LoginThrottle(
       services,
-      step.limitKeys.map((key) => ({ key, max: max(key) })),
+      guess,
       deviceSecret,
       known ? keys.device : null,
       // a known browser's row is renewed once past half its life
       !known || step.deviceUntil!.getTime() - Date.now() < (config.DEVICE_COOKIE_TTL_SECONDS * 1000) / 2,
     );
-    const counts = step.guesses ?? (await counters.addAll(step.limitKeys, 1, windowMs));
-    const over = counts.filter((c, i) => c.count > throttle.keys[i]!.max);
-    if (over.length) {
-      await throttle.giveBack();
-      throw tooManyRequests(Math.max(...over.map((c) => c.resetAt)));
-    }
     return { throttle, step };
   }
 
-  private get windowMs(): number {
-    return this.services.config.LOGIN_RATE_LIMIT_WINDOW_SECONDS * 1000;
-  }
-
-  /** Give back the guesses taken (past a limit, or when the login cannot go on: login.ts). */
+  /** Give back the guesses taken (when the login cannot go on: login.ts). */
   async giveBack(): Promise<void> {
-    await this.services.counters.addAll(
-      this.keys.map((k) => k.key),
-      -1,
-      this.windowMs,
-    );
+    await this.guess.giveBack();
   }
 
   /**
@@ -144,10 +134,20 @@ export function deviceCookieOptions(config: Pick<Config, 'isHttps' | 'DEVICE_COO
   };
 }
 
-/** Forgot and reset password (e-mails sent, reset links tried): limited per account and per address. */
+/**
+ * Forgot and reset password (e-mails sent, reset links tried): limited per account and per
+ * address, by the one counting rule of guesses (http/rate-limit.ts Guess). Every request counts,
+ * answered or not: its guess is never given back (docs/security.md, "Limits and thresholds").
+ */
 export async function throttleAccountAndIp(services: Services, flow: string, account: string, ip: string): Promise<void> {
   const { LOGIN_RATE_LIMIT_PER_ACCOUNT, LOGIN_RATE_LIMIT_PER_IP, LOGIN_RATE_LIMIT_WINDOW_SECONDS } = services.config;
-  await throttle(services.counters, `${flow}:ip:${ip}`, LOGIN_RATE_LIMIT_PER_IP, LOGIN_RATE_LIMIT_WINDOW_SECONDS);
   const key = await q.emailLimitKey(services.db, account);
-  await throttle(services.counters, `${flow}:account:${key}`, LOGIN_RATE_LIMIT_PER_ACCOUNT, LOGIN_RATE_LIMIT_WINDOW_SECONDS);
+  await Guess.take(
+    services.counters,
+    [
+      { key: `${flow}:ip:${ip}`, max: LOGIN_RATE_LIMIT_PER_IP },
+      { key: `${flow}:account:${key}`, max: LOGIN_RATE_LIMIT_PER_ACCOUNT },
+    ],
+    LOGIN_RATE_LIMIT_WINDOW_SECONDS * 1000,
+  );
 }
