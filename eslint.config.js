@@ -33,6 +33,7 @@ const SERVER_LAYERS = [
   ['modules/mail'],
   ['services.ts'],
   ['oidc'],
+  ['modules/scope'],
   ['modules/audit', 'modules/sessions', 'modules/health', 'modules/web'],
   ['modules/organizations'],
   ['modules/members', 'modules/portal', 'modules/developer'],

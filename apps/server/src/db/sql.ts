@@ -1,3 +1,5 @@
+import type { Queryable } from './database.js';
+
 /** SQL fragments shared by the modules' queries. */
 
 /**
@@ -47,4 +49,21 @@ export function withAlongside(main: SqlStatement, alongside: readonly SqlStateme
     ? `WITH ${ownWith[1] ? 'RECURSIVE ' : ''}${queries.join(', ')}, ${main.text.slice(ownWith[0].length)}`
     : `WITH ${queries.join(', ')} ${main.text}`;
   return { text, params };
+}
+
+/**
+ * Run fn as one step of the caller's transaction that may fail alone: a savepoint before it,
+ * released when it succeeds, rolled back to (undoing only the step) when it throws; the error is
+ * thrown on.
+ */
+export async function asSavepoint<T>(tx: Queryable, name: string, fn: () => Promise<T>): Promise<T> {
+  await tx.query(`SAVEPOINT ${name}`);
+  try {
+    const value = await fn();
+    await tx.query(`RELEASE SAVEPOINT ${name}`);
+    return value;
+  } catch (err) {
+    await tx.query(`ROLLBACK TO SAVEPOINT ${name}`);
+    throw err;
+  }
 }

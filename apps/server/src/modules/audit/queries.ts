@@ -2,11 +2,6 @@ import type { Queryable } from '../../db/client.js';
 import { containsPattern, subtreeCondition } from '../../db/sql.js';
 
 /** The path of an organization (the scope of an audit read), or null when there is none. */
-export async function findOrganizationPath(q: Queryable, organizationId: string): Promise<string | null> {
-  const { rows } = await q.query<{ path: string }>('SELECT path FROM organizations WHERE id = $1', [organizationId]);
-  return rows[0]?.path ?? null;
-}
-
 export interface AuditEntryInput {
   actorUserId: string | null;
   actorEmail: string | null;

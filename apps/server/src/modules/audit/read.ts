@@ -1,10 +1,10 @@
 import { stringify } from 'csv-stringify/sync';
 import type { AuditFilter } from '@partner-portal/contracts';
 import type { Database } from '../../db/client.js';
-import { AppError } from '../../http/problem.js';
-import { assertInSubtree, requireRole, type Actor } from '../../http/access.js';
+import type { Actor } from '../../http/access.js';
 import { neutralizeFormula } from '../../http/spreadsheet.js';
-import { findOrganizationPath, listAuditEntries, listAuditEntriesForExport, type AuditRow } from './queries.js';
+import { organizationForActor } from '../scope/service.js';
+import { listAuditEntries, listAuditEntriesForExport, type AuditRow } from './queries.js';
 
 /**
  * Reading the audit log (docs/decisions/018-the-administrators-day.md, "Audit trail"): the
@@ -15,14 +15,6 @@ import { findOrganizationPath, listAuditEntries, listAuditEntriesForExport, type
 export const AUDIT_PAGE_SIZE = 50;
 /** The CSV export holds at most this many entries (the newest); narrow the filters for older ones. */
 export const AUDIT_EXPORT_LIMIT = 50_000;
-
-async function auditScope(db: Database, actor: Actor, organizationId: string | undefined) {
-  const member = requireRole(actor, 'any');
-  const path = await findOrganizationPath(db, organizationId ?? member.organizationId);
-  if (path === null) throw new AppError('not_found');
-  assertInSubtree(member, path);
-  return { path };
-}
 
 function entryOf(r: AuditRow) {
   return {
@@ -43,7 +35,7 @@ function entryOf(r: AuditRow) {
 
 /** One page (50) of the subtree's entries that pass the filters, newest first. */
 export async function listAuditTrail(db: Database, actor: Actor, query: AuditFilter & { page: number }) {
-  const org = await auditScope(db, actor, query.organizationId);
+  const { org } = await organizationForActor(db, actor, query.organizationId, { role: 'any' });
   const { total, rows } = await listAuditEntries(db, org.path, AUDIT_PAGE_SIZE, (query.page - 1) * AUDIT_PAGE_SIZE, query);
   return { total, page: query.page, page_size: AUDIT_PAGE_SIZE, entries: rows.map(entryOf) };
 }
@@ -64,7 +56,7 @@ export const AUDIT_EXPORT_COLUMNS = [
 
 /** The same entries as the listing, all pages (up to AUDIT_EXPORT_LIMIT), as CSV. */
 export async function exportAuditTrail(db: Database, actor: Actor, filter: AuditFilter) {
-  const org = await auditScope(db, actor, filter.organizationId);
+  const { org } = await organizationForActor(db, actor, filter.organizationId, { role: 'any' });
   const rows = await listAuditEntriesForExport(db, org.path, filter, AUDIT_EXPORT_LIMIT);
   const json = (v: unknown) => (v === null || v === undefined ? '' : JSON.stringify(v));
   const records = rows.map((r) => {

@@ -2,10 +2,10 @@ import type { SecondFactorPolicy } from '@partner-portal/contracts';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
 import { audit } from '../audit/service.js';
-import { assertInSubtree, isPathInSubtree, requireRole, type Actor } from '../../http/access.js';
-import { findOrganizationById } from '../organizations/queries.js';
+import { isPathInSubtree, type Actor } from '../../http/access.js';
 import type { AccountAccess, BackchannelNotice } from '../sessions/service.js';
 import * as q from './queries.js';
+import { organizationForActor } from '../scope/service.js';
 
 /**
  * The second-factor policy follows the organization tree (docs/second-factors.md): a requirement
@@ -37,17 +37,9 @@ function toPolicy(organizationId: string, holding: q.PolicyRow[]): SecondFactorP
   };
 }
 
-async function managedOrganization(db: Database, actor: Actor, organizationId: string, role: 'any' | 'organization') {
-  const member = requireRole(actor, role);
-  const org = await findOrganizationById(db, organizationId);
-  if (!org) throw new AppError('not_found');
-  assertInSubtree(member, org.path);
-  return { member, org };
-}
-
 /** The effective policy of an organization and where it comes from; for the managers of its subtree. */
 export async function getPolicy(db: Database, actor: Actor, organizationId: string): Promise<SecondFactorPolicy> {
-  const { org } = await managedOrganization(db, actor, organizationId, 'any');
+  const { org } = await organizationForActor(db, actor, organizationId, { role: 'any' });
   return toPolicy(org.id, await q.policiesAbove(db, org.path));
 }
 
@@ -59,7 +51,7 @@ export async function setPolicy(
   organizationId: string,
   required: boolean,
 ): Promise<SecondFactorPolicy> {
-  const { member, org } = await managedOrganization(db, actor, organizationId, 'organization');
+  const { member, org } = await organizationForActor(db, actor, organizationId, { role: 'organization' });
   const { policy, notices } = await db.transaction(async (tx) => {
     const holding = await q.policiesAbove(tx, org.path);
     const here = holding.find((p) => p.organization_id === org.id);

@@ -13,16 +13,19 @@ import {
   type BulkInvitationVerdict,
   type Rights,
 } from '@partner-portal/contracts';
-import type { Database, Queryable } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
 import { audit, auditRefusal, RefusedChange } from '../audit/service.js';
 import { neutralizeFormula } from '../../http/spreadsheet.js';
 import { getRights } from '../members/service.js';
 import { rightsContextFor, validateRights } from '../members/rights-context.js';
 import { assertInSubtree, requireRole, type Actor } from '../../http/access.js';
-import { findOrganizationById, listEmailDomains } from '../organizations/queries.js';
+import { listEmailDomains } from '../organizations/queries.js';
+import { organizationForActor } from '../scope/service.js';
 import type { Logger } from 'pino';
 import { pgErrorCode } from '../../db/errors.js';
+import { asSavepoint } from '../../db/sql.js';
+import * as q from './queries.js';
 import { mailInvitation, makeInvitation, type InvitationDeps, type MadeInvitation } from './service.js';
 
 export type BulkInvitationDeps = InvitationDeps & { log: Logger };
@@ -135,17 +138,6 @@ function languageOf(value: string): string | null | undefined {
   return (USER_LANGUAGES as readonly string[]).includes(base) ? base : undefined;
 }
 
-async function existingEmails(q: Queryable, emails: string[]): Promise<{ members: Set<string>; invited: Set<string> }> {
-  const [members, invited] = await Promise.all([
-    q.query<{ e: string }>('SELECT lower(email) AS e FROM users WHERE lower(email) = ANY($1::text[])', [emails]),
-    q.query<{ e: string }>(
-      `SELECT lower(email) AS e FROM invitations WHERE state = 'PENDING' AND expires_at > now() AND lower(email) = ANY($1::text[])`,
-      [emails],
-    ),
-  ]);
-  return { members: new Set(members.rows.map((r) => r.e)), invited: new Set(invited.rows.map((r) => r.e)) };
-}
-
 interface Plan {
   org: { id: string; path: string; depth: number };
   rights: Rights | null;
@@ -163,10 +155,7 @@ async function plan(
   organizationId: string,
   input: { csv: string; rights_from_member_id?: string | null | undefined },
 ): Promise<Plan> {
-  const member = requireRole(actor, 'user');
-  const org = await findOrganizationById(db, organizationId);
-  if (!org) throw new AppError('not_found');
-  assertInSubtree(member, org.path);
+  const { org } = await organizationForActor(db, actor, organizationId, { role: 'user' });
   const parsed = parseInvitationCsv(input.csv);
   let rights: Rights | null = null;
   if (input.rights_from_member_id) {
@@ -176,7 +165,7 @@ async function plan(
   }
   const domains = await listEmailDomains(db, org.id);
   const valid = parsed.map((r) => emailSchema.safeParse(r.email));
-  const known = await existingEmails(
+  const known = await q.existingEmails(
     db,
     valid.flatMap((v) => (v.success ? [v.data.toLowerCase()] : [])),
   );
@@ -264,18 +253,13 @@ export async function sendBulkInvitation(
     const made: MadeInvitation[] = [];
     for (const [index, row] of rows.entries()) {
       if (row.outcome !== 'ok') continue;
-      await tx.query('SAVEPOINT bulk_invitation_row');
       try {
-        const invitation = await makeInvitation(tx, deps.config, actor, org.id, {
-          email_address: row.email_address,
-          language_code: row.language_code,
-          rights,
-        });
-        await tx.query('RELEASE SAVEPOINT bulk_invitation_row');
+        const invitation = await asSavepoint(tx, 'bulk_invitation_row', () =>
+          makeInvitation(tx, deps.config, actor, org.id, { email_address: row.email_address, language_code: row.language_code, rights }),
+        );
         made.push(invitation);
         report[index] = { ...row, outcome: 'sent', invitation_id: invitation.row.id };
       } catch (err) {
-        await tx.query('ROLLBACK TO SAVEPOINT bulk_invitation_row');
         if (err instanceof RefusedChange) await auditRefusal(tx, actor, err);
         const outcome = outcomeOf(err);
         if (outcome === 'failed') deps.log.warn({ err, line: row.line }, 'bulk invitation row failed');
@@ -283,11 +267,13 @@ export async function sendBulkInvitation(
       }
     }
     const result = summary(org.id, report, false, 'sent');
-    const { rows: inserted } = await tx.query<{ id: string }>(
-      'INSERT INTO invitation_batches (organization_id, created_by, sent, refused, rows) VALUES ($1, $2, $3, $4, $5) RETURNING id',
-      [org.id, actor.user.id, result.ok, result.refused, JSON.stringify(report)],
-    );
-    const id = inserted[0]!.id;
+    const id = await q.insertInvitationBatch(tx, {
+      organizationId: org.id,
+      createdBy: actor.user.id,
+      sent: result.ok,
+      refused: result.refused,
+      rows: report,
+    });
     await audit(tx, actor, {
       organizationId: org.id,
       organizationPath: org.path,
@@ -323,11 +309,7 @@ export async function sendBulkInvitation(
 /** The stored report of a sending, as CSV, for the userManagers of the organization's subtree. */
 export async function invitationBatchReport(db: Database, actor: Actor, batchId: string): Promise<{ filename: string; body: string }> {
   const member = requireRole(actor, 'user');
-  const { rows } = await db.query<{ path: string; created_at: Date | string; rows: BulkInvitationRow[] }>(
-    'SELECT o.path, b.created_at, b.rows FROM invitation_batches b JOIN organizations o ON o.id = b.organization_id WHERE b.id = $1',
-    [batchId],
-  );
-  const batch = rows[0];
+  const batch = await q.findInvitationBatch<BulkInvitationRow>(db, batchId);
   if (!batch) throw new AppError('not_found');
   assertInSubtree(member, batch.path);
   const body = stringify(

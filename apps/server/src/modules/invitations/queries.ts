@@ -188,3 +188,41 @@ export async function searchPendingInvitations(
   );
   return rows;
 }
+
+// ---- bulk sendings ------------------------------------------------------------------------------
+
+/** Which of these addresses (lower case) already have an account, and which a pending invitation. */
+export async function existingEmails(q: Queryable, emails: string[]): Promise<{ members: Set<string>; invited: Set<string> }> {
+  const [members, invited] = await Promise.all([
+    q.query<{ e: string }>('SELECT lower(email) AS e FROM users WHERE lower(email) = ANY($1::text[])', [emails]),
+    q.query<{ e: string }>(
+      `SELECT lower(email) AS e FROM invitations WHERE state = 'PENDING' AND expires_at > now() AND lower(email) = ANY($1::text[])`,
+      [emails],
+    ),
+  ]);
+  return { members: new Set(members.rows.map((r) => r.e)), invited: new Set(invited.rows.map((r) => r.e)) };
+}
+
+/** Store a sending's report; returns the batch id. */
+export async function insertInvitationBatch(
+  q: Queryable,
+  batch: { organizationId: string; createdBy: string; sent: number; refused: number; rows: unknown[] },
+): Promise<string> {
+  const { rows } = await q.query<{ id: string }>(
+    'INSERT INTO invitation_batches (organization_id, created_by, sent, refused, rows) VALUES ($1, $2, $3, $4, $5) RETURNING id',
+    [batch.organizationId, batch.createdBy, batch.sent, batch.refused, JSON.stringify(batch.rows)],
+  );
+  return rows[0]!.id;
+}
+
+/** A stored sending with the path of its organization. */
+export async function findInvitationBatch<Row>(
+  q: Queryable,
+  batchId: string,
+): Promise<{ path: string; created_at: Date | string; rows: Row[] } | null> {
+  const { rows } = await q.query<{ path: string; created_at: Date | string; rows: Row[] }>(
+    'SELECT o.path, b.created_at, b.rows FROM invitation_batches b JOIN organizations o ON o.id = b.organization_id WHERE b.id = $1',
+    [batchId],
+  );
+  return rows[0] ?? null;
+}

@@ -23,7 +23,8 @@ import { audit, auditRefusal, RefusedChange } from '../audit/service.js';
 import { delegatorOf, rightsContextFor, validateRights } from '../members/rights-context.js';
 import { pgErrorCode } from '../../db/errors.js';
 import { assertInSubtree, requireRole, type Actor } from '../../http/access.js';
-import { findOrganizationById, listEmailDomains } from '../organizations/queries.js';
+import { listEmailDomains } from '../organizations/queries.js';
+import { organizationForActor } from '../scope/service.js';
 import * as q from './queries.js';
 import type { InvitationRow } from './queries.js';
 import { passwordProblems } from '../identity/password-policy.js';
@@ -104,12 +105,9 @@ export async function makeInvitation(
   organizationId: string,
   input: InvitationInput,
 ): Promise<MadeInvitation> {
-  const member = requireRole(actor, 'user');
+  const { org } = await organizationForActor(tx, actor, organizationId, { role: 'user' });
   const email = input.email_address.trim();
   const code = newSecret();
-  const org = await findOrganizationById(tx, organizationId);
-  if (!org) throw new AppError('not_found');
-  assertInSubtree(member, org.path);
   const domains = await listEmailDomains(tx, org.id);
   if (!isDomainAllowed(email, domains)) {
     const listed = domains.map((d) => `@${d}`);

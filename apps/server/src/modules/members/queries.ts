@@ -144,3 +144,8 @@ export async function listMembersForExport(q: Queryable, path: string): Promise<
   );
   return rows;
 }
+
+/** Serialise changes of the root organization's members until the transaction ends (an advisory lock). */
+export async function lockRootMembers(q: Queryable, lockKey: number): Promise<void> {
+  await q.query('SELECT pg_advisory_xact_lock($1)', [lockKey]);
+}

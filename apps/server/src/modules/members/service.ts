@@ -16,7 +16,7 @@ import { AppError } from '../../http/problem.js';
 import type { SessionStore } from '../../http/session.js';
 import { audit, auditRefusal, RefusedChange, withRefusalAudit, type AuditChange } from '../audit/service.js';
 import { assertInSubtree, requireRole, type Actor } from '../../http/access.js';
-import { findOrganizationById } from '../organizations/queries.js';
+import { organizationForActor } from '../scope/service.js';
 import type { AccountAccess, BackchannelNotice } from '../sessions/service.js';
 import * as q from './queries.js';
 import { delegatorOf, rightsContextFor, validateRights } from './rights-context.js';
@@ -54,7 +54,7 @@ const ROOT_MEMBERS_LOCK_KEY = 72_110_403;
 /** Take the root organization's member lock when the member belongs to it (before the member's row lock). */
 async function lockIfRootMember(tx: Queryable, memberId: string): Promise<void> {
   const peek = await q.findMembership(tx, memberId);
-  if (peek?.organization_depth === 0) await tx.query('SELECT pg_advisory_xact_lock($1)', [ROOT_MEMBERS_LOCK_KEY]);
+  if (peek?.organization_depth === 0) await q.lockRootMembers(tx, ROOT_MEMBERS_LOCK_KEY);
 }
 
 /** 403 unless the actor holds every right the member holds (contracts delegation.ts). */
@@ -244,15 +244,6 @@ export async function signOutMember(db: Database, access: AccountAccess, actor: 
   await access.notify(notices);
 }
 
-/** The organization an actor reads members of (its own when none is given): 403 outside the actor's subtree. */
-export async function managedOrganization(db: Database, actor: Actor, organizationId: string | undefined) {
-  const member = requireRole(actor, 'any');
-  const org = await findOrganizationById(db, organizationId ?? member.organizationId);
-  if (!org) throw new AppError('not_found');
-  assertInSubtree(member, org.path);
-  return org;
-}
-
 /** A timestamp from the database as ISO 8601, or null. */
 export function isoOrNull(value: Date | string | null | undefined): string | null {
   return value === null || value === undefined ? null : new Date(value).toISOString();
@@ -283,7 +274,7 @@ export async function exportMembers(
   actor: Actor,
   query: { output: 'csv' | 'xlsx'; organizationId?: string | undefined },
 ): Promise<ExportFile> {
-  const org = await managedOrganization(db, actor, query.organizationId);
+  const { org } = await organizationForActor(db, actor, query.organizationId, { role: 'any' });
   const rows = (await q.listMembersForExport(db, org.path)).map((r) => {
     const rights = toRights(r.rights);
     return [

@@ -1,6 +1,7 @@
 import { preparedStatement, type Queryable } from '../../db/client.js';
 import { PENDING_INVITATIONS_OF_SQL, type InvitationRow } from '../invitations/queries.js';
-import { ORG_COLUMNS, type AppRow, type OrganizationRow } from '../organizations/queries.js';
+import type { AppRow } from '../organizations/queries.js';
+import { ORG_COLUMNS, type OrganizationRow } from '../scope/queries.js';
 
 /** SQL of the organization page: one organization with its sub-organizations, pending invitations, members, apps and domains. */
 

@@ -4,7 +4,8 @@ import { assertInSubtree, requireRole, type Actor } from '../../http/access.js';
 import { AppError } from '../../http/problem.js';
 import { searchPendingInvitations, toInvitation } from '../invitations/queries.js';
 import { countMembersMatching, searchMembers } from '../members/queries.js';
-import { isoOrNull, managedOrganization } from '../members/service.js';
+import { isoOrNull } from '../members/service.js';
+import { organizationForActor } from '../scope/service.js';
 import * as q from './queries.js';
 
 /**
@@ -66,7 +67,7 @@ export async function searchPeople(
   actor: Actor,
   query: { organizationId: string; q: string; page: number; pageSize: number; inactiveDays?: InactiveDays | undefined },
 ) {
-  const org = await managedOrganization(db, actor, query.organizationId);
+  const { org } = await organizationForActor(db, actor, query.organizationId, { role: 'any' });
   const text = query.q.trim();
   const filter = { text, inactiveDays: query.inactiveDays };
   const offset = (query.page - 1) * query.pageSize;

@@ -1,34 +1,9 @@
 import type { OrganizationNode } from '@partner-portal/contracts';
 import { preparedStatement, type Queryable } from '../../db/client.js';
 import { descendantsCondition, subtreeCondition } from '../../db/sql.js';
+import { ORG_COLUMNS, type OrganizationRow } from '../scope/queries.js';
 
 /** SQL of the organization tree. Subtree conditions are index ranges on the COLLATE "C" path. */
-
-export interface OrganizationRow {
-  id: string;
-  parent_id: string | null;
-  name: string;
-  path: string;
-  depth: number;
-  can_create_sub_organization: boolean;
-  sub_organization_can_have_children: boolean;
-  max_sub_organizations: number | null;
-}
-
-export const ORG_COLUMNS =
-  'o.id, o.parent_id, o.name, o.path, o.depth, o.can_create_sub_organization, o.sub_organization_can_have_children, o.max_sub_organizations';
-
-export async function findOrganizationById(
-  q: Queryable,
-  id: string,
-  options: { forUpdate?: boolean } = {},
-): Promise<OrganizationRow | null> {
-  const { rows } = await q.query<OrganizationRow>(
-    `SELECT ${ORG_COLUMNS} FROM organizations o WHERE o.id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
-    [id],
-  );
-  return rows[0] ?? null;
-}
 
 /** The provider's root organization (the one without a parent), if the tree has been made. */
 export async function findRootOrganization(q: Queryable): Promise<{ id: string; path: string } | null> {

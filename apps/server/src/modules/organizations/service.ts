@@ -4,9 +4,10 @@ import { AppError } from '../../http/problem.js';
 import { moveAuditPaths } from '../audit/queries.js';
 import { audit } from '../audit/service.js';
 import { pgErrorCode } from '../../db/errors.js';
-import { assertInSubtree, requireProviderAdministrator, requireRole, type Actor, type MemberActor } from '../../http/access.js';
+import { requireProviderAdministrator, requireRole, type Actor, type MemberActor } from '../../http/access.js';
 import * as q from './queries.js';
-import type { OrganizationRow } from './queries.js';
+import { findOrganizationById, type OrganizationRow } from '../scope/queries.js';
+import { organizationForActor } from '../scope/service.js';
 import type { TreeCache } from './tree-cache.js';
 
 /**
@@ -14,18 +15,6 @@ import type { TreeCache } from './tree-cache.js';
  * organization of their subtree, and edit or delete organizations of their subtree other than
  * their own. Reading is open to userManagers and organizationManagers of the subtree.
  */
-
-async function loadManaged(
-  db: Queryable,
-  actor: MemberActor,
-  organizationId: string,
-  options: { forUpdate?: boolean } = {},
-): Promise<OrganizationRow> {
-  const org = await q.findOrganizationById(db, organizationId, options);
-  if (!org) throw new AppError('not_found');
-  assertInSubtree(actor, org.path);
-  return org;
-}
 
 /** Organizations other than the actor's own (edit, delete). */
 function assertNotOwn(
@@ -89,11 +78,14 @@ export async function createOrganization(
   actor: Actor,
   input: { parent_organization_id: string; name: string; client_ids: string[]; can_create_sub_organization: boolean },
 ): Promise<{ id: string }> {
-  const member = requireRole(actor, 'organization');
+  requireRole(actor, 'organization');
   try {
     return await db.transaction(async (tx) => {
       // The parent row lock serializes creations under one parent (child count, path check).
-      const parent = await loadManaged(tx, member, input.parent_organization_id, { forUpdate: true });
+      const { org: parent } = await organizationForActor(tx, actor, input.parent_organization_id, {
+        role: 'organization',
+        forUpdate: true,
+      });
       if (!parent.can_create_sub_organization) throw new AppError('not_allowed_to_create_sub_organizations');
       const depth = parent.depth + 1;
       if (depth > MAX_ORGANIZATION_DEPTH)
@@ -134,7 +126,7 @@ export async function updateOrganization(db: Database, actor: Actor, organizatio
   const member = requireRole(actor, 'organization');
   try {
     await db.transaction(async (tx) => {
-      const org = await loadManaged(tx, member, organizationId, { forUpdate: true });
+      const { org } = await organizationForActor(tx, actor, organizationId, { role: 'organization', forUpdate: true });
       assertNotOwn(member, org, 'cannot_edit_own_organization');
       const name = input.name.trim();
       const parentPath = org.path.slice(0, org.path.lastIndexOf('/'));
@@ -168,7 +160,7 @@ export async function changeApps(
 ): Promise<void> {
   const member = requireRole(actor, 'organization');
   await db.transaction(async (tx) => {
-    const org = await loadManaged(tx, member, organizationId, { forUpdate: true });
+    const { org } = await organizationForActor(tx, actor, organizationId, { role: 'organization', forUpdate: true });
     assertNotOwn(member, org, 'cannot_edit_own_organization');
     if (!org.parent_id) throw new AppError('cannot_edit_own_organization');
     const clientIds = unique(input.client_ids);
@@ -198,10 +190,10 @@ export async function changeApps(
 export async function changeCanCreateSubOrganizations(db: Database, actor: Actor, organizationId: string, value: boolean): Promise<void> {
   const member = requireRole(actor, 'organization');
   await db.transaction(async (tx) => {
-    const org = await loadManaged(tx, member, organizationId, { forUpdate: true });
+    const { org } = await organizationForActor(tx, actor, organizationId, { role: 'organization', forUpdate: true });
     assertNotOwn(member, org, 'cannot_edit_own_organization');
     if (value) {
-      const parent = org.parent_id ? await q.findOrganizationById(tx, org.parent_id) : null;
+      const parent = org.parent_id ? await findOrganizationById(tx, org.parent_id) : null;
       if (!parent?.sub_organization_can_have_children) throw new AppError('not_allowed_to_create_sub_organizations');
       if (org.depth >= MAX_ORGANIZATION_DEPTH)
         throw new AppError('invalid_organization_path_level', { params: { max_level: MAX_ORGANIZATION_DEPTH } });
@@ -226,7 +218,7 @@ export async function deleteOrganization(db: Database, actor: Actor, organizatio
   const member = requireRole(actor, 'organization');
   try {
     await db.transaction(async (tx) => {
-      const org = await loadManaged(tx, member, organizationId, { forUpdate: true });
+      const { org } = await organizationForActor(tx, actor, organizationId, { role: 'organization', forUpdate: true });
       assertNotOwn(member, org, 'cannot_delete_own_organization');
       if ((await q.countMembers(tx, org.id)) > 0) throw new AppError('cannot_delete_organization_with_members');
       if ((await q.countChildren(tx, org.id)) > 0) throw new AppError('cannot_delete_organization_with_sub_organizations');
@@ -249,9 +241,9 @@ export async function deleteOrganization(db: Database, actor: Actor, organizatio
 
 /** Allowed e-mail domains: provider administrators only. */
 export async function setAllowedEmailDomains(db: Database, actor: Actor, organizationId: string, domains: string[]): Promise<void> {
-  const admin = requireProviderAdministrator(actor);
+  requireProviderAdministrator(actor);
   await db.transaction(async (tx) => {
-    const org = await loadManaged(tx, admin, organizationId, { forUpdate: true });
+    const { org } = await organizationForActor(tx, actor, organizationId, { role: 'organization', forUpdate: true });
     const before = await q.listEmailDomains(tx, org.id);
     const after = unique(domains).sort();
     await q.replaceEmailDomains(tx, org.id, after);
