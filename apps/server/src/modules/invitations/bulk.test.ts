@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../http/problem.js';
-import { parseInvitationCsv } from './bulk.js';
+import { parseInvitationCsv } from './bulk-csv.js';
 
 const keyOf = (fn: () => unknown) => {
   try {

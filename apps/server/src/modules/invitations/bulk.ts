@@ -1,10 +1,7 @@
-import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import {
-  BULK_INVITATION_MAX_ROWS,
   BULK_REPORT_COLUMNS,
   bulkReportCells,
-  USER_LANGUAGES,
   emailSchema,
   isDomainAllowed,
   type BulkInvitationOutcome,
@@ -26,6 +23,7 @@ import type { Logger } from 'pino';
 import { pgErrorCode } from '../../db/errors.js';
 import { asSavepoint } from '../../db/sql.js';
 import * as q from './queries.js';
+import { isName, languageOf, parseInvitationCsv, reported } from './bulk-csv.js';
 import { mailInvitation, makeInvitation, type InvitationDeps, type MadeInvitation } from './service.js';
 
 export type BulkInvitationDeps = InvitationDeps & { log: Logger };
@@ -40,103 +38,6 @@ const SEND_CONCURRENCY = 4;
  * rules and the audit of one invitation) and stores a report to download — the invitations, the
  * report and its audit entry in one transaction, the e-mails after it committed.
  */
-
-interface ParsedRow {
-  line: number;
-  email: string;
-  firstName: string;
-  lastName: string;
-  language: string;
-}
-
-const COLUMN_NAMES: Record<string, keyof Omit<ParsedRow, 'line'>> = {
-  email: 'email',
-  email_address: 'email',
-  'e-mail': 'email',
-  e_mail: 'email',
-  first_name: 'firstName',
-  firstname: 'firstName',
-  given_name: 'firstName',
-  last_name: 'lastName',
-  lastname: 'lastName',
-  family_name: 'lastName',
-  language: 'language',
-  language_code: 'language',
-};
-const POSITIONAL: (keyof Omit<ParsedRow, 'line'>)[] = ['email', 'firstName', 'lastName', 'language'];
-
-const columnKey = (cell: string) =>
-  COLUMN_NAMES[
-    cell
-      .trim()
-      .toLowerCase()
-      .replace(/[\s-]+/g, '_')
-      .replace(/^e_mail(_address)?$/, 'email')
-  ];
-
-/** Read the file: a header row naming the columns, or the four columns in order without one. */
-export function parseInvitationCsv(csv: string): ParsedRow[] {
-  let parsed: { record: string[]; info: { lines: number } }[];
-  try {
-    parsed = parse(csv, {
-      bom: true,
-      delimiter: [',', ';'],
-      relax_column_count: true,
-      skip_empty_lines: true,
-      trim: true,
-      info: true,
-    }) as unknown as { record: string[]; info: { lines: number } }[];
-  } catch {
-    throw new AppError('csv_invalid');
-  }
-  const records = parsed.filter((r) => r.record.some((c) => c !== ''));
-  if (records.length === 0) throw new AppError('csv_no_rows');
-  const first = records[0]!.record;
-  const named = first.map(columnKey);
-  const hasHeader = named.includes('email');
-  if (!hasHeader && first.some((c) => columnKey(c) !== undefined))
-    throw new AppError('csv_invalid', { detail: 'The header row has no e-mail column' });
-  const columns = hasHeader ? named : POSITIONAL;
-  const rows: ParsedRow[] = [];
-  for (const [index, { record, info }] of records.entries()) {
-    if (hasHeader && index === 0) continue;
-    // the line of the file the row ends on, as a text editor or spreadsheet numbers it
-    const row: ParsedRow = { line: info.lines, email: '', firstName: '', lastName: '', language: '' };
-    record.forEach((cell, i) => {
-      const key = columns[i];
-      if (key) row[key] = cell;
-    });
-    rows.push(row);
-  }
-  if (rows.length === 0) throw new AppError('csv_no_rows');
-  if (rows.length > BULK_INVITATION_MAX_ROWS) throw new AppError('csv_too_many_rows', { params: { max: BULK_INVITATION_MAX_ROWS } });
-  return rows;
-}
-
-/**
- * Characters a cell may not hold: control characters — NUL, which PostgreSQL text and jsonb
- * refuse, and the others, which have no place in a name or an e-mail. (csv-parse reads the file
- * as UTF-8, so an unpaired surrogate arrives as U+FFFD, which is text.)
- */
-const NOT_TEXT = /\p{Cc}/u;
-const NOT_TEXT_ALL = new RegExp(NOT_TEXT.source, 'gu');
-
-/** A name as a row may give it: at most 100 characters of text. */
-function isName(value: string): boolean {
-  return value.length <= 100 && !NOT_TEXT.test(value);
-}
-
-/** A cell as the report keeps and answers it: what it cannot hold replaced by U+FFFD. */
-function reported(value: string): string {
-  return value.replace(NOT_TEXT_ALL, '\uFFFD');
-}
-
-function languageOf(value: string): string | null | undefined {
-  const code = value.trim().toLowerCase();
-  if (!code) return null;
-  const base = code.split(/[-_]/)[0]!;
-  return (USER_LANGUAGES as readonly string[]).includes(base) ? base : undefined;
-}
 
 interface Plan {
   org: { id: string; path: string; depth: number };

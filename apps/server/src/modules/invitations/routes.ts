@@ -9,6 +9,7 @@ import {
   organizationIdParamsSchema,
 } from '@partner-portal/contracts';
 import * as service from './service.js';
+import { acceptInvitation } from './acceptance.js';
 import { noContent, problems } from '../../http/route-kit.js';
 
 /** Invitations (docs/product.md, "Calls" Invitations, and POST /api/organizations/{id}/invitations). */
@@ -95,7 +96,7 @@ export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await service.acceptInvitation(services.db, request.params.invitationId, request.body, request.id);
+      await acceptInvitation(services.db, request.params.invitationId, request.body, request.id);
       return reply.code(204).send(null);
     },
   );

@@ -11,6 +11,7 @@ import {
 } from '@partner-portal/contracts';
 import type { AccountAccess } from '../sessions/service.js';
 import * as service from './service.js';
+import { exportMembers } from './export.js';
 import { noContent, problems } from '../../http/route-kit.js';
 
 /** Members (docs/product.md, "Calls" Members, and DELETE /api/organizations/{id}/members/{memberId}). */
@@ -121,7 +122,7 @@ export const memberRoutes: FastifyPluginAsyncZod<{ access: AccountAccess }> = as
       },
     },
     async (request, reply) => {
-      const file = await service.exportMembers(services.db, await request.actor(), request.query);
+      const file = await exportMembers(services.db, await request.actor(), request.query);
       return reply
         .header('content-type', file.contentType)
         .header('content-disposition', `attachment; filename="${file.filename}"`)
