@@ -1,10 +1,8 @@
 import type { Queryable } from '../../db/client.js';
 import { containsPattern, subtreeCondition } from '../../db/sql.js';
 
-/** The path of an organization (the scope of an audit read), or null when there is none. */
-export interface AuditEntryInput {
-  actorUserId: string | null;
-  actorEmail: string | null;
+/** A change as the audit log keeps it: what, where (organization id and path), before and after. */
+export interface AuditChange {
   organizationId: string | null;
   organizationPath: string | null;
   action: string;
@@ -12,6 +10,12 @@ export interface AuditEntryInput {
   targetId: string | null;
   before?: unknown;
   after?: unknown;
+}
+
+/** An entry to write: the change, who made it and in which request. */
+export interface AuditEntryInput extends AuditChange {
+  actorUserId: string | null;
+  actorEmail: string | null;
   requestId: string | null;
 }
 

@@ -1,22 +1,18 @@
 import type { Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
 import type { Actor } from '../../http/access.js';
-import { insertAuditEntry } from './queries.js';
+import { insertAuditEntry, type AuditChange } from './queries.js';
 
 /**
  * The audit log (docs/security.md, "Delegated administration"). Audit sits below the modules that
  * change things: they hand it a plain change record (AuditChange); it imports none of them.
  */
 
-/** A change as the audit log keeps it: what, where (organization id and path), before and after. */
-export interface AuditChange {
-  organizationId: string | null;
-  organizationPath: string | null;
-  action: string;
-  targetType: string;
-  targetId: string | null;
-  before?: unknown;
-  after?: unknown;
+export type { AuditChange };
+
+/** A change of an organization itself (its settings, apps, policy…), recorded on that organization. */
+export function organizationChange(org: { id: string; path: string }, action: string, before?: unknown, after?: unknown): AuditChange {
+  return { organizationId: org.id, organizationPath: org.path, action, targetType: 'organization', targetId: org.id, before, after };
 }
 
 /** Record an administrative change, in the caller's transaction. */

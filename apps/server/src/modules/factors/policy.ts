@@ -1,7 +1,7 @@
 import type { SecondFactorPolicy } from '@partner-portal/contracts';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
-import { audit } from '../audit/service.js';
+import { audit, organizationChange } from '../audit/service.js';
 import { isPathInSubtree, type Actor } from '../../http/access.js';
 import type { AccountAccess, BackchannelNotice } from '../sessions/service.js';
 import * as q from './queries.js';
@@ -60,15 +60,11 @@ export async function setPolicy(
       await q.insertPolicy(tx, org.id, member.organizationId, actor.user.id);
       await q.endSessionsWithoutSecondFactor(tx, org.path, actor.user.sessionIdHash);
       notices = await access.revokeSingleFactor(tx, await q.nativeMembersBelow(tx, org.path));
-      await audit(tx, actor, {
-        organizationId: org.id,
-        organizationPath: org.path,
-        action: 'organization.second_factor_policy.require',
-        targetType: 'organization',
-        targetId: org.id,
-        before: { required: holding.length > 0 },
-        after: { required: true },
-      });
+      await audit(
+        tx,
+        actor,
+        organizationChange(org, 'organization.second_factor_policy.require', { required: holding.length > 0 }, { required: true }),
+      );
     }
     if (!required) {
       if (holding.some((p) => p.organization_id !== org.id)) throw new AppError('second_factor_policy_inherited');
@@ -77,15 +73,7 @@ export async function setPolicy(
           throw new AppError('second_factor_policy_set_above');
         }
         await q.deletePolicy(tx, org.id);
-        await audit(tx, actor, {
-          organizationId: org.id,
-          organizationPath: org.path,
-          action: 'organization.second_factor_policy.lift',
-          targetType: 'organization',
-          targetId: org.id,
-          before: { required: true },
-          after: { required: false },
-        });
+        await audit(tx, actor, organizationChange(org, 'organization.second_factor_policy.lift', { required: true }, { required: false }));
       }
     }
     return { policy: toPolicy(org.id, await q.policiesAbove(tx, org.path)), notices };

@@ -2,7 +2,7 @@ import { MAX_ORGANIZATION_DEPTH, organizationPathSegment, type OrganizationNode 
 import type { Database, Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
 import { moveAuditPaths } from '../audit/queries.js';
-import { audit } from '../audit/service.js';
+import { audit, organizationChange } from '../audit/service.js';
 import { pgErrorCode } from '../../db/errors.js';
 import { requireProviderAdministrator, requireRole, type Actor, type MemberActor } from '../../http/access.js';
 import * as q from './queries.js';
@@ -103,14 +103,17 @@ export async function createOrganization(
       const canCreate = input.can_create_sub_organization && depth < MAX_ORGANIZATION_DEPTH;
       const id = await q.insertOrganization(tx, { parentId: parent.id, name, path, depth, canCreate, subCanHaveChildren: canCreate });
       await q.insertOrganizationApps(tx, id, clientIds, clientIds);
-      await audit(tx, actor, {
-        organizationId: id,
-        organizationPath: path,
-        action: 'organization.create',
-        targetType: 'organization',
-        targetId: id,
-        after: { name, path, parent_id: parent.id, client_ids: clientIds, can_create_sub_organization: canCreate },
-      });
+      await audit(
+        tx,
+        actor,
+        organizationChange({ id, path }, 'organization.create', undefined, {
+          name,
+          path,
+          parent_id: parent.id,
+          client_ids: clientIds,
+          can_create_sub_organization: canCreate,
+        }),
+      );
       return { id };
     });
   } catch (err) {
@@ -137,15 +140,11 @@ export async function updateOrganization(db: Database, actor: Actor, organizatio
         await q.movePath(tx, org.path, path);
         await moveAuditPaths(tx, org.path, path);
       }
-      await audit(tx, actor, {
-        organizationId: org.id,
-        organizationPath: path,
-        action: 'organization.update',
-        targetType: 'organization',
-        targetId: org.id,
-        before: { name: org.name, path: org.path },
-        after: { name, path },
-      });
+      await audit(
+        tx,
+        actor,
+        organizationChange({ id: org.id, path }, 'organization.update', { name: org.name, path: org.path }, { name, path }),
+      );
     });
   } catch (err) {
     mapUniquePath(err);
@@ -172,18 +171,19 @@ export async function changeApps(
     await q.deleteOrganizationApps(tx, org.id);
     await q.insertOrganizationApps(tx, org.id, clientIds, availableForSub);
     const removed = await q.restrictDescendantApps(tx, org.path, availableForSub);
-    await audit(tx, actor, {
-      organizationId: org.id,
-      organizationPath: org.path,
-      action: 'organization.apps.update',
-      targetType: 'organization',
-      targetId: org.id,
-      before: { apps: before.map((a) => ({ client_id: a.client_id, available_for_sub_organizations: a.available_for_sub_organizations })) },
-      after: {
-        apps: clientIds.map((c) => ({ client_id: c, available_for_sub_organizations: availableForSub.includes(c) })),
-        descendant_assignments_removed: removed,
-      },
-    });
+    await audit(
+      tx,
+      actor,
+      organizationChange(
+        org,
+        'organization.apps.update',
+        { apps: before.map((a) => ({ client_id: a.client_id, available_for_sub_organizations: a.available_for_sub_organizations })) },
+        {
+          apps: clientIds.map((c) => ({ client_id: c, available_for_sub_organizations: availableForSub.includes(c) })),
+          descendant_assignments_removed: removed,
+        },
+      ),
+    );
   });
 }
 
@@ -199,18 +199,19 @@ export async function changeCanCreateSubOrganizations(db: Database, actor: Actor
         throw new AppError('invalid_organization_path_level', { params: { max_level: MAX_ORGANIZATION_DEPTH } });
     }
     await q.setCanCreateSubOrganizations(tx, org.id, org.path, value);
-    await audit(tx, actor, {
-      organizationId: org.id,
-      organizationPath: org.path,
-      action: 'organization.can_create_sub_organizations.update',
-      targetType: 'organization',
-      targetId: org.id,
-      before: {
-        can_create_sub_organization: org.can_create_sub_organization,
-        sub_organization_can_have_children: org.sub_organization_can_have_children,
-      },
-      after: { can_create_sub_organization: value, sub_organization_can_have_children: value, cascaded_to_descendants: !value },
-    });
+    await audit(
+      tx,
+      actor,
+      organizationChange(
+        org,
+        'organization.can_create_sub_organizations.update',
+        {
+          can_create_sub_organization: org.can_create_sub_organization,
+          sub_organization_can_have_children: org.sub_organization_can_have_children,
+        },
+        { can_create_sub_organization: value, sub_organization_can_have_children: value, cascaded_to_descendants: !value },
+      ),
+    );
   });
 }
 
@@ -247,14 +248,15 @@ export async function setAllowedEmailDomains(db: Database, actor: Actor, organiz
     const before = await q.listEmailDomains(tx, org.id);
     const after = unique(domains).sort();
     await q.replaceEmailDomains(tx, org.id, after);
-    await audit(tx, actor, {
-      organizationId: org.id,
-      organizationPath: org.path,
-      action: 'organization.allowed_email_domains.update',
-      targetType: 'organization',
-      targetId: org.id,
-      before: { allowed_email_domains: before },
-      after: { allowed_email_domains: after },
-    });
+    await audit(
+      tx,
+      actor,
+      organizationChange(
+        org,
+        'organization.allowed_email_domains.update',
+        { allowed_email_domains: before },
+        { allowed_email_domains: after },
+      ),
+    );
   });
 }
