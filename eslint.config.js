@@ -29,7 +29,7 @@ const SERVER_LAYERS = [
   ['config.ts'],
   ['db'],
   ['http'],
-  ['passwords.ts', 'sealed.ts', 'secrets.ts'],
+  ['password-hashing.ts', 'sealed.ts', 'secrets.ts'],
   ['modules/mail'],
   ['services.ts'],
   ['oidc'],

@@ -42,7 +42,7 @@ const WARMUP_SECONDS = QUICK ? 1 : 2;
 // Both sides of the login ratio at their maximum rate: raw hashes with one in flight per core
 // (more only queue), logins with twice as many in flight as cores, so that a login waiting for
 // the database or HTTP leaves a hash queued for the core it frees (the portal runs one hash per
-// core: apps/server/src/passwords.ts). With only one login per core, every such wait leaves a core
+// core: apps/server/src/password-hashing.ts). With only one login per core, every such wait leaves a core
 // idle: that ratio is reported beside it (login.ratioAtCores).
 const HASH_CONCURRENCY = CORES;
 const LOGIN_CONCURRENCY = Number(process.env.BENCH_LOGIN_CONCURRENCY ?? 2 * CORES);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { hashPassword } from '../../apps/server/src/passwords.js';
+import { hashPassword } from '../../apps/server/src/password-hashing.js';
 import { startPortal, type TestPortal } from '../../apps/server/test/support/portal.js';
 import type { HttpClient } from '../../apps/server/test/support/http.js';
 import { lastSignInOf, moveLastSignInBack } from '../../apps/server/test/support/clock.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { APP_SECTIONS, emptyRights, organizationPathSegment, type Rights } from '@partner-portal/contracts';
 import type { Database } from './db/client.js';
-import { hashPassword } from './passwords.js';
+import { hashPassword } from './password-hashing.js';
 
 /** Every right a member of the provider's root organization can have: the administrator's rights. */
 export function providerAdministratorRights(): Rights {

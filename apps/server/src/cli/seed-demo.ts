@@ -1,5 +1,5 @@
 import { applyRightsRules, emptyRights, organizationPathSegment } from '@partner-portal/contracts';
-import { hashPassword } from '../passwords.js';
+import { hashPassword } from '../password-hashing.js';
 import type { Config } from '../config.js';
 import type { Database, Queryable } from '../db/client.js';
 import { hashSecret, newSecret } from '../http/session.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/passwords.js';
+import { hashPassword } from '../../src/password-hashing.js';
 import { startPortal, type TestPortal } from '../support/portal.js';
 import { createUser } from '../identity/support.js';
 import { buildFixture, type Fixture } from '../organizations/fixtures.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { hashPassword } from '../../src/passwords.js';
+import { hashPassword } from '../../src/password-hashing.js';
 import type { TestPortal } from '../support/portal.js';
 
 export interface TestUser {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/passwords.js';
+import { hashPassword } from '../../src/password-hashing.js';
 import { lastSignInOf, moveLastSignInBack } from '../support/clock.js';
 import { startPortal, type TestPortal } from '../support/portal.js';
 import { buildFixture, createMember, createOrg, rights, type ActorRef, type Fixture, type Org } from '../organizations/fixtures.js';

@@ -3,7 +3,7 @@ import { decodeJwt } from 'jose';
 import * as oidcClient from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACR_MULTI_FACTOR, ACR_SINGLE_FACTOR, toRights } from '@partner-portal/contracts';
-import { hashPassword } from '../../src/passwords.js';
+import { hashPassword } from '../../src/password-hashing.js';
 import { enrolTotp, passwordSteps, totpCode } from '../factors/support.js';
 import { DCR_TOKEN, discover, followUntil, registerClient, startAuthorization } from '../oidc/support.js';
 import {

@@ -14,7 +14,7 @@ import type { Oidc } from '../../oidc/index.js';
 import { asksMultiFactor, type Authentication } from '../../oidc/multi-factor.js';
 import { seal, unseal } from '../../sealed.js';
 import type { Services } from '../../services.js';
-import { verifyPassword } from '../../passwords.js';
+import { verifyPassword } from '../../password-hashing.js';
 import { audit, withRefusalAudit } from '../audit/service.js';
 import { memberForChange } from '../members/service.js';
 import type { Actor } from '../../http/access.js';

@@ -1,6 +1,6 @@
 import type { ContextResponse, ErrorMessage, LoginConsentResponse, LogoutResponse } from '@partner-portal/contracts';
 import type { SqlStatement } from '../../db/sql.js';
-import { hashPassword, verifyPassword } from '../../passwords.js';
+import { hashPassword, verifyPassword } from '../../password-hashing.js';
 import { AppError } from '../../http/problem.js';
 import { newSecret, type SessionUser } from '../../http/session.js';
 import { grantConsent, type Oidc } from '../../oidc/index.js';

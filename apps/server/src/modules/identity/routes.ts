@@ -32,7 +32,7 @@ import type { AccountAccess } from '../sessions/service.js';
 import { FactorService, SECOND_STEP_COOKIE, SECOND_STEP_TTL_SECONDS, secondStepCookieOptions } from '../factors/service.js';
 import * as login from './login.js';
 import { DEVICE_COOKIE, deviceCookieOptions } from './login-throttle.js';
-import * as passwords from './passwords.js';
+import * as account from './account.js';
 import { accountForUpstreamIdentity } from './upstream-link.js';
 
 const EXTERNAL_COOKIE = 'pp_external';
@@ -40,7 +40,7 @@ const tags = ['identity'];
 
 /**
  * The Identity calls of docs/product.md, "Calls" under /api/identity. HTTP only: the request is
- * read into values for login.ts, passwords.ts and upstream-link.ts, and their results become the
+ * read into values for login.ts, account.ts and upstream-link.ts, and their results become the
  * answer (cookies, sessions, redirects).
  */
 export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; access: AccountAccess }> = async (app, { oidc, access }) => {
@@ -180,7 +180,7 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; access: Account
     },
     async (request, reply) => {
       const user = await services.sessions.require(request, { allowPendingPasswordChange: true });
-      await passwords.changePassword(services, oidc, access, user, request.body);
+      await account.changePassword(services, oidc, access, user, request.body);
       return reply.code(204).send(null);
     },
   );
@@ -189,7 +189,7 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; access: Account
     '/api/identity/update-profile',
     { schema: { tags, summary: 'Update names and language', body: updateProfileRequestSchema, response: { 204: z.null() } } },
     async (request, reply) => {
-      await passwords.updateProfile(services, await services.sessions.require(request), request.body);
+      await account.updateProfile(services, await services.sessions.require(request), request.body);
       return reply.code(204).send(null);
     },
   );
@@ -198,7 +198,7 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; access: Account
     '/api/identity/forgot-password',
     { schema: { tags, summary: 'Send a reset link (always 204)', body: forgotPasswordRequestSchema, response: { 204: z.null() } } },
     async (request, reply) => {
-      await passwords.forgotPassword(services, oidc, request.ip, request.body.email_address);
+      await account.forgotPassword(services, oidc, request.ip, request.body.email_address);
       return reply.code(204).send(null);
     },
   );
@@ -213,7 +213,7 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; access: Account
         response: { 200: validateTokenResponseSchema },
       },
     },
-    async (request) => passwords.validateResetToken(services, request.body),
+    async (request) => account.validateResetToken(services, request.body),
   );
 
   app.put(
@@ -228,7 +228,7 @@ export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; access: Account
       },
     },
     async (request) => {
-      await passwords.resetPassword(services, oidc, access, request.ip, request.body);
+      await account.resetPassword(services, oidc, access, request.ip, request.body);
       return {};
     },
   );

@@ -1,5 +1,5 @@
 import { applyRightsRules, confirmationMismatch, toRights, withinHeldRights, type Rights } from '@partner-portal/contracts';
-import { hashPassword } from '../../passwords.js';
+import { hashPassword } from '../../password-hashing.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { AppError, type FieldErrors } from '../../http/problem.js';
 import { audit } from '../audit/service.js';

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { hashPassword } from '../../../src/passwords.js';
+import { hashPassword } from '../../../src/password-hashing.js';
 import { hashSecret } from '../../../src/http/session.js';
 import type { HttpClient } from '../../support/http.js';
 import type { TestPortal } from '../../support/portal.js';

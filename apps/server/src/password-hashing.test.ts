@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { concurrencyLimit, hashPassword, verifyPassword } from './passwords.js';
+import { concurrencyLimit, hashPassword, verifyPassword } from './password-hashing.js';
 
 describe('concurrencyLimit', () => {
   it('runs at most max tasks at once, in arrival order, and passes results and errors through', async () => {

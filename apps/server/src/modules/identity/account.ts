@@ -1,4 +1,4 @@
-import { hashPassword, verifyPassword } from '../../passwords.js';
+import { hashPassword, verifyPassword } from '../../password-hashing.js';
 import { AppError } from '../../http/problem.js';
 import { hashSecret, newSecret, type SessionUser } from '../../http/session.js';
 import type { Oidc } from '../../oidc/index.js';
