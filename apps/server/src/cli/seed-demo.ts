@@ -20,21 +20,21 @@ interface OrgRef {
   depth: number;
 }
 
-async function ensureOrganization(q: Queryable, parent: OrgRef, org: DemoOrg): Promise<OrgRef> {
+async function ensureOrganization(db: Queryable, parent: OrgRef, org: DemoOrg): Promise<OrgRef> {
   const path = `${parent.path}/${organizationPathSegment(org.name)}`;
-  await q.query(
+  await db.query(
     `INSERT INTO organizations (parent_id, name, path, depth, can_create_sub_organization, sub_organization_can_have_children)
      VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT (path) DO NOTHING`,
     [parent.id, org.name, path, parent.depth + 1, org.canCreate],
   );
-  const row = (await q.query<OrgRef>('SELECT id, path, depth FROM organizations WHERE path = $1', [path])).rows[0]!;
-  await q.query(
+  const row = (await db.query<OrgRef>('SELECT id, path, depth FROM organizations WHERE path = $1', [path])).rows[0]!;
+  await db.query(
     `INSERT INTO organization_apps (organization_id, client_id, available_for_sub_organizations)
      SELECT $1, unnest($2::text[]), true ON CONFLICT DO NOTHING`,
     [row.id, org.apps],
   );
   if (org.domains?.length) {
-    await q.query('INSERT INTO organization_email_domains (organization_id, domain) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [
+    await db.query('INSERT INTO organization_email_domains (organization_id, domain) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [
       row.id,
       org.domains,
     ]);

@@ -12,7 +12,7 @@ export interface Database extends Queryable {
   /** Run fn in one transaction; rolled back when it throws. */
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** Run fn holding a PostgreSQL advisory lock (used for migrations and bootstrap). */
-  withAdvisoryLock<T>(lockKey: number, fn: (q: Queryable) => Promise<T>): Promise<T>;
+  withAdvisoryLock<T>(lockKey: number, fn: (locked: Queryable) => Promise<T>): Promise<T>;
   ping(): Promise<boolean>;
   /** Connections of this instance (metrics): open, idle, and requests waiting for one. */
   poolStats(): { total: number; idle: number; waiting: number };

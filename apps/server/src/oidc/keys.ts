@@ -52,18 +52,18 @@ async function decryptKey(secret: string, encrypted: string): Promise<JWK> {
  * algorithm newly configured). Safe when instances start at once.
  */
 export async function ensureSigningKey(db: Database, secret: string, algs: readonly SigningAlg[] = [SIGNING_ALG]): Promise<void> {
-  await db.withAdvisoryLock(KEYS_LOCK_KEY, async (q) => {
-    const { rows } = await q.query<{ alg: SigningAlg }>(
+  await db.withAdvisoryLock(KEYS_LOCK_KEY, async (locked) => {
+    const { rows } = await db.query<{ alg: SigningAlg }>(
       'SELECT DISTINCT alg FROM oidc_signing_keys WHERE retired_at IS NULL AND activated_at <= now()',
     );
     const present = new Set(rows.map((r) => r.alg));
-    for (const alg of algs) if (!present.has(alg)) await insertKey(q, secret, 0, alg);
+    for (const alg of algs) if (!present.has(alg)) await insertKey(locked, secret, 0, alg);
   });
 }
 
-async function insertKey(q: Queryable, secret: string, activateInSeconds: number, alg: SigningAlg): Promise<string> {
+async function insertKey(db: Queryable, secret: string, activateInSeconds: number, alg: SigningAlg): Promise<string> {
   const key = await newSigningKey(secret, alg);
-  await q.query(
+  await db.query(
     `INSERT INTO oidc_signing_keys (kid, encrypted, activated_at, alg) VALUES ($1, $2, now() + make_interval(secs => $3::double precision), $4)`,
     [key.kid, key.encrypted, activateInSeconds, alg],
   );
@@ -81,7 +81,7 @@ export async function rotateSigningKey(
   activateInSeconds = 600,
   alg: SigningAlg = SIGNING_ALG,
 ): Promise<string> {
-  return db.withAdvisoryLock(KEYS_LOCK_KEY, (q) => insertKey(q, secret, activateInSeconds, alg));
+  return db.withAdvisoryLock(KEYS_LOCK_KEY, (locked) => insertKey(locked, secret, activateInSeconds, alg));
 }
 
 type KeyState = KeyRow & { active: boolean };

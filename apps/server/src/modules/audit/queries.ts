@@ -19,8 +19,8 @@ export interface AuditEntryInput extends AuditChange {
   requestId: string | null;
 }
 
-export async function insertAuditEntry(q: Queryable, e: AuditEntryInput): Promise<void> {
-  await q.query(
+export async function insertAuditEntry(db: Queryable, e: AuditEntryInput): Promise<void> {
+  await db.query(
     `INSERT INTO audit_log (actor_user_id, actor_email, organization_id, organization_path, action, target_type, target_id, before, after, request_id)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
     [
@@ -88,15 +88,15 @@ const AUDIT_COLUMNS =
   'id, occurred_at, actor_user_id, actor_email, organization_id, organization_path, action, target_type, target_id, before, after, request_id';
 
 export async function listAuditEntries(
-  q: Queryable,
+  db: Queryable,
   path: string,
   limit: number,
   offset: number,
   filter: AuditEntryFilter = {},
 ): Promise<{ total: number; rows: AuditRow[] }> {
   const { where, params } = auditWhere(path, filter);
-  const total = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_log WHERE ${where}`, params);
-  const { rows } = await q.query<AuditRow>(
+  const total = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_log WHERE ${where}`, params);
+  const { rows } = await db.query<AuditRow>(
     `SELECT ${AUDIT_COLUMNS} FROM audit_log WHERE ${where} ORDER BY occurred_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
     [...params, limit, offset],
   );
@@ -104,9 +104,9 @@ export async function listAuditEntries(
 }
 
 /** Up to `limit` entries of the subtree, newest first, for the CSV export. */
-export async function listAuditEntriesForExport(q: Queryable, path: string, filter: AuditEntryFilter, limit: number): Promise<AuditRow[]> {
+export async function listAuditEntriesForExport(db: Queryable, path: string, filter: AuditEntryFilter, limit: number): Promise<AuditRow[]> {
   const { where, params } = auditWhere(path, filter);
-  const { rows } = await q.query<AuditRow>(
+  const { rows } = await db.query<AuditRow>(
     `SELECT ${AUDIT_COLUMNS} FROM audit_log WHERE ${where} ORDER BY occurred_at DESC, id DESC LIMIT $${params.length + 1}`,
     [...params, limit],
   );
@@ -114,8 +114,8 @@ export async function listAuditEntriesForExport(q: Queryable, path: string, filt
 }
 
 /** When an organization's path changes, its audit entries follow (the path column is a search copy). */
-export async function moveAuditPaths(q: Queryable, oldPath: string, newPath: string): Promise<void> {
-  await q.query(
+export async function moveAuditPaths(db: Queryable, oldPath: string, newPath: string): Promise<void> {
+  await db.query(
     `UPDATE audit_log SET organization_path = $2::text || substr(organization_path, length($1::text) + 1) WHERE ${subtreeCondition('organization_path', '$1')}`,
     [oldPath, newPath],
   );

@@ -18,8 +18,8 @@ export interface UserRow {
 
 const USER_COLUMNS = 'id, email, first_name, last_name, language_code, password_hash, external_idp, external_subject';
 
-export async function findUserByEmail(q: Queryable, email: string): Promise<UserRow | undefined> {
-  const { rows } = await q.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE lower(email) = lower($1)`, [email]);
+export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | undefined> {
+  const { rows } = await db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE lower(email) = lower($1)`, [email]);
   return rows[0];
 }
 
@@ -80,7 +80,7 @@ const PASSWORD_STEP_SQL = {
  *   counts and to the clean-up job (sweepExpiredIdentityRows).
  */
 export async function passwordStep(
-  q: Queryable,
+  db: Queryable,
   input: {
     email: string;
     deviceHash: string | null;
@@ -90,7 +90,7 @@ export async function passwordStep(
 ): Promise<PasswordStepRow> {
   const params = [input.email, input.deviceHash, input.keys.device, input.keys.accountPrefix, input.keys.ip];
   const guessing = input.guessWindowMs !== null;
-  const { rows } = await q.query<
+  const { rows } = await db.query<
     UserRow &
       SecondFactorState & {
         account_key: string;
@@ -110,14 +110,14 @@ export async function passwordStep(
   };
 }
 
-export async function findUserById(q: Queryable, id: string): Promise<UserRow | undefined> {
+export async function findUserById(db: Queryable, id: string): Promise<UserRow | undefined> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return undefined;
-  const { rows } = await q.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [id]);
+  const { rows } = await db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [id]);
   return rows[0];
 }
 
-export async function findUserByExternalSubject(q: Queryable, idp: string, subject: string): Promise<UserRow | undefined> {
-  const { rows } = await q.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE external_idp = $1 AND external_subject = $2`, [
+export async function findUserByExternalSubject(db: Queryable, idp: string, subject: string): Promise<UserRow | undefined> {
+  const { rows } = await db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE external_idp = $1 AND external_subject = $2`, [
     idp,
     subject,
   ]);
@@ -130,13 +130,13 @@ export async function findUserByExternalSubject(q: Queryable, idp: string, subje
  * its password here.
  */
 export async function linkExternalSubject(
-  q: Queryable,
+  db: Queryable,
   userId: string,
   idp: string,
   subject: string,
   adoptNative = false,
 ): Promise<boolean> {
-  const result = await q.query(
+  const result = await db.query(
     `UPDATE users SET external_idp = $2, external_subject = $3, password_hash = NULL, updated_at = now()
      WHERE id = $1 AND external_subject IS NULL AND (external_idp = $2 OR ($4::boolean AND external_idp IS NULL))`,
     [userId, idp, subject, adoptNative],
@@ -144,21 +144,21 @@ export async function linkExternalSubject(
   return result.rowCount > 0;
 }
 
-export async function setPasswordHash(q: Queryable, userId: string, hash: string): Promise<void> {
-  await q.query(
+export async function setPasswordHash(db: Queryable, userId: string, hash: string): Promise<void> {
+  await db.query(
     'UPDATE users SET password_hash = $2, password_changed_at = now(), must_change_password = false, updated_at = now() WHERE id = $1',
     [userId, hash],
   );
 }
 
 export async function updateProfile(
-  q: Queryable,
+  db: Queryable,
   userId: string,
   firstName: string,
   lastName: string,
   languageCode: string,
 ): Promise<void> {
-  await q.query('UPDATE users SET first_name = $2, last_name = $3, language_code = $4, updated_at = now() WHERE id = $1', [
+  await db.query('UPDATE users SET first_name = $2, last_name = $3, language_code = $4, updated_at = now() WHERE id = $1', [
     userId,
     firstName,
     lastName,
@@ -171,19 +171,19 @@ export async function updateProfile(
 export const RESET_PURPOSE = 'password_reset';
 
 /** Store a new reset token (its hash); earlier unused ones of the user stop working. */
-export async function createResetToken(q: Queryable, userId: string, tokenHash: string, ttlSeconds: number): Promise<void> {
-  await q.query(`UPDATE single_use_tokens SET used_at = now() WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL`, [
+export async function createResetToken(db: Queryable, userId: string, tokenHash: string, ttlSeconds: number): Promise<void> {
+  await db.query(`UPDATE single_use_tokens SET used_at = now() WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL`, [
     userId,
     RESET_PURPOSE,
   ]);
-  await q.query(
+  await db.query(
     `INSERT INTO single_use_tokens (user_id, purpose, token_hash, expires_at) VALUES ($1, $2, $3, now() + make_interval(secs => $4::double precision))`,
     [userId, RESET_PURPOSE, tokenHash, ttlSeconds],
   );
 }
 
-export async function findLiveResetToken(q: Queryable, userId: string, tokenHash: string): Promise<{ id: string } | undefined> {
-  const { rows } = await q.query<{ id: string }>(
+export async function findLiveResetToken(db: Queryable, userId: string, tokenHash: string): Promise<{ id: string } | undefined> {
+  const { rows } = await db.query<{ id: string }>(
     `SELECT id FROM single_use_tokens
      WHERE user_id = $1 AND purpose = $2 AND token_hash = $3 AND used_at IS NULL AND expires_at > now()`,
     [userId, RESET_PURPOSE, tokenHash],
@@ -192,8 +192,8 @@ export async function findLiveResetToken(q: Queryable, userId: string, tokenHash
 }
 
 /** Use a token once: true only for the one caller that marked it used. */
-export async function consumeResetToken(q: Queryable, tokenId: string): Promise<boolean> {
-  const result = await q.query('UPDATE single_use_tokens SET used_at = now() WHERE id = $1 AND used_at IS NULL AND expires_at > now()', [
+export async function consumeResetToken(db: Queryable, tokenId: string): Promise<boolean> {
+  const result = await db.query('UPDATE single_use_tokens SET used_at = now() WHERE id = $1 AND used_at IS NULL AND expires_at > now()', [
     tokenId,
   ]);
   return result.rowCount > 0;
@@ -201,12 +201,12 @@ export async function consumeResetToken(q: Queryable, tokenId: string): Promise<
 
 // ---- the clean-up job ---------------------------------------------------------------------------
 
-export async function sweepExpiredIdentityRows(q: Queryable): Promise<void> {
-  await q.query('DELETE FROM oidc_payloads WHERE expires_at < now()');
-  await q.query('DELETE FROM sessions WHERE expires_at < now()');
-  await q.query(`DELETE FROM single_use_tokens WHERE expires_at < now() - interval '1 day'`);
-  await q.query('DELETE FROM rate_limits WHERE reset_at < now()');
-  await q.query('DELETE FROM device_cookies WHERE expires_at < now()');
+export async function sweepExpiredIdentityRows(db: Queryable): Promise<void> {
+  await db.query('DELETE FROM oidc_payloads WHERE expires_at < now()');
+  await db.query('DELETE FROM sessions WHERE expires_at < now()');
+  await db.query(`DELETE FROM single_use_tokens WHERE expires_at < now() - interval '1 day'`);
+  await db.query('DELETE FROM rate_limits WHERE reset_at < now()');
+  await db.query('DELETE FROM device_cookies WHERE expires_at < now()');
 }
 
 /**
@@ -226,7 +226,7 @@ export function rememberDevice(idHash: string, userId: string, ttlSeconds: numbe
  * lookup (findUserByEmail) compares addresses, so that no spelling of an address gets a counter
  * of its own (JavaScript's toLowerCase differs from lower() for some letters, e.g. 'İ').
  */
-export async function emailLimitKey(q: Queryable, email: string): Promise<string> {
-  const { rows } = await q.query<{ key: string }>('SELECT lower($1) AS key', [email]);
+export async function emailLimitKey(db: Queryable, email: string): Promise<string> {
+  const { rows } = await db.query<{ key: string }>('SELECT lower($1) AS key', [email]);
   return rows[0]!.key;
 }

@@ -42,8 +42,8 @@ export function toInvitation(row: InvitationRow, withOrganization = false): Invi
   };
 }
 
-export async function findInvitation(q: Queryable, id: string, options: { forUpdate?: boolean } = {}): Promise<InvitationRow | null> {
-  const { rows } = await q.query<InvitationRow>(
+export async function findInvitation(db: Queryable, id: string, options: { forUpdate?: boolean } = {}): Promise<InvitationRow | null> {
+  const { rows } = await db.query<InvitationRow>(
     `SELECT ${COLUMNS} FROM invitations i JOIN organizations o ON o.id = i.organization_id WHERE i.id = $1${options.forUpdate ? ' FOR UPDATE OF i' : ''}`,
     [id],
   );
@@ -55,26 +55,26 @@ export const PENDING_INVITATIONS_OF_SQL = `SELECT ${COLUMNS} FROM invitations i 
    WHERE i.organization_id = $1 AND i.state = 'PENDING' AND i.expires_at > now()`;
 
 /** Mark the PENDING invitations past their expiry as EXPIRED (all, or those of one e-mail address). */
-export async function sweepExpired(q: Queryable, email?: string): Promise<number> {
-  const { rowCount } = await q.query(
+export async function sweepExpired(db: Queryable, email?: string): Promise<number> {
+  const { rowCount } = await db.query(
     `UPDATE invitations SET state = 'EXPIRED' WHERE state = 'PENDING' AND expires_at <= now() AND ($1::text IS NULL OR lower(email) = lower($1::text))`,
     [email ?? null],
   );
   return rowCount;
 }
 
-export async function hasPendingInvitation(q: Queryable, email: string): Promise<boolean> {
-  const { rows } = await q.query('SELECT 1 FROM invitations WHERE lower(email) = lower($1) AND state = $2', [email, 'PENDING']);
+export async function hasPendingInvitation(db: Queryable, email: string): Promise<boolean> {
+  const { rows } = await db.query('SELECT 1 FROM invitations WHERE lower(email) = lower($1) AND state = $2', [email, 'PENDING']);
   return rows.length > 0;
 }
 
-export async function userExists(q: Queryable, email: string): Promise<boolean> {
-  const { rows } = await q.query('SELECT 1 FROM users WHERE lower(email) = lower($1)', [email]);
+export async function userExists(db: Queryable, email: string): Promise<boolean> {
+  const { rows } = await db.query('SELECT 1 FROM users WHERE lower(email) = lower($1)', [email]);
   return rows.length > 0;
 }
 
 export async function insertInvitation(
-  q: Queryable,
+  db: Queryable,
   i: {
     organizationId: string;
     email: string;
@@ -86,7 +86,7 @@ export async function insertInvitation(
     ttlHours: number;
   },
 ): Promise<string> {
-  const { rows } = await q.query<{ id: string }>(
+  const { rows } = await db.query<{ id: string }>(
     `INSERT INTO invitations (organization_id, email, code_hash, language_code, is_external_identity_provider, rights, invited_by, last_sent_at, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, now(), now() + make_interval(hours => $8)) RETURNING id`,
     [
@@ -103,23 +103,23 @@ export async function insertInvitation(
   return rows[0]!.id;
 }
 
-export async function renewCode(q: Queryable, id: string, codeHash: string, ttlHours: number): Promise<void> {
-  await q.query(
+export async function renewCode(db: Queryable, id: string, codeHash: string, ttlHours: number): Promise<void> {
+  await db.query(
     `UPDATE invitations SET code_hash = $2, last_sent_at = now(), expires_at = now() + make_interval(hours => $3) WHERE id = $1`,
     [id, codeHash, ttlHours],
   );
 }
 
-export async function markRevoked(q: Queryable, id: string): Promise<void> {
-  await q.query(`UPDATE invitations SET state = 'REVOKED', revoked_at = now() WHERE id = $1`, [id]);
+export async function markRevoked(db: Queryable, id: string): Promise<void> {
+  await db.query(`UPDATE invitations SET state = 'REVOKED', revoked_at = now() WHERE id = $1`, [id]);
 }
 
-export async function markAccepted(q: Queryable, id: string, userId: string): Promise<void> {
-  await q.query(`UPDATE invitations SET state = 'ACCEPTED', accepted_at = now(), accepted_user_id = $2 WHERE id = $1`, [id, userId]);
+export async function markAccepted(db: Queryable, id: string, userId: string): Promise<void> {
+  await db.query(`UPDATE invitations SET state = 'ACCEPTED', accepted_at = now(), accepted_user_id = $2 WHERE id = $1`, [id, userId]);
 }
 
 export async function insertUser(
-  q: Queryable,
+  db: Queryable,
   u: {
     email: string;
     firstName: string;
@@ -131,7 +131,7 @@ export async function insertUser(
     isDeveloper: boolean;
   },
 ): Promise<string> {
-  const { rows } = await q.query<{ id: string }>(
+  const { rows } = await db.query<{ id: string }>(
     `INSERT INTO users (email, first_name, last_name, language_code, password_hash, external_idp, newsletter_opt_in, is_developer, terms_accepted_at, password_changed_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now(), CASE WHEN $5::text IS NULL THEN NULL ELSE now() END) RETURNING id`,
     [u.email, u.firstName, u.lastName, u.languageCode, u.passwordHash, u.externalIdp, u.newsletter, u.isDeveloper],
@@ -140,27 +140,27 @@ export async function insertUser(
 }
 
 export async function insertMembership(
-  q: Queryable,
+  db: Queryable,
   m: { organizationId: string; userId: string; email: string; organizationPath: string; rights: unknown },
 ): Promise<string> {
-  const { rows } = await q.query<{ id: string }>(
+  const { rows } = await db.query<{ id: string }>(
     `INSERT INTO memberships (organization_id, user_id, email, organization_path, rights) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
     [m.organizationId, m.userId, m.email, m.organizationPath, JSON.stringify(m.rights)],
   );
   return rows[0]!.id;
 }
 
-export async function findInviterName(q: Queryable, userId: string | null): Promise<string | null> {
+export async function findInviterName(db: Queryable, userId: string | null): Promise<string | null> {
   if (!userId) return null;
-  const { rows } = await q.query<{ name: string }>(`SELECT trim(first_name || ' ' || last_name) AS name FROM users WHERE id = $1`, [
+  const { rows } = await db.query<{ name: string }>(`SELECT trim(first_name || ' ' || last_name) AS name FROM users WHERE id = $1`, [
     userId,
   ]);
   return rows[0]?.name || null;
 }
 
 /** The rights and developer flag of an inviter (null when the user is gone). */
-export async function findInviterRights(q: Queryable, userId: string): Promise<{ rights: unknown; is_developer: boolean } | null> {
-  const { rows } = await q.query<{ rights: unknown; is_developer: boolean }>(
+export async function findInviterRights(db: Queryable, userId: string): Promise<{ rights: unknown; is_developer: boolean } | null> {
+  const { rows } = await db.query<{ rights: unknown; is_developer: boolean }>(
     'SELECT m.rights, u.is_developer FROM users u LEFT JOIN memberships m ON m.user_id = u.id WHERE u.id = $1',
     [userId],
   );
@@ -169,14 +169,14 @@ export async function findInviterRights(q: Queryable, userId: string): Promise<{
 
 /** Pending invitations of a subtree whose e-mail contains the text, paged like the member search (with their total). */
 export async function searchPendingInvitations(
-  q: Queryable,
+  db: Queryable,
   path: string,
   text: string,
   limit: number,
   offset: number,
 ): Promise<(InvitationRow & { total: number })[]> {
   const withText = text.length > 0;
-  const { rows } = await q.query<InvitationRow & { total: number }>(
+  const { rows } = await db.query<InvitationRow & { total: number }>(
     `SELECT i.id, i.organization_id, i.email, i.state, i.code_hash, i.language_code, i.is_external_identity_provider, i.rights, i.invited_by,
             i.created_at, i.last_sent_at, i.expires_at, o.name AS organization_name, o.path AS organization_path, o.depth AS organization_depth,
             count(*) OVER () AS total
@@ -192,10 +192,10 @@ export async function searchPendingInvitations(
 // ---- bulk sendings ------------------------------------------------------------------------------
 
 /** Which of these addresses (lower case) already have an account, and which a pending invitation. */
-export async function existingEmails(q: Queryable, emails: string[]): Promise<{ members: Set<string>; invited: Set<string> }> {
+export async function existingEmails(db: Queryable, emails: string[]): Promise<{ members: Set<string>; invited: Set<string> }> {
   const [members, invited] = await Promise.all([
-    q.query<{ e: string }>('SELECT lower(email) AS e FROM users WHERE lower(email) = ANY($1::text[])', [emails]),
-    q.query<{ e: string }>(
+    db.query<{ e: string }>('SELECT lower(email) AS e FROM users WHERE lower(email) = ANY($1::text[])', [emails]),
+    db.query<{ e: string }>(
       `SELECT lower(email) AS e FROM invitations WHERE state = 'PENDING' AND expires_at > now() AND lower(email) = ANY($1::text[])`,
       [emails],
     ),
@@ -205,10 +205,10 @@ export async function existingEmails(q: Queryable, emails: string[]): Promise<{ 
 
 /** Store a sending's report; returns the batch id. */
 export async function insertInvitationBatch(
-  q: Queryable,
+  db: Queryable,
   batch: { organizationId: string; createdBy: string; sent: number; refused: number; rows: unknown[] },
 ): Promise<string> {
-  const { rows } = await q.query<{ id: string }>(
+  const { rows } = await db.query<{ id: string }>(
     'INSERT INTO invitation_batches (organization_id, created_by, sent, refused, rows) VALUES ($1, $2, $3, $4, $5) RETURNING id',
     [batch.organizationId, batch.createdBy, batch.sent, batch.refused, JSON.stringify(batch.rows)],
   );
@@ -217,10 +217,10 @@ export async function insertInvitationBatch(
 
 /** A stored sending with the path of its organization. */
 export async function findInvitationBatch<Row>(
-  q: Queryable,
+  db: Queryable,
   batchId: string,
 ): Promise<{ path: string; created_at: Date | string; rows: Row[] } | null> {
-  const { rows } = await q.query<{ path: string; created_at: Date | string; rows: Row[] }>(
+  const { rows } = await db.query<{ path: string; created_at: Date | string; rows: Row[] }>(
     'SELECT o.path, b.created_at, b.rows FROM invitation_batches b JOIN organizations o ON o.id = b.organization_id WHERE b.id = $1',
     [batchId],
   );

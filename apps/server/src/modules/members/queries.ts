@@ -13,8 +13,8 @@ export interface MembershipRow {
   organization_depth: number;
 }
 
-export async function findMembership(q: Queryable, id: string, options: { forUpdate?: boolean } = {}): Promise<MembershipRow | null> {
-  const { rows } = await q.query<MembershipRow>(
+export async function findMembership(db: Queryable, id: string, options: { forUpdate?: boolean } = {}): Promise<MembershipRow | null> {
+  const { rows } = await db.query<MembershipRow>(
     `SELECT m.id, m.user_id, m.organization_id, m.email, m.rights, o.path AS organization_path, o.depth AS organization_depth
      FROM memberships m JOIN organizations o ON o.id = m.organization_id WHERE m.id = $1${options.forUpdate ? ' FOR UPDATE OF m' : ''}`,
     [id],
@@ -23,27 +23,27 @@ export async function findMembership(q: Queryable, id: string, options: { forUpd
 }
 
 export async function updateRights(
-  q: Queryable,
+  db: Queryable,
   membershipId: string,
   userId: string,
   rights: unknown,
   isDeveloper: boolean | null,
 ): Promise<void> {
-  await q.query('UPDATE memberships SET rights = $2, updated_at = now() WHERE id = $1', [membershipId, JSON.stringify(rights)]);
-  if (isDeveloper !== null) await q.query('UPDATE users SET is_developer = $2, updated_at = now() WHERE id = $1', [userId, isDeveloper]);
+  await db.query('UPDATE memberships SET rights = $2, updated_at = now() WHERE id = $1', [membershipId, JSON.stringify(rights)]);
+  if (isDeveloper !== null) await db.query('UPDATE users SET is_developer = $2, updated_at = now() WHERE id = $1', [userId, isDeveloper]);
 }
 
 /** The rights of every other member of an organization (read after the root member lock). */
-export async function listOtherMemberRights(q: Queryable, organizationId: string, exceptMembershipId: string): Promise<unknown[]> {
-  const { rows } = await q.query<{ rights: unknown }>('SELECT rights FROM memberships WHERE organization_id = $1 AND id <> $2', [
+export async function listOtherMemberRights(db: Queryable, organizationId: string, exceptMembershipId: string): Promise<unknown[]> {
+  const { rows } = await db.query<{ rights: unknown }>('SELECT rights FROM memberships WHERE organization_id = $1 AND id <> $2', [
     organizationId,
     exceptMembershipId,
   ]);
   return rows.map((r) => r.rights);
 }
 
-export async function deleteUser(q: Queryable, userId: string): Promise<void> {
-  await q.query('DELETE FROM users WHERE id = $1', [userId]);
+export async function deleteUser(db: Queryable, userId: string): Promise<void> {
+  await db.query('DELETE FROM users WHERE id = $1', [userId]);
 }
 
 export interface SearchMemberRow {
@@ -100,21 +100,21 @@ export const SEARCH_MEMBERS_SQL = (withText: boolean, conditions = withText ? ' 
   ORDER BY m.organization_path, lower(m.email), m.id`;
 
 export async function searchMembers(
-  q: Queryable,
+  db: Queryable,
   path: string,
   filter: MemberFilter,
   limit: number,
   offset: number,
 ): Promise<SearchMemberRow[]> {
   const { sql, params } = filterSql(filter, 3);
-  const { rows } = await q.query<SearchMemberRow>(SEARCH_MEMBERS_SQL(filter.text.length > 0, sql), [path, limit, offset, ...params]);
+  const { rows } = await db.query<SearchMemberRow>(SEARCH_MEMBERS_SQL(filter.text.length > 0, sql), [path, limit, offset, ...params]);
   return rows;
 }
 
 /** Matching members, counted up to `cap` (a count of a million rows costs more than the search). */
-export async function countMembersMatching(q: Queryable, path: string, filter: MemberFilter, cap: number): Promise<number> {
+export async function countMembersMatching(db: Queryable, path: string, filter: MemberFilter, cap: number): Promise<number> {
   const { sql, params } = filterSql(filter, 2);
-  const { rows } = await q.query<{ n: number }>(
+  const { rows } = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM (SELECT 1 FROM memberships m WHERE ${subtreeCondition('m.organization_path', '$1')}${sql} LIMIT $2) AS s`,
     [path, cap, ...params],
   );
@@ -134,8 +134,8 @@ export interface ExportRow {
   last_sign_in_at: Date | string | null;
 }
 
-export async function listMembersForExport(q: Queryable, path: string): Promise<ExportRow[]> {
-  const { rows } = await q.query<ExportRow>(
+export async function listMembersForExport(db: Queryable, path: string): Promise<ExportRow[]> {
+  const { rows } = await db.query<ExportRow>(
     `SELECT m.organization_path, o.name AS organization_name, m.email, u.first_name, u.last_name, u.language_code, u.external_idp, m.rights, m.created_at, u.last_sign_in_at
      FROM memberships m JOIN organizations o ON o.id = m.organization_id JOIN users u ON u.id = m.user_id
      WHERE ${subtreeCondition('m.organization_path', '$1')}
@@ -146,6 +146,6 @@ export async function listMembersForExport(q: Queryable, path: string): Promise<
 }
 
 /** Serialise changes of the root organization's members until the transaction ends (an advisory lock). */
-export async function lockRootMembers(q: Queryable, lockKey: number): Promise<void> {
-  await q.query('SELECT pg_advisory_xact_lock($1)', [lockKey]);
+export async function lockRootMembers(db: Queryable, lockKey: number): Promise<void> {
+  await db.query('SELECT pg_advisory_xact_lock($1)', [lockKey]);
 }

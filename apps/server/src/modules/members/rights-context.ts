@@ -15,11 +15,11 @@ import { listOrganizationApps, readFeatures } from '../organizations/queries.js'
 
 /** The rights context (contracts rights.ts) of a member of one organization. */
 export async function rightsContextFor(
-  q: Queryable,
+  db: Queryable,
   organization: { id: string; depth: number },
   editorIsDeveloper: boolean,
 ): Promise<RightsContext> {
-  const [apps, featureRows] = await Promise.all([listOrganizationApps(q, organization.id), readFeatures(q)]);
+  const [apps, featureRows] = await Promise.all([listOrganizationApps(db, organization.id), readFeatures(db)]);
   return {
     isProviderOrganization: organization.depth === 0,
     organizationClientIds: apps.map((a) => a.client_id),

@@ -58,7 +58,7 @@ const ORGANIZATION_DETAILS_SQL = preparedStatement(
  * Sub-organizations by path, invitations and members by e-mail, apps in catalogue order (as
  * listOrganizationApps), domains alphabetically (as listEmailDomains).
  */
-export async function findOrganizationPage(q: Queryable, id: string): Promise<OrganizationPageRow | null> {
-  const { rows } = await q.query<OrganizationPageRow>(ORGANIZATION_DETAILS_SQL, [id]);
+export async function findOrganizationPage(db: Queryable, id: string): Promise<OrganizationPageRow | null> {
+  const { rows } = await db.query<OrganizationPageRow>(ORGANIZATION_DETAILS_SQL, [id]);
   return rows[0] ?? null;
 }

@@ -6,13 +6,13 @@ import { ORG_COLUMNS, type OrganizationRow } from '../scope/queries.js';
 /** SQL of the organization tree. Subtree conditions are index ranges on the COLLATE "C" path. */
 
 /** The provider's root organization (the one without a parent), if the tree has been made. */
-export async function findRootOrganization(q: Queryable): Promise<{ id: string; path: string } | null> {
-  const { rows } = await q.query<{ id: string; path: string }>('SELECT id, path FROM organizations WHERE parent_id IS NULL');
+export async function findRootOrganization(db: Queryable): Promise<{ id: string; path: string } | null> {
+  const { rows } = await db.query<{ id: string; path: string }>('SELECT id, path FROM organizations WHERE parent_id IS NULL');
   return rows[0] ?? null;
 }
 
-export async function findOrganizationByPath(q: Queryable, path: string): Promise<OrganizationRow | null> {
-  const { rows } = await q.query<OrganizationRow>(`SELECT ${ORG_COLUMNS} FROM organizations o WHERE o.path = $1`, [path]);
+export async function findOrganizationByPath(db: Queryable, path: string): Promise<OrganizationRow | null> {
+  const { rows } = await db.query<OrganizationRow>(`SELECT ${ORG_COLUMNS} FROM organizations o WHERE o.path = $1`, [path]);
   return rows[0] ?? null;
 }
 
@@ -35,8 +35,8 @@ type SubtreeRow = Omit<OrganizationNode, 'apps' | 'allowed_email_domains' | 'sec
  * domains come as one text joined by the unit separator (U+001F): pg's text-array parser cost a
  * fifth of the request.
  */
-export async function listSubtree(q: Queryable, rootPath: string): Promise<OrganizationNode[]> {
-  const { rows } = await q.query<SubtreeRow>(
+export async function listSubtree(db: Queryable, rootPath: string): Promise<OrganizationNode[]> {
+  const { rows } = await db.query<SubtreeRow>(
     `SELECT o.id AS key, o.name AS label, o.parent_id, o.path, o.can_create_sub_organization, o.sub_organization_can_have_children,
             (SELECT count(*)::int FROM invitations i WHERE i.organization_id = o.id AND i.state = 'PENDING' AND i.expires_at > now()) AS pending_invitations,
             COALESCE(mc.members, 0) AS members,
@@ -62,8 +62,8 @@ export async function listSubtree(q: Queryable, rootPath: string): Promise<Organ
 }
 
 /** The time the first pending invitation of a subtree expires (its tree's counts change then), or null. */
-export async function firstPendingInvitationExpiry(q: Queryable, rootPath: string): Promise<Date | null> {
-  const { rows } = await q.query<{ expires_at: Date | string | null }>(
+export async function firstPendingInvitationExpiry(db: Queryable, rootPath: string): Promise<Date | null> {
+  const { rows } = await db.query<{ expires_at: Date | string | null }>(
     `SELECT min(i.expires_at) AS expires_at
      FROM organizations o JOIN invitations i ON i.organization_id = o.id AND i.state = 'PENDING' AND i.expires_at > now()
      WHERE ${subtreeCondition('o.path', '$1')}`,
@@ -84,24 +84,24 @@ const TREE_CHANGES_SQL = preparedStatement(
  * Whether anything the tree shows changed after `snapshot` (a pg_snapshot as text; null: unknown),
  * with the snapshot of this statement (0030_organization_tree_changes.sql).
  */
-export async function treeChangesSince(q: Queryable, snapshot: string | null): Promise<{ snapshot: string; changed: boolean }> {
-  const { rows } = await q.query<{ snapshot: string; changed: boolean | null }>(TREE_CHANGES_SQL, [snapshot]);
+export async function treeChangesSince(db: Queryable, snapshot: string | null): Promise<{ snapshot: string; changed: boolean }> {
+  const { rows } = await db.query<{ snapshot: string; changed: boolean | null }>(TREE_CHANGES_SQL, [snapshot]);
   const row = rows[0]!;
   return { snapshot: row.snapshot, changed: snapshot === null || row.changed !== false };
 }
 
 /** The clean-up job: change records older than any cached tree (TREE_CACHE_MAX_AGE_MS). */
-export async function sweepTreeChanges(q: Queryable): Promise<void> {
-  await q.query(`DELETE FROM organization_tree_changes WHERE recorded_at < now() - interval '1 hour'`);
+export async function sweepTreeChanges(db: Queryable): Promise<void> {
+  await db.query(`DELETE FROM organization_tree_changes WHERE recorded_at < now() - interval '1 hour'`);
 }
 
-export async function countChildren(q: Queryable, parentId: string): Promise<number> {
-  const { rows } = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM organizations WHERE parent_id = $1', [parentId]);
+export async function countChildren(db: Queryable, parentId: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM organizations WHERE parent_id = $1', [parentId]);
   return rows[0]?.n ?? 0;
 }
 
-export async function countMembers(q: Queryable, organizationId: string): Promise<number> {
-  const { rows } = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM memberships WHERE organization_id = $1', [organizationId]);
+export async function countMembers(db: Queryable, organizationId: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM memberships WHERE organization_id = $1', [organizationId]);
   return rows[0]?.n ?? 0;
 }
 
@@ -111,8 +111,8 @@ export interface AppRow {
   available_for_sub_organizations: boolean;
 }
 
-export async function listOrganizationApps(q: Queryable, organizationId: string): Promise<AppRow[]> {
-  const { rows } = await q.query<AppRow>(
+export async function listOrganizationApps(db: Queryable, organizationId: string): Promise<AppRow[]> {
+  const { rows } = await db.query<AppRow>(
     `SELECT oa.client_id, a.name, oa.available_for_sub_organizations
      FROM organization_apps oa JOIN apps a ON a.client_id = oa.client_id
      WHERE oa.organization_id = $1 ORDER BY a.sort_order, a.client_id`,
@@ -121,18 +121,18 @@ export async function listOrganizationApps(q: Queryable, organizationId: string)
   return rows;
 }
 
-export async function listEmailDomains(q: Queryable, organizationId: string): Promise<string[]> {
-  const { rows } = await q.query<{ domain: string }>(
+export async function listEmailDomains(db: Queryable, organizationId: string): Promise<string[]> {
+  const { rows } = await db.query<{ domain: string }>(
     'SELECT domain FROM organization_email_domains WHERE organization_id = $1 ORDER BY domain',
     [organizationId],
   );
   return rows.map((r) => r.domain);
 }
 
-export async function replaceEmailDomains(q: Queryable, organizationId: string, domains: string[]): Promise<void> {
-  await q.query('DELETE FROM organization_email_domains WHERE organization_id = $1', [organizationId]);
+export async function replaceEmailDomains(db: Queryable, organizationId: string, domains: string[]): Promise<void> {
+  await db.query('DELETE FROM organization_email_domains WHERE organization_id = $1', [organizationId]);
   if (domains.length) {
-    await q.query('INSERT INTO organization_email_domains (organization_id, domain) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [
+    await db.query('INSERT INTO organization_email_domains (organization_id, domain) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [
       organizationId,
       domains,
     ]);
@@ -140,10 +140,10 @@ export async function replaceEmailDomains(q: Queryable, organizationId: string, 
 }
 
 export async function insertOrganization(
-  q: Queryable,
+  db: Queryable,
   o: { parentId: string; name: string; path: string; depth: number; canCreate: boolean; subCanHaveChildren: boolean },
 ): Promise<string> {
-  const { rows } = await q.query<{ id: string }>(
+  const { rows } = await db.query<{ id: string }>(
     `INSERT INTO organizations (parent_id, name, path, depth, can_create_sub_organization, sub_organization_can_have_children)
      VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
     [o.parentId, o.name, o.path, o.depth, o.canCreate, o.subCanHaveChildren],
@@ -152,26 +152,26 @@ export async function insertOrganization(
 }
 
 export async function insertOrganizationApps(
-  q: Queryable,
+  db: Queryable,
   organizationId: string,
   clientIds: string[],
   availableForSub: string[],
 ): Promise<void> {
   if (!clientIds.length) return;
-  await q.query(
+  await db.query(
     `INSERT INTO organization_apps (organization_id, client_id, available_for_sub_organizations)
      SELECT $1, c, c = ANY($3::text[]) FROM unnest($2::text[]) AS c`,
     [organizationId, clientIds, availableForSub],
   );
 }
 
-export async function deleteOrganizationApps(q: Queryable, organizationId: string): Promise<void> {
-  await q.query('DELETE FROM organization_apps WHERE organization_id = $1', [organizationId]);
+export async function deleteOrganizationApps(db: Queryable, organizationId: string): Promise<void> {
+  await db.query('DELETE FROM organization_apps WHERE organization_id = $1', [organizationId]);
 }
 
 /** Descendants keep only the apps in the allowed set. Returns how many assignments were removed. */
-export async function restrictDescendantApps(q: Queryable, path: string, allowed: string[]): Promise<number> {
-  const { rowCount } = await q.query(
+export async function restrictDescendantApps(db: Queryable, path: string, allowed: string[]): Promise<number> {
+  const { rowCount } = await db.query(
     `DELETE FROM organization_apps oa USING organizations o
      WHERE o.id = oa.organization_id AND ${descendantsCondition('o.path', '$1')} AND NOT (oa.client_id = ANY($2::text[]))`,
     [path, allowed],
@@ -179,42 +179,42 @@ export async function restrictDescendantApps(q: Queryable, path: string, allowed
   return rowCount;
 }
 
-export async function renameOrganization(q: Queryable, id: string, name: string): Promise<void> {
-  await q.query('UPDATE organizations SET name = $2, updated_at = now() WHERE id = $1', [id, name]);
+export async function renameOrganization(db: Queryable, id: string, name: string): Promise<void> {
+  await db.query('UPDATE organizations SET name = $2, updated_at = now() WHERE id = $1', [id, name]);
 }
 
 /** Move a subtree to a new path: the organizations and the members' path copies. */
-export async function movePath(q: Queryable, oldPath: string, newPath: string): Promise<void> {
-  await q.query(
+export async function movePath(db: Queryable, oldPath: string, newPath: string): Promise<void> {
+  await db.query(
     `UPDATE organizations SET path = $2::text || substr(path, length($1::text) + 1), updated_at = now() WHERE ${subtreeCondition('path', '$1')}`,
     [oldPath, newPath],
   );
-  await q.query(
+  await db.query(
     `UPDATE memberships SET organization_path = $2::text || substr(organization_path, length($1::text) + 1), updated_at = now() WHERE ${subtreeCondition('organization_path', '$1')}`,
     [oldPath, newPath],
   );
 }
 
-export async function setCanCreateSubOrganizations(q: Queryable, id: string, path: string, value: boolean): Promise<void> {
+export async function setCanCreateSubOrganizations(db: Queryable, id: string, path: string, value: boolean): Promise<void> {
   if (value) {
-    await q.query(
+    await db.query(
       'UPDATE organizations SET can_create_sub_organization = true, sub_organization_can_have_children = true, updated_at = now() WHERE id = $1',
       [id],
     );
   } else {
-    await q.query('UPDATE organizations SET can_create_sub_organization = false, updated_at = now() WHERE id = $1', [id]);
-    await q.query(
+    await db.query('UPDATE organizations SET can_create_sub_organization = false, updated_at = now() WHERE id = $1', [id]);
+    await db.query(
       `UPDATE organizations SET sub_organization_can_have_children = false, updated_at = now() WHERE ${subtreeCondition('path', '$1')}`,
       [path],
     );
   }
 }
 
-export async function deleteOrganization(q: Queryable, id: string): Promise<void> {
-  await q.query('DELETE FROM organizations WHERE id = $1', [id]);
+export async function deleteOrganization(db: Queryable, id: string): Promise<void> {
+  await db.query('DELETE FROM organizations WHERE id = $1', [id]);
 }
 
-export async function readFeatures(q: Queryable): Promise<Record<string, boolean>> {
-  const { rows } = await q.query<{ name: string; enabled: boolean }>('SELECT name, enabled FROM features');
+export async function readFeatures(db: Queryable): Promise<Record<string, boolean>> {
+  const { rows } = await db.query<{ name: string; enabled: boolean }>('SELECT name, enabled FROM features');
   return Object.fromEntries(rows.map((r) => [r.name, r.enabled]));
 }
