@@ -34,10 +34,10 @@ async function ensureOrganization(db: Queryable, parent: OrgRef, org: DemoOrg): 
     [row.id, org.apps],
   );
   if (org.domains?.length) {
-    await db.query('INSERT INTO organization_email_domains (organization_id, domain) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [
-      row.id,
-      org.domains,
-    ]);
+    await db.query(
+      'INSERT INTO organization_email_domains (organization_id, domain) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING',
+      [row.id, org.domains],
+    );
   }
   return row;
 }

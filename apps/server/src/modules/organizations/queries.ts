@@ -132,10 +132,10 @@ export async function listEmailDomains(db: Queryable, organizationId: string): P
 export async function replaceEmailDomains(db: Queryable, organizationId: string, domains: string[]): Promise<void> {
   await db.query('DELETE FROM organization_email_domains WHERE organization_id = $1', [organizationId]);
   if (domains.length) {
-    await db.query('INSERT INTO organization_email_domains (organization_id, domain) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [
-      organizationId,
-      domains,
-    ]);
+    await db.query(
+      'INSERT INTO organization_email_domains (organization_id, domain) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING',
+      [organizationId, domains],
+    );
   }
 }
 
