@@ -2,7 +2,9 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const contracts = fileURLToPath(new URL('./packages/contracts/src/index.ts', import.meta.url));
-const alias = { '@partner-portal/contracts': contracts };
+// the server's test kit for the end-to-end tests (apps/server/package.json, "exports")
+const serverTestKit = fileURLToPath(new URL('./apps/server/test/support/index.ts', import.meta.url));
+const alias = { '@partner-portal/contracts': contracts, '@partner-portal/server/test-kit': serverTestKit };
 
 /**
  * Test layers (CONVENTIONS.md §9): unit tests beside the code; integration tests of the real

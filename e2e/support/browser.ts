@@ -51,3 +51,51 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
+
+/** Serious and critical axe violations, one readable line each ([] when there are none). */
+export async function axeProblems(page: Page): Promise<string[]> {
+  const violations = await seriousAxeViolations(page);
+  return violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/**
+ * A virtual authenticator for the page, through the DevTools protocol: a platform authenticator
+ * with resident keys and user verification, which answers at once (passkey tests).
+ */
+export async function addVirtualAuthenticator(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+}
+
+/**
+ * Resolves once nothing on the page moves: no CSS transition or finite animation running (modals
+ * and menus fade and scale in), for five frames in a row, since a transition starts a frame or two
+ * after its element appears. Endless animations (a loader's spin) do not count.
+ */
+export async function whenStill(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    let stillFrames = 0;
+    while (stillFrames < 5) {
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      const moving = document
+        .getAnimations()
+        .some((a) => (a.playState === 'running' || a.pending) && a.effect?.getComputedTiming().iterations !== Infinity);
+      stillFrames = moving ? 0 : stillFrames + 1;
+    }
+  });
+}
+
+/** Resolves after the next two frames have been drawn: what a click or a key press changed is on the page. */
+export async function afterNextFrames(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+}

@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, type TestPortal } from '../../apps/server/test/support/portal.js';
-import { createUser } from '../../apps/server/test/identity/support.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, createUser, type TestPortal } from '@partner-portal/server/test-kit';
 import { launchBrowser } from '../support/browser.js';
-import { checkScreen, loginThroughUi, open, openContext, signedIn, startAccountPortal, type ViewportName } from '../support/account.js';
+import { checkScreen, loginThroughUi, open, openContext, signedIn, startPortal, type ViewportName } from '../support/portal.js';
 
 let portal: TestPortal;
 let browser: Browser;
 
 beforeAll(async () => {
-  portal = await startAccountPortal();
+  portal = await startPortal();
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -19,7 +18,7 @@ afterAll(async () => {
 
 describe.each<ViewportName>(['wide', 'narrow'])('two-step login (%s)', (viewport) => {
   it('logs in with e-mail then password, moving focus between the steps, and lands on home', async () => {
-    const context = await openContext(browser, portal, viewport);
+    const context = await openContext(browser, portal, { viewport });
     const { page, watch } = await open(context, '/login');
     await page.getByRole('heading', { level: 1, name: 'Partner Portal' }).waitFor();
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('email');
@@ -60,7 +59,7 @@ describe.each<ViewportName>(['wide', 'narrow'])('two-step login (%s)', (viewport
   });
 
   it('says Invalid login for a wrong password', async () => {
-    const context = await openContext(browser, portal, viewport);
+    const context = await openContext(browser, portal, { viewport });
     const { page, watch } = await open(context, '/login');
     await loginThroughUi(page, ADMIN_EMAIL, 'Wrong-Passw0rd!');
     await page.getByRole('alert').filter({ hasText: 'Invalid login' }).waitFor();
@@ -92,9 +91,7 @@ describe('guards', () => {
 
   it('reloads to the login page within seconds once the session has ended elsewhere', async () => {
     const user = await createUser(portal);
-    const client = await portal.sessionFor(user.id);
-    const context = await openContext(browser, portal);
-    await context.addCookies([...client.cookies].map(([name, value]) => ({ name, value, url: portal.url })));
+    const context = await signedIn(browser, portal, user.id);
     const { page } = await open(context, '/profile');
     await page.getByRole('heading', { name: 'Profile' }).waitFor();
     // end the session on the server (as a logout in another tab would)
@@ -171,7 +168,7 @@ describe('logout and languages', () => {
   });
 
   it('shows the login video unless reduced motion is asked for', async () => {
-    const moving = await openContext(browser, portal, 'wide', { reducedMotion: false });
+    const moving = await openContext(browser, portal, { reducedMotion: false });
     const { page } = await open(moving, '/login');
     const video = page.locator('video');
     await video.waitFor({ state: 'attached' });
@@ -181,7 +178,7 @@ describe('logout and languages', () => {
       autoplay: true,
     });
     await moving.close();
-    const still = await openContext(browser, portal, 'wide');
+    const still = await openContext(browser, portal);
     const second = await open(still, '/login');
     await second.page.getByRole('heading', { name: 'Partner Portal' }).waitFor();
     expect(await second.page.locator('video').count()).toBe(0);

@@ -2,11 +2,18 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as oidcClient from 'openid-client';
 import type { Browser } from 'playwright-core';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, type TestPortal } from '../../apps/server/test/support/portal.js';
-import { createUser } from '../../apps/server/test/identity/support.js';
-import { DCR_TOKEN, discover, registerClient, startAuthorization } from '../../apps/server/test/oidc/support.js';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  createUser,
+  DCR_TOKEN,
+  discover,
+  registerClient,
+  startAuthorization,
+  type TestPortal,
+} from '@partner-portal/server/test-kit';
 import { launchBrowser } from '../support/browser.js';
-import { checkScreen, loginThroughUi, open, openContext, startAccountPortal, type ViewportName } from '../support/account.js';
+import { checkScreen, loginThroughUi, open, openContext, startPortal, type ViewportName } from '../support/portal.js';
 
 /**
  * A relying-party application signs its user in through the portal: /connect/auth sends the
@@ -27,7 +34,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => application.listen(0, '127.0.0.1', resolve));
   const address = application.address();
   REDIRECT_URI = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/callback`;
-  portal = await startAccountPortal({ DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN });
+  portal = await startPortal({ DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN });
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -42,7 +49,7 @@ describe.each<ViewportName>(['wide', 'narrow'])('OpenID Connect login through th
     const config = await discover(portal, client.client_id as string);
     const start = await startAuthorization(config, REDIRECT_URI);
 
-    const context = await openContext(browser, portal, viewport);
+    const context = await openContext(browser, portal, { viewport });
     const { page, watch } = await open(context, start.url.toString());
     await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.has('ReturnUrl'));
     expect(new URL(page.url()).searchParams.get('ReturnUrl')).toMatch(/\/connect\/interaction\//);
@@ -96,7 +103,7 @@ describe('error page', () => {
       "INSERT INTO oidc_payloads (model, id, payload, expires_at) VALUES ('PortalError', 'e2e-error-1', $1::jsonb, now() + interval '1 hour')",
       [JSON.stringify(payload)],
     );
-    const context = await openContext(browser, portal, 'narrow');
+    const context = await openContext(browser, portal, { viewport: 'narrow' });
     const { page, watch } = await open(context, '/error?errorId=e2e-error-1');
     await page.getByRole('heading', { level: 1, name: 'Unauthorized' }).waitFor();
     await page.getByText('This application may not ask for this.').waitFor();
@@ -113,7 +120,7 @@ describe('error page', () => {
     const client = await registerClient(portal, { client_name: 'Tag Service', redirect_uris: [REDIRECT_URI] });
     const config = await discover(portal, client.client_id as string);
     const start = await startAuthorization(config, REDIRECT_URI);
-    const context = await openContext(browser, portal, 'narrow');
+    const context = await openContext(browser, portal, { viewport: 'narrow' });
     const { page } = await open(context, start.url.toString());
     await page.getByRole('heading', { level: 1, name: 'Tag Service' }).waitFor();
     await loginThroughUi(page, user.email, user.password);

@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import type { TestPortal } from '../../apps/server/test/support/portal.js';
-import { createUser } from '../../apps/server/test/identity/support.js';
+import { createUser, type TestPortal } from '@partner-portal/server/test-kit';
 import { launchBrowser } from '../support/browser.js';
-import { checkScreen, loginThroughUi, open, openContext, signedIn, startAccountPortal, type ViewportName } from '../support/account.js';
+import { checkScreen, loginThroughUi, open, openContext, signedIn, startPortal, type ViewportName } from '../support/portal.js';
 
 let portal: TestPortal;
 let browser: Browser;
 
 beforeAll(async () => {
-  portal = await startAccountPortal();
+  portal = await startPortal();
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -28,7 +27,7 @@ const userRow = async (id: string) =>
 describe.each<ViewportName>(['wide', 'narrow'])('profile (%s)', (viewport) => {
   it('edits the names and switches the interface to Dutch at once, warning until saved, and back', async () => {
     const user = await createUser(portal, { firstName: 'Pieter' });
-    const context = await signedIn(browser, portal, user.id, viewport);
+    const context = await signedIn(browser, portal, user.id, { viewport });
     const { page, watch } = await open(context, '/');
     await page.getByRole('button', { name: /User menu of/ }).click();
     await page.getByRole('menuitem', { name: 'Profile' }).click();
@@ -75,7 +74,7 @@ describe.each<ViewportName>(['wide', 'narrow'])('profile (%s)', (viewport) => {
 
   it('leaving the profile without saving puts the saved language back', async () => {
     const user = await createUser(portal);
-    const context = await signedIn(browser, portal, user.id, viewport);
+    const context = await signedIn(browser, portal, user.id, { viewport });
     const { page } = await open(context, '/profile');
     await page.getByLabel('Preferred language').selectOption({ label: 'Deutsch' });
     await page.getByRole('heading', { name: 'Profil' }).waitFor();
@@ -89,7 +88,7 @@ describe.each<ViewportName>(['wide', 'narrow'])('profile (%s)', (viewport) => {
 describe.each<ViewportName>(['wide', 'narrow'])('change password (%s)', (viewport) => {
   it('shows hints while focused, both errors together, then changes the password and disables the button', async () => {
     const user = await createUser(portal);
-    const context = await signedIn(browser, portal, user.id, viewport);
+    const context = await signedIn(browser, portal, user.id, { viewport });
     const { page, watch } = await open(context, '/');
     await page.getByRole('button', { name: /User menu of/ }).click();
     await page.getByRole('menuitem', { name: 'Change password' }).click();
@@ -127,7 +126,7 @@ describe.each<ViewportName>(['wide', 'narrow'])('change password (%s)', (viewpor
     await context.close();
 
     // the new password works at the login page
-    const fresh = await openContext(browser, portal, viewport);
+    const fresh = await openContext(browser, portal, { viewport });
     const login = await open(fresh, '/login');
     await loginThroughUi(login.page, user.email, 'Fresh-Meadow-42');
     await login.page.waitForURL((url) => url.pathname === '/');

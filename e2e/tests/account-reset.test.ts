@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import type { TestPortal } from '../../apps/server/test/support/portal.js';
-import { createUser } from '../../apps/server/test/identity/support.js';
+import { createUser, type TestPortal } from '@partner-portal/server/test-kit';
 import { launchBrowser } from '../support/browser.js';
-import { checkScreen, loginThroughUi, mailLink, open, openContext, startAccountPortal, type ViewportName } from '../support/account.js';
+import { checkScreen, loginThroughUi, mailLink, open, openContext, startPortal, type ViewportName } from '../support/portal.js';
 
 let portal: TestPortal;
 let browser: Browser;
 
 beforeAll(async () => {
-  portal = await startAccountPortal();
+  portal = await startPortal();
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -20,7 +19,7 @@ afterAll(async () => {
 describe.each<ViewportName>(['wide', 'narrow'])('forgot and reset password (%s)', (viewport) => {
   it('requests a link, follows it from the e-mail, sets a new password and logs in with it', async () => {
     const user = await createUser(portal);
-    const context = await openContext(browser, portal, viewport);
+    const context = await openContext(browser, portal, { viewport });
     const { page, watch } = await open(context, '/login');
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
     await page.waitForURL((url) => url.pathname === '/forgot-password');
@@ -62,7 +61,7 @@ describe.each<ViewportName>(['wide', 'narrow'])('forgot and reset password (%s)'
   });
 
   it('shows the expired view for a made-up link', async () => {
-    const context = await openContext(browser, portal, viewport);
+    const context = await openContext(browser, portal, { viewport });
     const { page } = await open(context, '/reset-password?userId=00000000-0000-4000-8000-000000000000&code=nonsense');
     await page.getByRole('heading', { name: 'This link no longer works' }).waitFor();
     await context.close();

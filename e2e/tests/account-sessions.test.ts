@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import type { HttpClient } from '../../apps/server/test/support/http.js';
-import type { TestPortal } from '../../apps/server/test/support/portal.js';
-import { createUser, type TestUser } from '../../apps/server/test/identity/support.js';
+import { createUser, signIn, type TestPortal } from '@partner-portal/server/test-kit';
 import { launchBrowser } from '../support/browser.js';
-import { checkScreen, loginThroughUi, open, openContext, signedIn, startAccountPortal, type ViewportName } from '../support/account.js';
+import { checkScreen, loginThroughUi, open, openContext, signedIn, startPortal, type ViewportName } from '../support/portal.js';
 
 /** The profile's list of active sessions: see them, end one, end all the others; in English and Dutch. */
 let portal: TestPortal;
@@ -15,25 +13,13 @@ const SAFARI =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 beforeAll(async () => {
-  portal = await startAccountPortal({ LOGIN_RATE_LIMIT_PER_ACCOUNT: '1000', LOGIN_RATE_LIMIT_PER_IP: '1000' });
+  portal = await startPortal({ LOGIN_RATE_LIMIT_PER_ACCOUNT: '1000', LOGIN_RATE_LIMIT_PER_IP: '1000' });
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
   await portal?.close();
 });
-
-/** Another device signed in with a password (its own User-Agent). */
-async function otherDevice(user: TestUser, userAgent: string): Promise<HttpClient> {
-  const client = portal.client();
-  const res = await client.post(
-    '/api/identity/login',
-    { email: user.email, password: user.password },
-    { headers: { 'user-agent': userAgent } },
-  );
-  expect(res.status).toBe(200);
-  return client;
-}
 
 describe.each<[ViewportName, 'en' | 'nl']>([
   ['wide', 'en'],
@@ -62,12 +48,12 @@ describe.each<[ViewportName, 'en' | 'nl']>([
 
   it('lists the sessions, ends one, then all the others', async () => {
     const user = await createUser(portal, { language });
-    const context = await openContext(browser, portal, viewport);
+    const context = await openContext(browser, portal, { viewport });
     const { page, watch } = await open(context, '/login');
     await loginThroughUi(page, user.email, user.password);
     await page.waitForURL((url) => url.pathname === '/');
-    const firefox = await otherDevice(user, FIREFOX);
-    const phone = await otherDevice(user, SAFARI);
+    const firefox = await signIn(portal.client(), user, { userAgent: FIREFOX });
+    const phone = await signIn(portal.client(), user, { userAgent: SAFARI });
 
     await page.goto('/profile');
     const section = page.getByRole('region', { name: text.heading });
@@ -112,13 +98,23 @@ describe('the profile follows a language picked on it', () => {
   it('shows the sessions panel in the language picked, also on a slow link', async () => {
     const user = await createUser(portal, { language: 'en' });
     const context = await signedIn(browser, portal, user.id);
+    // the German translations are held back until the test has seen the page wait for them
+    let asked!: () => void;
+    const germanAsked = new Promise<void>((resolve) => (asked = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
     await context.route(/\/assets\/de-[^/]*\.js$/, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      asked();
+      await released;
       await route.continue();
     });
     const { page } = await open(context, '/profile');
     await page.getByRole('region', { name: 'Active sessions' }).waitFor();
     await page.getByLabel('Preferred language').selectOption({ label: 'Deutsch' });
+    await germanAsked;
+    // meanwhile the page stays whole in English, sessions panel included
+    expect(await page.getByRole('region', { name: 'Active sessions' }).count()).toBe(1);
+    release();
     await page.getByRole('region', { name: 'Aktive Sitzungen' }).waitFor({ timeout: 10_000 });
     await context.close();
   });

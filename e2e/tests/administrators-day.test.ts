@@ -2,13 +2,21 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { hashPassword } from '../../apps/server/src/password-hashing.js';
-import { startPortal, type TestPortal } from '../../apps/server/test/support/portal.js';
-import type { HttpClient } from '../../apps/server/test/support/http.js';
-import { lastSignInOf, moveLastSignInBack } from '../../apps/server/test/support/clock.js';
-import { createMember, createOrg, rights, type ActorRef, type Org } from '../../apps/server/test/organizations/fixtures.js';
-import { launchBrowser, newPage, type PageWatch } from '../support/browser.js';
-import { axeClean, openDialog, screenshot, signedInContext, WIDE } from '../support/org-portal.js';
+import {
+  type ActorRef,
+  createMember,
+  createOrg,
+  type HttpClient,
+  lastSignInOf,
+  moveLastSignInBack,
+  type Org,
+  rights,
+  setPassword,
+  signIn,
+  type TestPortal,
+} from '@partner-portal/server/test-kit';
+import { axeProblems, launchBrowser, newPage, type PageWatch } from '../support/browser.js';
+import { openDialog, screenshot, signedIn, startPortal, type Viewport } from '../support/portal.js';
 
 /**
  * The administrator's day on the manage page (docs/decisions/018-the-administrators-day.md), in
@@ -30,9 +38,11 @@ const PASSWORD = 'Tr1cky-Horse-Battery';
 
 const toast = (p: Page, text: string | RegExp) => p.locator('.mantine-Notification-root').filter({ hasText: text }).first();
 
-async function languageContext(language: string, viewport = WIDE): Promise<{ context: BrowserContext; page: Page; watch: PageWatch }> {
-  const { context: ctx } = await signedInContext(browser, portal, portal.adminUserId, viewport);
-  if (language !== 'en-GB') await ctx.addInitScript((l) => localStorage.setItem('pp.language', l), language);
+async function languageContext(
+  language: string,
+  viewport: Viewport = 'wide',
+): Promise<{ context: BrowserContext; page: Page; watch: PageWatch }> {
+  const ctx = await signedIn(browser, portal, portal.adminUserId, { viewport, ...(language !== 'en-GB' ? { language } : {}) });
   ctx.setDefaultTimeout(15_000);
   return { context: ctx, ...(await newPage(ctx)) };
 }
@@ -59,7 +69,7 @@ afterAll(async () => {
 });
 
 async function expectAxeClean(p: Page) {
-  expect(await axeClean(p)).toEqual([]);
+  expect(await axeProblems(p)).toEqual([]);
 }
 
 describe('allowed e-mail domains', () => {
@@ -208,15 +218,8 @@ describe('the access review: last sign-in, inactive members, sign out everywhere
   let old2: ActorRef;
   let never: ActorRef;
   let branch: Org;
-  const signedIn: Record<string, HttpClient> = {};
-
-  /** A real sign-in (POST /api/identity/login) records the last sign-in; the client keeps that session. */
-  async function signIn(m: ActorRef) {
-    await portal.services.db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [m.userId, await hashPassword(PASSWORD)]);
-    const client = portal.client();
-    expect((await client.post('/api/identity/login', { email: m.email, password: PASSWORD })).status).toBe(200);
-    signedIn[m.email] = client;
-  }
+  /** Clients of real sign-ins (POST /api/identity/login records the last sign-in), by e-mail address. */
+  const sessions: Record<string, HttpClient> = {};
 
   beforeAll(async () => {
     branch = await createOrg(portal, dealer, 'Day Branch');
@@ -224,7 +227,10 @@ describe('the access review: last sign-in, inactive members, sign out everywhere
     old1 = await createMember(portal, dealer, 'oldtimer', rights());
     old2 = await createMember(portal, branch, 'sleeper', rights());
     never = await createMember(portal, branch, 'never', rights());
-    for (const m of [recent, old1, old2]) await signIn(m);
+    for (const m of [recent, old1, old2]) {
+      await setPassword(portal, m.userId, PASSWORD);
+      sessions[m.email] = await signIn(portal.client(), { email: m.email, password: PASSWORD });
+    }
     // the test-only clock helper moves two real sign-ins 100 and 400 days back
     await moveLastSignInBack(portal, old1.userId, 100);
     await moveLastSignInBack(portal, old2.userId, 400);
@@ -254,7 +260,7 @@ describe('the access review: last sign-in, inactive members, sign out everywhere
   });
 
   it('shows the last sign-in in the users table, and a userManager signs a member out everywhere from it', async () => {
-    expect((await signedIn[old1.email]!.get('/api/identity/user-info')).status).toBe(200);
+    expect((await sessions[old1.email]!.get('/api/identity/user-info')).status).toBe(200);
     await page.goto(`/manage-organization/${dealer.id}`);
     const users = page.locator('#org-users-table');
     await users.locator('tr', { hasText: recent.email }).locator('time').waitFor();
@@ -269,7 +275,7 @@ describe('the access review: last sign-in, inactive members, sign out everywhere
     await screenshot(page, 'admin-day-sign-out');
     await dialog.getByRole('button', { name: 'Sign out everywhere' }).click();
     await toast(page, `${old1.email} is signed out everywhere`).waitFor();
-    expect((await signedIn[old1.email]!.get('/api/identity/user-info')).status).toBe(401);
+    expect((await sessions[old1.email]!.get('/api/identity/user-info')).status).toBe(401);
     await page.getByLabel('Not signed in for').selectOption('90');
     await page.getByTestId('inactive-member').first().waitFor();
   });
@@ -312,7 +318,7 @@ describe('the access review: last sign-in, inactive members, sign out everywhere
         [old2.memberId, never.memberId],
       ]);
       expect(left.rowCount).toBe(0);
-      expect((await signedIn[old2.email]!.get('/api/identity/user-info')).status).toBe(401);
+      expect((await sessions[old2.email]!.get('/api/identity/user-info')).status).toBe(401);
     } finally {
       await de.context.close();
     }

@@ -2,10 +2,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Response } from 'playwright-core';
-import { DEFAULT_WEB_DIST } from '../../apps/server/src/app.js';
-import type { TestPortal } from '../../apps/server/test/support/portal.js';
+import { DEFAULT_WEB_DIST, type TestPortal } from '@partner-portal/server/test-kit';
 import { launchBrowser } from '../support/browser.js';
-import { open, openContext, startAccountPortal } from '../support/account.js';
+import { open, openContext, startPortal } from '../support/portal.js';
 
 /**
  * The built web app in Chromium: its scripts and styles arrive as the build's brotli copies
@@ -15,7 +14,7 @@ let portal: TestPortal;
 let browser: Browser;
 
 beforeAll(async () => {
-  portal = await startAccountPortal();
+  portal = await startPortal();
   browser = await launchBrowser();
 });
 afterAll(async () => {

@@ -1,11 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ADMIN_EMAIL, type TestPortal } from '../../apps/server/test/support/portal.js';
-import type { HttpClient } from '../../apps/server/test/support/http.js';
-import { launchBrowser, newPage, seriousAxeViolations } from '../support/browser.js';
-import { startAccountPortal } from '../support/account.js';
-import { invitationLink } from '../support/org-portal.js';
+import { ADMIN_EMAIL, type HttpClient, type TestPortal } from '@partner-portal/server/test-kit';
+import { afterNextFrames, launchBrowser, newPage, seriousAxeViolations, whenStill } from '../support/browser.js';
+import { invitationLink, openContext, signedIn, startPortal } from '../support/portal.js';
 
 /**
  * The web app as a dealer meets it, in Chromium against the real server: actions on one's own row,
@@ -26,14 +24,10 @@ let admin: HttpClient;
 let dealerId: string;
 const DEALER = 'Melkveebedrijf Groot-Ammers Noord-Holland B.V.';
 
+/** A context `width` pixels wide, in the language, signed in as the user (the administrator by default; null: nobody). */
 async function context(width: number, language = 'en-GB', userId: string | null = portal.adminUserId): Promise<BrowserContext> {
-  const ctx = await browser.newContext({ baseURL: portal.url, viewport: { width, height: 900 }, reducedMotion: 'reduce' });
-  if (language !== 'en-GB') await ctx.addInitScript((l) => localStorage.setItem('pp.language', l), language);
-  if (userId) {
-    const client = await portal.sessionFor(userId);
-    await ctx.addCookies([...client.cookies].map(([name, value]) => ({ name, value, url: portal.url })));
-  }
-  return ctx;
+  const options = { viewport: { width, height: 900 }, ...(language !== 'en-GB' ? { language } : {}) };
+  return userId ? signedIn(browser, portal, userId, options) : openContext(browser, portal, options);
 }
 
 /** Invite through the API and register through the API: a real member of the organization. */
@@ -56,7 +50,7 @@ async function member(organizationId: string, email: string, language = 'en'): P
 
 async function settle(page: Page) {
   await page.waitForLoadState('networkidle').catch(() => undefined);
-  await page.waitForTimeout(300);
+  await whenStill(page);
 }
 
 async function axe(page: Page, what: string) {
@@ -77,7 +71,7 @@ const focused = (page: Page) =>
   });
 
 beforeAll(async () => {
-  portal = await startAccountPortal();
+  portal = await startPortal();
   browser = await launchBrowser();
   admin = await portal.sessionFor(portal.adminUserId);
   const created = await admin.post('/api/organizations', {
@@ -110,12 +104,12 @@ describe('own row (issue: actions that cannot work)', () => {
     expect(await remove.getAttribute('aria-disabled')).toBe('true');
     expect(await remove.getAttribute('aria-label')).toContain('You cannot remove yourself');
     await remove.click({ force: true });
-    await page.waitForTimeout(400);
+    await afterNextFrames(page);
     expect(await page.getByRole('dialog').count()).toBe(0);
     const rights = page.getByRole('button', { name: `Edit rights of ${ADMIN_EMAIL}` });
     expect(await rights.getAttribute('aria-disabled')).toBe('true');
     await rights.click({ force: true });
-    await page.waitForTimeout(400);
+    await afterNextFrames(page);
     expect(await page.getByRole('dialog').count()).toBe(0);
     // another member's actions work
     expect(await page.getByRole('button', { name: 'Remove eva.staff@nedap.example' }).getAttribute('aria-disabled')).toBeNull();
@@ -136,7 +130,7 @@ describe('own row (issue: actions that cannot work)', () => {
     await dialog.getByRole('button', { name: 'Send invitation' }).click();
     const alert = dialog.getByRole('alert');
     await alert.waitFor();
-    await page.waitForTimeout(400);
+    await whenStill(page);
     const box = (await alert.boundingBox())!;
     const send = (await dialog.getByRole('button', { name: 'Send invitation' }).boundingBox())!;
     expect(box.y).toBeGreaterThanOrEqual(0);
@@ -160,18 +154,17 @@ describe('focus, skip link, titles and the user menu', () => {
     const dialog = () => page.getByRole('dialog');
     const closeWith = async (how: 'escape' | 'cancel' | 'x') => {
       await dialog().waitFor();
-      await page.waitForTimeout(300);
+      await whenStill(page);
       if (how === 'escape') await page.keyboard.press('Escape');
       else if (how === 'cancel') await dialog().getByRole('button', { name: 'Cancel' }).click();
       else await dialog().getByRole('button', { name: 'Close' }).click();
       await dialog().waitFor({ state: 'detached' });
-      await page.waitForTimeout(200);
     };
     for (const how of ['escape', 'cancel', 'x'] as const) {
       await invite.focus();
       await page.keyboard.press('Enter');
       await closeWith(how);
-      expect(await focused(page), `invite, ${how}`).toBe('button:Invite user');
+      await expect.poll(() => focused(page), { message: `invite, ${how}` }).toBe('button:Invite user');
     }
     const rights = page.getByRole('button', { name: /^Edit rights of johannes/ });
     for (const how of ['escape', 'cancel', 'x'] as const) {
@@ -179,7 +172,7 @@ describe('focus, skip link, titles and the user menu', () => {
       await page.keyboard.press('Enter');
       await dialog().getByRole('button', { name: 'Save' }).waitFor();
       await closeWith(how);
-      expect(await focused(page), `rights, ${how}`).toMatch(/^button:Edit rights of johannes/);
+      await expect.poll(() => focused(page), { message: `rights, ${how}` }).toMatch(/^button:Edit rights of johannes/);
     }
     // a successful submit
     await invite.focus();
@@ -187,14 +180,12 @@ describe('focus, skip link, titles and the user menu', () => {
     await dialog().getByLabel('E-mail address').fill('new.dealer@dealer.example');
     await dialog().getByRole('button', { name: 'Send invitation' }).click();
     await dialog().waitFor({ state: 'detached' });
-    await page.waitForTimeout(200);
-    expect(await focused(page), 'invite, sent').toBe('button:Invite user');
+    await expect.poll(() => focused(page), { message: 'invite, sent' }).toBe('button:Invite user');
     await rights.focus();
     await page.keyboard.press('Enter');
     await dialog().getByRole('button', { name: 'Save' }).click();
     await dialog().waitFor({ state: 'detached' });
-    await page.waitForTimeout(200);
-    expect(await focused(page), 'rights, saved').toMatch(/^button:Edit rights of johannes/);
+    await expect.poll(() => focused(page), { message: 'rights, saved' }).toMatch(/^button:Edit rights of johannes/);
     await ctx.close();
   });
 
@@ -216,13 +207,11 @@ describe('focus, skip link, titles and the user menu', () => {
     await page.keyboard.press('Enter');
     const menu = page.getByRole('menu');
     await menu.waitFor();
-    await page.waitForTimeout(300);
-    expect(await focused(page)).toBe('a:Profile');
+    await expect.poll(() => focused(page)).toBe('a:Profile');
     await page.keyboard.press('Enter');
     await page.waitForURL((url) => url.pathname === '/profile');
     await page.getByRole('heading', { level: 1 }).waitFor();
-    await page.waitForTimeout(300);
-    expect(await focused(page)).toMatch(/^h1:/);
+    await expect.poll(() => focused(page)).toMatch(/^h1:/);
     const profileTitle = await page.title();
     expect(profileTitle).not.toBe(homeTitle);
     expect(profileTitle).toMatch(/Profile/);
@@ -231,8 +220,8 @@ describe('focus, skip link, titles and the user menu', () => {
     await menuButton.focus();
     await page.keyboard.press('Enter');
     await menu.waitFor();
-    await page.waitForTimeout(300);
-    expect(await focused(page)).toBe('a:Profile');
+    await expect.poll(() => focused(page)).toBe('a:Profile');
+    await whenStill(page);
     await axe(page, 'open user menu');
     await shot(page, 'user-menu');
     await page.keyboard.press('Escape');
@@ -427,11 +416,9 @@ describe('first run', () => {
   });
 
   it('gives the manage page of a fresh install a first hint', async () => {
-    const fresh = await startAccountPortal();
+    const fresh = await startPortal();
     try {
-      const client = await fresh.sessionFor(fresh.adminUserId);
-      const ctx = await browser.newContext({ baseURL: fresh.url, viewport: { width: 1280, height: 900 } });
-      await ctx.addCookies([...client.cookies].map(([name, value]) => ({ name, value, url: fresh.url })));
+      const ctx = await signedIn(browser, fresh, fresh.adminUserId, { viewport: { width: 1280, height: 900 } });
       const { page } = await newPage(ctx);
       await page.goto(`/manage-organization/${fresh.rootOrganizationId}`);
       await page.getByText('Getting started').waitFor({ timeout: 10_000 });

@@ -1,9 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startPortal, type TestPortal } from '../../apps/server/test/support/portal.js';
-import type { HttpClient } from '../../apps/server/test/support/http.js';
-import { launchBrowser, newPage, type PageWatch } from '../support/browser.js';
-import { NARROW, WIDE, axeClean, invitationLink, screenshot, signedInContext } from '../support/org-portal.js';
+import { signIn, type HttpClient, type TestPortal } from '@partner-portal/server/test-kit';
+import { axeProblems, launchBrowser, newPage, type PageWatch } from '../support/browser.js';
+import { invitationLink, openContext, screenshot, signedIn, startPortal, VIEWPORTS } from '../support/portal.js';
 
 /**
  * The invitation pages (docs/product.md, "Screens" and "Flows and states"): the other views (unknown invitation, logged-in visitor,
@@ -42,7 +41,7 @@ beforeAll(async () => {
   });
   expect(created.status).toBeLessThan(300);
   organizationId = created.body.id;
-  context = await browser.newContext({ baseURL: portal.url, viewport: WIDE });
+  context = await openContext(browser, portal);
   ({ page, watch } = await newPage(context));
   page.setDefaultTimeout(10_000);
 });
@@ -62,7 +61,7 @@ describe('invitation pages', () => {
     await page.goto(`${link.pathname}?code=not-the-code`);
     await page.getByRole('heading', { level: 1, name: 'Unknown invitation' }).waitFor();
     await page.getByText('Unknown invitation (contact your administrator)').waitFor();
-    expect(await axeClean(page)).toEqual([]);
+    expect(await axeProblems(page)).toEqual([]);
     await screenshot(page, 'invitation-unknown-1280');
     await page.goto('/invitation/00000000-0000-4000-8000-000000000000?code=x');
     await page.getByRole('heading', { level: 1, name: 'Unknown invitation' }).waitFor();
@@ -71,20 +70,20 @@ describe('invitation pages', () => {
 
   it('tells a logged-in visitor to log out first', async () => {
     const link = await invite('logged.in@example.com');
-    const { context: signedIn } = await signedInContext(browser, portal, portal.adminUserId, NARROW);
-    const { page: admin } = await newPage(signedIn);
+    const adminContext = await signedIn(browser, portal, portal.adminUserId, { viewport: 'narrow' });
+    const { page: admin } = await newPage(adminContext);
     await admin.goto(link.pathname + link.search);
     await admin.getByRole('heading', { level: 1, name: 'You are logged in' }).waitFor();
     expect(await admin.getByRole('link', { name: 'Log out' }).getAttribute('href')).toBe('/logout');
-    expect(await axeClean(admin)).toEqual([]);
+    expect(await axeProblems(admin)).toEqual([]);
     await screenshot(admin, 'invitation-logged-in-768');
-    await signedIn.close();
+    await adminContext.close();
   });
 
   it('registers (with validation), then shows the accepted state; a revoked invitation says so', async () => {
     const email = 'piet.boer@example.com';
     const link = await invite(email);
-    await page.setViewportSize(NARROW);
+    await page.setViewportSize(VIEWPORTS.narrow);
     await page.goto(link.pathname + link.search);
     await page.getByRole('heading', { level: 1, name: 'Welcome to the Partner Portal' }).waitFor();
     expect(await page.getByLabel('Preferred language').inputValue()).toBe('en');
@@ -101,28 +100,27 @@ describe('invitation pages', () => {
     await page.getByRole('button', { name: 'Register' }).click();
     await page.getByText('Passwords do not match').waitFor();
     expect(await page.getByRole('link', { name: 'end user licence agreement' }).getAttribute('target')).toBe('_blank');
-    expect(await axeClean(page)).toEqual([]);
+    expect(await axeProblems(page)).toEqual([]);
     await screenshot(page, 'invitation-form-768');
     await page.locator('input[name="password_confirmation"]').fill(PASSWORD);
     await page.getByRole('button', { name: 'Register' }).click();
     await page.waitForURL((url) => url.pathname === '/login');
     await page.locator('.mantine-Notification-root').filter({ hasText: 'Your account has been created' }).waitFor();
-    const login = await portal.client().post('/api/identity/login', { email, password: PASSWORD });
-    expect(login.status).toBe(200);
+    await signIn(portal.client(), { email, password: PASSWORD });
 
     // the link again: the invitation is no longer pending
     await page.goto(link.pathname + link.search);
     await page.getByText('Your invitation has been accepted').waitFor();
     await page.getByText('Contact the administrator of your organization').waitFor();
-    expect(await axeClean(page)).toEqual([]);
+    expect(await axeProblems(page)).toEqual([]);
 
     const revokedLink = await invite('revoked@example.com');
     const id = revokedLink.pathname.split('/').pop();
     expect((await adminApi.put(`/api/invitations/${id}/revoke`)).status).toBe(204);
-    await page.setViewportSize(WIDE);
+    await page.setViewportSize(VIEWPORTS.wide);
     await page.goto(revokedLink.pathname + revokedLink.search);
     await page.getByText('The invitation has been revoked').waitFor();
-    expect(await axeClean(page)).toEqual([]);
+    expect(await axeProblems(page)).toEqual([]);
     await screenshot(page, 'invitation-revoked-1280');
     expect(watch.problems).toEqual([]);
   });
@@ -143,7 +141,7 @@ describe('invitation pages', () => {
     await page.locator('input[name="first_name"]').fill('Eva');
     await page.locator('input[name="last_name"]').fill('Extern');
     await page.locator('input[name="accept_agreement"]').check();
-    expect(await axeClean(page)).toEqual([]);
+    expect(await axeProblems(page)).toEqual([]);
     await screenshot(page, 'invitation-external-1280');
 
     // the upstream login is outside this test: record where the browser is sent

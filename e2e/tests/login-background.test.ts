@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { startPortal, type TestPortal } from '../../apps/server/test/support/portal.js';
+import type { TestPortal } from '@partner-portal/server/test-kit';
 import { CHROMIUM, launchBrowser, newPage } from '../support/browser.js';
+import { startPortal } from '../support/portal.js';
 
 // The login page's background (docs/performance.md, "The login page on a slow connection"): the
 // pasture still first, the video once the e-mail field is usable, never for visitors who prefer
@@ -34,10 +35,24 @@ async function watchOrder(context: BrowserContext): Promise<void> {
   });
 }
 
-async function stillAndNoVideo(page: Page): Promise<void> {
+/**
+ * Resolves at the moment the background starts its video, when it does (login-background.tsx,
+ * whenPageUsable): the page has loaded, the browser has had its idle moment after that (asked for
+ * after the background's own request, so answered after it), and the frame after it is drawn.
+ */
+async function pastTheVideosMoment(page: Page): Promise<void> {
   await page.locator('input[name=email]').waitFor();
   await page.waitForLoadState('load');
-  await page.waitForTimeout(2500);
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) =>
+        requestIdleCallback(() => requestAnimationFrame(() => requestAnimationFrame(() => resolve())), { timeout: 2000 }),
+      ),
+  );
+}
+
+async function stillAndNoVideo(page: Page): Promise<void> {
+  await pastTheVideosMoment(page);
   expect(await page.locator('video').count()).toBe(0);
   expect(await page.locator('img[src="/media/pasture.svg"]').count()).toBe(1);
 }
@@ -49,8 +64,10 @@ describe('the login page background', () => {
     const { page, watch } = await newPage(context);
     await page.goto('/login');
     await page.locator('img[src="/media/pasture.svg"]').waitFor({ state: 'attached' });
+    // the moment the other tests wait for, before they say there is no video, is late enough
+    await pastTheVideosMoment(page);
     const video = page.locator('video');
-    await video.waitFor({ state: 'attached', timeout: 15_000 });
+    expect(await video.count()).toBe(1);
     const order = await page.evaluate(() => (window as unknown as { __order: { email: number | null; video: number | null } }).__order);
     expect(order.email).not.toBeNull();
     expect(order.video).toBeGreaterThan(order.email!);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { startPortal, type TestPortal } from '../../apps/server/test/support/portal.js';
-import { postgresAdapter } from '../../apps/server/src/oidc/adapter.js';
+import { postgresAdapter, type TestPortal } from '@partner-portal/server/test-kit';
 import { launchBrowser, newPage } from '../support/browser.js';
+import { startPortal } from '../support/portal.js';
 
 /**
  * The login page's error (/login?loginError=…) shows only the portal's own translated message,

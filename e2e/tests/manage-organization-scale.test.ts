@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { startPortal, type TestPortal } from '../../apps/server/test/support/portal.js';
-import { newPage, launchBrowser } from '../support/browser.js';
-import { WIDE, axeClean, signedInContext } from '../support/org-portal.js';
+import type { TestPortal } from '@partner-portal/server/test-kit';
+import { axeProblems, launchBrowser, newPage } from '../support/browser.js';
+import { signedIn, startPortal } from '../support/portal.js';
 
 /**
  * The side tree with 10,000 organizations: it loads, draws only the rows in view, and
@@ -29,7 +29,7 @@ beforeAll(async () => {
     [portal.rootOrganizationId],
   );
   browser = await launchBrowser();
-  ({ context } = await signedInContext(browser, portal, portal.adminUserId, WIDE));
+  context = await signedIn(browser, portal, portal.adminUserId);
 });
 afterAll(async () => {
   await context?.close();
@@ -89,7 +89,7 @@ describe('the side tree at scale', () => {
     await page.getByRole('treeitem', { name: 'Dealer 050-90' }).waitFor();
     await page.getByRole('treeitem', { name: 'Dealer 050-90' }).click();
     await page.getByRole('heading', { level: 1, name: 'Dealer 050-90' }).waitFor();
-    expect(await axeClean(page)).toEqual([]);
+    expect(await axeProblems(page)).toEqual([]);
     expect(watch.problems).toEqual([]);
   });
 });

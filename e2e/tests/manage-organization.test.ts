@@ -1,9 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startPortal, ADMIN_EMAIL, type TestPortal } from '../../apps/server/test/support/portal.js';
-import type { HttpClient } from '../../apps/server/test/support/http.js';
-import { launchBrowser, newPage, type PageWatch } from '../support/browser.js';
-import { NARROW, WIDE, axeClean, invitationLink, openDialog, screenshot, signedInContext, userIdOf } from '../support/org-portal.js';
+import { ADMIN_EMAIL, type HttpClient, type TestPortal } from '@partner-portal/server/test-kit';
+import { axeProblems, launchBrowser, newPage, whenStill, type PageWatch } from '../support/browser.js';
+import { invitationLink, openContext, openDialog, screenshot, signedIn, startPortal, userIdOf, VIEWPORTS } from '../support/portal.js';
 
 /**
  * The organization-management story, in Chromium against the real server, database and SMTP sink: an
@@ -28,7 +27,8 @@ const idFromUrl = () => new URL(page.url()).pathname.split('/').pop()!;
 beforeAll(async () => {
   portal = await startPortal();
   browser = await launchBrowser();
-  ({ context: admin, client: adminApi } = await signedInContext(browser, portal, portal.adminUserId, WIDE));
+  adminApi = await portal.sessionFor(portal.adminUserId);
+  admin = await signedIn(browser, portal, adminApi);
   ({ page, watch } = await newPage(admin));
   page.setDefaultTimeout(10_000);
   const tree = await adminApi.get('/api/organizations/tree');
@@ -81,7 +81,7 @@ async function createSubOrganization(name: string, apps: string[], allowChildren
   for (const app of apps) await dialog.getByRole('checkbox', { name: app, exact: true }).check();
   if (allowChildren) await dialog.getByRole('checkbox', { name: 'Allow creation of sub-organizations' }).check();
   if (shot) {
-    expect(await axeClean(page)).toEqual([]);
+    expect(await axeProblems(page)).toEqual([]);
     await screenshot(page, shot);
   }
   await create.click();
@@ -104,7 +104,7 @@ describe('organization management', () => {
     expect(await page.getByRole('button', { name: 'Delete organization' }).count()).toBe(0);
     await page.getByRole('cell', { name: ADMIN_EMAIL, exact: true }).waitFor();
     await page.getByText('There are no pending invitations').waitFor();
-    expect(await axeClean(page)).toEqual([]);
+    expect(await axeProblems(page)).toEqual([]);
   });
 
   it('creates a 3-level tree; new organizations are selected and inserted in name order', async () => {
@@ -163,7 +163,7 @@ describe('organization management', () => {
     expect(await dialog.getByRole('button', { name: 'Update' }).isDisabled()).toBe(true);
     await dialog.getByLabel('Name').fill('Dealer Zuid-West');
     await dialog.getByRole('checkbox', { name: 'Academy', exact: true }).check();
-    expect(await axeClean(page)).toEqual([]);
+    expect(await axeProblems(page)).toEqual([]);
     await screenshot(page, 'modal-edit-1280');
     await dialog.getByRole('button', { name: 'Update' }).click();
     await toast('Organization updated').waitFor();
@@ -187,7 +187,7 @@ describe('organization management', () => {
     await dialog.getByText('not allowed to send invite to email address: @dealer-noord.nl').waitFor();
     await dialog.getByRole('checkbox', { name: 'Set rights now' }).check();
     await dialog.getByRole('group', { name: 'Loyalty & Trade-in' }).waitFor();
-    expect(await axeClean(page)).toEqual([]);
+    expect(await axeProblems(page)).toEqual([]);
     await screenshot(page, 'modal-invite-1280');
     await dialog.getByRole('checkbox', { name: 'Set rights now' }).uncheck();
     await dialog.getByRole('textbox', { name: 'E-mail address' }).fill(INVITEE);
@@ -204,7 +204,7 @@ describe('organization management', () => {
 
   it('the invitee registers in Dutch and signs in', async () => {
     const link = await invitationLink(portal, INVITEE);
-    const context = await browser.newContext({ baseURL: portal.url, viewport: WIDE });
+    const context = await openContext(browser, portal);
     const { page: invitee, watch: inviteeWatch } = await newPage(context);
     await invitee.goto(link.pathname + link.search);
     await invitee.getByRole('heading', { level: 1, name: 'Welcome to the Partner Portal' }).waitFor();
@@ -226,7 +226,7 @@ describe('organization management', () => {
     await invitee.getByRole('button', { name: 'Registreren' }).click();
     await invitee.getByText('Je moet akkoord gaan met de privacyverklaring').waitFor();
     expect(await invitee.getByRole('link', { name: 'privacyverklaring' }).getAttribute('target')).toBe('_blank');
-    expect(await axeClean(invitee)).toEqual([]);
+    expect(await axeProblems(invitee)).toEqual([]);
     await screenshot(invitee, 'invitation-form-1280');
     await invitee.locator('input[name="accept_agreement"]').check();
     await invitee.getByRole('button', { name: 'Registreren' }).click();
@@ -288,7 +288,7 @@ describe('organization management', () => {
       expect(await boxes.nth(i).isChecked()).toBe(true);
       expect(await boxes.nth(i).isDisabled()).toBe(true);
     }
-    expect(await axeClean(page)).toEqual([]);
+    expect(await axeProblems(page)).toEqual([]);
     await screenshot(page, 'modal-rights-1280');
     // unticking gives back every box as it was before the tick: nothing
     await global.uncheck();
@@ -333,12 +333,12 @@ describe('organization management', () => {
     await page.getByLabel('Search users and invitations by e-mail address').fill('nobody-here');
     await page.getByText('No users match your search').waitFor();
     await page.getByText('No invitations match your search').waitFor();
-    expect(await axeClean(page)).toEqual([]);
+    expect(await axeProblems(page)).toEqual([]);
     await page.getByLabel('Search users and invitations by e-mail address').fill('');
 
     await page.getByRole('button', { name: 'Revoke invitation of partner1@dealer-noord.nl' }).click();
     const dialog = await openDialog(page, 'Revoke invitation');
-    expect(await axeClean(page)).toEqual([]);
+    expect(await axeProblems(page)).toEqual([]);
     await screenshot(page, 'modal-revoke-1280');
     await dialog.getByRole('button', { name: 'Revoke' }).click();
     await toast('Invitation revoked').waitFor();
@@ -354,7 +354,7 @@ describe('organization management', () => {
     await page.goto(`/manage-organization/${ids.zwolle}`);
     await page.getByRole('button', { name: `Remove ${INVITEE}` }).click();
     const dialog = await openDialog(page, 'Remove user');
-    expect(await axeClean(page)).toEqual([]);
+    expect(await axeProblems(page)).toEqual([]);
     await screenshot(page, 'modal-remove-1280');
     await dialog.getByRole('button', { name: 'Remove' }).click();
     await toast(`User ${INVITEE} has been removed`).waitFor();
@@ -364,7 +364,7 @@ describe('organization management', () => {
     await page.getByRole('button', { name: 'Delete organization' }).click();
     const confirm = await openDialog(page, 'Delete organization');
     await confirm.getByText('Are you sure you want to delete Branch Zwolle?').waitFor();
-    expect(await axeClean(page)).toEqual([]);
+    expect(await axeProblems(page)).toEqual([]);
     await screenshot(page, 'modal-delete-1280');
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await toast('Organization deleted').waitFor();
@@ -378,19 +378,20 @@ describe('organization management', () => {
 
   it('works at 768 px: the tree folds behind a toggle button; modals fit', async () => {
     const narrow = await admin.newPage();
-    await narrow.setViewportSize(NARROW);
+    await narrow.setViewportSize(VIEWPORTS.narrow);
     await narrow.goto(`/manage-organization/${ids.noord}`);
     await narrow.getByRole('heading', { level: 1, name: 'Dealer Noord' }).waitFor();
     const toggle = narrow.getByRole('button', { name: 'Show organizations' });
     expect(await toggle.getAttribute('aria-expanded')).toBe('false');
-    expect(await axeClean(narrow)).toEqual([]);
+    expect(await axeProblems(narrow)).toEqual([]);
     await screenshot(narrow, 'manage-768');
     await toggle.click();
     await narrow.getByRole('treeitem', { name: 'Dealer Zuid-West' }).click();
     await narrow.getByRole('heading', { level: 1, name: 'Dealer Zuid-West' }).waitFor();
     await narrow.getByRole('button', { name: 'Show organizations' }).click();
-    await narrow.waitForTimeout(300);
-    expect(await axeClean(narrow)).toEqual([]);
+    await narrow.getByRole('button', { name: 'Hide organizations' }).waitFor();
+    await whenStill(narrow);
+    expect(await axeProblems(narrow)).toEqual([]);
     await screenshot(narrow, 'manage-tree-768');
     await narrow.getByRole('button', { name: 'Hide organizations' }).click();
     for (const [button, title, name] of [
@@ -404,7 +405,7 @@ describe('organization management', () => {
       await narrow.getByRole('button', { name: button }).click();
       const dialog = await openDialog(narrow, title);
       if (button === 'Invite user') await dialog.getByRole('checkbox', { name: 'Set rights now' }).check();
-      expect(await axeClean(narrow)).toEqual([]);
+      expect(await axeProblems(narrow)).toEqual([]);
       await screenshot(narrow, name);
       await narrow.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
@@ -424,7 +425,7 @@ describe('organization management', () => {
       .getByRole('group', { name: 'Loyalty & Trade-in' })
       .getByRole('checkbox', { name: 'Sales and credit note numbers' })
       .waitFor();
-    expect(await axeClean(narrow)).toEqual([]);
+    expect(await axeProblems(narrow)).toEqual([]);
     await screenshot(narrow, 'modal-rights-768');
     await narrow.keyboard.press('Escape');
     await rights.waitFor({ state: 'detached' });
@@ -449,7 +450,7 @@ describe('organization management', () => {
     });
     const colleague = 'colleague@dealer-noord.nl';
     await acceptInvitation(ids.noord!, colleague);
-    const { context } = await signedInContext(browser, portal, await userIdOf(portal, email), WIDE);
+    const context = await signedIn(browser, portal, await userIdOf(portal, email));
     const { page: manager, watch: managerWatch } = await newPage(context);
     await manager.goto(`/manage-organization/${ids.noord}`);
     await manager.getByRole('heading', { level: 1, name: 'Dealer Noord' }).waitFor();

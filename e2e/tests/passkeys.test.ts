@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { TestPortal } from '../../apps/server/test/support/portal.js';
-import { createUser } from '../../apps/server/test/identity/support.js';
-import { launchBrowser, newPage } from '../support/browser.js';
-import { signedIn } from '../support/account.js';
+import { createUser, login, type TestPortal } from '@partner-portal/server/test-kit';
+import { addVirtualAuthenticator, launchBrowser, newPage } from '../support/browser.js';
+import { signedIn, startPortal } from '../support/portal.js';
 
 /**
  * Passkeys end to end in Chromium with the DevTools virtual authenticator (a platform
@@ -14,30 +13,13 @@ let portal: TestPortal;
 let browser: Browser;
 
 beforeAll(async () => {
-  const { startPortal } = await import('../../apps/server/test/support/portal.js');
-  const dist = process.env.E2E_WEB_DIST_DIR;
-  portal = await startPortal(dist ? { WEB_DIST_DIR: dist } : {}, { publicHost: 'localhost' });
+  portal = await startPortal({}, { publicHost: 'localhost' });
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
   await portal?.close();
 });
-
-async function addVirtualAuthenticator(page: Page): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-}
 
 /** Register a passkey from the page (creation options → navigator.credentials.create → the portal). */
 function registerPasskey(page: Page, name: string) {
@@ -116,7 +98,7 @@ describe('passkeys in Chromium', () => {
     expect(factors.body!.passkeys[0].last_used_at).not.toBeNull();
 
     // a password sign-in of this account now needs a second step (the passkey counts as a factor)
-    const second = await portal.client().post('/api/identity/login', { email: user.email, password: user.password });
+    const second = await login(portal.client(), user);
     expect(second.body.next_step).toBe('second_factor');
     expect((await admin.put(`/api/organizations/${portal.rootOrganizationId}/second-factor-policy`, { required: false })).status).toBe(200);
 

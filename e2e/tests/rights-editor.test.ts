@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startPortal, type TestPortal } from '../../apps/server/test/support/portal.js';
-import { createMember, createOrg, rights, type Org } from '../../apps/server/test/organizations/fixtures.js';
-import { launchBrowser, newPage } from '../support/browser.js';
-import { WIDE, axeClean, openDialog, signedInContext } from '../support/org-portal.js';
+import { createMember, createOrg, type Org, rights, type TestPortal } from '@partner-portal/server/test-kit';
+import { axeProblems, launchBrowser, newPage } from '../support/browser.js';
+import { openDialog, signedIn, startPortal } from '../support/portal.js';
 
 /**
  * The rights editor in Chromium: unticking a full permission gives back every box as it was before
@@ -50,7 +49,7 @@ describe('the rights editor', () => {
       'nothing',
       rights((r) => (r.loyalty.user_request_manager = r.loyalty.user_access = true)),
     );
-    const { context } = await signedInContext(browser, portal, portal.adminUserId, WIDE);
+    const context = await signedIn(browser, portal, portal.adminUserId);
     const { page, watch } = await newPage(context);
     page.setDefaultTimeout(10_000);
     const dialog = await openRights(page, member.email);
@@ -95,7 +94,7 @@ describe('the rights editor', () => {
       'above',
       rights((r) => (r.partner_portal.user_full_permission = true)),
     );
-    const { context } = await signedInContext(browser, portal, manager.userId, WIDE);
+    const context = await signedIn(browser, portal, manager.userId);
     const { page, watch } = await newPage(context);
     page.setDefaultTimeout(10_000);
 
@@ -108,7 +107,7 @@ describe('the rights editor', () => {
       await dialog.getByRole('group', { name: 'Loyalty & Trade-in' }).getByRole('checkbox', { name: 'Access', exact: true }).isDisabled(),
     ).toBe(true);
     expect(await dialog.getByText('You do not hold this right').count()).toBeGreaterThan(3);
-    expect(await axeClean(page)).toEqual([]);
+    expect(await axeProblems(page)).toEqual([]);
     // what it holds, it hands on
     await portalSection.getByRole('checkbox', { name: 'Manage users' }).check();
     await dialog.getByRole('button', { name: 'Save' }).click();

@@ -2,13 +2,19 @@ import { createServer, type Server } from 'node:http';
 import { Secret, TOTP } from 'otpauth';
 import * as oidcClient from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { TestPortal } from '../../apps/server/test/support/portal.js';
-import type { HttpClient } from '../../apps/server/test/support/http.js';
-import { DCR_TOKEN, discover, registerClient, startAuthorization } from '../../apps/server/test/oidc/support.js';
-import { buildWorld, USER_PASSWORD, type World } from '../../apps/server/test/security/support/world.js';
-import { launchBrowser } from '../support/browser.js';
-import { checkScreen, loginThroughUi, open, openContext } from '../support/account.js';
+import type { Browser, BrowserContext } from 'playwright-core';
+import {
+  buildWorld,
+  DCR_TOKEN,
+  discover,
+  registerClient,
+  startAuthorization,
+  type TestPortal,
+  USER_PASSWORD,
+  type World,
+} from '@partner-portal/server/test-kit';
+import { addVirtualAuthenticator, launchBrowser } from '../support/browser.js';
+import { checkScreen, loginThroughUi, open, openContext, signedIn, startPortal } from '../support/portal.js';
 
 /**
  * The second-factor policy in Chromium (docs/second-factors.md): the manage page shows each
@@ -30,9 +36,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => application.listen(0, '127.0.0.1', resolve));
   const address = application.address();
   REDIRECT_URI = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/callback`;
-  const { startPortal } = await import('../../apps/server/test/support/portal.js');
-  const dist = process.env.E2E_WEB_DIST_DIR;
-  portal = await startPortal({ DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN, ...(dist ? { WEB_DIST_DIR: dist } : {}) }, { publicHost: 'localhost' });
+  portal = await startPortal({ DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN }, { publicHost: 'localhost' });
   browser = await launchBrowser();
   world = await buildWorld(portal);
 });
@@ -46,28 +50,6 @@ const code = (secret: string, stepsAhead = 0) =>
   new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({
     timestamp: Date.now() + stepsAhead * 30_000,
   });
-
-async function addVirtualAuthenticator(page: Page): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-}
-
-/** A browser context with the client's session cookie. */
-async function contextOf(client: HttpClient): Promise<BrowserContext> {
-  const context = await openContext(browser, portal);
-  await context.addCookies([...client.cookies].map(([name, value]) => ({ name, value, url: portal.url })));
-  return context;
-}
 
 /** Neither the portal's API nor a client answers this browser as signed in. */
 async function reachesNothing(context: BrowserContext, authorizationUrl: string): Promise<void> {
@@ -85,7 +67,7 @@ describe('the manage page', () => {
     const manager = await world.client('organizationManager');
     const started = await manager.post('/api/factors/totp');
     expect((await manager.post('/api/factors/totp/confirm', { code: code(started.body.secret) })).status).toBe(200);
-    const context = await contextOf(manager);
+    const context = await signedIn(browser, portal, manager);
     const { page, watch } = await open(context, `/manage-organization/${world.north.id}`);
     const card = page.getByTestId('second-factor-policy');
     await card.getByText('Not required: members may set up a second factor themselves in their profile.').waitFor();
@@ -143,9 +125,7 @@ describe('the manage page', () => {
       [390, 'nl', 'Organisaties tonen', 'Tweede factor verplicht', 'Het schild markeert een organisatie'],
       [768, 'de', 'Organisationen anzeigen', 'Zweiter Faktor erforderlich', 'Das Schild markiert eine Organisation'],
     ] as const) {
-      const context = await browser.newContext({ baseURL: portal.url, viewport: { width, height: 900 }, reducedMotion: 'reduce' });
-      await context.addInitScript((l) => localStorage.setItem('pp.language', l), language);
-      await context.addCookies([...admin.cookies].map(([name, value]) => ({ name, value, url: portal.url })));
+      const context = await signedIn(browser, portal, admin, { viewport: { width, height: 900 }, language });
       const { page, watch } = await open(context, `/manage-organization/${world.north.id}`);
       // on narrow screens the tree opens from a button above the page
       const show = page.getByRole('button', { name: showTree });
@@ -161,7 +141,10 @@ describe('the manage page', () => {
   });
 
   it('a userManager sees the policy but cannot change it', async () => {
-    const { page } = await open(await contextOf(await world.client('userManager')), `/manage-organization/${world.north.id}`);
+    const { page } = await open(
+      await signedIn(browser, portal, await world.client('userManager')),
+      `/manage-organization/${world.north.id}`,
+    );
     await page.getByTestId('second-factor-policy').getByRole('heading', { name: 'Second factor' }).waitFor();
     expect(await page.getByTestId('second-factor-policy').getByRole('button').count()).toBe(0);
     await page.context().close();

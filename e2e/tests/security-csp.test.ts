@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { hashSecret } from '../../apps/server/src/http/session.js';
-import { startPortal, type TestPortal } from '../../apps/server/test/support/portal.js';
-import { launchBrowser, newPage } from '../support/browser.js';
+import { hashSecret, type TestPortal } from '@partner-portal/server/test-kit';
+import { launchBrowser, newPage, whenStill } from '../support/browser.js';
+import { signedIn, startPortal } from '../support/portal.js';
 
 /**
  * Content security policy in a real browser: every page of docs/product.md, "Screens", anonymous and
@@ -78,10 +78,15 @@ async function visit(context: BrowserContext, path: string): Promise<{ violation
   return { violations, csp };
 }
 
-/** Let the single-page app render, fetch and redirect (the session check runs every second). */
+/**
+ * Let the single-page app render, fetch and redirect: it has rendered a route (the document's title
+ * is the route's own, apps/web/src/app/page-title.tsx, no longer index.html's), the network is quiet
+ * and nothing on the page moves.
+ */
 async function settle(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.title !== 'Partner Portal');
   await page.waitForLoadState('networkidle', { timeout: 3000 }).catch(() => undefined);
-  await page.waitForTimeout(600);
+  await whenStill(page);
 }
 
 describe('content security policy in Chromium', () => {
@@ -102,12 +107,8 @@ describe('content security policy in Chromium', () => {
   });
 
   it('no page, signed in, has a CSP violation', async () => {
-    const context = await browser.newContext({ baseURL: portal.url });
+    const context = await signedIn(browser, portal, portal.adminUserId, { reducedMotion: false });
     try {
-      const session = await portal.sessionFor(portal.adminUserId);
-      await context.addCookies([
-        { name: 'pp_session', value: session.cookies.get('pp_session')!, url: portal.url, httpOnly: true, sameSite: 'Lax' },
-      ]);
       const found: Record<string, string[]> = {};
       for (const path of signedInPages()) {
         const { violations } = await visit(context, path);
@@ -134,10 +135,11 @@ describe('content security policy in Chromium', () => {
         const s = document.createElement('script');
         s.textContent = 'window.__inlineRan = true';
         document.body.appendChild(s);
-        await new Promise((r) => setTimeout(r, 100));
         return (window as unknown as { __inlineRan?: boolean }).__inlineRan;
       });
       expect(ran).toBe(false);
+      // the report of the violation comes as an event after the script was refused
+      await page.waitForFunction(() => (window as unknown as { __cspViolations: string[] }).__cspViolations.length > 0);
       const violations = await page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
       expect(violations.some((v) => v.startsWith('script-src'))).toBe(true);
     } finally {

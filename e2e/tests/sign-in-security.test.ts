@@ -1,10 +1,9 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import type { TestPortal } from '../../apps/server/test/support/portal.js';
-import { createUser } from '../../apps/server/test/identity/support.js';
-import { launchBrowser } from '../support/browser.js';
-import { checkScreen, open, openContext, signedIn } from '../support/account.js';
+import type { Browser } from 'playwright-core';
+import { createUser, type TestPortal } from '@partner-portal/server/test-kit';
+import { addVirtualAuthenticator, launchBrowser } from '../support/browser.js';
+import { checkScreen, open, openContext, signedIn, startPortal } from '../support/portal.js';
 
 /**
  * "Sign-in and security" of the profile and the second step of the login page, in Chromium:
@@ -17,9 +16,7 @@ let portal: TestPortal;
 let browser: Browser;
 
 beforeAll(async () => {
-  const { startPortal } = await import('../../apps/server/test/support/portal.js');
-  const dist = process.env.E2E_WEB_DIST_DIR;
-  portal = await startPortal(dist ? { WEB_DIST_DIR: dist } : {}, { publicHost: 'localhost' });
+  portal = await startPortal({}, { publicHost: 'localhost' });
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -31,21 +28,6 @@ const code = (secret: string, stepsAhead = 0) =>
   new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({
     timestamp: Date.now() + stepsAhead * 30_000,
   });
-
-async function addVirtualAuthenticator(page: Page): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-}
 
 describe('authenticator app', () => {
   it('is set up from the profile, and the login page then asks for a code', async () => {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { startPortal, type TestPortal } from '../../apps/server/test/support/portal.js';
+import type { TestPortal } from '@partner-portal/server/test-kit';
 import { launchBrowser, newPage, seriousAxeViolations } from '../support/browser.js';
+import { startPortal } from '../support/portal.js';
 
 let portal: TestPortal;
 let browser: Browser;

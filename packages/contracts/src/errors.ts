@@ -45,8 +45,6 @@ export const ERRORS = {
   reset_link_expired: { status: 409, title: 'Your reset link has already been used or is expired' },
   external_identity_user: { status: 403, title: 'Accounts of an external identity provider have no password here' },
   email_address_already_exists: { status: 409, title: 'Email address already exists' },
-  user_name_already_exists: { status: 409, title: 'User name already exists' },
-  invalid_user_name: { status: 400, title: 'Invalid user name' },
   invalid_member_name: { status: 400, title: 'Invalid member name' },
   agreement_required: { status: 400, title: 'You must accept the privacy statement and the end user licence agreement' },
   external_login_failed: { status: 400, title: 'The external login failed' },

@@ -181,12 +181,6 @@ export const APP_SECTIONS: readonly AppSection[] = [
   },
 ];
 
-export function sectionByKey(key: SectionKey): AppSection {
-  const section = APP_SECTIONS.find((s) => s.section === key);
-  if (!section) throw new Error(`unknown rights section ${key}`);
-  return section;
-}
-
 export function sectionByClientId(clientId: string): AppSection | undefined {
   return APP_SECTIONS.find((s) => s.clientId === clientId);
 }

@@ -10,11 +10,11 @@ import { bootstrap } from '../../src/bootstrap.js';
 import { openDatabase } from '../../src/db/client.js';
 import { ACCOUNT_SQL } from '../../src/oidc/account.js';
 import { closeServices, createLogger, createServices } from '../../src/main.js';
-import { adminQuery, testDatabaseUrl, withDatabase } from '../support/database.js';
+import { adminQuery, withDatabase } from '../support/database.js';
+import { needsPostgres } from '../support/needs.js';
 import { freePort } from '../support/portal.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
-const pgUrl = testDatabaseUrl();
 
 /**
  * Run the server's main as a child process. It is stopped as soon as its output matches `until`
@@ -84,11 +84,11 @@ describe('start-up', () => {
   }, 180_000);
 });
 
-describe.runIf(pgUrl)('PostgreSQL', () => {
+needsPostgres('PostgreSQL', (pgUrl) => {
   it('two instances starting at once on an empty database both come up, migrated and bootstrapped once', async () => {
     const name = `pp_race_${Date.now().toString(36)}`;
-    await adminQuery(pgUrl!, `CREATE DATABASE ${name}`);
-    const url = withDatabase(pgUrl!, name);
+    await adminQuery(pgUrl, `CREATE DATABASE ${name}`);
+    const url = withDatabase(pgUrl, name);
     try {
       const [portA, portB] = [await freePort(), await freePort()];
       const common = { DATABASE_URL: url, BOOTSTRAP_ADMIN_PASSWORD: 'Very-Secret-1' };
@@ -106,14 +106,14 @@ describe.runIf(pgUrl)('PostgreSQL', () => {
       expect(migrations.rows[0]!.n).toBeGreaterThanOrEqual(2);
       await closeServices(services);
     } finally {
-      await adminQuery(pgUrl!, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await adminQuery(pgUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     }
   }, 180_000);
 
   it('uses the indexes for subtree and e-mail substring search', async () => {
     const name = `pp_explain_${Date.now().toString(36)}`;
-    await adminQuery(pgUrl!, `CREATE DATABASE ${name}`);
-    const config = loadConfig({ DATABASE_URL: withDatabase(pgUrl!, name), LOG_LEVEL: 'silent' });
+    await adminQuery(pgUrl, `CREATE DATABASE ${name}`);
+    const config = loadConfig({ DATABASE_URL: withDatabase(pgUrl, name), LOG_LEVEL: 'silent' });
     const services = await createServices(config, createLogger(config));
     try {
       await services.db.query('SET enable_seqscan = off');
@@ -133,7 +133,7 @@ describe.runIf(pgUrl)('PostgreSQL', () => {
       expect(accountPlan).not.toMatch(/Seq Scan on users|Filter: \(\(id\)::text/);
     } finally {
       await closeServices(services);
-      await adminQuery(pgUrl!, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await adminQuery(pgUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     }
   });
 });

@@ -8,6 +8,7 @@ import type { Services } from '../../src/services.js';
 import { createFreshDatabase, testDatabaseUrl } from '../support/database.js';
 import { HttpClient } from '../support/http.js';
 import { freePort } from '../support/portal.js';
+import { signIn } from '../support/sign-in.js';
 
 /**
  * First start without BOOTSTRAP_ADMIN_PASSWORD: the administrator signs in with the generated
@@ -49,25 +50,17 @@ afterAll(async () => {
   await drop?.();
 });
 
-async function signIn(password: string): Promise<HttpClient> {
-  const client = new HttpClient(url);
-  const res = await client.post('/api/identity/login', { email: EMAIL, password });
-  expect(res.status).toBe(200);
-  expect(res.body.error).toBeNull();
-  return client;
-}
-
 describe('first run with a generated administrator password', () => {
   it('marks the administrator as having to change the password, and names them Administrator', async () => {
     expect(generated).toBeTruthy();
-    const client = await signIn(generated);
+    const client = await signIn(new HttpClient(url), { email: EMAIL, password: generated });
     const me = await client.get('/api/identity/user-info');
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ email: EMAIL, firstName: 'Administrator', fullName: 'Administrator', mustChangePassword: true });
   });
 
   it('refuses every other signed-in call with 403 password_change_required until the password is changed', async () => {
-    const client = await signIn(generated);
+    const client = await signIn(new HttpClient(url), { email: EMAIL, password: generated });
     for (const path of ['/api/portal', '/api/organizations/tree', '/api/members/export?output=csv']) {
       const res = await client.get(path);
       expect(res.status, path).toBe(403);
@@ -86,7 +79,7 @@ describe('first run with a generated administrator password', () => {
   });
 
   it('does not ask again once changed, nor when the operator set the password', async () => {
-    const client = await signIn(NEW_PASSWORD);
+    const client = await signIn(new HttpClient(url), { email: EMAIL, password: NEW_PASSWORD });
     expect((await client.get('/api/identity/user-info')).body.mustChangePassword).toBeUndefined();
     const { rows } = await services.db.query<{ must_change_password: boolean }>(
       'SELECT must_change_password FROM users WHERE lower(email) = lower($1)',

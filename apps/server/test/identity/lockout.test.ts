@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HttpClient, HttpResponse } from '../support/http.js';
 import { startPortal, type TestPortal } from '../support/portal.js';
+import { login } from '../support/sign-in.js';
 import { createUser } from './support.js';
 
 /**
@@ -23,10 +23,6 @@ afterAll(async () => {
 
 const WRONG = 'Wrong-Passw0rd!';
 
-function login(client: HttpClient, email: string, password: string, address: string): Promise<HttpResponse> {
-  return client.post('/api/identity/login', { email, password }, { headers: { 'x-forwarded-for': address } });
-}
-
 describe('lockout', () => {
   it('1,000 wrong passwords from elsewhere: the known browser signs in at once, an unknown one is refused; İ shares the lock', async () => {
     const suffix = randomBytes(4).toString('hex');
@@ -41,7 +37,7 @@ describe('lockout', () => {
 
     // the owner signed in before in this browser: it carries a device cookie
     const owner = portal.client();
-    expect((await login(owner, user.email, user.password, '198.51.100.10')).status).toBe(200);
+    expect((await login(owner, { email: user.email, password: user.password }, { address: '198.51.100.10' })).status).toBe(200);
     expect(owner.cookies.get('pp_device')).toMatch(/^[\w-]{43}$/);
     expect((await owner.post('/api/identity/logout')).status).toBe(200);
 
@@ -53,7 +49,7 @@ describe('lockout', () => {
           const i = batch * 10 + j;
           const attacker = portal.client();
           if (i % 3 === 0) attacker.cookies.set('pp_device', randomBytes(32).toString('base64url'));
-          return login(attacker, i % 2 ? dotted : user.email, WRONG, `10.${(i >> 8) & 255}.${i & 255}.7`);
+          return login(attacker, { email: i % 2 ? dotted : user.email, password: WRONG }, { address: `10.${(i >> 8) & 255}.${i & 255}.7` });
         }),
       );
       for (const r of results) statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
@@ -63,13 +59,13 @@ describe('lockout', () => {
     expect(statuses.get(429)).toBe(990);
 
     // the owner's known browser signs in at once, from its usual address or another one
-    const back = await login(owner, user.email, user.password, '198.51.100.10');
+    const back = await login(owner, { email: user.email, password: user.password }, { address: '198.51.100.10' });
     expect(back.status).toBe(200);
     expect((await owner.get('/api/identity/user-info')).body.email).toBe(user.email);
 
     // an unknown browser is refused even with the right password, in either spelling
     for (const email of [user.email, dotted]) {
-      const refused = await login(portal.client(), email, user.password, '203.0.113.99');
+      const refused = await login(portal.client(), { email, password: user.password }, { address: '203.0.113.99' });
       expect(refused.status).toBe(429);
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(refused.headers.getSetCookie().some((c) => c.startsWith('pp_session='))).toBe(false);
@@ -79,22 +75,24 @@ describe('lockout', () => {
   it('the known browser has its own limit: its own wrong passwords lock it, and only it', async () => {
     const user = await createUser(portal);
     const owner = portal.client();
-    expect((await login(owner, user.email, user.password, '198.51.100.20')).status).toBe(200);
+    expect((await login(owner, { email: user.email, password: user.password }, { address: '198.51.100.20' })).status).toBe(200);
     const limit = portal.config.LOGIN_RATE_LIMIT_PER_DEVICE;
-    for (let i = 0; i < limit; i++) expect((await login(owner, user.email, WRONG, '198.51.100.20')).status).toBe(400);
-    expect((await login(owner, user.email, user.password, '198.51.100.20')).status).toBe(429);
+    for (let i = 0; i < limit; i++)
+      expect((await login(owner, { email: user.email, password: WRONG }, { address: '198.51.100.20' })).status).toBe(400);
+    expect((await login(owner, { email: user.email, password: user.password }, { address: '198.51.100.20' })).status).toBe(429);
     // the account itself is not locked for another browser: the known browser's failures are its own
-    expect((await login(portal.client(), user.email, user.password, '198.51.100.21')).status).toBe(200);
+    expect((await login(portal.client(), { email: user.email, password: user.password }, { address: '198.51.100.21' })).status).toBe(200);
   }, 60_000);
 
   it('a success gives back its guess: ten wrong and then the right password in a new browser, per account', async () => {
     const user = await createUser(portal);
     const limit = portal.config.LOGIN_RATE_LIMIT_PER_ACCOUNT;
-    for (let i = 0; i < limit - 1; i++) expect((await login(portal.client(), user.email, WRONG, `192.0.2.${i + 1}`)).status).toBe(400);
+    for (let i = 0; i < limit - 1; i++)
+      expect((await login(portal.client(), { email: user.email, password: WRONG }, { address: `192.0.2.${i + 1}` })).status).toBe(400);
     // the owner, on a new browser, signs in with the one guess left; that does not use it up
-    expect((await login(portal.client(), user.email, user.password, '192.0.2.200')).status).toBe(200);
-    expect((await login(portal.client(), user.email, user.password, '192.0.2.201')).status).toBe(200);
-    expect((await login(portal.client(), user.email, WRONG, '192.0.2.202')).status).toBe(400);
-    expect((await login(portal.client(), user.email, user.password, '192.0.2.203')).status).toBe(429);
+    expect((await login(portal.client(), { email: user.email, password: user.password }, { address: '192.0.2.200' })).status).toBe(200);
+    expect((await login(portal.client(), { email: user.email, password: user.password }, { address: '192.0.2.201' })).status).toBe(200);
+    expect((await login(portal.client(), { email: user.email, password: WRONG }, { address: '192.0.2.202' })).status).toBe(400);
+    expect((await login(portal.client(), { email: user.email, password: user.password }, { address: '192.0.2.203' })).status).toBe(429);
   }, 60_000);
 });

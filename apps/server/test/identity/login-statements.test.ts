@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HttpClient } from '../support/http.js';
 import { startPortal, type TestPortal } from '../support/portal.js';
+import { login } from '../support/sign-in.js';
 import { enrolTotp } from '../factors/support.js';
 import { createUser } from './support.js';
 
@@ -67,15 +67,13 @@ async function statementsOf(fn: () => Promise<unknown>, on: TestPortal = portal)
   return { statements, rounds };
 }
 
-const loginStep = (client: HttpClient, email: string, password: string) => client.post('/api/identity/login', { email, password });
-
 describe('a password login, with the counters in PostgreSQL', () => {
   it('runs at most 3 statements in 2 rounds over its two steps, from a new browser', async () => {
     const user = await createUser(portal);
     const client = portal.client();
     const { statements, rounds } = await statementsOf(async () => {
       expect((await client.post('/api/identity/email-login', { email: user.email })).status).toBe(200);
-      expect((await loginStep(client, user.email, user.password)).status).toBe(200);
+      expect((await login(client, { email: user.email, password: user.password })).status).toBe(200);
     });
     expect(client.cookies.get('pp_session')).toBeTruthy();
     expect(client.cookies.get('pp_device')).toBeTruthy();
@@ -95,10 +93,10 @@ describe('a password login, with the counters in PostgreSQL', () => {
   it('runs at most 3 statements in 2 rounds from a browser with a known device cookie', async () => {
     const user = await createUser(portal);
     const client = portal.client();
-    expect((await loginStep(client, user.email, user.password)).status).toBe(200);
-    expect((await loginStep(client, user.email, 'Wrong-Passw0rd!')).status).toBe(400);
+    expect((await login(client, { email: user.email, password: user.password })).status).toBe(200);
+    expect((await login(client, { email: user.email, password: 'Wrong-Passw0rd!' })).status).toBe(400);
     const { statements, rounds } = await statementsOf(async () => {
-      expect((await loginStep(client, user.email, user.password)).status).toBe(200);
+      expect((await login(client, { email: user.email, password: user.password })).status).toBe(200);
     });
     expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(3);
     expect(rounds, statements.join('\n')).toBeLessThanOrEqual(2);
@@ -111,8 +109,10 @@ describe('a password login, with the counters in PostgreSQL', () => {
 
   it('runs the same statements for a wrong password of an account and of an unknown address', async () => {
     const user = await createUser(portal);
-    const known = await statementsOf(() => loginStep(portal.client(), user.email, 'Wrong-Passw0rd!'));
-    const unknown = await statementsOf(() => loginStep(portal.client(), `nobody-${user.id}@example.com`, 'Wrong-Passw0rd!'));
+    const known = await statementsOf(() => login(portal.client(), { email: user.email, password: 'Wrong-Passw0rd!' }));
+    const unknown = await statementsOf(() =>
+      login(portal.client(), { email: `nobody-${user.id}@example.com`, password: 'Wrong-Passw0rd!' }),
+    );
     expect(known.statements.length, known.statements.join('\n')).toBe(1);
     expect(unknown).toEqual(known);
   });
@@ -122,7 +122,7 @@ describe('a password login, with the counters in PostgreSQL', () => {
     await enrolTotp(await portal.sessionFor(user.id));
     const client = portal.client();
     const { statements, rounds } = await statementsOf(async () => {
-      const res = await loginStep(client, user.email, user.password);
+      const res = await login(client, { email: user.email, password: user.password });
       expect(res.status, res.text).toBe(200);
       expect(res.body.next_step).toBe('second_factor');
     });
@@ -155,7 +155,7 @@ describe('a password login, with the counters in PostgreSQL', () => {
     const signIn = async () =>
       (
         await statementsOf(async () => {
-          expect((await loginStep(client, user.email, user.password)).status).toBe(200);
+          expect((await login(client, { email: user.email, password: user.password })).status).toBe(200);
         })
       ).statements;
     const deviceWrites = (statements: string[]) => statements.filter((s) => s.includes('INSERT INTO device_cookies')).length;
@@ -194,7 +194,7 @@ describe('a password login, with the counters in Redis (REDIS_URL)', () => {
     const client = redisPortal.client();
     const { statements, rounds } = await statementsOf(async () => {
       expect((await client.post('/api/identity/email-login', { email: user.email })).status).toBe(200);
-      expect((await loginStep(client, user.email, user.password)).status).toBe(200);
+      expect((await login(client, { email: user.email, password: user.password })).status).toBe(200);
     }, redisPortal);
     expect(client.cookies.get('pp_session')).toBeTruthy();
     expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(2);
@@ -206,10 +206,10 @@ describe('a password login, with the counters in Redis (REDIS_URL)', () => {
 
   it('refuses past the account limit with 429, even the right password; a success gives its guess back', async () => {
     const user = await createUser(redisPortal);
-    expect((await loginStep(redisPortal.client(), user.email, 'Wrong-Passw0rd!')).status).toBe(400);
-    expect((await loginStep(redisPortal.client(), user.email, user.password)).status).toBe(200);
-    expect((await loginStep(redisPortal.client(), user.email, 'Wrong-Passw0rd!')).status).toBe(400);
-    const refused = await loginStep(redisPortal.client(), user.email, user.password);
+    expect((await login(redisPortal.client(), { email: user.email, password: 'Wrong-Passw0rd!' })).status).toBe(400);
+    expect((await login(redisPortal.client(), { email: user.email, password: user.password })).status).toBe(200);
+    expect((await login(redisPortal.client(), { email: user.email, password: 'Wrong-Passw0rd!' })).status).toBe(400);
+    const refused = await login(redisPortal.client(), { email: user.email, password: user.password });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(Number(await redisPortal.services.redis!.get(`pp:rl:login-failures:account:${user.email}`))).toBe(2);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HttpClient } from '../support/http.js';
 import { startPortal, type TestPortal } from '../support/portal.js';
+import { signIn } from '../support/sign-in.js';
 import { createUser, type TestUser } from './support.js';
 
 /** The user's own sessions: the list (browser, address, started, last seen, current), ending one, ending all others. */
@@ -22,18 +22,11 @@ afterAll(async () => {
   await portal?.close();
 });
 
-async function signIn(u: TestUser, userAgent: string): Promise<HttpClient> {
-  const client = portal.client();
-  const res = await client.post('/api/identity/login', { email: u.email, password: u.password }, { headers: { 'user-agent': userAgent } });
-  expect(res.status).toBe(200);
-  return client;
-}
-
 describe('GET /api/identity/sessions', () => {
   it('lists the user’s live sessions with browser, address, start, last seen, and marks the current one', async () => {
-    const firefox = await signIn(user, FIREFOX);
-    await signIn(user, CHROME);
-    await signIn(other, SAFARI);
+    const firefox = await signIn(portal.client(), user, { userAgent: FIREFOX });
+    await signIn(portal.client(), user, { userAgent: CHROME });
+    await signIn(portal.client(), other, { userAgent: SAFARI });
     const res = await firefox.get('/api/identity/sessions');
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
@@ -65,8 +58,8 @@ describe('GET /api/identity/sessions', () => {
 
 describe('ending sessions', () => {
   it('ends one other session; the current one ends only by logging out (409)', async () => {
-    const laptop = await signIn(user, FIREFOX);
-    const phone = await signIn(user, SAFARI);
+    const laptop = await signIn(portal.client(), user, { userAgent: FIREFOX });
+    const phone = await signIn(portal.client(), user, { userAgent: SAFARI });
     const list = (await laptop.get('/api/identity/sessions')).body.sessions as { id: string; current: boolean; browser: string }[];
     const phoneSession = list.find((s) => s.browser === 'Safari (iOS)')!;
     const currentSession = list.find((s) => s.current)!;
@@ -79,8 +72,8 @@ describe('ending sessions', () => {
   });
 
   it('cannot end another user’s session (204, nothing ends)', async () => {
-    const mine = await signIn(user, FIREFOX);
-    const theirs = await signIn(other, CHROME);
+    const mine = await signIn(portal.client(), user, { userAgent: FIREFOX });
+    const theirs = await signIn(portal.client(), other, { userAgent: CHROME });
     const theirId = ((await theirs.get('/api/identity/sessions')).body.sessions as { id: string; current: boolean }[]).find(
       (s) => s.current,
     )!.id;
@@ -89,8 +82,8 @@ describe('ending sessions', () => {
   });
 
   it('POST /api/identity/sessions/end-others ends every other session; this one stays', async () => {
-    const keep = await signIn(user, FIREFOX);
-    const others = [await signIn(user, CHROME), await signIn(user, SAFARI)];
+    const keep = await signIn(portal.client(), user, { userAgent: FIREFOX });
+    const others = [await signIn(portal.client(), user, { userAgent: CHROME }), await signIn(portal.client(), user, { userAgent: SAFARI })];
     const before = (await keep.get('/api/identity/sessions')).body.sessions.length as number;
     expect(before).toBeGreaterThanOrEqual(3);
     const res = await keep.post('/api/identity/sessions/end-others');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/password-hashing.js';
 import { lastSignInOf, moveLastSignInBack } from '../support/clock.js';
 import { startPortal, type TestPortal } from '../support/portal.js';
+import { setPassword, signIn } from '../support/sign-in.js';
 import { buildFixture, createMember, createOrg, rights, type ActorRef, type Fixture, type Org } from '../organizations/fixtures.js';
 
 /**
@@ -26,20 +26,11 @@ afterAll(async () => {
 
 async function memberWithPassword(org: Org, label: string): Promise<ActorRef> {
   const m = await createMember(portal, org, label, rights());
-  await portal.services.db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [m.userId, await hashPassword(PASSWORD)]);
+  await setPassword(portal, m.userId, PASSWORD);
   return m;
 }
 
-async function signIn(email: string): Promise<void> {
-  const res = await portal
-    .client()
-    .post(
-      '/api/identity/login',
-      { email, password: PASSWORD },
-      { headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/131.0' } },
-    );
-  expect(res.status).toBe(200);
-}
+const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64) Firefox/131.0';
 
 const emailsOf = (body: { members: { email_address: string }[] }) => body.members.map((m) => m.email_address).sort();
 
@@ -48,7 +39,7 @@ describe('last sign-in', () => {
     const m = await memberWithPassword(dealer, 'recorded');
     expect(await lastSignInOf(portal, m.userId)).toBeNull();
     const before = Date.now();
-    await signIn(m.email);
+    await signIn(portal.client(), { email: m.email, password: PASSWORD }, { userAgent: FIREFOX });
     const recorded = await lastSignInOf(portal, m.userId);
     expect(recorded).not.toBeNull();
     expect(recorded!.getTime()).toBeGreaterThanOrEqual(before - 5_000);
@@ -93,7 +84,8 @@ describe('GET /api/members/search?inactiveDays=N', () => {
     const quarter = await memberWithPassword(branch, 'quarter');
     const year = await memberWithPassword(dealer, 'year');
     const never = await memberWithPassword(branch, 'nosignin');
-    for (const m of [fresh, month, quarter, year]) await signIn(m.email);
+    for (const m of [fresh, month, quarter, year])
+      await signIn(portal.client(), { email: m.email, password: PASSWORD }, { userAgent: FIREFOX });
     await moveLastSignInBack(portal, month.userId, 45);
     await moveLastSignInBack(portal, quarter.userId, 120);
     await moveLastSignInBack(portal, year.userId, 400);
@@ -119,7 +111,7 @@ describe('GET /api/members/search?inactiveDays=N', () => {
     expect(emailsOf(text.body)).toEqual([quarter.email]);
 
     // signing in again makes a member active
-    await signIn(year.email);
+    await signIn(portal.client(), { email: year.email, password: PASSWORD }, { userAgent: FIREFOX });
     expect(emailsOf(await inactive(365))).toEqual([never.email, neverBefore].sort());
   });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortal, type TestPortal } from '../support/portal.js';
-import type { HttpClient, HttpResponse } from '../support/http.js';
+import type { HttpResponse } from '../support/http.js';
+import { login } from '../support/sign-in.js';
 import { expectRoutes } from './support/routes.js';
 import { buildWorld, uniqueEmail, USER_PASSWORD, type World } from './support/world.js';
 
@@ -16,10 +17,6 @@ import { buildWorld, uniqueEmail, USER_PASSWORD, type World } from './support/wo
  */
 
 const WRONG = 'Wrong-Passw0rd!';
-
-async function login(client: HttpClient, email: string, password: string, headers: Record<string, string> = {}): Promise<HttpResponse> {
-  return client.post('/api/identity/login', { email, password }, { headers });
-}
 
 describe('login throttling per account', () => {
   let portal: TestPortal;
@@ -40,9 +37,9 @@ describe('login throttling per account', () => {
     expectRoutes(portal.app, 'POST /api/identity/login');
     const email = world.users.member.email;
     const statuses: number[] = [];
-    for (let i = 0; i < 3; i++) statuses.push((await login(portal.client(), email, WRONG)).status);
+    for (let i = 0; i < 3; i++) statuses.push((await login(portal.client(), { email, password: WRONG })).status);
     expect(statuses).toEqual([400, 400, 400]);
-    const blocked = await login(portal.client(), email, USER_PASSWORD);
+    const blocked = await login(portal.client(), { email, password: USER_PASSWORD });
     expect(blocked.status).toBe(429);
     expect(blocked.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     const retryAfter = Number(blocked.headers.get('retry-after'));
@@ -50,7 +47,7 @@ describe('login throttling per account', () => {
     expect(retryAfter).toBeLessThanOrEqual(600);
     expect(blocked.headers.getSetCookie().some((c) => c.startsWith('pp_session='))).toBe(false);
     // another account from the same address is not blocked
-    const other = await login(portal.client(), world.users.userManager.email, USER_PASSWORD);
+    const other = await login(portal.client(), { email: world.users.userManager.email, password: USER_PASSWORD });
     expect(other.status).toBe(200);
   });
 
@@ -58,14 +55,13 @@ describe('login throttling per account', () => {
     expectRoutes(portal.app, 'POST /api/identity/login');
     const email = world.users.organizationManager.email;
     const variants = [email, email.toUpperCase(), ` ${email} `];
-    for (const v of variants) expect((await login(portal.client(), v, WRONG)).status).toBe(400);
+    for (const v of variants) expect((await login(portal.client(), { email: v, password: WRONG })).status).toBe(400);
     expect(
       (
-        await login(
-          portal.client(),
-          email.replace(/^./, (c) => c.toUpperCase()),
-          USER_PASSWORD,
-        )
+        await login(portal.client(), {
+          email: email.replace(/^./, (c) => c.toUpperCase()),
+          password: USER_PASSWORD,
+        })
       ).status,
     ).toBe(429);
   });
@@ -74,7 +70,7 @@ describe('login throttling per account', () => {
     expectRoutes(portal.app, 'POST /api/identity/login');
     const email = uniqueEmail('unknown');
     const statuses: number[] = [];
-    for (let i = 0; i < 4; i++) statuses.push((await login(portal.client(), email, WRONG)).status);
+    for (let i = 0; i < 4; i++) statuses.push((await login(portal.client(), { email, password: WRONG })).status);
     expect(statuses).toEqual([400, 400, 400, 429]);
   });
 
@@ -108,12 +104,13 @@ describe('login throttling per IP address', () => {
   it('answers 429 after the limit across many accounts, and X-Forwarded-For does not reset it (TRUST_PROXY off)', async () => {
     expectRoutes(portal.app, 'POST /api/identity/login');
     const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) statuses.push((await login(portal.client(), uniqueEmail('spray'), WRONG)).status);
+    for (let i = 0; i < 5; i++) statuses.push((await login(portal.client(), { email: uniqueEmail('spray'), password: WRONG })).status);
     expect(statuses).toEqual([400, 400, 400, 400, 400]);
-    const spoofed = await login(portal.client(), uniqueEmail('spray'), WRONG, {
-      'x-forwarded-for': '203.0.113.7',
-      'x-real-ip': '203.0.113.7',
-    });
+    const spoofed = await login(
+      portal.client(),
+      { email: uniqueEmail('spray'), password: WRONG },
+      { headers: { 'x-forwarded-for': '203.0.113.7', 'x-real-ip': '203.0.113.7' } },
+    );
     expect(spoofed.status).toBe(429);
     expect(Number(spoofed.headers.get('retry-after'))).toBeGreaterThan(0);
   });
@@ -139,9 +136,9 @@ describe('no account enumeration by status or body', () => {
 
   it('POST /api/identity/login: the same answer for a known address (wrong password), an unknown one and an external account', async () => {
     expectRoutes(portal.app, 'POST /api/identity/login');
-    const known = shape(await login(portal.client(), world.users.member.email, WRONG));
-    const unknown = shape(await login(portal.client(), uniqueEmail('unknown'), WRONG));
-    const external = shape(await login(portal.client(), world.users.external.email, WRONG));
+    const known = shape(await login(portal.client(), { email: world.users.member.email, password: WRONG }));
+    const unknown = shape(await login(portal.client(), { email: uniqueEmail('unknown'), password: WRONG }));
+    const external = shape(await login(portal.client(), { email: world.users.external.email, password: WRONG }));
     expect(known.status).toBe(400);
     expect(unknown).toEqual(known);
     expect(external).toEqual(known);
@@ -245,7 +242,7 @@ describe('no account enumeration by timing', () => {
 
   it('POST /api/identity/login takes as long for a known address (wrong password) as for an unknown one', async () => {
     expectRoutes(portal.app, 'POST /api/identity/login');
-    const r = await compare((email) => login(portal.client(), email, WRONG));
+    const r = await compare((email) => login(portal.client(), { email, password: WRONG }));
     console.log('timing login (ms)', r);
     expect(r.diff).toBeLessThan(r.allowed);
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortal, type TestPortal } from '../support/portal.js';
+import { signIn } from '../support/sign-in.js';
 import { HttpClient } from '../support/http.js';
 import { expectRoutes } from './support/routes.js';
 import { hashSecret } from '../../src/http/session.js';
@@ -46,13 +47,6 @@ async function whereStored(value: string): Promise<string[]> {
   return found;
 }
 
-async function signIn(email: string, password = USER_PASSWORD, remember = false): Promise<HttpClient> {
-  const client = portal.client();
-  const res = await client.post('/api/identity/login', { email, password, remember });
-  expect(res.status, res.text).toBe(200);
-  return client;
-}
-
 async function isSignedIn(client: HttpClient): Promise<boolean> {
   const res = await client.get('/api/identity/user-info');
   expect([200, 401]).toContain(res.status);
@@ -95,8 +89,8 @@ describe('password reset codes', () => {
   it('work once, and the reset ends every session of the user', async () => {
     expectRoutes(portal.app, 'PUT /api/identity/reset-password');
     const member = await world.fresh.member();
-    const first = await signIn(member.email);
-    const second = await signIn(member.email, USER_PASSWORD, true);
+    const first = await signIn(portal.client(), { email: member.email, password: USER_PASSWORD });
+    const second = await signIn(portal.client(), { email: member.email, password: USER_PASSWORD, remember: true });
     const { userId, code } = await resetLinkFor(member.email);
     const valid = await portal.client().post('/api/identity/validate-reset-token', { user_id: userId, token: code });
     expect(valid.body).toMatchObject({ is_valid: true });
@@ -117,7 +111,7 @@ describe('password reset codes', () => {
     expect((await portal.client().post('/api/identity/validate-reset-token', { user_id: userId, token: code })).body).toMatchObject({
       is_valid: false,
     });
-    await signIn(member.email, NEW_PASSWORD);
+    await signIn(portal.client(), { email: member.email, password: NEW_PASSWORD });
   });
 
   it('expire', async () => {
@@ -215,7 +209,7 @@ describe('invitation codes', () => {
 describe('sessions', () => {
   it('the cookie carries at least 128 bits and the database keeps only its hash', async () => {
     expectRoutes(portal.app, 'POST /api/identity/login');
-    const client = await signIn(world.users.member.email);
+    const client = await signIn(portal.client(), { email: world.users.member.email, password: USER_PASSWORD });
     const value = client.cookies.get('pp_session')!;
     expect(entropyBits(value)).toBeGreaterThanOrEqual(128);
     expect(await whereStored(value)).toEqual([]);
@@ -241,7 +235,7 @@ describe('sessions', () => {
 
   it('logout ends the session on the server (a copied cookie is refused afterwards)', async () => {
     expectRoutes(portal.app, 'POST /api/identity/logout');
-    const client = await signIn(world.users.member.email);
+    const client = await signIn(portal.client(), { email: world.users.member.email, password: USER_PASSWORD });
     const copy = new HttpClient(portal.url);
     copy.cookies.set('pp_session', client.cookies.get('pp_session')!);
     await client.post('/api/identity/logout', {});
@@ -251,8 +245,8 @@ describe('sessions', () => {
   it('a password change ends the other sessions of the user', async () => {
     expectRoutes(portal.app, 'POST /api/identity/change-password');
     const member = await world.fresh.member();
-    const here = await signIn(member.email);
-    const elsewhere = await signIn(member.email);
+    const here = await signIn(portal.client(), { email: member.email, password: USER_PASSWORD });
+    const elsewhere = await signIn(portal.client(), { email: member.email, password: USER_PASSWORD });
     const res = await here.post('/api/identity/change-password', {
       current_password: USER_PASSWORD,
       new_password: NEW_PASSWORD,
@@ -309,7 +303,7 @@ describe('passwords', () => {
     expectRoutes(portal.app, 'POST /api/identity/change-password');
     for (const length of [64, 100, 128]) {
       const member = await world.fresh.member();
-      const client = await signIn(member.email);
+      const client = await signIn(portal.client(), { email: member.email, password: USER_PASSWORD });
       const password = `Aa1!${'x'.repeat(length - 4)}`;
       const change = await client.post('/api/identity/change-password', {
         current_password: USER_PASSWORD,

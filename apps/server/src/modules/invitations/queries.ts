@@ -150,14 +150,6 @@ export async function insertMembership(
   return rows[0]!.id;
 }
 
-export async function findInviterName(db: Queryable, userId: string | null): Promise<string | null> {
-  if (!userId) return null;
-  const { rows } = await db.query<{ name: string }>(`SELECT trim(first_name || ' ' || last_name) AS name FROM users WHERE id = $1`, [
-    userId,
-  ]);
-  return rows[0]?.name || null;
-}
-
 /** The rights and developer flag of an inviter (null when the user is gone). */
 export async function findInviterRights(db: Queryable, userId: string): Promise<{ rights: unknown; is_developer: boolean } | null> {
   const { rows } = await db.query<{ rights: unknown; is_developer: boolean }>(

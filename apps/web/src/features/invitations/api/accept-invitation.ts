@@ -1,10 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
-import { acceptInvitationRequestSchema, type AcceptInvitationRequest } from '@partner-portal/contracts';
+import type { AcceptInvitationRequest } from '@partner-portal/contracts';
 import { api } from '@/lib/api';
 
 /** PUT /api/invitations/{id}/accept (204; 400 with field errors; 409 when no longer pending) */
-export { acceptInvitationRequestSchema };
-
 export function acceptInvitation({ invitationId, ...body }: AcceptInvitationRequest & { invitationId: string }): Promise<void> {
   return api.put(`/invitations/${encodeURIComponent(invitationId)}/accept`, body);
 }

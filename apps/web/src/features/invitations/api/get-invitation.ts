@@ -3,8 +3,6 @@ import { invitationSchema, type Invitation } from '@partner-portal/contracts';
 import { api } from '@/lib/api';
 
 /** GET /api/invitations/{id}?code= (public; 404 problem for an unknown invitation or a wrong code) */
-export { invitationSchema };
-
 export async function getInvitation(id: string, code: string, signal?: AbortSignal): Promise<Invitation> {
   return invitationSchema.parse(await api.get<unknown>(`/invitations/${encodeURIComponent(id)}`, { query: { code }, signal, retries: 0 }));
 }

@@ -1,11 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { changeRightsRequestSchema, type ChangeRightsRequest } from '@partner-portal/contracts';
+import type { ChangeRightsRequest } from '@partner-portal/contracts';
 import { api } from '@/lib/api';
 import { memberKeys } from './query-keys';
 
 /** PUT /api/members/rights/{memberId} { rights } (204) */
-export { changeRightsRequestSchema };
-
 export function changeMemberRights({ memberId, ...body }: ChangeRightsRequest & { memberId: string }): Promise<void> {
   return api.put(`/members/rights/${encodeURIComponent(memberId)}`, body);
 }

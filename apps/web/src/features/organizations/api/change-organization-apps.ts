@@ -1,12 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { changeOrganizationAppsRequestSchema, type ChangeOrganizationAppsRequest } from '@partner-portal/contracts';
+import type { ChangeOrganizationAppsRequest } from '@partner-portal/contracts';
 import { api } from '@/lib/api';
 import { setApps } from '../lib/tree';
 import { patchTree, refreshPeople } from './cache';
 
 /** PATCH /api/organizations/{id}/apps { client_ids } (204) */
-export { changeOrganizationAppsRequestSchema };
-
 export function changeOrganizationApps({ id, ...body }: ChangeOrganizationAppsRequest & { id: string }): Promise<void> {
   return api.patch(`/organizations/${encodeURIComponent(id)}/apps`, body);
 }

@@ -1,6 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
-  createOrganizationRequestSchema,
   createOrganizationResponseSchema,
   type CreateOrganizationRequest,
   type Organization,
@@ -13,8 +12,6 @@ import { organizationQueryOptions } from './get-organization';
 import { organizationKeys } from './query-keys';
 
 /** POST /api/organizations → { id } */
-export { createOrganizationRequestSchema };
-
 export async function createOrganization(body: CreateOrganizationRequest): Promise<{ id: string }> {
   return createOrganizationResponseSchema.parse(await api.post<unknown>('/organizations', body));
 }

@@ -5,7 +5,6 @@ import { api } from '@/lib/api';
 import { memberKeys } from './query-keys';
 
 /** GET /api/members/rights/{memberId} */
-export { memberRightsResponseSchema };
 export type MemberRights = z.infer<typeof memberRightsResponseSchema>;
 
 export async function getMemberRights(memberId: string, signal?: AbortSignal): Promise<MemberRights> {

@@ -4,8 +4,6 @@ import { api } from '@/lib/api';
 import { organizationKeys } from './query-keys';
 
 /** GET /api/organizations/{id} */
-export { organizationSchema };
-
 export async function getOrganization(id: string, signal?: AbortSignal): Promise<Organization> {
   return organizationSchema.parse(await api.get<unknown>(`/organizations/${encodeURIComponent(id)}`, { signal }));
 }

@@ -1,17 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import {
-  invitationCreatedResponseSchema,
-  invitationRequestSchema,
-  type Invitation,
-  type InvitationRequest,
-} from '@partner-portal/contracts';
+import { invitationCreatedResponseSchema, type Invitation, type InvitationRequest } from '@partner-portal/contracts';
 import { api } from '@/lib/api';
 import { changeCount } from '../lib/tree';
 import { patchTree, refreshPeople } from './cache';
 
 /** POST /api/organizations/{id}/invitations → { invitation, organizationId } */
-export { invitationRequestSchema };
-
 export async function inviteUser({
   organizationId,
   ...body

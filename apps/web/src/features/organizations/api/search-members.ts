@@ -8,7 +8,6 @@ import { memberKeys } from './query-keys';
  * GET /api/members/search: case-insensitive e-mail substring over the organization's subtree,
  * sorted by organization path then e-mail (docs/product.md, "Limits and constants").
  */
-export { memberSearchResponseSchema };
 export type MemberSearchResponse = z.infer<typeof memberSearchResponseSchema>;
 
 export const SEARCH_PAGE_SIZE = 200;

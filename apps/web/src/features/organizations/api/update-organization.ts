@@ -1,12 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { updateOrganizationRequestSchema, type Organization, type UpdateOrganizationRequest } from '@partner-portal/contracts';
+import type { Organization, UpdateOrganizationRequest } from '@partner-portal/contracts';
 import { api } from '@/lib/api';
 import { renameNode } from '../lib/tree';
 import { patchTree, refreshPeople } from './cache';
 
 /** PATCH /api/organizations/{id} { name } */
-export { updateOrganizationRequestSchema };
-
 export function updateOrganization({ id, ...body }: UpdateOrganizationRequest & { id: string }): Promise<void> {
   return api.patch(`/organizations/${encodeURIComponent(id)}`, body);
 }

@@ -1,0 +1,128 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startPortal as startServerPortal, type HttpClient, type TestPortal } from '@partner-portal/server/test-kit';
+import { axeProblems, newPage, whenStill, type PageWatch } from './browser.js';
+
+/**
+ * The portal in Chromium: the portal started for a test file, browser contexts (anonymous or
+ * signed in), pages, the checks every screen gets, the links of the e-mails it sends.
+ */
+
+export const SCREENSHOTS = fileURLToPath(new URL('../../screenshots/', import.meta.url));
+mkdirSync(SCREENSHOTS, { recursive: true });
+
+/** A desktop and the narrowest tablet (docs/product.md, "Limits and constants": every screen works at 768 px and below). */
+export const VIEWPORTS = { wide: { width: 1280, height: 900 }, narrow: { width: 768, height: 1000 } } as const;
+export type ViewportName = keyof typeof VIEWPORTS;
+export type Viewport = ViewportName | { width: number; height: number };
+
+/**
+ * The portal for a test file, serving the web app's build. E2E_WEB_DIST_DIR serves a build other
+ * than apps/web/dist (useful when several people rebuild the shared one at once).
+ */
+export async function startPortal(env: Record<string, string> = {}, options: { publicHost?: string } = {}): Promise<TestPortal> {
+  const dist = process.env.E2E_WEB_DIST_DIR;
+  return startServerPortal({ ...(dist ? { WEB_DIST_DIR: dist } : {}), ...env }, options);
+}
+
+export interface ContextOptions {
+  viewport?: Viewport;
+  /** the interface language the page starts in (the language picker's choice, kept in localStorage) */
+  language?: string;
+  /** reduced motion (the default) keeps screenshots steady; false lets the page animate */
+  reducedMotion?: boolean;
+}
+
+/** A browser context for the portal, signed in to nothing. */
+export async function openContext(browser: Browser, portal: TestPortal, options: ContextOptions = {}): Promise<BrowserContext> {
+  const viewport = options.viewport ?? 'wide';
+  const context = await browser.newContext({
+    baseURL: portal.url,
+    viewport: typeof viewport === 'string' ? VIEWPORTS[viewport] : viewport,
+    reducedMotion: options.reducedMotion === false ? 'no-preference' : 'reduce',
+  });
+  if (options.language) await context.addInitScript((language) => localStorage.setItem('pp.language', language), options.language);
+  return context;
+}
+
+/**
+ * A browser context signed in as a user (a session made directly, no login UI: loginThroughUi signs
+ * in through the page), or holding the session of a client (the same session the test's API calls use).
+ */
+export async function signedIn(
+  browser: Browser,
+  portal: TestPortal,
+  as: string | HttpClient,
+  options: ContextOptions = {},
+): Promise<BrowserContext> {
+  const client = typeof as === 'string' ? await portal.sessionFor(as) : as;
+  const context = await openContext(browser, portal, options);
+  await context.addCookies([...client.cookies].map(([name, value]) => ({ name, value, url: portal.url })));
+  return context;
+}
+
+/** The two-step login through the UI. */
+export async function loginThroughUi(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByRole('button', { name: 'Next' }).click();
+  const passwordField = page.locator('input[name="password"]');
+  await passwordField.waitFor();
+  await passwordField.fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
+
+export async function open(context: BrowserContext, path: string): Promise<{ page: Page; watch: PageWatch }> {
+  const { page, watch } = await newPage(context);
+  await page.goto(path);
+  return { page, watch };
+}
+
+/** Wait until Mantine's modal transition has finished (so screenshots and axe see it whole). */
+export async function openDialog(page: Page, name: string | RegExp) {
+  const dialog = page.getByRole('dialog', { name });
+  await dialog.waitFor();
+  await whenStill(page);
+  return dialog;
+}
+
+export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: options.fullPage ?? false });
+}
+
+/** Wait for the page to settle, save a screenshot, and check axe, the console and the width. */
+export async function checkScreen(page: Page, watch: PageWatch, name: string): Promise<void> {
+  await page.waitForLoadState('networkidle').catch(() => undefined);
+  await whenStill(page);
+  await screenshot(page, `account-${name}-${page.viewportSize()?.width ?? 0}`, { fullPage: true });
+  expect(await axeProblems(page), `axe on ${name}`).toEqual([]);
+  expect(
+    watch.problems.filter((p) => !/status of (401|403|404|409|400|429)/.test(p)),
+    `console on ${name}`,
+  ).toEqual([]);
+  // nothing wider than the viewport (docs/product.md, "Limits and constants": every screen works at 768 px and below)
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, `horizontal overflow on ${name}`).toBeLessThanOrEqual(0);
+}
+
+/** The link of the latest e-mail to the address whose link contains the fragment. */
+export async function mailLink(portal: TestPortal, email: string, fragment: string): Promise<URL> {
+  const mail = await portal.smtp.waitFor(email, (m) => m.links.some((l) => l.includes(fragment)));
+  return new URL(mail.links.find((l) => l.includes(fragment))!);
+}
+
+/** The invitation link of the first e-mail to the address after the first `after` e-mails the sink caught. */
+export async function invitationLink(portal: TestPortal, email: string, after = 0): Promise<URL> {
+  const mail = await portal.smtp.waitFor(
+    email,
+    (m) => m.links.some((l) => l.includes('/invitation')) && portal.smtp.messages.indexOf(m) >= after,
+  );
+  return new URL(mail.links.find((l) => l.includes('/invitation'))!);
+}
+
+/** The user id of a member by e-mail, from the database. */
+export async function userIdOf(portal: TestPortal, email: string): Promise<string> {
+  const { rows } = await portal.services.db.query<{ id: string }>('SELECT id FROM users WHERE lower(email) = lower($1)', [email]);
+  return rows[0]!.id;
+}
