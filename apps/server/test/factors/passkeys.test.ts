@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertPasskey } from '../../src/modules/factors/queries.js';
+import { insertPasskey } from '../../src/modules/factors/passkey-queries.js';
 import { startPortal, type TestPortal } from '../support/portal.js';
 import { createUser } from '../identity/support.js';
 import { passwordSteps } from './support.js';

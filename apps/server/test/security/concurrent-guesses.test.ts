@@ -2,7 +2,7 @@ import { createHash, generateKeyPairSync, randomBytes, randomInt, sign, type Key
 import { isoCBOR } from '@simplewebauthn/server/helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../src/http/session.js';
-import { insertPasskey } from '../../src/modules/factors/queries.js';
+import { insertPasskey } from '../../src/modules/factors/passkey-queries.js';
 import { enrolTotp, passwordSteps, totpCode } from '../factors/support.js';
 import { createUser, type TestUser } from '../identity/support.js';
 import type { HttpClient, HttpResponse } from '../support/http.js';

@@ -11,6 +11,7 @@ import { AppError } from '../../http/problem.js';
 import { hashSecret, newSecret, type SessionUser } from '../../http/session.js';
 import { pgErrorCode } from '../../db/errors.js';
 import type { Services } from '../../services.js';
+import * as passkeyQueries from './passkey-queries.js';
 import * as q from './queries.js';
 import { AMR, type Enrollee, type FactorService, type ProvenSession } from './service.js';
 import { hashRecoveryCode, newRecoveryCodes } from './totp.js';
@@ -57,22 +58,19 @@ export class PasskeyService {
    */
   async registrationOptions(enrollee: Enrollee): Promise<Record<string, unknown>> {
     if (enrollee.kind === 'session') await this.factors.assertRecentAuthentication(enrollee.sessionIdHash);
-    const { rows } = await this.db.query<{ first_name: string; last_name: string }>(
-      'SELECT first_name, last_name FROM users WHERE id = $1',
-      [enrollee.userId],
-    );
-    const existing = await q.listPasskeys(this.db, enrollee.userId);
+    const person = await q.findPerson(this.db, enrollee.userId);
+    const existing = await passkeyQueries.listPasskeys(this.db, enrollee.userId);
     const options = await generateRegistrationOptions({
       rpName: RP_NAME,
       rpID: this.rpID,
       userName: enrollee.email,
-      userDisplayName: displayName(rows[0]?.first_name, rows[0]?.last_name, enrollee.email),
+      userDisplayName: displayName(person?.first_name, person?.last_name, enrollee.email),
       userID: new TextEncoder().encode(enrollee.userId),
       attestationType: 'none',
       authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
       excludeCredentials: existing.map((p) => ({ id: p.credential_id, transports: p.transports })),
     });
-    await q.putChallenge(this.db, this.registrationKey(enrollee), enrollee.userId, options.challenge, CHALLENGE_TTL_SECONDS);
+    await passkeyQueries.putChallenge(this.db, this.registrationKey(enrollee), enrollee.userId, options.challenge, CHALLENGE_TTL_SECONDS);
     return options as unknown as Record<string, unknown>;
   }
 
@@ -85,7 +83,7 @@ export class PasskeyService {
     enrollee: Enrollee,
     input: { name?: string | null | undefined; response: Record<string, unknown> },
   ): Promise<{ passkey: Passkey; recovery_codes: string[] | null; session: ProvenSession | null }> {
-    const challenge = await q.takeChallenge(this.db, this.registrationKey(enrollee));
+    const challenge = await passkeyQueries.takeChallenge(this.db, this.registrationKey(enrollee));
     if (!challenge || challenge.user_id !== enrollee.userId) throw new AppError('passkey_not_verified');
     let verification;
     try {
@@ -102,12 +100,12 @@ export class PasskeyService {
     if (!verification.verified) throw new AppError('passkey_not_verified');
     const { credential, credentialDeviceType, credentialBackedUp } = verification.registrationInfo;
     const userId = enrollee.userId;
-    const existing = await q.listPasskeys(this.db, userId);
+    const existing = await passkeyQueries.listPasskeys(this.db, userId);
     const name = input.name?.trim() || `Passkey ${existing.length + 1}`;
     const codes = (await q.countUnusedRecoveryCodes(this.db, userId)) === 0 ? newRecoveryCodes() : null;
     const id = await this.db
       .transaction(async (tx) => {
-        const passkeyId = await q.insertPasskey(tx, {
+        const passkeyId = await passkeyQueries.insertPasskey(tx, {
           userId,
           credentialId: credential.id,
           publicKey: credential.publicKey,
@@ -132,16 +130,16 @@ export class PasskeyService {
   }
 
   async rename(user: SessionUser, passkeyId: string, name: string): Promise<void> {
-    if (!(await q.renamePasskey(this.db, user.id, passkeyId, name.trim()))) throw new AppError('not_found');
+    if (!(await passkeyQueries.renamePasskey(this.db, user.id, passkeyId, name.trim()))) throw new AppError('not_found');
   }
 
   async remove(user: SessionUser, passkeyId: string): Promise<void> {
     await this.factors.assertRecentAuthentication(user.sessionIdHash);
     await this.db.transaction(async (tx) => {
-      if (!(await q.deletePasskey(tx, user.id, passkeyId))) throw new AppError('not_found');
+      if (!(await passkeyQueries.deletePasskey(tx, user.id, passkeyId))) throw new AppError('not_found');
       const totp = await q.findTotp(tx, user.id);
       // the recovery codes go with the last factor
-      if (!totp?.confirmed_at && (await q.listPasskeys(tx, user.id)).length === 0) await q.deleteRecoveryCodes(tx, user.id);
+      if (!totp?.confirmed_at && (await passkeyQueries.listPasskeys(tx, user.id)).length === 0) await q.deleteRecoveryCodes(tx, user.id);
     });
     await this.factors.notify(user.id, 'factor-removed');
   }
@@ -155,7 +153,7 @@ export class PasskeyService {
   async loginOptions(): Promise<{ options: Record<string, unknown>; passkeyCookie: string }> {
     const options = await generateAuthenticationOptions({ rpID: this.rpID, userVerification: 'required' });
     const secret = newSecret();
-    await q.putChallenge(this.db, `login:${hashSecret(secret)}`, null, options.challenge, CHALLENGE_TTL_SECONDS);
+    await passkeyQueries.putChallenge(this.db, `login:${hashSecret(secret)}`, null, options.challenge, CHALLENGE_TTL_SECONDS);
     return { options: options as unknown as Record<string, unknown>, passkeyCookie: secret };
   }
 
@@ -176,10 +174,12 @@ export class PasskeyService {
     returnTo: () => Promise<string | null>,
   ): Promise<ProvenSession> {
     const secret = input.passkeyCookie;
-    const challenge = secret && secret.length <= 100 ? await q.takeChallenge(this.db, `login:${hashSecret(secret)}`) : undefined;
+    const challenge =
+      secret && secret.length <= 100 ? await passkeyQueries.takeChallenge(this.db, `login:${hashSecret(secret)}`) : undefined;
     if (!challenge) throw new AppError('passkey_not_verified');
     const credentialId = typeof input.response.id === 'string' ? input.response.id : '';
-    const passkey = credentialId && credentialId.length <= 1400 ? await q.findPasskeyByCredentialId(this.db, credentialId) : undefined;
+    const passkey =
+      credentialId && credentialId.length <= 1400 ? await passkeyQueries.findPasskeyByCredentialId(this.db, credentialId) : undefined;
     if (!passkey) throw new AppError('passkey_not_verified');
     // the assertion is a guess at the user's passkey (FactorService.checkGuess): its new signature counter when right
     const newCounter = await this.factors.checkGuess(passkey.user_id, input.ip, async () => {
@@ -203,7 +203,7 @@ export class PasskeyService {
       }
     });
     if (newCounter === false) this.factors.failedCheck('passkey_not_verified');
-    await q.markPasskeyUsed(this.db, passkey.id, newCounter);
+    await passkeyQueries.markPasskeyUsed(this.db, passkey.id, newCounter);
     this.factors.checked(null);
     const amr = [passkey.device_type === 'multiDevice' ? AMR.softwareKey : AMR.hardwareKey, AMR.multiFactor];
     const pending = await this.factors.pendingSecondStep(input.secondStepCookie);

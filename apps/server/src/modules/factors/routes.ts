@@ -30,6 +30,7 @@ import { CHALLENGE_TTL_SECONDS, PASSKEY_COOKIE, PasskeyService, passkeyCookieOpt
 import { getPolicy, setPolicy } from './policy.js';
 import { FactorService, SECOND_STEP_COOKIE, secondStepCookieOptions, type Enrollee, type ProvenSession } from './service.js';
 import { problems } from '../../http/route-kit.js';
+import { findPerson } from './queries.js';
 
 const tags = ['second factors'];
 
@@ -48,9 +49,9 @@ export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; access: AccountAc
   const enrolleeOf = async (request: FastifyRequest): Promise<Enrollee> => {
     const pending = await service.pendingSecondStep(request.cookies[SECOND_STEP_COOKIE]);
     if (pending?.step.must_enrol) {
-      const { rows } = await services.db.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [pending.step.user_id]);
-      if (rows[0])
-        return { kind: 'second-step', userId: pending.step.user_id, email: rows[0].email, idHash: pending.idHash, step: pending.step };
+      const person = await findPerson(services.db, pending.step.user_id);
+      if (person)
+        return { kind: 'second-step', userId: pending.step.user_id, email: person.email, idHash: pending.idHash, step: pending.step };
     }
     const user = await services.sessions.current(request);
     if (!user) throw new AppError('unauthorized');

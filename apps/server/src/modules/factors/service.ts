@@ -19,6 +19,7 @@ import { audit, withRefusalAudit } from '../audit/service.js';
 import { memberForChange } from '../members/service.js';
 import type { Actor } from '../../http/access.js';
 import { securityNoticeEmail, type SecurityNotice } from './notices.js';
+import * as passkeyQueries from './passkey-queries.js';
 import * as q from './queries.js';
 import { hashRecoveryCode, isTotpCode, newRecoveryCodes, newTotpSecret, totpEnrolment, totpStep } from './totp.js';
 
@@ -77,14 +78,14 @@ export class FactorService {
   // ---- what the user has ------------------------------------------------------------------------
 
   async hasSecondFactor(userId: string): Promise<boolean> {
-    const [totp, passkeys] = await Promise.all([q.findTotp(this.db, userId), q.listPasskeys(this.db, userId)]);
+    const [totp, passkeys] = await Promise.all([q.findTotp(this.db, userId), passkeyQueries.listPasskeys(this.db, userId)]);
     return totp?.confirmed_at != null || passkeys.length > 0;
   }
 
   async status(user: SessionUser): Promise<FactorsResponse> {
     const [totp, passkeys, remaining, required] = await Promise.all([
       q.findTotp(this.db, user.id),
-      q.listPasskeys(this.db, user.id),
+      passkeyQueries.listPasskeys(this.db, user.id),
       q.countUnusedRecoveryCodes(this.db, user.id),
       this.requiredByPolicy(user.id),
     ]);
@@ -152,7 +153,7 @@ export class FactorService {
     await this.db.transaction(async (tx) => {
       if (!(await q.deleteTotp(tx, user.id))) throw new AppError('not_found');
       // the recovery codes go with the last factor
-      if ((await q.listPasskeys(tx, user.id)).length === 0) await q.deleteRecoveryCodes(tx, user.id);
+      if ((await passkeyQueries.listPasskeys(tx, user.id)).length === 0) await q.deleteRecoveryCodes(tx, user.id);
     });
     await this.notify(user.id, 'factor-removed');
   }
@@ -170,11 +171,8 @@ export class FactorService {
 
   /** 403 recent_authentication_required unless the session checked a password or factor lately. */
   async assertRecentAuthentication(sessionIdHash: string): Promise<void> {
-    const { rows } = await this.db.query<{ recent: boolean }>(
-      'SELECT authenticated_at > now() - make_interval(secs => $2) AS recent FROM sessions WHERE id_hash = $1',
-      [sessionIdHash, RECENT_AUTHENTICATION_SECONDS],
-    );
-    if (!rows[0]?.recent) throw new AppError('recent_authentication_required');
+    if (!(await q.authenticatedWithin(this.db, sessionIdHash, RECENT_AUTHENTICATION_SECONDS)))
+      throw new AppError('recent_authentication_required');
   }
 
   /**
@@ -195,12 +193,11 @@ export class FactorService {
     const password = input.password;
     if (!password) throw AppError.validation({ password: 'fill_all_required_fields' });
     const right = await this.checkGuess(user.id, ip, async () => {
-      const { rows } = await this.db.query<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE id = $1', [user.id]);
-      const hash = rows[0]?.password_hash;
+      const hash = await q.findPasswordHash(this.db, user.id);
       return !!hash && (await verifyPassword(hash, password));
     });
     if (!right) throw new AppError('current_password_incorrect');
-    await this.db.query('UPDATE sessions SET authenticated_at = now() WHERE id_hash = $1', [user.sessionIdHash]);
+    await q.markAuthenticated(this.db, user.sessionIdHash);
   }
 
   /**
@@ -220,7 +217,7 @@ export class FactorService {
           before: { email_address: row.email },
         }));
         const hadTotp = await q.deleteTotp(tx, member.user_id);
-        const passkeys = await q.deletePasskeys(tx, member.user_id);
+        const passkeys = await passkeyQueries.deletePasskeys(tx, member.user_id);
         await q.deleteRecoveryCodes(tx, member.user_id);
         await audit(tx, actor, {
           ...change,
@@ -236,11 +233,7 @@ export class FactorService {
   /** Tell the user by e-mail, in their language, of a change to how they sign in. Never fails the change. */
   async notify(userId: string, notice: SecurityNotice): Promise<void> {
     try {
-      const { rows } = await this.db.query<{ email: string; first_name: string; language_code: string }>(
-        'SELECT email, first_name, language_code FROM users WHERE id = $1',
-        [userId],
-      );
-      const user = rows[0];
+      const user = await q.findPerson(this.db, userId);
       if (!user) return;
       const message = securityNoticeEmail({
         notice,
