@@ -1,7 +1,7 @@
 import { sweepExpiredIdentityRows } from './modules/identity/queries.js';
 import { sweepTreeChanges } from './modules/organizations/queries.js';
 import { TREE_CACHE_MAX_AGE_MS } from './modules/organizations/tree-cache.js';
-import type { Oidc } from './oidc/index.js';
+import type { Oidc } from './oidc/runtime.js';
 import type { Services } from './services.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/client.js';
 import { AppError } from '../http/problem.js';
-import type { Oidc } from './index.js';
+import type { Oidc } from './runtime.js';
 
 /**
  * The address the browser may go to after login (no open redirects): an interaction of this

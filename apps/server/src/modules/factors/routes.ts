@@ -23,7 +23,7 @@ import {
   type LoginConsentResponse,
 } from '@partner-portal/contracts';
 import { AppError } from '../../http/problem.js';
-import type { Oidc } from '../../oidc/index.js';
+import type { Oidc } from '../../oidc/runtime.js';
 import type { AccountAccess } from '../sessions/service.js';
 import { validReturnUrl } from '../../oidc/return-url.js';
 import { CHALLENGE_TTL_SECONDS, PASSKEY_COOKIE, PasskeyService, passkeyCookieOptions } from './passkeys.js';

@@ -10,7 +10,7 @@ import type { SqlStatement } from '../../db/sql.js';
 import { AppError } from '../../http/problem.js';
 import { Guess, type GuessLimit } from '../../http/rate-limit.js';
 import { hashSecret, newSecret, type SessionUser } from '../../http/session.js';
-import type { Oidc } from '../../oidc/index.js';
+import type { Oidc } from '../../oidc/runtime.js';
 import { asksMultiFactor, type Authentication } from '../../oidc/multi-factor.js';
 import { seal, unseal } from '../../sealed.js';
 import type { Services } from '../../services.js';

@@ -1,7 +1,7 @@
 import { hashPassword, verifyPassword } from '../../password-hashing.js';
 import { AppError } from '../../http/problem.js';
 import { hashSecret, newSecret, type SessionUser } from '../../http/session.js';
-import type { Oidc } from '../../oidc/index.js';
+import type { Oidc } from '../../oidc/runtime.js';
 import type { Services } from '../../services.js';
 import { FactorService } from '../factors/service.js';
 import type { AccountAccess } from '../sessions/service.js';

@@ -24,7 +24,7 @@ import {
 import { AppError } from '../../http/problem.js';
 import { userInfoBody } from '../../http/session.js';
 import { redirectToError } from '../../oidc/errors.js';
-import type { Oidc } from '../../oidc/index.js';
+import type { Oidc } from '../../oidc/runtime.js';
 import { clearProviderSessionCookies, PROVIDER_SESSION_COOKIE } from '../../oidc/logout.js';
 import { validReturnUrl } from '../../oidc/return-url.js';
 import { EXTERNAL_CALLBACK_PATH } from '../../oidc/upstream.js';

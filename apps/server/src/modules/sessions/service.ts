@@ -2,7 +2,7 @@ import { ACR_MULTI_FACTOR } from '@partner-portal/contracts';
 import type { Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
 import type { SessionUser } from '../../http/session.js';
-import type { Oidc } from '../../oidc/index.js';
+import type { Oidc } from '../../oidc/runtime.js';
 import { backchannelLogout } from '../../oidc/logout.js';
 import type { Services } from '../../services.js';
 import * as q from './queries.js';
