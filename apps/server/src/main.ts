@@ -10,9 +10,11 @@ import { Metrics } from './http/metrics.js';
 import { startJobs } from './jobs.js';
 import { postgresCounterStore, redisCounterStore } from './http/rate-limit.js';
 import { startTracing } from './http/tracing.js';
-import { SessionStore, type AccountRow, type SessionUser } from './http/session.js';
+import { SessionStore, type SessionUser } from './http/session.js';
 import { connectSessionCache, SessionCache } from './http/session-cache.js';
 import { createMailer } from './modules/mail/mailer.js';
+import { sessionRows } from './modules/sessions/store-queries.js';
+import type { AccountRow } from './oidc/queries.js';
 import { sharedSecret } from './secrets.js';
 import type { Services } from './services.js';
 
@@ -61,8 +63,8 @@ export async function createServices(config: Config, log: Logger, options: { inM
   const sessions = new SessionStore(
     db,
     { ttlSeconds: config.SESSION_TTL_SECONDS, rememberTtlSeconds: config.REMEMBER_ME_TTL_SECONDS, secureCookies: config.isHttps },
+    sessionRows,
     cache,
-    accounts,
   );
   if (cache && accounts && clients) {
     sessions.stopCache = await connectSessionCache([cache, accounts, clients] as SessionCache<unknown>[], db, {
@@ -81,6 +83,7 @@ export async function createServices(config: Config, log: Logger, options: { inM
     counters: redis ? redisCounterStore(redis) : postgresCounterStore(db),
     sessions,
     clientCache: clients,
+    accountCache: accounts,
     mailer: createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, db, log }),
   };
 }

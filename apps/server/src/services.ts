@@ -9,7 +9,10 @@ import type { SessionStore } from './http/session.js';
 import type { SessionCache } from './http/session-cache.js';
 import type { Mailer } from './modules/mail/mailer.js';
 
-/** What the modules are built from; made once at start (main.ts) or per test. */
+/**
+ * What the modules are built from; made once at start (main.ts) or per test. The OpenID provider
+ * adds its account cache (oidc/account.ts, accountCache), typed by its own rows.
+ */
 export interface Services {
   config: Config;
   db: Database;

@@ -1,16 +1,8 @@
 import { hash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  displayName,
-  isOrganizationManager,
-  isUserManager,
-  SESSION_INDICATOR_COOKIE,
-  toRights,
-  type Rights,
-  type UserInfo,
-} from '@partner-portal/contracts';
-import { preparedStatement, preparedVariant, type Database, type Queryable } from '../db/client.js';
-import { withAlongside, type SqlStatement } from '../db/sql.js';
+import { SESSION_INDICATOR_COOKIE, type Rights } from '@partner-portal/contracts';
+import type { Database, Queryable } from '../db/client.js';
+import type { SqlStatement } from '../db/sql.js';
 import { AppError } from './problem.js';
 import type { SessionCache } from './session-cache.js';
 
@@ -58,6 +50,35 @@ export interface SessionOptions {
   secureCookies: boolean;
 }
 
+/** A session row to insert (SessionStore.create). */
+export interface NewSession {
+  idHash: string;
+  userId: string;
+  persistent: boolean;
+  ttlSeconds: number;
+  userAgent: string | null;
+  ipAddress: string | null;
+  /** a sign-in: the user's last_sign_in_at is set */
+  signIn: boolean;
+  /** the id hash of a session that ends with this one's start (rotation) */
+  replaces: string | null;
+  /** the caller's other writes, in the same statement (db/sql.ts withAlongside) */
+  alongside: readonly SqlStatement[];
+}
+
+/**
+ * The rows behind the sessions: the SQL is in modules/sessions/store-queries.ts (sessionRows),
+ * handed to the store where the services are made (main.ts), since modules sit above http/.
+ */
+export interface SessionRows {
+  insert(q: Queryable, session: NewSession): Promise<void>;
+  delete(q: Queryable, idHash: string): Promise<void>;
+  deleteAllOf(q: Queryable, userId: string, exceptIdHash: string | null): Promise<unknown>;
+  /** The live session's user and when the session expires (ms); its expiry slides (ttlSeconds, at most rememberTtlSeconds from its start). */
+  findLive(q: Queryable, idHash: string, options: SessionOptions): Promise<{ user: SessionUser; expiresAtMs: number } | null>;
+  deleteExpired(q: Queryable): Promise<void>;
+}
+
 export class SessionStore {
   /** stops listening for the cache's announcements (set when the cache is connected) */
   stopCache: (() => Promise<void>) | undefined;
@@ -65,10 +86,9 @@ export class SessionStore {
   constructor(
     private readonly db: Database,
     readonly options: SessionOptions,
+    private readonly rows: SessionRows,
     /** sessions of this instance's recent requests (http/session-cache.ts); none: every read asks the database */
     readonly cache: SessionCache<SessionUser> | null = null,
-    /** the OpenID provider's accounts (oidc/account.ts), dropped by the same announcements */
-    readonly accounts: SessionCache<AccountRow> | null = null,
   ) {}
 
   /**
@@ -143,28 +163,17 @@ export class SessionStore {
     } = {},
   ): Promise<string> {
     const secret = newSecret();
-    const ttl = persistent ? this.options.rememberTtlSeconds : this.options.ttlSeconds;
-    const session: SqlStatement = {
-      text: `WITH s AS (
-         INSERT INTO sessions (id_hash, user_id, persistent, expires_at, user_agent, ip_address)
-         VALUES ($1, $2, $3, now() + make_interval(secs => $4), $5, $6) RETURNING user_id
-       )
-       UPDATE users SET last_sign_in_at = now() FROM s WHERE $7::boolean AND users.id = s.user_id`,
-      params: [
-        hashSecret(secret),
-        userId,
-        persistent,
-        ttl,
-        origin.userAgent?.slice(0, 512) ?? null,
-        origin.ipAddress ?? null,
-        origin.signIn === true,
-      ],
-    };
-    // the ended session is another row than the new one (a new random id): the writes are independent
-    const ended: SqlStatement[] = origin.replaces ? [{ text: 'DELETE FROM sessions WHERE id_hash = $1', params: [origin.replaces] }] : [];
-    const { text, params } = withAlongside(session, [...ended, ...(origin.alongside ?? [])]);
-    // a login's statement: parsed and planned once per connection and variant
-    await q.query(preparedVariant('session-create', text), params);
+    await this.rows.insert(q, {
+      idHash: hashSecret(secret),
+      userId,
+      persistent,
+      ttlSeconds: persistent ? this.options.rememberTtlSeconds : this.options.ttlSeconds,
+      userAgent: origin.userAgent?.slice(0, 512) ?? null,
+      ipAddress: origin.ipAddress ?? null,
+      signIn: origin.signIn === true,
+      replaces: origin.replaces ?? null,
+      alongside: origin.alongside ?? [],
+    });
     return secret;
   }
 
@@ -173,7 +182,7 @@ export class SessionStore {
     const secret = request.cookies[SESSION_COOKIE];
     if (secret) {
       this.cache?.delete(hashSecret(secret));
-      await this.db.query('DELETE FROM sessions WHERE id_hash = $1', [hashSecret(secret)]);
+      await this.rows.delete(this.db, hashSecret(secret));
     }
     void reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: this.options.secureCookies });
     request.sessionUser = null;
@@ -182,7 +191,7 @@ export class SessionStore {
   /** End every session of a user (password reset, removal), except optionally one. */
   async endAllForUser(userId: string, q: Queryable = this.db, exceptIdHash?: string): Promise<void> {
     this.cache?.invalidate([userId]);
-    await q.query('DELETE FROM sessions WHERE user_id = $1 AND id_hash IS DISTINCT FROM $2', [userId, exceptIdHash ?? null]);
+    await this.rows.deleteAllOf(q, userId, exceptIdHash ?? null);
   }
 
   /**
@@ -194,11 +203,9 @@ export class SessionStore {
     if (typeof found !== 'string') return found;
     const idHash = found;
     const ticket = this.cache?.ticket() ?? 0;
-    const { rows } = await this.db.query<SessionRow>(SESSION_USER_SQL, [idHash, this.options.ttlSeconds, this.options.rememberTtlSeconds]);
-    const row = rows[0];
-    const user = row ? toSessionUser(row, idHash) : null;
-    if (row && user) this.cache?.set(idHash, user.id, user, Number(row.expires_at_ms), ticket);
-    return (request.sessionUser = user);
+    const live = await this.rows.findLive(this.db, idHash, this.options);
+    if (live) this.cache?.set(idHash, live.user.id, live.user, live.expiresAtMs, ticket);
+    return (request.sessionUser = live?.user ?? null);
   }
 
   /**
@@ -234,126 +241,8 @@ export class SessionStore {
   }
 
   async sweepExpired(): Promise<void> {
-    await this.db.query('DELETE FROM sessions WHERE expires_at < now()');
+    await this.rows.deleteExpired(this.db);
   }
-}
-
-/** A row of the OpenID provider's account lookup (oidc/account.ts, ACCOUNT_SQL), cached like a session. */
-export interface AccountRow {
-  id: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  language_code: string;
-  organization_id: string | null;
-  organization_name: string | null;
-  organization_path: string | null;
-  rights: unknown;
-}
-
-interface SessionRow {
-  user_id: string;
-  expires_at_ms: number | string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  language_code: string;
-  external_idp: string | null;
-  is_developer: boolean;
-  membership_id: string | null;
-  organization_id: string | null;
-  organization_name: string | null;
-  organization_path: string | null;
-  organization_depth: number | null;
-  rights: unknown;
-  must_change_password: boolean;
-}
-
-// One round trip: find the live session, slide its expiry (at most once a minute), load the user.
-// Sliding never takes a session past the "remember me" lifetime from its start (absolute limit).
-const SESSION_USER_SQL = preparedStatement(
-  'session-user',
-  `
-WITH s AS (
-  UPDATE sessions SET
-    last_seen_at = now(),
-    expires_at = CASE WHEN persistent THEN expires_at ELSE least(now() + make_interval(secs => $2), created_at + make_interval(secs => $3)) END
-  WHERE id_hash = $1 AND expires_at > now() AND last_seen_at < now() - interval '60 seconds'
-  RETURNING user_id, expires_at
-), live AS (
-  SELECT user_id, expires_at FROM s
-  UNION ALL
-  SELECT user_id, expires_at FROM sessions WHERE id_hash = $1 AND expires_at > now()
-  LIMIT 1
-)
-SELECT u.id AS user_id, extract(epoch FROM live.expires_at)::float8 * 1000 AS expires_at_ms, u.email, u.first_name, u.last_name, u.language_code, u.external_idp, u.is_developer, u.must_change_password,
-       m.id AS membership_id, o.id AS organization_id, o.name AS organization_name, o.path AS organization_path,
-       o.depth AS organization_depth, m.rights
-FROM live JOIN users u ON u.id = live.user_id
-LEFT JOIN memberships m ON m.user_id = u.id
-LEFT JOIN organizations o ON o.id = m.organization_id`,
-);
-
-function toSessionUser(row: SessionRow, sessionIdHash: string): SessionUser {
-  const rights = toRights(row.rights);
-  return {
-    id: row.user_id,
-    sessionIdHash,
-    email: row.email,
-    firstName: row.first_name,
-    lastName: row.last_name,
-    languageCode: row.language_code,
-    externalIdentityProvider: row.external_idp,
-    isDeveloper: row.is_developer,
-    membershipId: row.membership_id,
-    organizationId: row.organization_id,
-    organizationName: row.organization_name,
-    organizationPath: row.organization_path,
-    isProviderOrganization: row.organization_depth === 0,
-    rights,
-    userManager: row.membership_id !== null && isUserManager(rights),
-    organizationManager: row.membership_id !== null && isOrganizationManager(rights),
-    mustChangePassword: row.must_change_password === true,
-  };
-}
-
-/** The wire shape of GET /api/identity/user-info (docs/product.md, "People, organizations and invitations"). */
-export function toUserInfo(user: SessionUser): UserInfo {
-  return {
-    id: user.id,
-    email: user.email,
-    firstName: user.firstName,
-    lastName: user.lastName,
-    fullName: displayName(user.firstName, user.lastName, user.email),
-    languageCode: user.languageCode,
-    organizationId: user.organizationId,
-    organizationName: user.organizationName,
-    organizationPath: user.organizationPath,
-    userManager: user.userManager,
-    organizationManager: user.organizationManager,
-    externalIdentityProvider: user.externalIdentityProvider,
-    isDeveloper: user.isDeveloper,
-    manageUsersOrOrganizations: user.userManager || user.organizationManager,
-    rights: user.rights,
-    ...(user.mustChangePassword ? { mustChangePassword: true } : {}),
-  };
-}
-
-const userInfoBodies = new WeakMap<SessionUser, string>();
-
-/**
- * toUserInfo as the JSON of the answer, made once per session user: a user served from the
- * session cache is the same object at every read, so the hottest read of the portal neither
- * builds nor checks nor serializes its answer again (docs/performance.md, "Authenticated reads").
- * The shape is the contract's by type (UserInfo), and checked from outside by the contract tests.
- */
-export function userInfoBody(user: SessionUser): string {
-  let body = userInfoBodies.get(user);
-  if (body === undefined) {
-    body = JSON.stringify(toUserInfo(user));
-    userInfoBodies.set(user, body);
-  }
-  return body;
 }
 
 /**

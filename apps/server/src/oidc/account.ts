@@ -1,8 +1,8 @@
 import { APP_SECTIONS, displayName, toRights, uuidSchema } from '@partner-portal/contracts';
 import type { Account, AccountClaims, KoaContextWithOIDC } from 'oidc-provider';
 import type { Database } from '../db/client.js';
-import type { AccountRow } from '../http/session.js';
 import type { SessionCache } from '../http/session-cache.js';
+import { readAccount, type AccountRow } from './queries.js';
 
 /** The claims the provider releases, by scope. */
 export const SCOPE_CLAIMS = {
@@ -23,12 +23,6 @@ export function rightsForClient(stored: unknown, clientId: string | undefined): 
   return { ...(section ? rights[section.section] : {}), global_full_permission: rights.global_full_permission };
 }
 
-/** The account behind an OpenID Connect subject: user, organization and rights, by primary key. */
-export const ACCOUNT_SQL = `SELECT u.id, u.email, u.first_name, u.last_name, u.language_code,
-          o.id AS organization_id, o.name AS organization_name, o.path AS organization_path, m.rights
-   FROM users u LEFT JOIN memberships m ON m.user_id = u.id LEFT JOIN organizations o ON o.id = m.organization_id
-   WHERE u.id = $1::uuid`;
-
 /** Account ids are user ids (UUIDs): anything else is no account, and the lookup stays on the primary key. */
 export function isAccountId(id: string): boolean {
   return uuidSchema.safeParse(id).success;
@@ -45,8 +39,7 @@ export function findAccount(db: Database, cache: SessionCache<AccountRow> | null
     let row = cache?.get(id);
     if (!row) {
       const ticket = cache?.ticket() ?? 0;
-      const { rows } = await db.query<AccountRow>(ACCOUNT_SQL, [id]);
-      row = rows[0];
+      row = await readAccount(db, id);
       if (row) cache?.set(id, row.id, row, Number.POSITIVE_INFINITY, ticket);
     }
     if (!row) return undefined;
@@ -70,4 +63,11 @@ export function findAccount(db: Database, cache: SessionCache<AccountRow> | null
       },
     };
   };
+}
+
+declare module '../services.js' {
+  interface Services {
+    /** the provider's accounts (findAccount), cached per instance like sessions; null: read at every lookup */
+    accountCache: SessionCache<AccountRow> | null;
+  }
 }

@@ -110,7 +110,7 @@ export function createProvider(
   const configuration: Configuration = {
     adapter: Adapter,
     clients: [],
-    findAccount: findAccount(services.db, services.sessions.accounts),
+    findAccount: findAccount(services.db, services.accountCache),
     jwks: { keys: keys },
     cookies: {
       keys: [services.secrets.session],

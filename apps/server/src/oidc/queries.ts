@@ -14,3 +14,27 @@ export async function rememberConsent(db: Queryable, userId: string, clientId: s
     [userId, clientId, grantId, scopes],
   );
 }
+
+/** A row of the provider's account lookup (account.ts findAccount): user, organization and rights. */
+export interface AccountRow {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  language_code: string;
+  organization_id: string | null;
+  organization_name: string | null;
+  organization_path: string | null;
+  rights: unknown;
+}
+
+/** The account behind an OpenID Connect subject: user, organization and rights, by primary key. */
+export const ACCOUNT_SQL = `SELECT u.id, u.email, u.first_name, u.last_name, u.language_code,
+          o.id AS organization_id, o.name AS organization_name, o.path AS organization_path, m.rights
+   FROM users u LEFT JOIN memberships m ON m.user_id = u.id LEFT JOIN organizations o ON o.id = m.organization_id
+   WHERE u.id = $1::uuid`;
+
+export async function readAccount(db: Queryable, id: string): Promise<AccountRow | undefined> {
+  const { rows } = await db.query<AccountRow>(ACCOUNT_SQL, [id]);
+  return rows[0];
+}

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { bootstrap } from '../../src/bootstrap.js';
 import { openDatabase } from '../../src/db/client.js';
-import { ACCOUNT_SQL } from '../../src/oidc/account.js';
+import { ACCOUNT_SQL } from '../../src/oidc/queries.js';
 import { closeServices, createLogger, createServices } from '../../src/main.js';
 import { adminQuery, withDatabase } from '../support/database.js';
 import { needsPostgres } from '../support/needs.js';

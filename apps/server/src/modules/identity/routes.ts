@@ -22,7 +22,7 @@ import {
   type UserInfo,
 } from '@partner-portal/contracts';
 import { AppError } from '../../http/problem.js';
-import { userInfoBody } from '../../http/session.js';
+import { userInfoBody } from './user-info.js';
 import { redirectToError } from '../../oidc/errors.js';
 import type { Oidc } from '../../oidc/runtime.js';
 import { clearProviderSessionCookies, PROVIDER_SESSION_COOKIE } from '../../oidc/logout.js';
