@@ -30,7 +30,7 @@ const SERVER_LAYERS = [
   ['db'],
   ['http'],
   ['password-hashing.ts', 'sealed.ts', 'secrets.ts'],
-  ['modules/mail'],
+  ['modules/mail', 'modules/counters', 'modules/spreadsheets'],
   ['services.ts'],
   ['oidc'],
   ['modules/scope'],

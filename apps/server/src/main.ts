@@ -8,7 +8,7 @@ import { buildApp } from './app.js';
 import { bootstrap } from './bootstrap.js';
 import { Metrics } from './http/metrics.js';
 import { startJobs } from './jobs.js';
-import { postgresCounterStore, redisCounterStore } from './http/rate-limit.js';
+import { postgresCounterStore, redisCounterStore } from './modules/counters/stores.js';
 import { startTracing } from './http/tracing.js';
 import { SessionStore, type SessionUser } from './http/session.js';
 import { connectSessionCache, SessionCache } from './http/session-cache.js';

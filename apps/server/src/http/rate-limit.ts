@@ -1,21 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import type { Redis } from 'ioredis';
-import { preparedStatement, type Database } from '../db/client.js';
 import { isApiPath, routerPath } from './csrf.js';
 import { AppError, sendProblem } from './problem.js';
 import type { SessionStore, SessionUser } from './session.js';
 
 /**
  * Counters shared by every instance of the portal: in PostgreSQL, or in Redis when REDIS_URL is
- * set. Used by the general request limit and by the limits of guesses (Guess).
+ * set (modules/counters/stores.ts). Used by the general request limit and by the limits of guesses (Guess).
  * Keys are stored as given: callers normalise them (identity/login-throttle.ts: e-mail addresses as
  * PostgreSQL's lower() does, the same as the account lookup).
  */
 export interface CounterStore {
   /**
    * Where the counters are kept. 'postgres': rows of rate_limits in the portal's own database, so
-   * that a caller may take counts inside a statement of its own (counterAddSql; the password step,
-   * identity/queries.ts), saving a round trip. 'redis': in Redis, only through these methods.
+   * that a caller may take counts inside a statement of its own (counterAddSql in
+   * modules/counters/queries.ts; the password step, identity/queries.ts), saving a round trip. 'redis': in Redis, only through these methods.
    */
   readonly kind: 'postgres' | 'redis';
   /** Add n (may be negative, never below 0) to the counter of key in its fixed window; returns the new count and when it resets. */
@@ -23,91 +21,6 @@ export interface CounterStore {
   /** add() for several keys in one round trip; the results in the keys' order. */
   addAll(keys: readonly string[], n: number, windowMs: number): Promise<{ count: number; resetAt: number }[]>;
   reset(key: string): Promise<void>;
-}
-
-/**
- * addAll's upsert as SQL, for a statement of its own or as a WITH query inside a larger one (the
- * password step, identity/queries.ts): adds `n` to the counter of each key of `keys` (SQL
- * expressions: a text[] without repeated keys, an integer, and the window in milliseconds).
- * Fixed windows: a counter whose window has ended starts again from `n` with a new window. Never
- * below 0. Atomic per key, and the rows are taken in key order, so that concurrent callers lock
- * them in the same order (no deadlock). Returns key, hits and reset_at of each key.
- */
-export function counterAddSql(keys: string, n: string, windowMs: string): string {
-  const window = `make_interval(secs => ${windowMs}::double precision / 1000)`;
-  return `INSERT INTO rate_limits (key, hits, reset_at)
-         SELECT k, greatest(0, ${n}), now() + ${window} FROM unnest(${keys}) AS k ORDER BY k
-         ON CONFLICT (key) DO UPDATE SET
-           hits = greatest(0, CASE WHEN rate_limits.reset_at <= now() THEN ${n} ELSE rate_limits.hits + ${n} END),
-           reset_at = CASE WHEN rate_limits.reset_at <= now() THEN now() + ${window} ELSE rate_limits.reset_at END
-         RETURNING key, hits, reset_at`;
-}
-
-/** The counters' one statement (add and addAll; a login gives its guesses back with it): prepared once per connection */
-const ADD_ALL_SQL = preparedStatement('counters-add-all', counterAddSql('$1::text[]', '$2', '$3'));
-
-export function postgresCounterStore(db: Database): CounterStore {
-  let lastSweep = 0;
-  const sweep = () => {
-    const now = Date.now();
-    if (now - lastSweep > 60_000) {
-      lastSweep = now;
-      void db.query('DELETE FROM rate_limits WHERE reset_at < now()').catch(() => undefined);
-    }
-  };
-  const store: CounterStore = {
-    kind: 'postgres',
-    async add(key, n, windowMs) {
-      return (await store.addAll([key], n, windowMs))[0]!;
-    },
-    // one upsert for one key or several (counterAddSql), so the counting rule is written once
-    async addAll(keys, n, windowMs) {
-      const { rows } = await db.query<{ key: string; hits: number; reset_at: Date | string }>(ADD_ALL_SQL, [
-        [...new Set(keys)],
-        n,
-        windowMs,
-      ]);
-      sweep();
-      const byKey = new Map(rows.map((r) => [r.key, { count: r.hits, resetAt: new Date(r.reset_at).getTime() }]));
-      return keys.map((k) => byKey.get(k)!);
-    },
-    async reset(key) {
-      await db.query('DELETE FROM rate_limits WHERE key = $1', [key]);
-    },
-  };
-  return store;
-}
-
-export function redisCounterStore(redis: Redis): CounterStore {
-  const store: CounterStore = {
-    kind: 'redis',
-    async add(key, n, windowMs) {
-      return (await store.addAll([key], n, windowMs))[0]!;
-    },
-    // one MULTI for all keys: one round trip, applied at once
-    async addAll(keys, n, windowMs) {
-      const multi = redis.multi();
-      for (const key of keys) multi.incrby(`pp:rl:${key}`, n).pexpire(`pp:rl:${key}`, windowMs, 'NX').pttl(`pp:rl:${key}`);
-      const result = await multi.exec();
-      return Promise.all(
-        keys.map(async (key, i) => {
-          let count = Number(result?.[i * 3]?.[1] ?? n);
-          const ttl = Number(result?.[i * 3 + 2]?.[1] ?? windowMs);
-          const left = ttl > 0 ? ttl : windowMs;
-          if (count < 0) {
-            // a hit given back after its window ended: never below 0
-            await redis.set(`pp:rl:${key}`, 0, 'PX', left);
-            count = 0;
-          }
-          return { count, resetAt: Date.now() + left };
-        }),
-      );
-    },
-    async reset(key) {
-      await redis.del(`pp:rl:${key}`);
-    },
-  };
-  return store;
 }
 
 /** A limit on guesses: the key of its counter, and how many guesses a window allows. */

@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { problemSchema } from '@partner-portal/contracts';
-import type { Actor } from './access.js';
-import type { SessionStore } from './session.js';
+import type { Actor, SessionStore } from './session.js';
 
 /**
  * What every route file needs besides its own schemas: the documented problem answers, the empty

@@ -35,6 +35,12 @@ export interface SessionUser {
   mustChangePassword: boolean;
 }
 
+/** Who asks, as every administrative operation knows it (request.actor(), http/route-kit.ts): the signed-in user and the request. */
+export interface Actor {
+  user: SessionUser;
+  requestId: string;
+}
+
 export function hashSecret(secret: string): string {
   return hash('sha256', secret, 'base64url');
 }

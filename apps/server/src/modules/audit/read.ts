@@ -1,8 +1,8 @@
 import { stringify } from 'csv-stringify/sync';
 import type { AuditFilter } from '@partner-portal/contracts';
 import type { Database } from '../../db/client.js';
-import type { Actor } from '../../http/access.js';
-import { neutralizeFormula } from '../../http/spreadsheet.js';
+import type { Actor } from '../../http/session.js';
+import { neutralizeFormula } from '../spreadsheets/cells.js';
 import { organizationForActor } from '../scope/service.js';
 import { listAuditEntries, listAuditEntriesForExport, type AuditRow } from './queries.js';
 

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
-import type { Actor } from '../../http/access.js';
+import type { Actor } from '../../http/session.js';
 import { insertAuditEntry, type AuditChange } from './queries.js';
 
 /**

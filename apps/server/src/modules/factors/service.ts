@@ -9,7 +9,7 @@ import {
 import type { SqlStatement } from '../../db/sql.js';
 import { AppError } from '../../http/problem.js';
 import { Guess, type GuessLimit } from '../../http/rate-limit.js';
-import { hashSecret, newSecret, type SessionUser } from '../../http/session.js';
+import { hashSecret, newSecret, type Actor, type SessionUser } from '../../http/session.js';
 import type { Oidc } from '../../oidc/runtime.js';
 import { asksMultiFactor, type Authentication } from '../../oidc/multi-factor.js';
 import { seal, unseal } from '../../sealed.js';
@@ -17,7 +17,6 @@ import type { Services } from '../../services.js';
 import { verifyPassword } from '../../password-hashing.js';
 import { audit, withRefusalAudit } from '../audit/service.js';
 import { memberForChange } from '../members/service.js';
-import type { Actor } from '../../http/access.js';
 import { securityNoticeEmail, type SecurityNotice } from './notices.js';
 import * as passkeyQueries from './passkey-queries.js';
 import * as q from './queries.js';

@@ -1,6 +1,6 @@
 import { preparedStatement, type Queryable } from '../../db/client.js';
 import type { SqlStatement } from '../../db/sql.js';
-import { counterAddSql } from '../../http/rate-limit.js';
+import { counterAddSql } from '../counters/queries.js';
 import { secondFactorStateColumns, type SecondFactorState } from '../factors/queries.js';
 
 /** SQL of the identity module only. */

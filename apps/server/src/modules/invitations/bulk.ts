@@ -13,10 +13,11 @@ import {
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
 import { audit, auditRefusal, RefusedChange } from '../audit/service.js';
-import { neutralizeFormula } from '../../http/spreadsheet.js';
+import { neutralizeFormula } from '../spreadsheets/cells.js';
 import { getRights } from '../members/service.js';
 import { rightsContextFor, validateRights } from '../members/rights-context.js';
-import { assertInSubtree, requireRole, type Actor } from '../../http/access.js';
+import type { Actor } from '../../http/session.js';
+import { assertInSubtree, requireRole } from '../scope/access.js';
 import { listEmailDomains } from '../organizations/queries.js';
 import { organizationForActor } from '../scope/service.js';
 import type { Logger } from 'pino';

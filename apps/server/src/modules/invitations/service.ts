@@ -11,13 +11,13 @@ import {
 import type { Config } from '../../config.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
-import { hashSecret, newSecret } from '../../http/session.js';
+import { hashSecret, newSecret, type Actor } from '../../http/session.js';
 import type { Mailer } from '../mail/mailer.js';
 import { invitationEmail } from '../mail/messages.js';
 import { audit, auditRefusal, RefusedChange } from '../audit/service.js';
 import { delegatorOf, rightsContextFor, validateRights } from '../members/rights-context.js';
 import { pgErrorCode } from '../../db/errors.js';
-import { assertInSubtree, requireRole, type Actor } from '../../http/access.js';
+import { assertInSubtree, requireRole } from '../scope/access.js';
 import { listEmailDomains } from '../organizations/queries.js';
 import { organizationForActor } from '../scope/service.js';
 import * as q from './queries.js';

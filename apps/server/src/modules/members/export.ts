@@ -2,10 +2,10 @@ import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
 import { isOrganizationManager, isUserManager, toRights } from '@partner-portal/contracts';
 import type { Database } from '../../db/client.js';
-import type { Actor } from '../../http/access.js';
+import type { Actor } from '../../http/session.js';
 import { organizationForActor } from '../scope/service.js';
 import * as q from './queries.js';
-import { neutralizeFormula } from '../../http/spreadsheet.js';
+import { neutralizeFormula } from '../spreadsheets/cells.js';
 import { isoOrNull } from './service.js';
 
 /** The member export of a subtree (CSV or a spreadsheet), for its managers. */

@@ -10,7 +10,7 @@ import {
 } from '@partner-portal/contracts';
 import type { Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
-import type { Actor } from '../../http/access.js';
+import type { Actor } from '../../http/session.js';
 import { listOrganizationApps, readFeatures } from '../organizations/queries.js';
 
 /** The rights context (contracts rights.ts) of a member of one organization. */

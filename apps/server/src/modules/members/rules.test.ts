@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { emptyRights, type RightsContext } from '@partner-portal/contracts';
 import { validateRights } from './rights-context.js';
-import { neutralizeFormula } from '../../http/spreadsheet.js';
+import { neutralizeFormula } from '../spreadsheets/cells.js';
 import { buildTree } from '../organizations/service.js';
 import { containsPattern, subtreeCondition } from '../../db/sql.js';
-import { isPathInSubtree } from '../../http/access.js';
+import { isPathInSubtree } from '../scope/access.js';
 
 const features = {
   control_tower_enabled: false,

@@ -10,9 +10,9 @@ import {
 } from '@partner-portal/contracts';
 import { joinTransaction, type Database, type Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
-import type { SessionStore } from '../../http/session.js';
+import type { Actor, SessionStore } from '../../http/session.js';
 import { audit, auditRefusal, RefusedChange, withRefusalAudit, type AuditChange } from '../audit/service.js';
-import { assertInSubtree, requireRole, type Actor } from '../../http/access.js';
+import { assertInSubtree, requireRole } from '../scope/access.js';
 import type { AccountAccess, BackchannelNotice } from '../sessions/service.js';
 import * as q from './queries.js';
 import { delegatorOf, rightsContextFor, validateRights } from './rights-context.js';

@@ -1,6 +1,7 @@
 import type { InactiveDays, Organization } from '@partner-portal/contracts';
 import type { Database } from '../../db/client.js';
-import { assertInSubtree, requireRole, type Actor } from '../../http/access.js';
+import type { Actor } from '../../http/session.js';
+import { assertInSubtree, requireRole } from '../scope/access.js';
 import { AppError } from '../../http/problem.js';
 import { searchPendingInvitations, toInvitation } from '../invitations/queries.js';
 import { countMembersMatching, searchMembers } from '../members/queries.js';

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/client.js';
-import { assertInSubtree, requireRole, type Actor, type ManagerRole, type MemberActor } from '../../http/access.js';
+import type { Actor } from '../../http/session.js';
+import { assertInSubtree, requireRole, type ManagerRole, type MemberActor } from './access.js';
 import { AppError } from '../../http/problem.js';
 import { findOrganizationById, type OrganizationRow } from './queries.js';
 

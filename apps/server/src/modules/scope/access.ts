@@ -1,5 +1,5 @@
-import type { SessionUser } from './session.js';
-import { AppError } from './problem.js';
+import { AppError } from '../../http/problem.js';
+import type { Actor, SessionUser } from '../../http/session.js';
 
 /**
  * The authorization model of the organization administration (docs/product.md, "Roles and rights"):
@@ -7,13 +7,9 @@ import { AppError } from './problem.js';
  *
  * Order of checks, the same in every service call: not signed in → 401 (sessions.require);
  * no management role at all → 403; unknown target → 404; target outside the actor's subtree → 403.
+ * The one lookup of the organization an actor acts on that applies them is service.ts
+ * (organizationForActor).
  */
-
-/** What every administrative operation knows about who asks. */
-export interface Actor {
-  user: SessionUser;
-  requestId: string;
-}
 
 export type ManagerRole = 'user' | 'organization' | 'any';
 
