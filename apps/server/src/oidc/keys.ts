@@ -10,7 +10,7 @@ import { seal, unseal } from '../sealed.js';
  * then every instance publishes it in the JWKS but still signs with the current key; from then on
  * every instance signs with the new one, and the previous key stays published for
  * RETIRED_KEY_RETENTION_SECONDS so tokens signed with it still verify. Instances reload the key
- * set every minute (see oidc/index.ts), so the whole rotation needs no restart.
+ * set every minute (reloadKeys in oidc/runtime.ts, run by jobs.ts), so the whole rotation needs no restart.
  */
 export const SIGNING_ALG = 'RS256';
 /**

@@ -124,7 +124,7 @@ export function asksMultiFactor(params: Record<string, unknown>): boolean {
  * A login check of the provider, in place of oidc-provider's `essential_acr`/`essential_acrs`
  * (which compare with the session's acr only and so ask again and again for what the portal's
  * login never gives): the request asks for an acr the provider session has not proved, or a policy
- * requires a second factor of the account. The interaction page (oidc/index.ts) then decides with
+ * requires a second factor of the account. The interaction page (oidc/interaction.ts) then decides with
  * the portal session (LoginPolicy.loginAuthentication): complete, step-up or refuse; once it has
  * completed a login, this check does not ask again. An essential acr the portal never issues is
  * refused at once.

@@ -42,7 +42,7 @@ export interface ProviderRecords {
 /**
  * The portal session of the cookie sent with a provider request, if it is live. (Its
  * authentication time, the ID token's auth_time, reaches the provider with the login result of the
- * interaction page: oidc/index.ts.)
+ * interaction page: oidc/interaction.ts.)
  */
 export async function portalSession(
   services: Services,
@@ -87,7 +87,7 @@ export function createProvider(
   // The portal session (pp_session) is the identity session; the provider's session follows it.
   // Unless the request carries a live portal session of the provider session's account, a login
   // is needed (login_required for prompt=none); the interaction page then completes it at once for
-  // the portal session's user (see oidc/index.ts and docs/decisions/004-login-and-logout.md).
+  // the portal session's user (see oidc/interaction.ts and docs/decisions/004-login-and-logout.md).
   const policy = interactionPolicy.base();
   policy.get('login')!.checks.add(
     new interactionPolicy.Check('portal_session', 'The portal session ended or belongs to another user', 'login_required', async (ctx) => {

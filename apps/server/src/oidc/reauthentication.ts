@@ -6,7 +6,7 @@ import { interactionPolicy, type Interaction, type KoaContextWithOIDC } from 'oi
  * oidc-provider's own `max_age` check, asks for the login and writes into the interaction the
  * time the user must have authenticated after (`authenticated_after`, milliseconds since the
  * epoch): the time of the request for prompt=login (max_age=0 is the same), the request's time
- * minus max_age otherwise. The interaction page (oidc/index.ts) completes the login only for a
+ * minus max_age otherwise. The interaction page (oidc/interaction.ts) completes the login only for a
  * portal session that authenticated after it, and sends the user to the login page otherwise; the
  * login made there is the new authentication, and its time is the ID token's auth_time.
  */

@@ -5,7 +5,7 @@ import { AppError } from '../../http/problem.js';
 import { findOrganizationById, type OrganizationRow } from './queries.js';
 
 /**
- * The one scope lookup of the organization administration (http/access.ts has the order of
+ * The one scope lookup of the organization administration (access.ts has the order of
  * checks): the organization an actor acts on, found and checked the same way by every module.
  * 403 without the role (before any lookup, so nothing leaks to plain members), 404 for an unknown
  * organization, 403 outside the actor's subtree. Without an id, the actor's own organization.
