@@ -5,15 +5,16 @@ import type { SessionStore, SessionUser } from './session.js';
 
 /**
  * Counters shared by every instance of the portal: in PostgreSQL, or in Redis when REDIS_URL is
- * set (modules/counters/stores.ts). Used by the general request limit and by the limits of guesses (Guess).
- * Keys are stored as given: callers normalise them (identity/login-throttle.ts: e-mail addresses as
- * PostgreSQL's lower() does, the same as the account lookup).
+ * set (modules/counters/stores.ts). Used by the general request limit and by the limits of
+ * guesses (Guess). Keys are stored as given: callers normalise them (identity/login-throttle.ts:
+ * e-mail addresses as PostgreSQL's lower() does, the same as the account lookup).
  */
 export interface CounterStore {
   /**
    * Where the counters are kept. 'postgres': rows of rate_limits in the portal's own database, so
    * that a caller may take counts inside a statement of its own (counterAddSql in
-   * modules/counters/queries.ts; the password step, identity/queries.ts), saving a round trip. 'redis': in Redis, only through these methods.
+   * modules/counters/queries.ts; the password step, identity/queries.ts), saving a round trip.
+   * 'redis': in Redis, only through these methods.
    */
   readonly kind: 'postgres' | 'redis';
   /** Add n (may be negative, never below 0) to the counter of key in its fixed window; returns the new count and when it resets. */

@@ -80,7 +80,10 @@ export interface SessionRows {
   insert(q: Queryable, session: NewSession): Promise<void>;
   delete(q: Queryable, idHash: string): Promise<void>;
   deleteAllOf(q: Queryable, userId: string, exceptIdHash: string | null): Promise<unknown>;
-  /** The live session's user and when the session expires (ms); its expiry slides (ttlSeconds, at most rememberTtlSeconds from its start). */
+  /**
+   * The live session's user and when the session expires (ms); its expiry slides (ttlSeconds, at
+   * most rememberTtlSeconds from its start).
+   */
   findLive(q: Queryable, idHash: string, options: SessionOptions): Promise<{ user: SessionUser; expiresAtMs: number } | null>;
   deleteExpired(q: Queryable): Promise<void>;
 }
