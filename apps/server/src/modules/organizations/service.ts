@@ -4,7 +4,7 @@ import { AppError } from '../../http/problem.js';
 import { moveAuditPaths } from '../audit/queries.js';
 import { audit, organizationChange } from '../audit/service.js';
 import { pgErrorCode } from '../../db/errors.js';
-import { requireProviderAdministrator, requireRole, type Actor, type MemberActor } from '../../http/access.js';
+import { requireProviderAdministrator, requireRole, type Actor } from '../../http/access.js';
 import * as q from './queries.js';
 import { findOrganizationById, type OrganizationRow } from '../scope/queries.js';
 import { organizationForActor } from '../scope/service.js';
@@ -16,13 +16,19 @@ import type { TreeCache } from './tree-cache.js';
  * their own. Reading is open to userManagers and organizationManagers of the subtree.
  */
 
-/** Organizations other than the actor's own (edit, delete). */
-function assertNotOwn(
-  actor: MemberActor,
-  org: OrganizationRow,
+/**
+ * The organization an organizationManager changes (edit, delete), its row locked for the caller's
+ * transaction: one of their subtree other than their own (`key` otherwise).
+ */
+async function otherOrganizationForUpdate(
+  tx: Queryable,
+  actor: Actor,
+  organizationId: string,
   key: 'cannot_edit_own_organization' | 'cannot_delete_own_organization',
-): void {
-  if (org.id === actor.organizationId) throw new AppError(key);
+): Promise<OrganizationRow> {
+  const { member, org } = await organizationForActor(tx, actor, organizationId, { role: 'organization', forUpdate: true });
+  if (org.id === member.organizationId) throw new AppError(key);
+  return org;
 }
 
 /** Nest nodes sorted by path (children empty) into a tree rooted at the first node, in place. */
@@ -135,11 +141,9 @@ export class Organizations {
    */
   async rename(actor: Actor, organizationId: string, input: { name: string }): Promise<void> {
     const { db } = this.deps;
-    const member = requireRole(actor, 'organization');
     try {
       await db.transaction(async (tx) => {
-        const { org } = await organizationForActor(tx, actor, organizationId, { role: 'organization', forUpdate: true });
-        assertNotOwn(member, org, 'cannot_edit_own_organization');
+        const org = await otherOrganizationForUpdate(tx, actor, organizationId, 'cannot_edit_own_organization');
         const name = input.name.trim();
         const parentPath = org.path.slice(0, org.path.lastIndexOf('/'));
         const path = childPath(parentPath, name);
@@ -167,10 +171,8 @@ export class Organizations {
     input: { client_ids: string[]; available_for_sub_organizations?: string[] | undefined },
   ): Promise<void> {
     const { db } = this.deps;
-    const member = requireRole(actor, 'organization');
     await db.transaction(async (tx) => {
-      const { org } = await organizationForActor(tx, actor, organizationId, { role: 'organization', forUpdate: true });
-      assertNotOwn(member, org, 'cannot_edit_own_organization');
+      const org = await otherOrganizationForUpdate(tx, actor, organizationId, 'cannot_edit_own_organization');
       if (!org.parent_id) throw new AppError('cannot_edit_own_organization');
       const clientIds = unique(input.client_ids);
       await assertAppsAvailable(tx, org.parent_id, clientIds);
@@ -200,10 +202,8 @@ export class Organizations {
   /** Allow or forbid sub-organizations; forbidding cascades to the descendants. */
   async changeCanCreateSubOrganizations(actor: Actor, organizationId: string, value: boolean): Promise<void> {
     const { db } = this.deps;
-    const member = requireRole(actor, 'organization');
     await db.transaction(async (tx) => {
-      const { org } = await organizationForActor(tx, actor, organizationId, { role: 'organization', forUpdate: true });
-      assertNotOwn(member, org, 'cannot_edit_own_organization');
+      const org = await otherOrganizationForUpdate(tx, actor, organizationId, 'cannot_edit_own_organization');
       if (value) {
         const parent = org.parent_id ? await findOrganizationById(tx, org.parent_id) : null;
         if (!parent?.sub_organization_can_have_children) throw new AppError('not_allowed_to_create_sub_organizations');
@@ -230,11 +230,9 @@ export class Organizations {
   /** Delete an organization other than the actor's own, without members and sub-organizations. */
   async delete(actor: Actor, organizationId: string): Promise<void> {
     const { db } = this.deps;
-    const member = requireRole(actor, 'organization');
     try {
       await db.transaction(async (tx) => {
-        const { org } = await organizationForActor(tx, actor, organizationId, { role: 'organization', forUpdate: true });
-        assertNotOwn(member, org, 'cannot_delete_own_organization');
+        const org = await otherOrganizationForUpdate(tx, actor, organizationId, 'cannot_delete_own_organization');
         if ((await q.countMembers(tx, org.id)) > 0) throw new AppError('cannot_delete_organization_with_members');
         if ((await q.countChildren(tx, org.id)) > 0) throw new AppError('cannot_delete_organization_with_sub_organizations');
         await q.deleteOrganization(tx, org.id);
