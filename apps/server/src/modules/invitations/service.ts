@@ -149,6 +149,7 @@ export class Invitations {
     await this.send(made.row, made.code, inviterNameOf(actor));
   }
 
+  /** Invite one address: the invitation made (`make`, a refusal audited) and its link e-mailed (`mail`). */
   async create(actor: Actor, organizationId: string, input: InvitationInput): Promise<{ invitation: Invitation; organizationId: string }> {
     const { db } = this.deps;
     let made: MadeInvitation;
@@ -175,6 +176,7 @@ export class Invitations {
     return toInvitationWithOrg(row);
   }
 
+  /** Send a pending invitation again with a new code (the old link stops working). */
   async resend(actor: Actor, invitationId: string): Promise<void> {
     const { db, config } = this.deps;
     const code = newSecret();
@@ -196,6 +198,7 @@ export class Invitations {
     await this.send(row, code, inviterNameOf(actor));
   }
 
+  /** Revoke a pending invitation; irreversible. */
   async revoke(actor: Actor, invitationId: string): Promise<void> {
     const { db } = this.deps;
     await db.transaction(async (tx) => {
@@ -215,6 +218,7 @@ export class Invitations {
     });
   }
 
+  /** E-mail an invitation's link with its code, in the invitation's language. */
   private async send(
     row: { id: string; email: string; language_code: string; is_external_identity_provider: boolean; organization_name: string },
     code: string,

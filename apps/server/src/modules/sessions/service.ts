@@ -125,6 +125,7 @@ const iso = (value: Date | string) => new Date(value).toISOString();
 export class SessionList {
   constructor(private readonly deps: { db: Database; access: AccountAccess }) {}
 
+  /** The user's live sessions, the current one marked. */
   async list(user: SessionUser): Promise<{ sessions: SessionListItem[] }> {
     const { db } = this.deps;
     const rows = await q.listLiveSessions(db, user.id);
