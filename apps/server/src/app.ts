@@ -36,8 +36,8 @@ import { organizationDetailsRoutes } from './modules/organization-details/routes
 import { organizationRoutes } from './modules/organizations/routes.js';
 import { portalRoutes } from './modules/portal/routes.js';
 import { sessionRoutes } from './modules/sessions/routes.js';
-import { AccountAccess } from './modules/sessions/service.js';
 import { registerWebApp } from './modules/web/static.js';
+import { createModuleServices } from './module-services.js';
 import type { Services } from './services.js';
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
@@ -179,17 +179,18 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   // modules
   await app.register(healthRoutes);
   const oidc = await registerOidc(app, factorLoginPolicy(services));
-  const access = new AccountAccess(services, oidc);
+  const modules = createModuleServices(services, oidc);
+  const { access } = modules;
   await app.register(identityRoutes, { oidc, access });
-  await app.register(organizationRoutes);
-  await app.register(organizationDetailsRoutes);
-  await app.register(invitationRoutes);
-  await app.register(bulkInvitationRoutes);
-  await app.register(memberRoutes, { access });
-  await app.register(sessionRoutes, { access });
-  await app.register(portalRoutes);
-  await app.register(auditRoutes);
-  await app.register(developerRoutes);
+  await app.register(organizationRoutes, { organizations: modules.organizations });
+  await app.register(organizationDetailsRoutes, { organizationDetails: modules.organizationDetails });
+  await app.register(invitationRoutes, { invitations: modules.invitations, invitationAcceptance: modules.invitationAcceptance });
+  await app.register(bulkInvitationRoutes, { bulkInvitations: modules.bulkInvitations });
+  await app.register(memberRoutes, { members: modules.members, memberExport: modules.memberExport });
+  await app.register(sessionRoutes, { sessionList: modules.sessionList });
+  await app.register(portalRoutes, { portal: modules.portal });
+  await app.register(auditRoutes, { auditTrail: modules.auditTrail });
+  await app.register(developerRoutes, { developerExport: modules.developerExport });
   await app.register(factorRoutes, { oidc, access });
 
   await registerWebApp(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);

@@ -1,17 +1,10 @@
-import { type Rights } from '@partner-portal/contracts';
+import { CLIENT_IDS, type Rights } from '@partner-portal/contracts';
 
 /** The demo tree of npm run seed:demo (cli/seed-demo.ts): its organizations, members and invitations. */
 
-export const PARTNER_APPS = [
-  'partner-portal',
-  'loyalty-app',
-  'subscriptions-app',
-  'product-information',
-  'freshdesk',
-  'media-library',
-  'learnspace',
-  'profit_calculator',
-];
+/** The apps of the demo's partner organizations: every app of the catalogue but the control tower and the ordering tools. */
+const PROVIDER_TOOLS: string[] = [CLIENT_IDS.control_tower, CLIENT_IDS.ordering_tools];
+export const PARTNER_APPS = Object.values(CLIENT_IDS).filter((app) => !PROVIDER_TOOLS.includes(app));
 
 export interface DemoOrg {
   name: string;
@@ -61,109 +54,39 @@ export interface DemoMember {
   rights: (r: Rights) => void;
 }
 
-export const MEMBERS: DemoMember[] = [
-  {
-    email: 'eva.staff@nedap.example',
-    first: 'Eva',
-    last: 'Staff',
-    language: 'nl',
-    organization: null,
-    rights: (r) => {
-      r.partner_portal.nedap_user_full_permission = true;
-      r.loyalty.nedap_user_business_partner_manager = true;
-      r.ordering_tools.nedap_user_manage_articles_and_license_items = true;
-    },
-  },
-  {
-    email: 'anna.jansen@agripartners.example',
-    first: 'Anna',
-    last: 'Jansen',
-    language: 'nl',
-    organization: 'Agri Partners Benelux B.V.',
-    rights: (r) => {
-      r.partner_portal.user_full_permission = true;
-      r.loyalty.user_full_permission = true;
-      r.media_library.user_access = true;
-    },
-  },
-  {
-    email: 'piet.deboer@agripartners.example',
-    first: 'Piet',
-    last: 'de Boer',
-    language: 'nl',
-    organization: 'Agri Partners Benelux B.V.',
-    rights: (r) => {
-      r.partner_portal.user_user_manager = true;
-      r.subscription.user_suspender = true;
-    },
-  },
-  {
-    email: 'lisa.bakker@dealer-noord.example',
-    first: 'Lisa',
-    last: 'Bakker',
-    language: 'en',
-    organization: 'Dealer Noord',
-    rights: (r) => {
-      r.partner_portal.user_user_manager = true;
-      r.partner_portal.user_sub_organization_manager = true;
-      r.loyalty.user_request_manager = true;
-    },
-  },
-  {
-    email: 'jan.devries@devries.example',
-    first: 'Jan',
-    last: 'de Vries',
-    language: 'nl',
-    organization: 'Melkveebedrijf De Vries',
-    rights: (r) => {
-      r.media_library.user_access = true;
-      r.academy.user_access = true;
-    },
-  },
-  {
-    email: 'tom.peeters@dealer-zuid.example',
-    first: 'Tom',
-    last: 'Peeters',
-    language: 'en',
-    organization: 'Dealer Zuid',
-    rights: (r) => {
-      r.loyalty.user_access = true;
-      r.subscription.user_access = true;
-    },
-  },
-  {
-    email: 'klaus.mueller@farmtech.example',
-    first: 'Klaus',
-    last: 'Müller',
-    language: 'de',
-    organization: 'Farmtech GmbH',
-    rights: (r) => {
-      r.global_full_permission = true;
-    },
-  },
-  {
-    email: 'julia.weber@farmtech.example',
-    first: 'Julia',
-    last: 'Weber',
-    language: 'de',
-    organization: 'Farmtech Bayern',
-    rights: (r) => {
-      r.subscription.user_access = true;
-      r.academy.user_access = true;
-    },
-  },
-  {
-    email: 'sophie.martin@elevage.example',
-    first: 'Sophie',
-    last: 'Martin',
-    language: 'fr',
-    organization: 'Élevage Services SARL',
-    rights: (r) => {
-      r.partner_portal.user_full_permission = true;
-      r.profit_calculator.user_access = true;
-    },
-  },
-];
+/**
+ * The demo's members, a line each: e-mail address | first name | last name | language |
+ * organization (-: the root organization) | rights, as section.right or a flag of Rights, spaces between.
+ */
+const MEMBER_TABLE = `
+eva.staff@nedap.example          | Eva    | Staff    | nl | -                          | partner_portal.nedap_user_full_permission loyalty.nedap_user_business_partner_manager ordering_tools.nedap_user_manage_articles_and_license_items
+anna.jansen@agripartners.example | Anna   | Jansen   | nl | Agri Partners Benelux B.V. | partner_portal.user_full_permission loyalty.user_full_permission media_library.user_access
+piet.deboer@agripartners.example | Piet   | de Boer  | nl | Agri Partners Benelux B.V. | partner_portal.user_user_manager subscription.user_suspender
+lisa.bakker@dealer-noord.example | Lisa   | Bakker   | en | Dealer Noord               | partner_portal.user_user_manager partner_portal.user_sub_organization_manager loyalty.user_request_manager
+jan.devries@devries.example      | Jan    | de Vries | nl | Melkveebedrijf De Vries    | media_library.user_access academy.user_access
+tom.peeters@dealer-zuid.example  | Tom    | Peeters  | en | Dealer Zuid                | loyalty.user_access subscription.user_access
+klaus.mueller@farmtech.example   | Klaus  | Müller   | de | Farmtech GmbH              | global_full_permission
+julia.weber@farmtech.example     | Julia  | Weber    | de | Farmtech Bayern            | subscription.user_access academy.user_access
+sophie.martin@elevage.example    | Sophie | Martin   | fr | Élevage Services SARL      | partner_portal.user_full_permission profit_calculator.user_access
+`;
+
+/** Set one right (section.right) or flag (global_full_permission) of the table; a name Rights does not have is a mistake of the table. */
+function grant(rights: Rights, name: string): void {
+  const [first, second] = name.split('.') as [string, string | undefined];
+  const holder: Record<string, unknown> =
+    second === undefined ? rights : ((rights as unknown as Record<string, Record<string, unknown>>)[first] ?? {});
+  const key = second ?? first;
+  if (typeof holder[key] !== 'boolean') throw new Error(`seed:demo: no right ${name}`);
+  holder[key] = true;
+}
+
+export const MEMBERS: DemoMember[] = MEMBER_TABLE.trim()
+  .split('\n')
+  .map((line) => {
+    const [email = '', first = '', last = '', language = '', organization = '', rights = ''] = line.split('|').map((c) => c.trim());
+    const grantAll = (r: Rights) => rights.split(/\s+/).forEach((name) => grant(r, name));
+    return { email, first, last, language, organization: organization === '-' ? null : organization, rights: grantAll };
+  });
 
 export interface DemoInvitation {
   email: string;

@@ -64,3 +64,13 @@ export function joinTransaction(tx: Tx, db: Database): Database {
     close: () => Promise.reject(new Error('a joined transaction cannot close the database')),
   };
 }
+
+/** Whether the database answers a trivial statement (Database.ping). */
+export async function answers(db: { query(text: string): Promise<unknown> }): Promise<boolean> {
+  try {
+    await db.query('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  }
+}

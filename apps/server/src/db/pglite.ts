@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import v8 from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import type { Database, DatabaseOptions, Queryable } from './database.js';
+import { answers, type Database, type DatabaseOptions, type Queryable } from './database.js';
 
 /** The embedded database (PGlite, the zero-setup default): one process owns its data directory. */
 
@@ -57,14 +57,7 @@ export async function openPglite(options: DatabaseOptions): Promise<Database> {
       // One process owns an embedded database; nothing to race with.
       return fn({ query });
     },
-    async ping() {
-      try {
-        await db.query('SELECT 1');
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    ping: () => answers(db),
     poolStats() {
       // one connection, used by one statement at a time
       return { total: 1, idle: 1, waiting: 0 };

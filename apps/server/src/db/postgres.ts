@@ -1,5 +1,6 @@
 import pg from 'pg';
 import {
+  answers,
   NOTIFY_CHANNELS,
   type DatabaseOptions,
   type ListenOptions,
@@ -95,14 +96,7 @@ export function openPostgres(url: string, options: DatabaseOptions): Database {
         client.release();
       }
     },
-    async ping() {
-      try {
-        await pool.query('SELECT 1');
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    ping: () => answers(pool),
     poolStats() {
       return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
     },

@@ -21,25 +21,18 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  readonly logins = new Counter({
-    name: 'partner_portal_logins_total',
-    help: 'Password logins, by outcome (succeeded or failed)',
-    labelNames: ['outcome'] as const,
-    registers: [this.registry],
-  });
+  readonly logins = this.counter('partner_portal_logins_total', 'Password logins, by outcome (succeeded or failed)', ['outcome']);
 
-  readonly loginLocks = new Counter({
-    name: 'partner_portal_login_locks_total',
-    help: 'Login attempts refused because the account or the address made too many attempts (429)',
-    registers: [this.registry],
-  });
+  readonly loginLocks = this.counter(
+    'partner_portal_login_locks_total',
+    'Login attempts refused because the account or the address made too many attempts (429)',
+  );
 
-  readonly secondFactors = new Counter({
-    name: 'partner_portal_second_factor_checks_total',
-    help: 'Second-factor checks at sign-in or confirmation (a code of the app, a recovery code, a passkey), by outcome (succeeded or failed)',
-    labelNames: ['outcome'] as const,
-    registers: [this.registry],
-  });
+  readonly secondFactors = this.counter(
+    'partner_portal_second_factor_checks_total',
+    'Second-factor checks at sign-in or confirmation (a code of the app, a recovery code, a passkey), by outcome (succeeded or failed)',
+    ['outcome'],
+  );
 
   /** lookups counted as plain numbers (a lookup is on every authenticated request), published at a scrape */
   private readonly lookups = new Map<string, { hit: number; miss: number }>();
@@ -58,14 +51,18 @@ export class Metrics {
     },
   });
 
-  readonly overloadRejections = new Counter({
-    name: 'partner_portal_overload_rejections_total',
-    help: 'Requests answered 503 because the instance was overloaded, by reason (eventLoopDelay, heapUsedBytes, rssBytes)',
-    labelNames: ['reason'] as const,
-    registers: [this.registry],
-  });
+  readonly overloadRejections = this.counter(
+    'partner_portal_overload_rejections_total',
+    'Requests answered 503 because the instance was overloaded, by reason (eventLoopDelay, heapUsedBytes, rssBytes)',
+    ['reason'],
+  );
 
   private defaultsCollected = false;
+
+  /** A counter of this instance's registry, with the given labels. */
+  private counter<const L extends string = never>(name: string, help: string, labelNames: readonly L[] = []): Counter<L> {
+    return new Counter({ name, help, labelNames, registers: [this.registry] });
+  }
 
   /** A password login ended: the password login of modules/identity (login.ts, routes.ts). */
   login(succeeded: boolean): void {

@@ -1,5 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUDIT_EXPORT_COLUMNS } from '../../src/modules/audit/read.js';
 import { startPortal, type TestPortal } from '../support/portal.js';
 import { buildFixture, type Fixture } from '../organizations/fixtures.js';
 
@@ -118,19 +119,7 @@ describe('GET /api/audit/export', () => {
       actor_email: f.mgrNorth.email,
       occurred_at: '2026-02-02T00:00:00.000Z',
     });
-    expect(Object.keys(rows[0]!)).toEqual([
-      'occurred_at',
-      'actor_email',
-      'actor_user_id',
-      'organization_path',
-      'organization_id',
-      'action',
-      'target_type',
-      'target_id',
-      'before',
-      'after',
-      'request_id',
-    ]);
+    expect(Object.keys(rows[0]!)).toEqual(AUDIT_EXPORT_COLUMNS);
     const all = await f.userMgrA.client.get('/api/audit/export');
     const listed = await f.userMgrA.client.get('/api/audit');
     expect(parse<Record<string, string>>(all.text, { columns: true, bom: true }).length).toBe(listed.body.total);

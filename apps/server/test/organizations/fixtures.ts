@@ -1,4 +1,4 @@
-import { emptyRights, type Rights } from '@partner-portal/contracts';
+import { CLIENT_IDS, emptyRights, type Rights } from '@partner-portal/contracts';
 import type { HttpClient } from '../support/http.js';
 import type { TestPortal } from '../support/portal.js';
 
@@ -45,15 +45,9 @@ export interface Fixture {
   mgrB: ActorRef;
 }
 
-export const PARTNER_APPS = [
-  'partner-portal',
-  'loyalty-app',
-  'subscriptions-app',
-  'product-information',
-  'freshdesk',
-  'media-library',
-  'learnspace',
-];
+/** The apps an organization of the tree has unless a test says otherwise: all but the last three of the catalogue. */
+const OTHER_APPS: string[] = [CLIENT_IDS.profit_calculator, CLIENT_IDS.control_tower, CLIENT_IDS.ordering_tools];
+export const PARTNER_APPS = Object.values(CLIENT_IDS).filter((app) => !OTHER_APPS.includes(app));
 
 export function rights(set: (r: Rights) => void = () => undefined): Rights {
   const r = emptyRights();

@@ -403,9 +403,8 @@ describe('authorization matrix: delegation', () => {
   });
 
   it('remove or demote the last root user manager: 409 last_root_user_manager, audited', async () => {
-    const { changeRights, removeMember } = await import('../../src/modules/members/service.js');
-    const { AccountAccess } = await import('../../src/modules/sessions/service.js');
-    const access = new AccountAccess(portal.services, portal.app.oidc);
+    const { createModuleServices } = await import('../../src/module-services.js');
+    const { members } = createModuleServices(portal.services, portal.app.oidc);
     const { providerAdministratorRights } = await import('../../src/bootstrap.js');
     const { toRights } = await import('@partner-portal/contracts');
     const rootOrg = await root();
@@ -452,11 +451,11 @@ describe('authorization matrix: delegation', () => {
       });
       expect(demoted.status).toBe(204);
       // …so the bootstrap administrator's demotion or removal of the second would leave nobody
-      await expect(changeRights(db, access, adminSession, second.membershipId, toRights({}))).rejects.toMatchObject({
+      await expect(members.changeRights(adminSession, second.membershipId, toRights({}))).rejects.toMatchObject({
         key: 'last_root_user_manager',
         status: 409,
       });
-      await expect(removeMember(db, portal.services.sessions, adminSession, rootOrg.id, second.membershipId)).rejects.toMatchObject({
+      await expect(members.remove(adminSession, rootOrg.id, second.membershipId)).rejects.toMatchObject({
         key: 'last_root_user_manager',
         status: 409,
       });

@@ -1,6 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import type { AuditFilter } from '@partner-portal/contracts';
 import type { Database } from '../../db/client.js';
+import type { DownloadFile } from '../../http/route-kit.js';
 import type { Actor } from '../../http/session.js';
 import { neutralizeFormula } from '../spreadsheets/cells.js';
 import { organizationForActor } from '../scope/service.js';
@@ -33,13 +34,6 @@ function entryOf(r: AuditRow) {
   };
 }
 
-/** One page (50) of the subtree's entries that pass the filters, newest first. */
-export async function listAuditTrail(db: Database, actor: Actor, query: AuditFilter & { page: number }) {
-  const { org } = await organizationForActor(db, actor, query.organizationId, { role: 'any' });
-  const { total, rows } = await listAuditEntries(db, org.path, AUDIT_PAGE_SIZE, (query.page - 1) * AUDIT_PAGE_SIZE, query);
-  return { total, page: query.page, page_size: AUDIT_PAGE_SIZE, entries: rows.map(entryOf) };
-}
-
 export const AUDIT_EXPORT_COLUMNS = [
   'occurred_at',
   'actor_email',
@@ -54,10 +48,29 @@ export const AUDIT_EXPORT_COLUMNS = [
   'request_id',
 ] as const;
 
-/** The same entries as the listing, all pages (up to AUDIT_EXPORT_LIMIT), as CSV. */
-export async function exportAuditTrail(db: Database, actor: Actor, filter: AuditFilter) {
-  const { org } = await organizationForActor(db, actor, filter.organizationId, { role: 'any' });
-  const rows = await listAuditEntriesForExport(db, org.path, filter, AUDIT_EXPORT_LIMIT);
+/** The audit trail of a subtree, read by its managers. */
+export class AuditTrail {
+  constructor(private readonly deps: { db: Database }) {}
+
+  /** One page (50) of the subtree's entries that pass the filters, newest first. */
+  async page(actor: Actor, query: AuditFilter & { page: number }) {
+    const { db } = this.deps;
+    const { org } = await organizationForActor(db, actor, query.organizationId, { role: 'any' });
+    const { total, rows } = await listAuditEntries(db, org.path, AUDIT_PAGE_SIZE, (query.page - 1) * AUDIT_PAGE_SIZE, query);
+    return { total, page: query.page, page_size: AUDIT_PAGE_SIZE, entries: rows.map(entryOf) };
+  }
+
+  /** The same entries as the listing, all pages (up to AUDIT_EXPORT_LIMIT), as CSV. */
+  async csv(actor: Actor, filter: AuditFilter): Promise<DownloadFile> {
+    const { db } = this.deps;
+    const { org } = await organizationForActor(db, actor, filter.organizationId, { role: 'any' });
+    const rows = await listAuditEntriesForExport(db, org.path, filter, AUDIT_EXPORT_LIMIT);
+    return auditCsv(org.path, rows);
+  }
+}
+
+/** The entries as the export's CSV file, in the columns of AUDIT_EXPORT_COLUMNS. */
+function auditCsv(path: string, rows: AuditRow[]): DownloadFile {
   const json = (v: unknown) => (v === null || v === undefined ? '' : JSON.stringify(v));
   const records = rows.map((r) => {
     const e = entryOf(r);
@@ -77,7 +90,7 @@ export async function exportAuditTrail(db: Database, actor: Actor, filter: Audit
   });
   const stamp = new Date().toISOString().slice(0, 10);
   return {
-    filename: `audit-${org.path.replace(/\//g, '_')}-${stamp}.csv`,
+    filename: `audit-${path.replace(/\//g, '_')}-${stamp}.csv`,
     contentType: 'text/csv; charset=utf-8',
     body: stringify(records, { header: true, columns: [...AUDIT_EXPORT_COLUMNS], bom: true }),
   };

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { organizationExportResponseSchema, problemSchema } from '@partner-portal/contracts';
-import { organizationExport } from './service.js';
+import type { DeveloperExport } from './service.js';
 
 /** GET /api/developer/organization-export: the whole tree as JSON (developers only). */
-export const developerRoutes: FastifyPluginAsyncZod = async (app) => {
+export const developerRoutes: FastifyPluginAsyncZod<{ developerExport: DeveloperExport }> = async (app, { developerExport }) => {
   app.get(
     '/api/developer/organization-export',
     {
@@ -16,7 +16,7 @@ export const developerRoutes: FastifyPluginAsyncZod = async (app) => {
       serializerCompiler: () => (data) => JSON.stringify(data),
     },
     async (request, reply) => {
-      const body = await organizationExport(app.services.db, await app.services.sessions.require(request));
+      const body = await developerExport.organizationTree(await app.services.sessions.require(request));
       return reply
         .header('content-disposition', 'attachment; filename="organization-export.json"')
         .header('cache-control', 'no-store')

@@ -44,71 +44,6 @@ function checkNativeRegistration(input: AcceptInput): void {
 }
 
 /**
- * Accept: only PENDING. Native accounts register with a password; external accounts get no
- * password and are linked to their upstream identity at the first external login
- * (users.external_idp = 'external', external_subject NULL until then). The invitation row is
- * locked, so of two concurrent accepts exactly one wins; the other sees ACCEPTED (409).
- */
-export async function acceptInvitation(db: Database, invitationId: string, input: AcceptInput, requestId: string): Promise<void> {
-  const first = await q.findInvitation(db, invitationId);
-  if (!first || !codeMatches(first, input.invitation_code)) throw new AppError('unknown_invitation');
-  if (first.state !== 'PENDING')
-    throw new AppError('only_pending_invitations_can_be_accepted', { params: { invitation_state: first.state } });
-  if (input.accept_agreement === false) throw AppError.validation({ accept_agreement: 'agreement_required' });
-  const isExternal = first.is_external_identity_provider;
-  let passwordHash: string | null = null;
-  if (!isExternal) {
-    checkNativeRegistration(input);
-    passwordHash = await hashPassword(input.password!);
-  }
-  try {
-    await db.transaction(async (tx) => {
-      const inv = await q.findInvitation(tx, invitationId, { forUpdate: true });
-      if (!inv || inv.code_hash !== first.code_hash) throw new AppError('unknown_invitation');
-      if (inv.state !== 'PENDING')
-        throw new AppError('only_pending_invitations_can_be_accepted', { params: { invitation_state: inv.state } });
-      if (await q.userExists(tx, inv.email)) throw new AppError('email_address_already_exists');
-      const ctx = await rightsContextFor(tx, { id: inv.organization_id, depth: inv.organization_depth }, true);
-      const rights = await withinInviterRights(tx, inv.invited_by, validateRightsLenient(inv.rights, ctx), ctx);
-      const userId = await q.insertUser(tx, {
-        email: inv.email,
-        firstName: input.first_name.trim(),
-        lastName: input.last_name.trim(),
-        languageCode: input.language_code,
-        passwordHash,
-        externalIdp: isExternal ? EXTERNAL_IDP_ID : null,
-        newsletter: input.opt_in_for_newsletter,
-        isDeveloper: inv.organization_depth === 0 && rights.partner_portal.developer === true,
-      });
-      const membershipId = await q.insertMembership(tx, {
-        organizationId: inv.organization_id,
-        userId,
-        email: inv.email,
-        organizationPath: inv.organization_path,
-        rights,
-      });
-      await q.markAccepted(tx, inv.id, userId);
-      await audit(
-        tx,
-        { userId, email: inv.email, requestId },
-        {
-          organizationId: inv.organization_id,
-          organizationPath: inv.organization_path,
-          action: 'invitation.accept',
-          targetType: 'invitation',
-          targetId: inv.id,
-          before: { state: 'PENDING' },
-          after: { state: 'ACCEPTED', user_id: userId, membership_id: membershipId, external: isExternal, rights },
-        },
-      );
-    });
-  } catch (err) {
-    if (pgErrorCode(err) === '23505') throw new AppError('email_address_already_exists');
-    throw err;
-  }
-}
-
-/**
  * Rights of an invitation kept to what its inviter holds at acceptance (contracts delegation.ts):
  * an invitation made before that rule, or by someone who has lost rights since, gives no more.
  * An inviter who is gone no longer answers for it: the rights were checked when it was made.
@@ -133,5 +68,76 @@ function validateRightsLenient(stored: unknown, ctx: Parameters<typeof validateR
   } catch {
     // the organization changed since the invitation (apps removed): keep what is still allowed
     return applyRightsRules(rights, ctx);
+  }
+}
+
+/** Accepting invitations, by whoever holds a link's code (no sign-in). */
+export class InvitationAcceptance {
+  constructor(private readonly deps: { db: Database }) {}
+
+  /**
+   * Accept: only PENDING. Native accounts register with a password; external accounts get no
+   * password and are linked to their upstream identity at the first external login
+   * (users.external_idp = 'external', external_subject NULL until then). The invitation row is
+   * locked, so of two concurrent accepts exactly one wins; the other sees ACCEPTED (409).
+   */
+  async accept(invitationId: string, input: AcceptInput, requestId: string): Promise<void> {
+    const { db } = this.deps;
+    const first = await q.findInvitation(db, invitationId);
+    if (!first || !codeMatches(first, input.invitation_code)) throw new AppError('unknown_invitation');
+    if (first.state !== 'PENDING')
+      throw new AppError('only_pending_invitations_can_be_accepted', { params: { invitation_state: first.state } });
+    if (input.accept_agreement === false) throw AppError.validation({ accept_agreement: 'agreement_required' });
+    const isExternal = first.is_external_identity_provider;
+    let passwordHash: string | null = null;
+    if (!isExternal) {
+      checkNativeRegistration(input);
+      passwordHash = await hashPassword(input.password!);
+    }
+    try {
+      await db.transaction(async (tx) => {
+        const inv = await q.findInvitation(tx, invitationId, { forUpdate: true });
+        if (!inv || inv.code_hash !== first.code_hash) throw new AppError('unknown_invitation');
+        if (inv.state !== 'PENDING')
+          throw new AppError('only_pending_invitations_can_be_accepted', { params: { invitation_state: inv.state } });
+        if (await q.userExists(tx, inv.email)) throw new AppError('email_address_already_exists');
+        const ctx = await rightsContextFor(tx, { id: inv.organization_id, depth: inv.organization_depth }, true);
+        const rights = await withinInviterRights(tx, inv.invited_by, validateRightsLenient(inv.rights, ctx), ctx);
+        const userId = await q.insertUser(tx, {
+          email: inv.email,
+          firstName: input.first_name.trim(),
+          lastName: input.last_name.trim(),
+          languageCode: input.language_code,
+          passwordHash,
+          externalIdp: isExternal ? EXTERNAL_IDP_ID : null,
+          newsletter: input.opt_in_for_newsletter,
+          isDeveloper: inv.organization_depth === 0 && rights.partner_portal.developer === true,
+        });
+        const membershipId = await q.insertMembership(tx, {
+          organizationId: inv.organization_id,
+          userId,
+          email: inv.email,
+          organizationPath: inv.organization_path,
+          rights,
+        });
+        await q.markAccepted(tx, inv.id, userId);
+        await audit(
+          tx,
+          { userId, email: inv.email, requestId },
+          {
+            organizationId: inv.organization_id,
+            organizationPath: inv.organization_path,
+            action: 'invitation.accept',
+            targetType: 'invitation',
+            targetId: inv.id,
+            before: { state: 'PENDING' },
+            after: { state: 'ACCEPTED', user_id: userId, membership_id: membershipId, external: isExternal, rights },
+          },
+        );
+      });
+    } catch (err) {
+      if (pgErrorCode(err) === '23505') throw new AppError('email_address_already_exists');
+      throw err;
+    }
   }
 }

@@ -6,8 +6,8 @@ import {
   invitationBatchParamsSchema,
   organizationIdParamsSchema,
 } from '@partner-portal/contracts';
-import * as bulk from './bulk.js';
-import { problems } from '../../http/route-kit.js';
+import type { BulkInvitations } from './bulk.js';
+import { CHANGE_PROBLEMS, documented, SCOPED_PROBLEMS, sendDownload } from '../../http/route-kit.js';
 
 const tags = ['invitations'];
 const description =
@@ -20,59 +20,52 @@ const description =
   'Every cell is checked before anything is made; a control character in a cell is answered and reported as U+FFFD.';
 
 /** Bulk invitations from a CSV file: dry run, sending, and the sending's report. */
-export const bulkInvitationRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { services } = app;
-  const deps = { db: services.db, config: services.config, mailer: services.mailer, log: services.log };
-
+export const bulkInvitationRoutes: FastifyPluginAsyncZod<{ bulkInvitations: BulkInvitations }> = async (app, { bulkInvitations }) => {
   app.post(
     '/api/organizations/:organizationId/invitations/bulk/dry-run',
-    {
-      schema: {
+    documented(
+      {
         tags,
         summary: 'Dry run of a CSV file of invitations (userManager): what would happen to each row; nothing is sent or stored',
         description,
         params: organizationIdParamsSchema,
         body: bulkInvitationRequestSchema,
-        response: { 200: bulkInvitationResponseSchema, ...problems(400, 401, 403, 404, 409) },
+        response: { 200: bulkInvitationResponseSchema },
       },
-    },
-    async (request) => bulk.dryRunBulkInvitation(services.db, await request.actor(), request.params.organizationId, request.body),
+      CHANGE_PROBLEMS,
+    ),
+    async (request) => bulkInvitations.dryRun(await request.actor(), request.params.organizationId, request.body),
   );
 
   app.post(
     '/api/organizations/:organizationId/invitations/bulk',
-    {
-      schema: {
+    documented(
+      {
         tags,
         summary: 'Send the invitations of a CSV file (userManager): every ok row is invited and e-mailed; the report is stored (batch_id)',
         description: `${description} Every ok row is invited with the rules and audit entry of a single invitation (outcome sent); the sending is audited as invitation.bulk. The invitations, the report and its audit entry are stored together or not at all; the e-mails go out after that. Download the report at GET /api/invitations/batches/{batch_id}/report.`,
         params: organizationIdParamsSchema,
         body: bulkInvitationRequestSchema,
-        response: { 200: bulkInvitationResponseSchema, ...problems(400, 401, 403, 404, 409) },
+        response: { 200: bulkInvitationResponseSchema },
       },
-    },
-    async (request) => bulk.sendBulkInvitation(deps, await request.actor(), request.params.organizationId, request.body),
+      CHANGE_PROBLEMS,
+    ),
+    async (request) => bulkInvitations.send(await request.actor(), request.params.organizationId, request.body),
   );
 
   app.get(
     '/api/invitations/batches/:batchId/report',
-    {
-      schema: {
+    documented(
+      {
         tags,
         summary:
           'The report of a bulk invitation as CSV (userManager of the organization’s subtree): line, e-mail, names, language, outcome, invitation id',
         params: invitationBatchParamsSchema,
         produces: ['text/csv'],
-        response: { 200: z.any().describe('The CSV file, as an attachment'), ...problems(400, 401, 403, 404) },
+        response: { 200: z.any().describe('The CSV file, as an attachment') },
       },
-    },
-    async (request, reply) => {
-      const file = await bulk.invitationBatchReport(services.db, await request.actor(), request.params.batchId);
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${file.filename}"`)
-        .header('cache-control', 'no-store')
-        .send(file.body);
-    },
+      SCOPED_PROBLEMS,
+    ),
+    async (request, reply) => sendDownload(reply, await bulkInvitations.report(await request.actor(), request.params.batchId)),
   );
 };

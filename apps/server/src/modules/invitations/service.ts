@@ -29,12 +29,6 @@ import type { InvitationRow } from './queries.js';
  * as SHA-256 hashes; a resend issues a new code (the old link stops working).
  */
 
-export interface InvitationDeps {
-  db: Database;
-  config: Config;
-  mailer: Mailer;
-}
-
 export function invitationLink(config: Config, invitation: { id: string; isExternal: boolean }, code: string): string {
   const route = invitation.isExternal ? 'invitation-external-identity' : 'invitation';
   return `${config.publicUrl}/${route}/${invitation.id}?code=${encodeURIComponent(code)}`;
@@ -45,26 +39,6 @@ export function codeMatches(row: InvitationRow, code: string | undefined): boole
   const a = Buffer.from(hashSecret(code));
   const b = Buffer.from(row.code_hash);
   return a.length === b.length && timingSafeEqual(a, b);
-}
-
-async function sendInvitationEmail(
-  deps: InvitationDeps,
-  row: { id: string; email: string; language_code: string; is_external_identity_provider: boolean; organization_name: string },
-  code: string,
-  inviterName: string,
-): Promise<void> {
-  const link = invitationLink(deps.config, { id: row.id, isExternal: row.is_external_identity_provider }, code);
-  await deps.mailer.send({
-    to: row.email,
-    kind: 'invitation',
-    ...invitationEmail({
-      language: row.language_code,
-      link,
-      organizationName: row.organization_name,
-      inviterName,
-      isExternal: row.is_external_identity_provider,
-    }),
-  });
 }
 
 function inviterNameOf(actor: Actor): string {
@@ -84,105 +58,8 @@ export interface MadeInvitation {
   code: string;
 }
 
-/**
- * Make one invitation in the caller's transaction, with every rule of inviting one address (the
- * actor's subtree, allowed domains, no member or pending invitation yet, rights the organization
- * may have and the actor holds) and its audit entry. Nothing is e-mailed: the caller sends
- * `mailInvitation` once the transaction has committed. A refused change throws (RefusedChange for
- * rights not held; the caller audits it outside the rolled-back work).
- */
-export async function makeInvitation(
-  tx: Queryable,
-  config: Config,
-  actor: Actor,
-  organizationId: string,
-  input: InvitationInput,
-): Promise<MadeInvitation> {
-  const { org } = await organizationForActor(tx, actor, organizationId, { role: 'user' });
-  const email = input.email_address.trim();
-  const code = newSecret();
-  const domains = await listEmailDomains(tx, org.id);
-  if (!isDomainAllowed(email, domains)) {
-    const listed = domains.map((d) => `@${d}`);
-    throw new AppError('not_allowed_to_invite_other_domains', { messages: listed, params: { domains: listed.join(', ') } });
-  }
-  if (await q.userExists(tx, email)) throw new AppError('email_address_already_exists');
-  await q.sweepExpired(tx, email);
-  if (await q.hasPendingInvitation(tx, email)) throw new AppError('invitation_already_pending');
-  let rights: Rights | null = null;
-  if (input.rights) rights = validateRights(input.rights, await rightsContextFor(tx, org, actor.user.isDeveloper), null);
-  const notHeld = rights ? rightsNotHeld(delegatorOf(actor), rights) : [];
-  if (notHeld.length) {
-    const attempted = {
-      organizationId: org.id,
-      organizationPath: org.path,
-      action: 'invitation.create',
-      targetType: 'invitation',
-      targetId: null,
-      after: { email_address: email, rights },
-    };
-    throw new RefusedChange('cannot_grant_rights_not_held', attempted, { messages: notHeld, params: { rights: notHeld.join(', ') } });
-  }
-  const isExternal = input.is_external_identity_provider === true || (config.externalIdp?.emailDomains ?? []).includes(emailDomain(email));
-  const id = await q.insertInvitation(tx, {
-    organizationId: org.id,
-    email,
-    codeHash: hashSecret(code),
-    languageCode: input.language_code ?? (actor.user.languageCode || DEFAULT_USER_LANGUAGE),
-    isExternal,
-    rights,
-    invitedBy: actor.user.id,
-    ttlHours: config.INVITATION_TTL_HOURS,
-  });
-  const row = (await q.findInvitation(tx, id))!;
-  await audit(tx, actor, {
-    organizationId: org.id,
-    organizationPath: org.path,
-    action: 'invitation.create',
-    targetType: 'invitation',
-    targetId: id,
-    after: { email_address: email, language_code: row.language_code, is_external_identity_provider: isExternal, rights },
-  });
-  return { row, code };
-}
-
-/** E-mail a made invitation's link, from the actor (after its transaction committed). */
-export async function mailInvitation(deps: InvitationDeps, actor: Actor, made: MadeInvitation): Promise<void> {
-  await sendInvitationEmail(deps, made.row, made.code, inviterNameOf(actor));
-}
-
-export async function createInvitation(
-  deps: InvitationDeps,
-  actor: Actor,
-  organizationId: string,
-  input: InvitationInput,
-): Promise<{ invitation: Invitation; organizationId: string }> {
-  let made: MadeInvitation;
-  try {
-    made = await deps.db.transaction((tx) => makeInvitation(tx, deps.config, actor, organizationId, input));
-  } catch (err) {
-    if (err instanceof RefusedChange) await auditRefusal(deps.db, actor, err);
-    if (pgErrorCode(err) === '23505') throw new AppError('invitation_already_pending');
-    throw err;
-  }
-  await mailInvitation(deps, actor, made);
-  return { invitation: toInvitationWithOrg(made.row), organizationId: made.row.organization_id };
-}
-
 function toInvitationWithOrg(row: InvitationRow): Invitation {
   return q.toInvitation(row, true);
-}
-
-/** Public read of an invitation: needs the link's code, so invitation ids cannot be enumerated. */
-/**
- * GET /api/invitations/{id}: the invitation behind a link. The id alone is enough, as a client of
- * the documented call sends it (ids are random UUIDs, never listed outside the inviting subtree);
- * a link's code, when it comes along, must be the current one, so an old link (resent) is unknown.
- */
-export async function readInvitation(db: Database, invitationId: string, code: string | undefined): Promise<Invitation> {
-  const row = await q.findInvitation(db, invitationId);
-  if (!row || (code !== undefined && !codeMatches(row, code))) throw new AppError('unknown_invitation');
-  return toInvitationWithOrg(row);
 }
 
 async function loadForManager(
@@ -198,42 +75,167 @@ async function loadForManager(
   return row;
 }
 
-export async function resendInvitation(deps: InvitationDeps, actor: Actor, invitationId: string): Promise<void> {
-  const code = newSecret();
-  const row = await deps.db.transaction(async (tx) => {
-    const inv = await loadForManagerTx(tx, actor, invitationId);
-    if (inv.state !== 'PENDING') throw new AppError('only_pending_invitations_can_be_resent', { params: { invitation_state: inv.state } });
-    await q.renewCode(tx, inv.id, hashSecret(code), deps.config.INVITATION_TTL_HOURS);
-    await audit(tx, actor, {
-      organizationId: inv.organization_id,
-      organizationPath: inv.organization_path,
-      action: 'invitation.resend',
-      targetType: 'invitation',
-      targetId: inv.id,
-      before: { last_sent_at: inv.last_sent_at ? new Date(inv.last_sent_at).toISOString() : null },
-    });
-    return inv;
-  });
-  await sendInvitationEmail(deps, row, code, inviterNameOf(actor));
-}
-
-export async function revokeInvitation(db: Database, actor: Actor, invitationId: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    const inv = await loadForManagerTx(tx, actor, invitationId);
-    if (inv.state !== 'PENDING') throw new AppError('only_pending_invitations_can_be_revoked', { params: { invitation_state: inv.state } });
-    await q.markRevoked(tx, inv.id);
-    await audit(tx, actor, {
-      organizationId: inv.organization_id,
-      organizationPath: inv.organization_path,
-      action: 'invitation.revoke',
-      targetType: 'invitation',
-      targetId: inv.id,
-      before: { state: inv.state, email_address: inv.email },
-      after: { state: 'REVOKED' },
-    });
-  });
-}
-
 function loadForManagerTx(tx: Queryable, actor: Actor, invitationId: string): Promise<InvitationRow> {
   return loadForManager(tx, actor, invitationId, { forUpdate: true });
+}
+
+/**
+ * The invitations of the actor's subtree (the rules: the comment at the top of this file): made,
+ * e-mailed, read by the link's holder, resent and revoked.
+ */
+export class Invitations {
+  constructor(private readonly deps: { db: Database; config: Config; mailer: Mailer }) {}
+
+  /**
+   * Make one invitation in the caller's transaction, with every rule of inviting one address (the
+   * actor's subtree, allowed domains, no member or pending invitation yet, rights the organization
+   * may have and the actor holds) and its audit entry. Nothing is e-mailed: the caller sends
+   * `mail` once the transaction has committed. A refused change throws (RefusedChange for
+   * rights not held; the caller audits it outside the rolled-back work).
+   */
+  async make(tx: Queryable, actor: Actor, organizationId: string, input: InvitationInput): Promise<MadeInvitation> {
+    const { config } = this.deps;
+    const { org } = await organizationForActor(tx, actor, organizationId, { role: 'user' });
+    const email = input.email_address.trim();
+    const code = newSecret();
+    const domains = await listEmailDomains(tx, org.id);
+    if (!isDomainAllowed(email, domains)) {
+      const listed = domains.map((d) => `@${d}`);
+      throw new AppError('not_allowed_to_invite_other_domains', { messages: listed, params: { domains: listed.join(', ') } });
+    }
+    if (await q.userExists(tx, email)) throw new AppError('email_address_already_exists');
+    await q.sweepExpired(tx, email);
+    if (await q.hasPendingInvitation(tx, email)) throw new AppError('invitation_already_pending');
+    let rights: Rights | null = null;
+    if (input.rights) rights = validateRights(input.rights, await rightsContextFor(tx, org, actor.user.isDeveloper), null);
+    const notHeld = rights ? rightsNotHeld(delegatorOf(actor), rights) : [];
+    if (notHeld.length) {
+      const attempted = {
+        organizationId: org.id,
+        organizationPath: org.path,
+        action: 'invitation.create',
+        targetType: 'invitation',
+        targetId: null,
+        after: { email_address: email, rights },
+      };
+      throw new RefusedChange('cannot_grant_rights_not_held', attempted, { messages: notHeld, params: { rights: notHeld.join(', ') } });
+    }
+    const isExternal =
+      input.is_external_identity_provider === true || (config.externalIdp?.emailDomains ?? []).includes(emailDomain(email));
+    const id = await q.insertInvitation(tx, {
+      organizationId: org.id,
+      email,
+      codeHash: hashSecret(code),
+      languageCode: input.language_code ?? (actor.user.languageCode || DEFAULT_USER_LANGUAGE),
+      isExternal,
+      rights,
+      invitedBy: actor.user.id,
+      ttlHours: config.INVITATION_TTL_HOURS,
+    });
+    const row = (await q.findInvitation(tx, id))!;
+    await audit(tx, actor, {
+      organizationId: org.id,
+      organizationPath: org.path,
+      action: 'invitation.create',
+      targetType: 'invitation',
+      targetId: id,
+      after: { email_address: email, language_code: row.language_code, is_external_identity_provider: isExternal, rights },
+    });
+    return { row, code };
+  }
+
+  /** E-mail a made invitation's link, from the actor (after its transaction committed). */
+  async mail(actor: Actor, made: MadeInvitation): Promise<void> {
+    await this.send(made.row, made.code, inviterNameOf(actor));
+  }
+
+  /** Invite one address: the invitation made (`make`, a refusal audited) and its link e-mailed (`mail`). */
+  async create(actor: Actor, organizationId: string, input: InvitationInput): Promise<{ invitation: Invitation; organizationId: string }> {
+    const { db } = this.deps;
+    let made: MadeInvitation;
+    try {
+      made = await db.transaction((tx) => this.make(tx, actor, organizationId, input));
+    } catch (err) {
+      if (err instanceof RefusedChange) await auditRefusal(db, actor, err);
+      if (pgErrorCode(err) === '23505') throw new AppError('invitation_already_pending');
+      throw err;
+    }
+    await this.mail(actor, made);
+    return { invitation: toInvitationWithOrg(made.row), organizationId: made.row.organization_id };
+  }
+
+  /**
+   * GET /api/invitations/{id}: the invitation behind a link. The id alone is enough, as a client of
+   * the documented call sends it (ids are random UUIDs, never listed outside the inviting subtree);
+   * a link's code, when it comes along, must be the current one, so an old link (resent) is unknown.
+   */
+  async read(invitationId: string, code: string | undefined): Promise<Invitation> {
+    const { db } = this.deps;
+    const row = await q.findInvitation(db, invitationId);
+    if (!row || (code !== undefined && !codeMatches(row, code))) throw new AppError('unknown_invitation');
+    return toInvitationWithOrg(row);
+  }
+
+  /** Send a pending invitation again with a new code (the old link stops working). */
+  async resend(actor: Actor, invitationId: string): Promise<void> {
+    const { db, config } = this.deps;
+    const code = newSecret();
+    const row = await db.transaction(async (tx) => {
+      const inv = await loadForManagerTx(tx, actor, invitationId);
+      if (inv.state !== 'PENDING')
+        throw new AppError('only_pending_invitations_can_be_resent', { params: { invitation_state: inv.state } });
+      await q.renewCode(tx, inv.id, hashSecret(code), config.INVITATION_TTL_HOURS);
+      await audit(tx, actor, {
+        organizationId: inv.organization_id,
+        organizationPath: inv.organization_path,
+        action: 'invitation.resend',
+        targetType: 'invitation',
+        targetId: inv.id,
+        before: { last_sent_at: inv.last_sent_at ? new Date(inv.last_sent_at).toISOString() : null },
+      });
+      return inv;
+    });
+    await this.send(row, code, inviterNameOf(actor));
+  }
+
+  /** Revoke a pending invitation; irreversible. */
+  async revoke(actor: Actor, invitationId: string): Promise<void> {
+    const { db } = this.deps;
+    await db.transaction(async (tx) => {
+      const inv = await loadForManagerTx(tx, actor, invitationId);
+      if (inv.state !== 'PENDING')
+        throw new AppError('only_pending_invitations_can_be_revoked', { params: { invitation_state: inv.state } });
+      await q.markRevoked(tx, inv.id);
+      await audit(tx, actor, {
+        organizationId: inv.organization_id,
+        organizationPath: inv.organization_path,
+        action: 'invitation.revoke',
+        targetType: 'invitation',
+        targetId: inv.id,
+        before: { state: inv.state, email_address: inv.email },
+        after: { state: 'REVOKED' },
+      });
+    });
+  }
+
+  /** E-mail an invitation's link with its code, in the invitation's language. */
+  private async send(
+    row: { id: string; email: string; language_code: string; is_external_identity_provider: boolean; organization_name: string },
+    code: string,
+    inviterName: string,
+  ): Promise<void> {
+    const { config, mailer } = this.deps;
+    const link = invitationLink(config, { id: row.id, isExternal: row.is_external_identity_provider }, code);
+    await mailer.send({
+      to: row.email,
+      kind: 'invitation',
+      ...invitationEmail({
+        language: row.language_code,
+        link,
+        organizationName: row.organization_name,
+        inviterName,
+        isExternal: row.is_external_identity_provider,
+      }),
+    });
+  }
 }

@@ -5,6 +5,7 @@ import type { Database } from '../../db/client.js';
 import type { Actor } from '../../http/session.js';
 import { organizationForActor } from '../scope/service.js';
 import * as q from './queries.js';
+import type { DownloadFile } from '../../http/route-kit.js';
 import { neutralizeFormula } from '../spreadsheets/cells.js';
 import { isoOrNull } from './service.js';
 
@@ -24,19 +25,21 @@ const EXPORT_COLUMNS = [
   'last_sign_in_at',
 ] as const;
 
-export interface ExportFile {
-  filename: string;
-  contentType: string;
-  body: Buffer | string;
+export class MemberExport {
+  constructor(private readonly deps: { db: Database }) {}
+
+  /** The members of the actor's subtree (or of the organization given within it), as CSV or XLSX. */
+  async file(actor: Actor, query: { output: 'csv' | 'xlsx'; organizationId?: string | undefined }): Promise<DownloadFile> {
+    const { db } = this.deps;
+    const { org } = await organizationForActor(db, actor, query.organizationId, { role: 'any' });
+    const rows = await q.listMembersForExport(db, org.path);
+    return memberFile(org.path, rows, query.output);
+  }
 }
 
-export async function exportMembers(
-  db: Database,
-  actor: Actor,
-  query: { output: 'csv' | 'xlsx'; organizationId?: string | undefined },
-): Promise<ExportFile> {
-  const { org } = await organizationForActor(db, actor, query.organizationId, { role: 'any' });
-  const rows = (await q.listMembersForExport(db, org.path)).map((r) => {
+/** The export as a file: a row a member, in the columns of EXPORT_COLUMNS. */
+async function memberFile(path: string, members: q.ExportRow[], output: 'csv' | 'xlsx'): Promise<DownloadFile> {
+  const rows = members.map((r) => {
     const rights = toRights(r.rights);
     return [
       r.organization_path,
@@ -53,8 +56,8 @@ export async function exportMembers(
     ].map((v) => neutralizeFormula(String(v)));
   });
   const stamp = new Date().toISOString().slice(0, 10);
-  const base = `members-${org.path.replace(/\//g, '_')}-${stamp}`;
-  if (query.output === 'csv') {
+  const base = `members-${path.replace(/\//g, '_')}-${stamp}`;
+  if (output === 'csv') {
     return {
       filename: `${base}.csv`,
       contentType: 'text/csv; charset=utf-8',

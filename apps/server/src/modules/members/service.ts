@@ -30,19 +30,6 @@ async function loadMember(db: Queryable, actor: Actor, memberId: string, forUpda
   return row;
 }
 
-export async function getRights(db: Database, actor: Actor, memberId: string) {
-  const row = await loadMember(db, actor, memberId);
-  const ctx = await rightsContextFor(db, { id: row.organization_id, depth: row.organization_depth }, actor.user.isDeveloper);
-  return {
-    member_id: row.id,
-    organization_id: row.organization_id,
-    email_address: row.email,
-    is_provider_organization: ctx.isProviderOrganization,
-    organization_client_ids: [...ctx.organizationClientIds],
-    rights: toRights(row.rights),
-  };
-}
-
 /** Serialises every change of a root organization's member, so that two cannot both remove the last user manager. */
 const ROOT_MEMBERS_LOCK_KEY = 72_110_403;
 
@@ -82,50 +69,8 @@ export async function memberForChange(tx: Queryable, actor: Actor, memberId: str
   return { row, change };
 }
 
-/**
- * Change a member's rights: validated by docs/product.md, "Roles and rights" (409 invalid_rights), then by delegation (the actor
- * holds every right of the member and every right it changes), stored with the implications applied. When any right is taken
- * away, the member's access ends in the same transaction (their sessions and tokens carry the old rights: AccountAccess), and
- * their clients get back-channel logout once it has committed. Rights only added leave the access alone.
- */
-export async function changeRights(db: Database, access: AccountAccess, actor: Actor, memberId: string, input: Rights): Promise<void> {
-  const notices = await withRefusalAudit(db, actor, () =>
-    db.transaction(async (tx) => {
-      await lockIfRootMember(tx, memberId);
-      const { row, change } = await memberForChange(tx, actor, memberId, (row) => ({
-        organizationId: row.organization_id,
-        organizationPath: row.organization_path,
-        action: 'member.rights.update',
-        targetType: 'member',
-        targetId: row.id,
-        before: { email_address: row.email, rights: toRights(row.rights) },
-        after: { rights: input },
-      }));
-      const before = toRights(row.rights);
-      const ctx = await rightsContextFor(tx, { id: row.organization_id, depth: row.organization_depth }, actor.user.isDeveloper);
-      const rights = validateRights(input, ctx, before);
-      change.after = { rights };
-      const notHeld = changesNotHeld(delegatorOf(actor), before, rights);
-      if (notHeld.length)
-        throw new RefusedChange('cannot_grant_rights_not_held', change, { messages: notHeld, params: { rights: notHeld.join(', ') } });
-      await assertKeepsRootUserManager(tx, row, rights, change);
-      const isDeveloper = ctx.isProviderOrganization ? rights.partner_portal.developer === true : null;
-      await q.updateRights(tx, row.id, row.user_id, rights, isDeveloper);
-      await audit(tx, actor, change);
-      return rightsTakenAway(before, rights) ? (await access.revokeAll(tx, row.user_id)).notices : [];
-    }),
-  );
-  await access.notify(notices);
-}
-
 /** Remove a member: the user, their membership and their sessions go. Irreversible. */
-export async function removeMember(
-  db: Database,
-  sessions: SessionStore,
-  actor: Actor,
-  organizationId: string,
-  memberId: string,
-): Promise<void> {
+async function removeMember(db: Database, sessions: SessionStore, actor: Actor, organizationId: string, memberId: string): Promise<void> {
   await withRefusalAudit(db, actor, () =>
     db.transaction(async (tx) => {
       await lockIfRootMember(tx, memberId);
@@ -150,96 +95,144 @@ export async function removeMember(
   );
 }
 
-// ---- ending access: removal, sign out everywhere --------------------------------------------------
-
-/**
- * Remove members at once, all or none: each with removeMember's checks (the same rules as removing
- * one), each audited. Their portal sessions end, everything the OpenID provider issued to them is
- * revoked, and their clients get back-channel logout once the removal has committed. A refused
- * member refuses the whole request; its id is in the problem's params (member_id).
- */
-export async function removeMembers(
-  db: Database,
-  sessions: SessionStore,
-  access: AccountAccess,
-  actor: Actor,
-  memberIds: string[],
-): Promise<{ removed: number }> {
-  requireRole(actor, 'user');
-  // a refusal is audited outside the transaction it rolls back (removeMember's own record of it
-  // is rolled back with the rest)
-  let refused: RefusedChange | undefined;
-  const notices = await db
-    .transaction(async (tx) => {
-      const joined = joinTransaction(tx, db);
-      const pending: BackchannelNotice[] = [];
-      for (const memberId of memberIds) {
-        try {
-          const row = await q.findMembership(tx, memberId);
-          if (!row) throw new AppError('unknown_member');
-          await removeMember(joined, sessions, actor, row.organization_id, memberId);
-          pending.push(...(await access.revokeAll(tx, row.user_id)).notices);
-        } catch (err) {
-          if (err instanceof RefusedChange) refused = err;
-          if (err instanceof AppError && memberIds.length > 1) {
-            throw new AppError(err.key, {
-              detail: err.message,
-              params: { ...err.params, member_id: memberId },
-              ...(err.messages ? { messages: err.messages } : {}),
-            });
-          }
-          throw err;
-        }
-      }
-      return pending;
-    })
-    .catch(async (err: unknown) => {
-      if (refused) await auditRefusal(db, actor, refused);
-      throw err;
-    });
-  await access.notify(notices);
-  return { removed: memberIds.length };
-}
-
-/** Remove one member of an organization (removeMember), ending all their access as removeMembers does. */
-export async function removeMemberEndingAccess(
-  db: Database,
-  sessions: SessionStore,
-  access: AccountAccess,
-  actor: Actor,
-  organizationId: string,
-  memberId: string,
-): Promise<void> {
-  const notices = await withRefusalAudit(db, actor, () =>
-    db.transaction(async (tx) => {
-      const row = await q.findMembership(tx, memberId);
-      await removeMember(joinTransaction(tx, db), sessions, actor, organizationId, memberId);
-      return row ? (await access.revokeAll(tx, row.user_id)).notices : [];
-    }),
-  );
-  await access.notify(notices);
-}
-
-/** A userManager signs a member of their subtree out everywhere (audited); not themselves (409). */
-export async function signOutMember(db: Database, access: AccountAccess, actor: Actor, memberId: string): Promise<void> {
-  const notices = await db.transaction(async (tx) => {
-    const row = await loadMember(tx, actor, memberId, true);
-    if (row.user_id === actor.user.id) throw new AppError('invalid_operation', { detail: 'Use the list of your own sessions' });
-    const { notices: pending } = await access.revokeAll(tx, row.user_id);
-    await audit(tx, actor, {
-      organizationId: row.organization_id,
-      organizationPath: row.organization_path,
-      action: 'member.sign_out',
-      targetType: 'member',
-      targetId: row.id,
-      before: { email_address: row.email },
-    });
-    return pending;
-  });
-  await access.notify(notices);
-}
-
 /** A timestamp from the database as ISO 8601, or null. */
 export function isoOrNull(value: Date | string | null | undefined): string | null {
   return value === null || value === undefined ? null : new Date(value).toISOString();
+}
+
+/**
+ * The members of the actor's subtree (the rules: the comment at the top of this file): their
+ * rights, removal and signing out, each ending what must end through AccountAccess.
+ */
+export class Members {
+  constructor(private readonly deps: { db: Database; sessions: SessionStore; access: AccountAccess }) {}
+
+  /** A member's rights with the context the rights editor needs. */
+  async rights(actor: Actor, memberId: string) {
+    const { db } = this.deps;
+    const row = await loadMember(db, actor, memberId);
+    const ctx = await rightsContextFor(db, { id: row.organization_id, depth: row.organization_depth }, actor.user.isDeveloper);
+    return {
+      member_id: row.id,
+      organization_id: row.organization_id,
+      email_address: row.email,
+      is_provider_organization: ctx.isProviderOrganization,
+      organization_client_ids: [...ctx.organizationClientIds],
+      rights: toRights(row.rights),
+    };
+  }
+
+  /**
+   * Change a member's rights: validated by docs/product.md, "Roles and rights" (409 invalid_rights), then by delegation (the actor
+   * holds every right of the member and every right it changes), stored with the implications applied. When any right is taken
+   * away, the member's access ends in the same transaction (their sessions and tokens carry the old rights: AccountAccess), and
+   * their clients get back-channel logout once it has committed. Rights only added leave the access alone.
+   */
+  async changeRights(actor: Actor, memberId: string, input: Rights): Promise<void> {
+    const { db, access } = this.deps;
+    const notices = await withRefusalAudit(db, actor, () =>
+      db.transaction(async (tx) => {
+        await lockIfRootMember(tx, memberId);
+        const { row, change } = await memberForChange(tx, actor, memberId, (row) => ({
+          organizationId: row.organization_id,
+          organizationPath: row.organization_path,
+          action: 'member.rights.update',
+          targetType: 'member',
+          targetId: row.id,
+          before: { email_address: row.email, rights: toRights(row.rights) },
+          after: { rights: input },
+        }));
+        const before = toRights(row.rights);
+        const ctx = await rightsContextFor(tx, { id: row.organization_id, depth: row.organization_depth }, actor.user.isDeveloper);
+        const rights = validateRights(input, ctx, before);
+        change.after = { rights };
+        const notHeld = changesNotHeld(delegatorOf(actor), before, rights);
+        if (notHeld.length)
+          throw new RefusedChange('cannot_grant_rights_not_held', change, { messages: notHeld, params: { rights: notHeld.join(', ') } });
+        await assertKeepsRootUserManager(tx, row, rights, change);
+        const isDeveloper = ctx.isProviderOrganization ? rights.partner_portal.developer === true : null;
+        await q.updateRights(tx, row.id, row.user_id, rights, isDeveloper);
+        await audit(tx, actor, change);
+        return rightsTakenAway(before, rights) ? (await access.revokeAll(tx, row.user_id)).notices : [];
+      }),
+    );
+    await access.notify(notices);
+  }
+
+  /** Remove one member of an organization (removeMember), ending all their access as removeMany does. */
+  async remove(actor: Actor, organizationId: string, memberId: string): Promise<void> {
+    const { db, sessions, access } = this.deps;
+    const notices = await withRefusalAudit(db, actor, () =>
+      db.transaction(async (tx) => {
+        const row = await q.findMembership(tx, memberId);
+        await removeMember(joinTransaction(tx, db), sessions, actor, organizationId, memberId);
+        return row ? (await access.revokeAll(tx, row.user_id)).notices : [];
+      }),
+    );
+    await access.notify(notices);
+  }
+
+  /**
+   * Remove members at once, all or none: each with removeMember's checks (the same rules as removing
+   * one), each audited. Their portal sessions end, everything the OpenID provider issued to them is
+   * revoked, and their clients get back-channel logout once the removal has committed. A refused
+   * member refuses the whole request; its id is in the problem's params (member_id).
+   */
+  async removeMany(actor: Actor, memberIds: string[]): Promise<{ removed: number }> {
+    const { db, sessions, access } = this.deps;
+    requireRole(actor, 'user');
+    // a refusal is audited outside the transaction it rolls back (removeMember's own record of it
+    // is rolled back with the rest)
+    let refused: RefusedChange | undefined;
+    const notices = await db
+      .transaction(async (tx) => {
+        const joined = joinTransaction(tx, db);
+        const pending: BackchannelNotice[] = [];
+        for (const memberId of memberIds) {
+          try {
+            const row = await q.findMembership(tx, memberId);
+            if (!row) throw new AppError('unknown_member');
+            await removeMember(joined, sessions, actor, row.organization_id, memberId);
+            pending.push(...(await access.revokeAll(tx, row.user_id)).notices);
+          } catch (err) {
+            if (err instanceof RefusedChange) refused = err;
+            if (err instanceof AppError && memberIds.length > 1) {
+              throw new AppError(err.key, {
+                detail: err.message,
+                params: { ...err.params, member_id: memberId },
+                ...(err.messages ? { messages: err.messages } : {}),
+              });
+            }
+            throw err;
+          }
+        }
+        return pending;
+      })
+      .catch(async (err: unknown) => {
+        if (refused) await auditRefusal(db, actor, refused);
+        throw err;
+      });
+    await access.notify(notices);
+    return { removed: memberIds.length };
+  }
+
+  /** A userManager signs a member of their subtree out everywhere (audited); not themselves (409). */
+  async signOut(actor: Actor, memberId: string): Promise<void> {
+    const { db, access } = this.deps;
+    const notices = await db.transaction(async (tx) => {
+      const row = await loadMember(tx, actor, memberId, true);
+      if (row.user_id === actor.user.id) throw new AppError('invalid_operation', { detail: 'Use the list of your own sessions' });
+      const { notices: pending } = await access.revokeAll(tx, row.user_id);
+      await audit(tx, actor, {
+        organizationId: row.organization_id,
+        organizationPath: row.organization_path,
+        action: 'member.sign_out',
+        targetType: 'member',
+        targetId: row.id,
+        before: { email_address: row.email },
+      });
+      return pending;
+    });
+    await access.notify(notices);
+  }
 }

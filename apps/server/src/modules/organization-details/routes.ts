@@ -5,30 +5,31 @@ import {
   organizationIdParamsSchema,
   organizationSchema,
 } from '@partner-portal/contracts';
-import * as service from './service.js';
-import { problems } from '../../http/route-kit.js';
+import type { OrganizationDetails } from './service.js';
+import { documented, SCOPED_PROBLEMS } from '../../http/route-kit.js';
 
 /** The organization page's reads (docs/product.md, "Calls" Organizations and Members). HTTP only: the rules live in service.ts. */
-export const organizationDetailsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { services } = app;
+export const organizationDetailsRoutes: FastifyPluginAsyncZod<{ organizationDetails: OrganizationDetails }> = async (app, options) => {
+  const { organizationDetails } = options;
 
   app.get(
     '/api/organizations/:organizationId',
-    {
-      schema: {
+    documented(
+      {
         tags: ['organizations'],
         summary: 'One organization of the actor’s subtree: sub-organizations, pending invitations, members, apps, allowed e-mail domains',
         params: organizationIdParamsSchema,
-        response: { 200: organizationSchema, ...problems(400, 401, 403, 404) },
+        response: { 200: organizationSchema },
       },
-    },
-    async (request) => service.getOrganization(services.db, await request.actor(), request.params.organizationId),
+      SCOPED_PROBLEMS,
+    ),
+    async (request) => organizationDetails.organization(await request.actor(), request.params.organizationId),
   );
 
   app.get(
     '/api/members/search',
-    {
-      schema: {
+    documented(
+      {
         tags: ['members'],
         summary: 'Search members and pending invitations by e-mail',
         description:
@@ -39,9 +40,10 @@ export const organizationDetailsRoutes: FastifyPluginAsyncZod = async (app) => {
           'With `inactiveDays` (30, 90, 180 or 365) only members who have not signed in for that many days, or never, are listed, and no invitations. ' +
           'Each member carries `last_sign_in_at` (null: never signed in).',
         querystring: memberSearchQuerySchema,
-        response: { 200: memberSearchResponseSchema, ...problems(400, 401, 403, 404) },
+        response: { 200: memberSearchResponseSchema },
       },
-    },
-    async (request) => service.searchPeople(services.db, await request.actor(), request.query),
+      SCOPED_PROBLEMS,
+    ),
+    async (request) => organizationDetails.searchPeople(await request.actor(), request.query),
   );
 };

@@ -35,57 +35,64 @@ function toMember(m: {
   };
 }
 
-export async function getOrganization(db: Database, actor: Actor, organizationId: string): Promise<Organization> {
-  const member = requireRole(actor, 'any');
-  const org = await q.findOrganizationPage(db, organizationId);
-  if (!org) throw new AppError('not_found');
-  assertInSubtree(member, org.path);
-  const { children, invitations, members, apps, allowed_email_domains: domains } = org;
-  return {
-    id: org.id,
-    parent_id: org.parent_id,
-    name: org.name,
-    path: org.path,
-    can_create_sub_organization: org.can_create_sub_organization,
-    sub_organization_can_have_children: org.sub_organization_can_have_children,
-    sub_organizations: children.map((c) => ({ id: c.id, name: c.name, path: c.path, can_be_deleted: !c.has_children && !c.has_members })),
-    pending_invitations: invitations.map((i) => toInvitation(i)),
-    members: members.map(toMember),
-    apps: apps.map((a) => ({ client_id: a.client_id, name: a.name, available_for_sub_organizations: a.available_for_sub_organizations })),
-    allowed_email_domains: domains,
-  };
-}
-
 /** Totals of a search are exact up to this many matches; above it, total is the cap and total_capped is set. */
 export const SEARCH_COUNT_CAP = 1_000;
 
-/**
- * Case-insensitive substring search of e-mail addresses over an organization and its descendants,
- * sorted by organization path then e-mail; members and pending invitations, each paged alike.
- */
-export async function searchPeople(
-  db: Database,
-  actor: Actor,
-  query: { organizationId: string; q: string; page: number; pageSize: number; inactiveDays?: InactiveDays | undefined },
-) {
-  const { org } = await organizationForActor(db, actor, query.organizationId, { role: 'any' });
-  const text = query.q.trim();
-  const filter = { text, inactiveDays: query.inactiveDays };
-  const offset = (query.page - 1) * query.pageSize;
-  // three independent reads at once: the answer takes the slowest, not the sum;
-  // the inactive-member filter is about members only, so it lists no invitations
-  const [counted, members, invitations] = await Promise.all([
-    countMembersMatching(db, org.path, filter, SEARCH_COUNT_CAP + 1),
-    searchMembers(db, org.path, filter, query.pageSize, offset),
-    query.inactiveDays === undefined ? searchPendingInvitations(db, org.path, text, query.pageSize, offset) : Promise.resolve([]),
-  ]);
-  return {
-    total: Math.min(counted, SEARCH_COUNT_CAP),
-    total_capped: counted > SEARCH_COUNT_CAP,
-    page: query.page,
-    page_size: query.pageSize,
-    invitations_total: invitations[0]?.total ?? 0,
-    members: members.map((m) => ({ ...toMember(m), organization_name: m.organization_name, organization_path: m.organization_path })),
-    invitations: invitations.map((i) => toInvitation(i, true)),
-  };
+/** The organization page's reads: one organization of the actor's subtree, and the people search. */
+export class OrganizationDetails {
+  constructor(private readonly deps: { db: Database }) {}
+
+  /** The organization with its sub-organizations, pending invitations, members, apps and allowed e-mail domains. */
+  async organization(actor: Actor, organizationId: string): Promise<Organization> {
+    const { db } = this.deps;
+    const member = requireRole(actor, 'any');
+    const org = await q.findOrganizationPage(db, organizationId);
+    if (!org) throw new AppError('not_found');
+    assertInSubtree(member, org.path);
+    const { children, invitations, members, apps, allowed_email_domains: domains } = org;
+    return {
+      id: org.id,
+      parent_id: org.parent_id,
+      name: org.name,
+      path: org.path,
+      can_create_sub_organization: org.can_create_sub_organization,
+      sub_organization_can_have_children: org.sub_organization_can_have_children,
+      sub_organizations: children.map((c) => ({ id: c.id, name: c.name, path: c.path, can_be_deleted: !c.has_children && !c.has_members })),
+      pending_invitations: invitations.map((i) => toInvitation(i)),
+      members: members.map(toMember),
+      apps: apps.map((a) => ({ client_id: a.client_id, name: a.name, available_for_sub_organizations: a.available_for_sub_organizations })),
+      allowed_email_domains: domains,
+    };
+  }
+
+  /**
+   * Case-insensitive substring search of e-mail addresses over an organization and its descendants,
+   * sorted by organization path then e-mail; members and pending invitations, each paged alike.
+   */
+  async searchPeople(
+    actor: Actor,
+    query: { organizationId: string; q: string; page: number; pageSize: number; inactiveDays?: InactiveDays | undefined },
+  ) {
+    const { db } = this.deps;
+    const { org } = await organizationForActor(db, actor, query.organizationId, { role: 'any' });
+    const text = query.q.trim();
+    const filter = { text, inactiveDays: query.inactiveDays };
+    const offset = (query.page - 1) * query.pageSize;
+    // three independent reads at once: the answer takes the slowest, not the sum;
+    // the inactive-member filter is about members only, so it lists no invitations
+    const [counted, members, invitations] = await Promise.all([
+      countMembersMatching(db, org.path, filter, SEARCH_COUNT_CAP + 1),
+      searchMembers(db, org.path, filter, query.pageSize, offset),
+      query.inactiveDays === undefined ? searchPendingInvitations(db, org.path, text, query.pageSize, offset) : Promise.resolve([]),
+    ]);
+    return {
+      total: Math.min(counted, SEARCH_COUNT_CAP),
+      total_capped: counted > SEARCH_COUNT_CAP,
+      page: query.page,
+      page_size: query.pageSize,
+      invitations_total: invitations[0]?.total ?? 0,
+      members: members.map((m) => ({ ...toMember(m), organization_name: m.organization_name, organization_path: m.organization_path })),
+      invitations: invitations.map((i) => toInvitation(i, true)),
+    };
+  }
 }

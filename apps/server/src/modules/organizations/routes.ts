@@ -10,141 +10,131 @@ import {
   updateOrganizationRequestSchema,
   type OrganizationNode,
 } from '@partner-portal/contracts';
-import * as service from './service.js';
-import { TreeCache } from './tree-cache.js';
-import { noContent, problems } from '../../http/route-kit.js';
+import type { Organizations } from './service.js';
+import { CHANGE_PROBLEMS, documented, SCOPED_PROBLEMS, noContent, noContentAfter } from '../../http/route-kit.js';
+
+const tags = ['organizations'];
+const params = organizationIdParamsSchema;
 
 /** The organization tree (docs/product.md, "Calls" Organizations). HTTP only: the rules live in service.ts. */
-export const organizationRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { services } = app;
-  const treeCache = new TreeCache((hit) => services.metrics.cacheLookup('organization_tree', hit));
-  // the tree's change log is swept by a job (jobs.ts)
-
+export const organizationRoutes: FastifyPluginAsyncZod<{ organizations: Organizations }> = async (app, { organizations }) => {
   app.get(
     '/api/organizations/tree',
-    {
-      schema: {
-        tags: ['organizations'],
+    documented(
+      {
+        tags,
         summary: "The actor's organization with its whole subtree, children sorted by path, with member and pending-invitation counts",
-        response: { 200: organizationNodeSchema, ...problems(401, 403) },
+        response: { 200: organizationNodeSchema },
       },
-    },
+      [401, 403],
+    ),
     // The tree may hold 10,000 nodes, made from the query's rows and serialized once per change
-    // (TreeCache): JSON text, sent as it is, with no recursive zod pass (which cost more than the
-    // query). The schema still documents it; the cast tells the type provider so.
+    // (TreeCache, its change log swept by a job in jobs.ts): JSON text, sent as it is, with no
+    // recursive zod pass (which cost more than the query). The schema still documents it; the
+    // cast tells the type provider so.
     async (request, reply) => {
-      const json = await service.getTree(services.db, await request.actor(), treeCache);
+      const json = await organizations.tree(await request.actor());
       return reply.type('application/json; charset=utf-8').send(json as unknown as OrganizationNode);
     },
   );
 
   app.post(
     '/api/organizations',
-    {
-      schema: {
-        tags: ['organizations'],
+    documented(
+      {
+        tags,
         summary: 'Create a sub-organization (organizationManager); the path is derived from the name',
         body: createOrganizationRequestSchema,
-        response: { 201: createOrganizationResponseSchema, ...problems(400, 401, 403, 404, 409) },
+        response: { 201: createOrganizationResponseSchema },
       },
-    },
-    async (request, reply) => reply.code(201).send(await service.createOrganization(services.db, await request.actor(), request.body)),
+      CHANGE_PROBLEMS,
+    ),
+    async (request, reply) => reply.code(201).send(await organizations.create(await request.actor(), request.body)),
   );
 
   app.patch(
     '/api/organizations/:organizationId',
-    {
-      schema: {
-        tags: ['organizations'],
+    documented(
+      {
+        tags,
         summary: 'Rename an organization other than one’s own; its path and its subtree’s paths follow the new name',
-        params: organizationIdParamsSchema,
+        params,
         body: updateOrganizationRequestSchema,
-        response: { 204: noContent, ...problems(400, 401, 403, 404, 409) },
+        response: { 204: noContent },
       },
-    },
-    async (request, reply) => {
-      await service.updateOrganization(services.db, await request.actor(), request.params.organizationId, request.body);
-      return reply.code(204).send(null);
-    },
+      CHANGE_PROBLEMS,
+    ),
+    async (request, reply) =>
+      noContentAfter(reply, organizations.rename(await request.actor(), request.params.organizationId, request.body)),
   );
 
   app.delete(
     '/api/organizations/:organizationId',
-    {
-      schema: {
-        tags: ['organizations'],
+    documented(
+      {
+        tags,
         summary: 'Delete an organization other than one’s own, without members and sub-organizations',
-        params: organizationIdParamsSchema,
-        response: { 204: noContent, ...problems(400, 401, 403, 404, 409) },
+        params,
+        response: { 204: noContent },
       },
-    },
-    async (request, reply) => {
-      await service.deleteOrganization(services.db, await request.actor(), request.params.organizationId);
-      return reply.code(204).send(null);
-    },
+      CHANGE_PROBLEMS,
+    ),
+    async (request, reply) => noContentAfter(reply, organizations.delete(await request.actor(), request.params.organizationId)),
   );
 
   app.patch(
     '/api/organizations/:organizationId/apps',
-    {
-      schema: {
-        tags: ['organizations'],
+    documented(
+      {
+        tags,
         summary:
           'Change an organization’s apps (from its parent’s apps available for sub-organizations); descendants keep only the allowed apps',
-        params: organizationIdParamsSchema,
+        params,
         body: changeOrganizationAppsRequestSchema,
-        response: { 204: noContent, ...problems(400, 401, 403, 404, 409) },
+        response: { 204: noContent },
       },
-    },
-    async (request, reply) => {
-      await service.changeApps(services.db, await request.actor(), request.params.organizationId, request.body);
-      return reply.code(204).send(null);
-    },
+      CHANGE_PROBLEMS,
+    ),
+    async (request, reply) =>
+      noContentAfter(reply, organizations.changeApps(await request.actor(), request.params.organizationId, request.body)),
   );
 
   app.patch(
     '/api/organizations/:organizationId/can-create-sub-organizations',
-    {
-      schema: {
-        tags: ['organizations'],
+    documented(
+      {
+        tags,
         summary:
           'Allow or forbid creating sub-organizations; switching off also switches off sub_organization_can_have_children for the organization and all its descendants',
-        params: organizationIdParamsSchema,
+        params,
         querystring: canCreateSubOrganizationsQuerySchema,
-        response: { 204: noContent, ...problems(400, 401, 403, 404, 409) },
+        response: { 204: noContent },
       },
-    },
+      CHANGE_PROBLEMS,
+    ),
     async (request, reply) => {
-      await service.changeCanCreateSubOrganizations(
-        services.db,
-        await request.actor(),
-        request.params.organizationId,
-        request.query.canCreateSubOrganizations,
-      );
-      return reply.code(204).send(null);
+      const { organizationId } = request.params;
+      const allowed = request.query.canCreateSubOrganizations;
+      return noContentAfter(reply, organizations.changeCanCreateSubOrganizations(await request.actor(), organizationId, allowed));
     },
   );
 
   app.put(
     '/api/organizations/:organizationId/allowed-email-domains',
-    {
-      schema: {
-        tags: ['organizations'],
+    documented(
+      {
+        tags,
         summary:
           'Replace the e-mail domains invitations of this organization are limited to (provider administrators only; empty list: any domain)',
-        params: organizationIdParamsSchema,
+        params,
         body: allowedEmailDomainsRequestSchema,
-        response: { 204: noContent, ...problems(400, 401, 403, 404) },
+        response: { 204: noContent },
       },
-    },
+      SCOPED_PROBLEMS,
+    ),
     async (request, reply) => {
-      await service.setAllowedEmailDomains(
-        services.db,
-        await request.actor(),
-        request.params.organizationId,
-        request.body.allowed_email_domains,
-      );
-      return reply.code(204).send(null);
+      const domains = request.body.allowed_email_domains;
+      return noContentAfter(reply, organizations.setAllowedEmailDomains(await request.actor(), request.params.organizationId, domains));
     },
   );
 };

@@ -1,10 +1,10 @@
 import { ACR_MULTI_FACTOR } from '@partner-portal/contracts';
-import type { Queryable } from '../../db/client.js';
+import type { Logger } from 'pino';
+import type { Database, Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
 import type { SessionUser } from '../../http/session.js';
 import type { Oidc } from '../../oidc/runtime.js';
 import { backchannelLogout } from '../../oidc/logout.js';
-import type { Services } from '../../services.js';
 import * as q from './queries.js';
 
 /**
@@ -47,10 +47,7 @@ const toNotices = (rows: q.EndedAuthorization[]): BackchannelNotice[] =>
   rows.map((r) => ({ clientId: r.client_id, accountId: r.account_id, sid: r.sid }));
 
 export class AccountAccess {
-  constructor(
-    private readonly services: Services,
-    private readonly oidc: Oidc,
-  ) {}
+  constructor(private readonly deps: { log: Logger; oidc: Oidc }) {}
 
   /**
    * End every access of a user within the caller's transaction, except what `spared` names.
@@ -74,14 +71,11 @@ export class AccountAccess {
 
   /** Send back-channel logout to each client that registered for it; a failing client is logged, never fatal. */
   async notify(notices: BackchannelNotice[]): Promise<void> {
-    const provider = this.oidc.provider();
-    await Promise.all(
-      notices.map(({ clientId, accountId, sid }) => backchannelLogout(provider, this.services.log, clientId, accountId, sid)),
-    );
+    const { log, oidc } = this.deps;
+    const provider = oidc.provider();
+    await Promise.all(notices.map(({ clientId, accountId, sid }) => backchannelLogout(provider, log, clientId, accountId, sid)));
   }
 }
-
-// ---- the user's own sessions --------------------------------------------------------------------
 
 export interface SessionListItem {
   id: string;
@@ -127,46 +121,48 @@ export function describeUserAgent(userAgent: string | null): string | null {
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
-export async function listSessions(services: Services, user: SessionUser): Promise<{ sessions: SessionListItem[] }> {
-  const rows = await q.listLiveSessions(services.db, user.id);
-  return {
-    sessions: rows.map((r) => ({
-      id: r.id_hash,
-      browser: describeUserAgent(r.user_agent),
-      user_agent: r.user_agent,
-      ip_address: r.ip_address,
-      created_at: iso(r.created_at),
-      last_seen_at: iso(r.last_seen_at),
-      current: r.id_hash === user.sessionIdHash,
-    })),
-  };
-}
+/** The signed-in user's own portal sessions: the list, ending one, ending all the others. */
+export class SessionList {
+  constructor(private readonly deps: { db: Database; access: AccountAccess }) {}
 
-/**
- * End one of the user's own sessions (another browser). The current one ends by logging out
- * (409 invalid_operation here). Ending a session that is already gone, or that is not the user's,
- * changes nothing (204 either way, so ids of other users' sessions cannot be probed).
- */
-export async function endSession(services: Services, user: SessionUser, sessionId: string): Promise<void> {
-  if (sessionId === user.sessionIdHash) throw new AppError('invalid_operation', { detail: 'Log out to end the current session' });
-  await q.deleteSessionOf(services.db, user.id, sessionId);
-}
+  /** The user's live sessions, the current one marked. */
+  async list(user: SessionUser): Promise<{ sessions: SessionListItem[] }> {
+    const { db } = this.deps;
+    const rows = await q.listLiveSessions(db, user.id);
+    return {
+      sessions: rows.map((r) => ({
+        id: r.id_hash,
+        browser: describeUserAgent(r.user_agent),
+        user_agent: r.user_agent,
+        ip_address: r.ip_address,
+        created_at: iso(r.created_at),
+        last_seen_at: iso(r.last_seen_at),
+        current: r.id_hash === user.sessionIdHash,
+      })),
+    };
+  }
 
-/**
- * "Sign out everywhere": every other session of the user ends, and what the clients hold from them
- * (grants, tokens; back-channel logout once committed). This browser stays: its portal session and
- * its provider session (`providerSession`, the id in its cookie) with the grants obtained through
- * it. Returns how many portal sessions ended.
- */
-export async function endOtherSessions(
-  services: Services,
-  access: AccountAccess,
-  user: SessionUser,
-  providerSession: string | null,
-): Promise<{ ended: number }> {
-  const ended = await services.db.transaction((tx) =>
-    access.revokeAll(tx, user.id, { portalSession: user.sessionIdHash, providerSession }),
-  );
-  await access.notify(ended.notices);
-  return { ended: ended.portalSessions };
+  /**
+   * End one of the user's own sessions (another browser). The current one ends by logging out
+   * (409 invalid_operation here). Ending a session that is already gone, or that is not the user's,
+   * changes nothing (204 either way, so ids of other users' sessions cannot be probed).
+   */
+  async end(user: SessionUser, sessionId: string): Promise<void> {
+    const { db } = this.deps;
+    if (sessionId === user.sessionIdHash) throw new AppError('invalid_operation', { detail: 'Log out to end the current session' });
+    await q.deleteSessionOf(db, user.id, sessionId);
+  }
+
+  /**
+   * "Sign out everywhere": every other session of the user ends, and what the clients hold from them
+   * (grants, tokens; back-channel logout once committed). This browser stays: its portal session and
+   * its provider session (`providerSession`, the id in its cookie) with the grants obtained through
+   * it. Returns how many portal sessions ended.
+   */
+  async endOthers(user: SessionUser, providerSession: string | null): Promise<{ ended: number }> {
+    const { db, access } = this.deps;
+    const ended = await db.transaction((tx) => access.revokeAll(tx, user.id, { portalSession: user.sessionIdHash, providerSession }));
+    await access.notify(ended.notices);
+    return { ended: ended.portalSessions };
+  }
 }

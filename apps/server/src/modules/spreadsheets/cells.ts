@@ -6,3 +6,10 @@
 export function neutralizeFormula(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
+
+/** A file answered as an attachment (an export, a report): http/route-kit.ts sendDownload. */
+export interface DownloadFile {
+  filename: string;
+  contentType: string;
+  body: Buffer | string;
+}
