@@ -41,6 +41,7 @@ const SERVER_LAYERS = [
   ['modules/identity'],
   ['modules/invitations'],
   ['modules/organization-details'],
+  ['module-services.ts'],
   ['bootstrap.ts', 'jobs.ts', 'app.ts'],
   ['main.ts'],
   ['cli'],

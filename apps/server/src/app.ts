@@ -22,6 +22,7 @@ import { AppError, registerProblemHandlers, sendProblem } from './http/problem.j
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerActor } from './http/route-kit.js';
 import { registerSessionIndicator } from './http/session.js';
+import { createModuleServices } from './module-services.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { identityRoutes } from './modules/identity/routes.js';
 import { registerOidc } from './oidc/index.js';
@@ -36,7 +37,6 @@ import { organizationDetailsRoutes } from './modules/organization-details/routes
 import { organizationRoutes } from './modules/organizations/routes.js';
 import { portalRoutes } from './modules/portal/routes.js';
 import { sessionRoutes } from './modules/sessions/routes.js';
-import { AccountAccess } from './modules/sessions/service.js';
 import { registerWebApp } from './modules/web/static.js';
 import type { Services } from './services.js';
 
@@ -179,8 +179,9 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   // modules
   await app.register(healthRoutes);
   const oidc = await registerOidc(app, factorLoginPolicy(services));
-  const access = new AccountAccess(services, oidc);
-  await app.register(identityRoutes, { oidc, access });
+  const modules = createModuleServices(services, oidc);
+  const { access, factors } = modules;
+  await app.register(identityRoutes, { oidc, access, secondStep: factors.secondStep });
   await app.register(organizationRoutes);
   await app.register(organizationDetailsRoutes);
   await app.register(invitationRoutes);
@@ -190,7 +191,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(portalRoutes);
   await app.register(auditRoutes);
   await app.register(developerRoutes);
-  await app.register(factorRoutes, { oidc, access });
+  await app.register(factorRoutes, { oidc, factors });
 
   await registerWebApp(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);
   return app;
