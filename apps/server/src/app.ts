@@ -22,6 +22,7 @@ import { AppError, registerProblemHandlers, sendProblem } from './http/problem.j
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerActor } from './http/route-kit.js';
 import { registerSessionIndicator } from './http/session.js';
+import { createModuleServices } from './module-services.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { identityRoutes } from './modules/identity/routes.js';
 import { registerOidc } from './oidc/index.js';
@@ -37,7 +38,6 @@ import { organizationRoutes } from './modules/organizations/routes.js';
 import { portalRoutes } from './modules/portal/routes.js';
 import { sessionRoutes } from './modules/sessions/routes.js';
 import { registerWebApp } from './modules/web/static.js';
-import { createModuleServices } from './module-services.js';
 import type { Services } from './services.js';
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
@@ -180,8 +180,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(healthRoutes);
   const oidc = await registerOidc(app, factorLoginPolicy(services));
   const modules = createModuleServices(services, oidc);
-  const { access } = modules;
-  await app.register(identityRoutes, { oidc, access });
+  const { access, factors } = modules;
+  await app.register(identityRoutes, { oidc, access, secondStep: factors.secondStep });
   await app.register(organizationRoutes, { organizations: modules.organizations });
   await app.register(organizationDetailsRoutes, { organizationDetails: modules.organizationDetails });
   await app.register(invitationRoutes, { invitations: modules.invitations, invitationAcceptance: modules.invitationAcceptance });
@@ -191,7 +191,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(portalRoutes, { portal: modules.portal });
   await app.register(auditRoutes, { auditTrail: modules.auditTrail });
   await app.register(developerRoutes, { developerExport: modules.developerExport });
-  await app.register(factorRoutes, { oidc, access });
+  await app.register(factorRoutes, { oidc, factors });
 
   await registerWebApp(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);
   return app;

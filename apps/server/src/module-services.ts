@@ -1,5 +1,6 @@
 import { AuditTrail } from './modules/audit/read.js';
 import { DeveloperExport } from './modules/developer/service.js';
+import { createFactorServices, type FactorServices } from './modules/factors/services.js';
 import { InvitationAcceptance } from './modules/invitations/acceptance.js';
 import { BulkInvitations } from './modules/invitations/bulk.js';
 import { Invitations } from './modules/invitations/service.js';
@@ -19,6 +20,7 @@ import type { Services } from './services.js';
  */
 export interface ModuleServices {
   access: AccountAccess;
+  factors: FactorServices;
   sessionList: SessionList;
   auditTrail: AuditTrail;
   organizations: Organizations;
@@ -40,6 +42,7 @@ export function createModuleServices(services: Services, oidc: Oidc): ModuleServ
   const invitations = new Invitations({ db, config, mailer });
   return {
     access,
+    factors: createFactorServices({ services, oidc, access }),
     sessionList: new SessionList({ db, access }),
     auditTrail: new AuditTrail({ db }),
     organizations: new Organizations({ db, treeCache }),

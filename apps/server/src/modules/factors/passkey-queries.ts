@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/client.js';
+import { changedAny } from './queries.js';
 
 /** SQL of passkeys and their WebAuthn challenges. */
 
@@ -57,13 +58,11 @@ export async function markPasskeyUsed(db: Queryable, id: string, counter: number
 }
 
 export async function renamePasskey(db: Queryable, userId: string, id: string, name: string): Promise<boolean> {
-  const { rowCount } = await db.query('UPDATE passkeys SET name = $3 WHERE id = $2 AND user_id = $1', [userId, id, name]);
-  return rowCount > 0;
+  return changedAny(db, 'UPDATE passkeys SET name = $3 WHERE id = $2 AND user_id = $1', [userId, id, name]);
 }
 
 export async function deletePasskey(db: Queryable, userId: string, id: string): Promise<boolean> {
-  const { rowCount } = await db.query('DELETE FROM passkeys WHERE id = $2 AND user_id = $1', [userId, id]);
-  return rowCount > 0;
+  return changedAny(db, 'DELETE FROM passkeys WHERE id = $2 AND user_id = $1', [userId, id]);
 }
 
 export async function deletePasskeys(db: Queryable, userId: string): Promise<number> {

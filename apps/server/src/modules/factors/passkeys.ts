@@ -7,13 +7,16 @@ import {
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { displayName, type Passkey } from '@partner-portal/contracts';
+import type { Database } from '../../db/client.js';
+import { pgErrorCode } from '../../db/errors.js';
 import { AppError } from '../../http/problem.js';
 import { hashSecret, newSecret, type SessionUser } from '../../http/session.js';
-import { pgErrorCode } from '../../db/errors.js';
-import type { Services } from '../../services.js';
+import type { SecurityNoticeSender } from '../mail/security-notices.js';
+import type { FactorChecks } from './checks.js';
 import * as passkeyQueries from './passkey-queries.js';
 import * as q from './queries.js';
-import { AMR, type Enrollee, type FactorService, type ProvenSession } from './service.js';
+import type { RecentAuthentication } from './recent-authentication.js';
+import { AMR, type Enrollee, type ProvenSession, type SecondStep } from './second-step.js';
 import { hashRecoveryCode, newRecoveryCodes } from './totp.js';
 
 /**
@@ -21,30 +24,32 @@ import { hashRecoveryCode, newRecoveryCodes } from './totp.js';
  * verification, so a passkey signs in on its own (the browser offers it at the e-mail step) and
  * counts as a second factor by itself. The relying party is the portal's origin (PUBLIC_URL).
  */
-export const PASSKEY_COOKIE = 'pp_passkey';
+
+/** How long a challenge waits for the browser's answer (the row, and the passkey cookie's maxAge). */
 export const CHALLENGE_TTL_SECONDS = 300;
 const RP_NAME = 'Partner Portal';
 
-/** The passkey cookie's attributes (the routes set it with maxAge CHALLENGE_TTL_SECONDS, and clear it). */
-export function passkeyCookieOptions(isHttps: boolean) {
-  return { path: '/api', httpOnly: true, sameSite: 'lax' as const, secure: isHttps };
-}
-
-export class PasskeyService {
+export class Passkeys {
   private readonly origin: string;
   private readonly rpID: string;
 
   constructor(
-    private readonly services: Services,
-    private readonly factors: FactorService,
+    private readonly deps: {
+      db: Database;
+      config: { publicUrl: string };
+      checks: FactorChecks;
+      recentAuthentication: RecentAuthentication;
+      secondStep: SecondStep;
+      notify: SecurityNoticeSender;
+    },
   ) {
-    const url = new URL(services.config.publicUrl);
+    const url = new URL(deps.config.publicUrl);
     this.origin = url.origin;
     this.rpID = url.hostname;
   }
 
   private get db() {
-    return this.services.db;
+    return this.deps.db;
   }
 
   /** Where the challenge of a registration is kept: the session, or the sign-in that must enrol. */
@@ -57,7 +62,7 @@ export class PasskeyService {
    * signed-in user (password or code within 5 minutes) or a sign-in that must set up a factor.
    */
   async registrationOptions(enrollee: Enrollee): Promise<Record<string, unknown>> {
-    if (enrollee.kind === 'session') await this.factors.assertRecentAuthentication(enrollee.sessionIdHash);
+    if (enrollee.kind === 'session') await this.deps.recentAuthentication.assert(enrollee.sessionIdHash);
     const person = await q.findPerson(this.db, enrollee.userId);
     const existing = await passkeyQueries.listPasskeys(this.db, enrollee.userId);
     const options = await generateRegistrationOptions({
@@ -122,11 +127,11 @@ export class PasskeyService {
         if (pgErrorCode(err) === '23505') throw new AppError('invalid_operation');
         throw err;
       });
-    await this.factors.notify(userId, 'factor-added');
+    await this.deps.notify(userId, 'factor-added');
     const passkey = { id, name, created_at: new Date().toISOString(), last_used_at: null };
     if (enrollee.kind === 'session') return { passkey, recovery_codes: codes, session: null };
     const amr = [AMR.password, credentialDeviceType === 'multiDevice' ? AMR.softwareKey : AMR.hardwareKey, AMR.multiFactor];
-    return { passkey, recovery_codes: codes, session: await this.factors.finishSecondStep(enrollee.idHash, enrollee.step, amr) };
+    return { passkey, recovery_codes: codes, session: await this.deps.secondStep.finish(enrollee, amr) };
   }
 
   async rename(user: SessionUser, passkeyId: string, name: string): Promise<void> {
@@ -134,14 +139,14 @@ export class PasskeyService {
   }
 
   async remove(user: SessionUser, passkeyId: string): Promise<void> {
-    await this.factors.assertRecentAuthentication(user.sessionIdHash);
+    await this.deps.recentAuthentication.assert(user.sessionIdHash);
     await this.db.transaction(async (tx) => {
       if (!(await passkeyQueries.deletePasskey(tx, user.id, passkeyId))) throw new AppError('not_found');
       const totp = await q.findTotp(tx, user.id);
       // the recovery codes go with the last factor
       if (!totp?.confirmed_at && (await passkeyQueries.listPasskeys(tx, user.id)).length === 0) await q.deleteRecoveryCodes(tx, user.id);
     });
-    await this.factors.notify(user.id, 'factor-removed');
+    await this.deps.notify(user.id, 'factor-removed');
   }
 
   // ---- sign-in ------------------------------------------------------------------------------------
@@ -181,8 +186,8 @@ export class PasskeyService {
     const passkey =
       credentialId && credentialId.length <= 1400 ? await passkeyQueries.findPasskeyByCredentialId(this.db, credentialId) : undefined;
     if (!passkey) throw new AppError('passkey_not_verified');
-    // the assertion is a guess at the user's passkey (FactorService.checkGuess): its new signature counter when right
-    const newCounter = await this.factors.checkGuess(passkey.user_id, input.ip, async () => {
+    // the assertion is a guess at the user's passkey (FactorChecks.checkGuess): its new signature counter when right
+    const newCounter = await this.deps.checks.checkGuess(passkey.user_id, input.ip, async () => {
       try {
         const verification = await verifyAuthenticationResponse({
           response: input.response as unknown as AuthenticationResponseJSON,
@@ -202,12 +207,12 @@ export class PasskeyService {
         return false;
       }
     });
-    if (newCounter === false) this.factors.failedCheck('passkey_not_verified');
+    if (newCounter === false) this.deps.checks.failedCheck('passkey_not_verified');
     await passkeyQueries.markPasskeyUsed(this.db, passkey.id, newCounter);
-    this.factors.checked(null);
+    this.deps.checks.checked(null);
     const amr = [passkey.device_type === 'multiDevice' ? AMR.softwareKey : AMR.hardwareKey, AMR.multiFactor];
-    const pending = await this.factors.pendingSecondStep(input.secondStepCookie);
-    if (pending && pending.step.user_id === passkey.user_id) return this.factors.finishSecondStep(pending.idHash, pending.step, amr);
+    const pending = await this.deps.secondStep.pending(input.secondStepCookie);
+    if (pending && pending.step.user_id === passkey.user_id) return this.deps.secondStep.finish(pending, amr);
     return { userId: passkey.user_id, persistent: input.remember === true, amr, returnTo: await returnTo(), clearSecondStepCookie: false };
   }
 }

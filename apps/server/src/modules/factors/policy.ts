@@ -38,47 +38,50 @@ function toPolicy(organizationId: string, holding: q.PolicyRow[]): SecondFactorP
   };
 }
 
-/** The effective policy of an organization and where it comes from; for the managers of its subtree. */
-export async function getPolicy(db: Database, actor: Actor, organizationId: string): Promise<SecondFactorPolicy> {
-  const { org } = await organizationForActor(db, actor, organizationId, { role: 'any' });
-  return toPolicy(org.id, await q.policiesAbove(db, org.path));
-}
+export class FactorPolicy {
+  constructor(private readonly deps: { db: Database; access: AccountAccess }) {}
 
-/** Require (or lift) a second factor for an organization's subtree; organizationManagers of that subtree. */
-export async function setPolicy(
-  db: Database,
-  access: AccountAccess,
-  actor: Actor,
-  organizationId: string,
-  required: boolean,
-): Promise<SecondFactorPolicy> {
-  const { member, org } = await organizationForActor(db, actor, organizationId, { role: 'organization' });
-  const { policy, notices } = await db.transaction(async (tx) => {
-    const holding = await q.policiesAbove(tx, org.path);
-    const here = holding.find((p) => p.organization_id === org.id);
-    let notices: BackchannelNotice[] = [];
-    if (required && !here) {
-      await q.insertPolicy(tx, org.id, member.organizationId, actor.user.id);
-      await q.endSessionsWithoutSecondFactor(tx, org.path, actor.user.sessionIdHash);
-      notices = await access.revokeSingleFactor(tx, await q.nativeMembersBelow(tx, org.path));
-      await audit(
-        tx,
-        actor,
-        organizationChange(org, 'organization.second_factor_policy.require', { required: holding.length > 0 }, { required: true }),
-      );
-    }
-    if (!required) {
-      if (holding.some((p) => p.organization_id !== org.id)) throw new AppError('second_factor_policy_inherited');
-      if (here) {
-        if (here.set_by_organization_path && !isPathInSubtree(member.organizationPath, here.set_by_organization_path)) {
-          throw new AppError('second_factor_policy_set_above');
-        }
-        await q.deletePolicy(tx, org.id);
-        await audit(tx, actor, organizationChange(org, 'organization.second_factor_policy.lift', { required: true }, { required: false }));
+  /** The effective policy of an organization and where it comes from; for the managers of its subtree. */
+  async get(actor: Actor, organizationId: string): Promise<SecondFactorPolicy> {
+    const { org } = await organizationForActor(this.deps.db, actor, organizationId, { role: 'any' });
+    return toPolicy(org.id, await q.policiesAbove(this.deps.db, org.path));
+  }
+
+  /** Require (or lift) a second factor for an organization's subtree; organizationManagers of that subtree. */
+  async set(actor: Actor, organizationId: string, required: boolean): Promise<SecondFactorPolicy> {
+    const { db, access } = this.deps;
+    const { member, org } = await organizationForActor(db, actor, organizationId, { role: 'organization' });
+    const { policy, notices } = await db.transaction(async (tx) => {
+      const holding = await q.policiesAbove(tx, org.path);
+      const here = holding.find((p) => p.organization_id === org.id);
+      let notices: BackchannelNotice[] = [];
+      if (required && !here) {
+        await q.insertPolicy(tx, org.id, member.organizationId, actor.user.id);
+        await q.endSessionsWithoutSecondFactor(tx, org.path, actor.user.sessionIdHash);
+        notices = await access.revokeSingleFactor(tx, await q.nativeMembersBelow(tx, org.path));
+        await audit(
+          tx,
+          actor,
+          organizationChange(org, 'organization.second_factor_policy.require', { required: holding.length > 0 }, { required: true }),
+        );
       }
-    }
-    return { policy: toPolicy(org.id, await q.policiesAbove(tx, org.path)), notices };
-  });
-  await access.notify(notices);
-  return policy;
+      if (!required) {
+        if (holding.some((p) => p.organization_id !== org.id)) throw new AppError('second_factor_policy_inherited');
+        if (here) {
+          if (here.set_by_organization_path && !isPathInSubtree(member.organizationPath, here.set_by_organization_path)) {
+            throw new AppError('second_factor_policy_set_above');
+          }
+          await q.deletePolicy(tx, org.id);
+          await audit(
+            tx,
+            actor,
+            organizationChange(org, 'organization.second_factor_policy.lift', { required: true }, { required: false }),
+          );
+        }
+      }
+      return { policy: toPolicy(org.id, await q.policiesAbove(tx, org.path)), notices };
+    });
+    await access.notify(notices);
+    return policy;
+  }
 }

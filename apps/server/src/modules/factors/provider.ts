@@ -1,8 +1,10 @@
-import { ACR_MULTI_FACTOR } from '@partner-portal/contracts';
-import { acrOutcome, acrRequest, type LoginPolicy } from '../../oidc/multi-factor.js';
+import { ACR_MULTI_FACTOR, ACR_SINGLE_FACTOR } from '@partner-portal/contracts';
+import type { Queryable } from '../../db/client.js';
+import type { SessionUser } from '../../http/session.js';
+import { acrOutcome, acrRequest, type Authentication, type LoginPolicy } from '../../oidc/multi-factor.js';
 import type { Services } from '../../services.js';
 import * as q from './queries.js';
-import { sessionAuthentication } from './service.js';
+import { AMR } from './second-step.js';
 
 /**
  * The second-factor rules the OpenID Connect provider asks about (oidc/multi-factor.ts): whether a
@@ -22,7 +24,7 @@ export function factorLoginPolicy(services: Services): LoginPolicy {
      * (acr_values) leaves their single-factor acr for the client to judge (multi-factor.ts acrOutcome).
      */
     async loginAuthentication(user, params) {
-      const authentication = await sessionAuthentication(services, user);
+      const authentication = await sessionAuthentication(services.db, user);
       if (!authentication) return { kind: 'sign_in_again' };
       const native = !user.externalIdentityProvider;
       const outcome = acrOutcome(acrRequest(params), authentication.acr, native);
@@ -34,4 +36,17 @@ export function factorLoginPolicy(services: Services): LoginPolicy {
       return { kind: 'complete', authentication };
     },
   };
+}
+
+/**
+ * What a portal session proves, for the provider's login result: amr (RFC 8176), acr, and when the
+ * user last authenticated in it (`sessions.authenticated_at`: the sign-in, its second step, or a
+ * password or code checked again; docs/second-factors.md). A session without recorded methods was
+ * started by a password (or an external login) alone. Null when the session has ended meanwhile.
+ */
+export async function sessionAuthentication(db: Queryable, user: SessionUser): Promise<Authentication | null> {
+  const row = await q.findSessionAuthentication(db, user.sessionIdHash);
+  if (!row) return null;
+  const amr = row.amr.length ? row.amr : [user.externalIdentityProvider ? AMR.federated : AMR.password];
+  return { amr, acr: amr.includes(AMR.multiFactor) ? ACR_MULTI_FACTOR : ACR_SINGLE_FACTOR, authenticatedAt: row.authenticated_at_ms };
 }

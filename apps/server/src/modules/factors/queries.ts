@@ -3,6 +3,11 @@ import { subtreeCondition, withAlongside, type SqlStatement } from '../../db/sql
 
 /** SQL of the second factors (migrations 0042, 0043). */
 
+/** Run a statement that changes rows: whether it changed any (false: nothing matched its conditions). */
+export async function changedAny(db: Queryable, text: string, params: readonly unknown[]): Promise<boolean> {
+  return (await db.query(text, params)).rowCount > 0;
+}
+
 export interface TotpRow {
   user_id: string;
   secret_encrypted: string;
@@ -20,13 +25,13 @@ export async function findTotp(db: Queryable, userId: string, forUpdate = false)
 
 /** A new (unconfirmed) secret; replaces an earlier unconfirmed one, never a confirmed one. */
 export async function putPendingTotp(db: Queryable, userId: string, secretEncrypted: string): Promise<boolean> {
-  const { rowCount } = await db.query(
+  return changedAny(
+    db,
     `INSERT INTO user_totp (user_id, secret_encrypted) VALUES ($1, $2)
      ON CONFLICT (user_id) DO UPDATE SET secret_encrypted = EXCLUDED.secret_encrypted, created_at = now(), last_used_step = NULL
      WHERE user_totp.confirmed_at IS NULL`,
     [userId, secretEncrypted],
   );
-  return rowCount > 0;
 }
 
 export async function confirmTotp(db: Queryable, userId: string, step: number): Promise<void> {
@@ -35,16 +40,15 @@ export async function confirmTotp(db: Queryable, userId: string, step: number): 
 
 /** Record a used time step; false when it (or a later one) was already used: a replay. */
 export async function useTotpStep(db: Queryable, userId: string, step: number): Promise<boolean> {
-  const { rowCount } = await db.query(
+  return changedAny(
+    db,
     'UPDATE user_totp SET last_used_step = $2 WHERE user_id = $1 AND confirmed_at IS NOT NULL AND (last_used_step IS NULL OR last_used_step < $2)',
     [userId, step],
   );
-  return rowCount > 0;
 }
 
 export async function deleteTotp(db: Queryable, userId: string): Promise<boolean> {
-  const { rowCount } = await db.query('DELETE FROM user_totp WHERE user_id = $1', [userId]);
-  return rowCount > 0;
+  return changedAny(db, 'DELETE FROM user_totp WHERE user_id = $1', [userId]);
 }
 
 export async function replaceRecoveryCodes(db: Queryable, userId: string, codeHashes: string[]): Promise<void> {
@@ -58,11 +62,10 @@ export async function deleteRecoveryCodes(db: Queryable, userId: string): Promis
 
 /** Use a recovery code once; false when it is unknown or was used. */
 export async function useRecoveryCode(db: Queryable, userId: string, codeHash: string): Promise<boolean> {
-  const { rowCount } = await db.query(
-    'UPDATE recovery_codes SET used_at = now() WHERE user_id = $1 AND code_hash = $2 AND used_at IS NULL',
-    [userId, codeHash],
-  );
-  return rowCount > 0;
+  return changedAny(db, 'UPDATE recovery_codes SET used_at = now() WHERE user_id = $1 AND code_hash = $2 AND used_at IS NULL', [
+    userId,
+    codeHash,
+  ]);
 }
 
 export async function countUnusedRecoveryCodes(db: Queryable, userId: string): Promise<number> {
@@ -114,8 +117,7 @@ export async function findSecondStep(db: Queryable, idHash: string): Promise<Sec
 
 /** Ends a pending sign-in; false when it was already ended (two completions race: one wins). */
 export async function deleteSecondStep(db: Queryable, idHash: string): Promise<boolean> {
-  const { rowCount } = await db.query('DELETE FROM second_step_logins WHERE id_hash = $1', [idHash]);
-  return rowCount > 0;
+  return changedAny(db, 'DELETE FROM second_step_logins WHERE id_hash = $1', [idHash]);
 }
 
 // ---- sessions -----------------------------------------------------------------------------------
@@ -278,13 +280,13 @@ export async function findPasswordHash(db: Queryable, userId: string): Promise<s
   return rows[0]?.password_hash ?? null;
 }
 
-/** The user as a notice or an enrolment names them. */
+/** The user as an enrolment names them (the account name of the app, the passkey's user). */
 export async function findPerson(
   db: Queryable,
   userId: string,
-): Promise<{ email: string; first_name: string; last_name: string; language_code: string } | undefined> {
-  const { rows } = await db.query<{ email: string; first_name: string; last_name: string; language_code: string }>(
-    'SELECT email, first_name, last_name, language_code FROM users WHERE id = $1',
+): Promise<{ email: string; first_name: string; last_name: string } | undefined> {
+  const { rows } = await db.query<{ email: string; first_name: string; last_name: string }>(
+    'SELECT email, first_name, last_name FROM users WHERE id = $1',
     [userId],
   );
   return rows[0];

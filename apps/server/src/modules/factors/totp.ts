@@ -3,6 +3,7 @@ import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
 import { RECOVERY_CODE_COUNT } from '@partner-portal/contracts';
 import { hashSecret } from '../../http/session.js';
+import { seal, unseal } from '../../sealed.js';
 
 /**
  * Authenticator apps (TOTP, RFC 6238, by otpauth): SHA-1, six digits, 30-second steps — what every
@@ -31,6 +32,17 @@ export async function totpEnrolment(
     otpauth_uri: uri,
     qr_code: await QRCode.toDataURL(uri, { errorCorrectionLevel: 'M', margin: 1, width: 240 }),
   };
+}
+
+const SEALING_PURPOSE = 'totp-secrets';
+
+/** The secret as stored: sealed with the key-encryption secret (secrets.ts). */
+export function sealTotpSecret(keyEncryption: string, secretBase32: string): Promise<string> {
+  return seal(keyEncryption, SEALING_PURPOSE, secretBase32);
+}
+
+export function unsealTotpSecret(keyEncryption: string, sealed: string): Promise<string> {
+  return unseal(keyEncryption, SEALING_PURPOSE, sealed);
 }
 
 /** The time step of a valid code (for replay protection), or null. */

@@ -3,9 +3,9 @@ import { AppError } from '../../http/problem.js';
 import { hashSecret, newSecret, type SessionUser } from '../../http/session.js';
 import type { Oidc } from '../../oidc/runtime.js';
 import type { Services } from '../../services.js';
-import { FactorService } from '../factors/service.js';
 import type { AccountAccess } from '../sessions/service.js';
 import { passwordResetEmail } from '../mail/messages.js';
+import { sendSecurityNotice } from '../mail/security-notices.js';
 import { throttleAccountAndIp } from './login-throttle.js';
 import { assertNewPassword } from './password-policy.js';
 import * as q from './queries.js';
@@ -25,7 +25,6 @@ import * as q from './queries.js';
  */
 export async function changePassword(
   services: Services,
-  oidc: Oidc,
   access: AccountAccess,
   user: SessionUser,
   input: { current_password: string; new_password: string; confirm_password: string },
@@ -41,7 +40,7 @@ export async function changePassword(
     return access.revokeAll(tx, user.id, { portalSession: user.sessionIdHash, providerSession: null });
   });
   await access.notify(ended.notices);
-  await new FactorService(services, oidc).notify(user.id, 'password-changed');
+  await sendSecurityNotice(services, user.id, 'password-changed');
 }
 
 /** PUT /api/identity/update-profile: names and language. */
@@ -97,7 +96,6 @@ export async function validateResetToken(
  */
 export async function resetPassword(
   services: Services,
-  oidc: Oidc,
   access: AccountAccess,
   ip: string,
   input: { user_id: string; token: string; password: string; confirm_password: string },
@@ -115,5 +113,5 @@ export async function resetPassword(
     return access.revokeAll(tx, user.id);
   });
   await access.notify(ended.notices);
-  await new FactorService(services, oidc).notify(user.id, 'password-changed');
+  await sendSecurityNotice(services, user.id, 'password-changed');
 }

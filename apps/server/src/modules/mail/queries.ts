@@ -11,3 +11,15 @@ export async function recordInOutbox(
     [mail.recipient, mail.subject, mail.textBody, mail.htmlBody, mail.kind, mail.sent, mail.error],
   );
 }
+
+/** Whom an e-mail to a user goes to, and in which language. */
+export interface Recipient {
+  email: string;
+  first_name: string;
+  language_code: string;
+}
+
+export async function findRecipient(db: Queryable, userId: string): Promise<Recipient | undefined> {
+  const { rows } = await db.query<Recipient>('SELECT email, first_name, language_code FROM users WHERE id = $1', [userId]);
+  return rows[0];
+}

@@ -1,10 +1,16 @@
+import type { Logger } from 'pino';
 import { USER_LANGUAGES, type UserLanguage } from '@partner-portal/contracts';
-import { emailHtml, labelledLink, paragraph } from '../mail/layout.js';
-import type { RenderedEmail } from '../mail/messages.js';
+import type { Config } from '../../config.js';
+import type { Queryable } from '../../db/client.js';
+import { emailHtml, labelledLink, paragraph } from './layout.js';
+import type { Mailer } from './mailer.js';
+import type { RenderedEmail } from './messages.js';
+import { findRecipient } from './queries.js';
 
 /**
- * Security notices: the user hears of every change to how they sign in, in their language (en,
- * nl, de, fr, es), as text and HTML. Pure functions: the caller sends the result with the mailer.
+ * Security notices: the user hears of every change to how they sign in (second factors, the
+ * password), in their language (en, nl, de, fr, es), as text and HTML, in the one layout of every
+ * e-mail (layout.ts). `sendSecurityNotice` sends one; `securityNoticeEmail` renders it.
  */
 export type SecurityNotice = 'factor-added' | 'factor-removed' | 'password-changed' | 'factors-reset';
 
@@ -132,4 +138,28 @@ export function securityNoticeEmail(input: {
     text: [...paragraphs, `${t.link} ${input.loginUrl}`, `— ${t.signature}`].join('\n\n') + '\n',
     html: emailHtml(input.language, t.signature, [...paragraphs.map(paragraph), labelledLink(t.link, input.loginUrl)]),
   };
+}
+
+/** Tells a user of a change to how they sign in (sendSecurityNotice, with its dependencies bound). */
+export type SecurityNoticeSender = (userId: string, notice: SecurityNotice) => Promise<void>;
+
+/** Tell the user by e-mail, in their language, of a change to how they sign in. Never fails the change. */
+export async function sendSecurityNotice(
+  deps: { db: Queryable; mailer: Mailer; config: Pick<Config, 'publicUrl'>; log: Logger },
+  userId: string,
+  notice: SecurityNotice,
+): Promise<void> {
+  try {
+    const user = await findRecipient(deps.db, userId);
+    if (!user) return;
+    const message = securityNoticeEmail({
+      notice,
+      language: user.language_code,
+      firstName: user.first_name,
+      loginUrl: `${deps.config.publicUrl}/login`,
+    });
+    await deps.mailer.send({ to: user.email, ...message, kind: `security-notice:${notice}` });
+  } catch (err) {
+    deps.log.error({ err, notice }, 'security notice could not be sent');
+  }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { USER_LANGUAGES } from '@partner-portal/contracts';
-import { securityNoticeEmail, type SecurityNotice } from './notices.js';
+import { securityNoticeEmail, type SecurityNotice } from './security-notices.js';
 
 const NOTICES: SecurityNotice[] = ['factor-added', 'factor-removed', 'password-changed', 'factors-reset'];
 
