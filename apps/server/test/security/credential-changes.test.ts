@@ -1,4 +1,3 @@
-import { createServer, type Server } from 'node:http';
 import { decodeJwt } from 'jose';
 import * as oidcClient from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +17,8 @@ import {
   type Org,
 } from '../organizations/fixtures.js';
 import type { HttpClient } from '../support/http.js';
-import { freePort, startPortal, type TestPortal } from '../support/portal.js';
+import { startLogoutReceiver, type LogoutReceiver } from '../support/logout-receiver.js';
+import { startPortal, type TestPortal } from '../support/portal.js';
 
 /**
  * Credential changes end what clients hold (docs/security.md): a password change, "sign out
@@ -29,10 +29,8 @@ import { freePort, startPortal, type TestPortal } from '../support/portal.js';
  */
 let portal: TestPortal;
 let f: Fixture;
-let receiver: Server;
+let receiver: LogoutReceiver;
 let config: oidcClient.Configuration;
-/** back-channel logout tokens received, in order */
-const logoutTokens: string[] = [];
 const redirect = 'http://127.0.0.1:8126/callback';
 const PASSWORD = 'Tr1cky-Horse-Battery';
 
@@ -44,28 +42,19 @@ beforeAll(async () => {
   });
   f = await buildFixture(portal);
   await setRights(portal, f.userMgrA, userManagerWithLoyalty());
-  const port = await freePort();
-  receiver = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d: Buffer) => (body += d.toString()));
-    req.on('end', () => {
-      if (req.url === '/backchannel') logoutTokens.push(new URLSearchParams(body).get('logout_token') ?? '');
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(port, '127.0.0.1', () => resolve()));
+  receiver = await startLogoutReceiver();
   // a confidential client (it may introspect) that registered for back-channel logout with the session id
   const client = await registerClient(portal, {
     redirect_uris: [redirect],
     token_endpoint_auth_method: 'client_secret_basic',
     application_type: 'web',
-    backchannel_logout_uri: `http://127.0.0.1:${port}/backchannel`,
+    backchannel_logout_uri: `${receiver.url}/backchannel`,
     backchannel_logout_session_required: true,
   });
   config = await discover(portal, client.client_id as string, client.client_secret as string);
 });
 afterAll(async () => {
-  await new Promise((resolve) => receiver?.close(resolve));
+  await receiver?.close();
   await portal?.close();
 });
 
@@ -133,7 +122,7 @@ const introspectsActive = async (held: Held) => (await oidcClient.tokenIntrospec
  * its notices were sent (and answered by the receiver), so nothing needs waiting for.
  */
 const loggedOutSids = (userId: string) =>
-  logoutTokens
+  receiver.tokens
     .map((t) => decodeJwt(t))
     .filter((c) => c.sub === userId)
     .map((c) => c.sid as string);

@@ -95,3 +95,21 @@ export async function startPortal(env: Record<string, string> = {}, options: { p
     },
   };
 }
+
+/**
+ * A test file's portal with what the file builds on it first (a fixture of organizations and
+ * members, a world): `({ portal, built: f } = await startPortalWith(buildFixture))` in its beforeAll.
+ * A build that fails closes the portal again.
+ */
+export async function startPortalWith<T>(
+  build: (portal: TestPortal) => Promise<T>,
+  env: Record<string, string> = {},
+): Promise<{ portal: TestPortal; built: T }> {
+  const portal = await startPortal(env);
+  try {
+    return { portal, built: await build(portal) };
+  } catch (error) {
+    await portal.close();
+    throw error;
+  }
+}
