@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { authorizationCodeGrant, buildEndSessionUrl } from 'openid-client';
+import { buildEndSessionUrl } from 'openid-client';
 import { emptyRights } from '@partner-portal/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DCR_TOKEN, discover, followUntil, registerClient, startAuthorization } from '../oidc/support.js';
+import { DCR_TOKEN, discover, followUntil, redeemCode, registerClient, startAuthorization } from '../oidc/support.js';
 import type { HttpClient } from '../support/http.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startPortal, type TestPortal } from '../support/portal.js';
 import { buildWorld, USER_PASSWORD, type World } from '../security/support/world.js';
@@ -133,11 +133,7 @@ describe('identity calls', () => {
       return_path: null,
     });
     const callback = await followUntil(browser, login.body.valid_return_url, REDIRECT);
-    const tokens = await authorizationCodeGrant(config, new URL(callback), {
-      pkceCodeVerifier: start.codeVerifier,
-      expectedState: start.state,
-      expectedNonce: start.nonce,
-    });
+    const tokens = await redeemCode(config, start, callback);
     const endSession = buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: LOGGED_OUT });
     const logoutPage = await followUntil(browser, endSession.toString(), `${portal.url}/logout`);
     const logoutId = new URL(logoutPage).searchParams.get('logoutId')!;

@@ -2,16 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invitationEmail } from '../../src/modules/mail/messages.js';
 import { startPortal, type TestPortal } from '../support/portal.js';
-import {
-  buildFixture,
-  createMember,
-  createOrg,
-  rights,
-  setRights,
-  userManagerWithLoyalty,
-  type Fixture,
-  type Org,
-} from '../organizations/fixtures.js';
+import { buildFixtureWithLoyaltyManager, createMember, createOrg, rights, type Fixture, type Org } from '../organizations/fixtures.js';
 
 /**
  * Bulk invitations from a CSV file: a 200-row file mixing valid and invalid rows, its dry run
@@ -24,9 +15,7 @@ const ALLOWED = ['bulk-org.example.com', 'partner.example'];
 
 beforeAll(async () => {
   portal = await startPortal();
-  f = await buildFixture(portal);
-  // the acting userManager holds the loyalty rights it hands out or takes away
-  await setRights(portal, f.userMgrA, userManagerWithLoyalty());
+  f = await buildFixtureWithLoyaltyManager(portal);
   org = await createOrg(portal, f.tree.a, 'Bulk Org');
   const domains = await f.admin.client.put(`/api/organizations/${org.id}/allowed-email-domains`, { allowed_email_domains: ALLOWED });
   expect(domains.status).toBe(204);

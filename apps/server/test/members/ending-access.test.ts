@@ -1,19 +1,10 @@
 import { decodeJwt } from 'jose';
 import * as oidcClient from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { discover, followUntil, startAuthorization } from '../oidc/support.js';
+import { codeFlow, discover } from '../oidc/support.js';
 import { startLogoutReceiver, type LogoutReceiver } from '../support/logout-receiver.js';
 import { startPortal, type TestPortal } from '../support/portal.js';
-import {
-  buildFixture,
-  createMember,
-  rights,
-  setRights,
-  userManagerWithLoyalty,
-  type ActorRef,
-  type Fixture,
-  type Org,
-} from '../organizations/fixtures.js';
+import { buildFixtureWithLoyaltyManager, createMember, rights, type ActorRef, type Fixture, type Org } from '../organizations/fixtures.js';
 
 /**
  * Ending a member's access: bulk removal (all or none, audited, the rules of removing one), a
@@ -29,9 +20,7 @@ const redirect = 'http://127.0.0.1:8125/callback';
 
 beforeAll(async () => {
   portal = await startPortal();
-  f = await buildFixture(portal);
-  // the acting userManager holds the loyalty rights it hands out or takes away
-  await setRights(portal, f.userMgrA, userManagerWithLoyalty());
+  f = await buildFixtureWithLoyaltyManager(portal);
   receiver = await startLogoutReceiver();
   await portal.services.db.query(`UPDATE apps SET oidc_metadata = $1 WHERE client_id = 'loyalty-app'`, [
     JSON.stringify({
@@ -61,13 +50,7 @@ interface SignedIn {
 /** The member signed in at the portal and at the loyalty app (a code flow with a refresh token). */
 async function signedInMember(org: Org, label: string): Promise<SignedIn> {
   const member = await createMember(portal, org, label, loyaltyUser());
-  const start = await startAuthorization(config, redirect);
-  const callback = await followUntil(member.client, start.url.toString(), redirect);
-  const tokens = await oidcClient.authorizationCodeGrant(config, new URL(callback), {
-    pkceCodeVerifier: start.codeVerifier,
-    expectedState: start.state,
-    expectedNonce: start.nonce,
-  });
+  const tokens = await codeFlow(config, member.client, redirect);
   expect(tokens.refresh_token).toBeTruthy();
   return { member, refreshToken: tokens.refresh_token! };
 }

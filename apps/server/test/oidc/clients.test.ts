@@ -3,7 +3,7 @@ import * as oidcClient from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLogoutReceiver, type LogoutReceiver } from '../support/logout-receiver.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startPortal, type TestPortal } from '../support/portal.js';
-import { DCR_TOKEN, discover, followUntil, formInputs, loginThroughPortal, startAuthorization } from './support.js';
+import { DCR_TOKEN, discover, followUntil, formInputs, loginThroughPortal, redeemCode, startAuthorization } from './support.js';
 
 /**
  * Clients: Dynamic Client Registration (RFC 7591) with its management (RFC 7592), guarded by the
@@ -113,11 +113,7 @@ describe('a catalogue client (apps.oidc_metadata)', () => {
     const start = await startAuthorization(config, redirect);
     const { callback, context } = await loginThroughPortal(browser, start.url, redirect, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
     expect(context.client).toEqual({ client_id: 'loyalty-app', client_name: 'Loyalty & Trade-in' });
-    const tokens = await oidcClient.authorizationCodeGrant(config, new URL(callback), {
-      pkceCodeVerifier: start.codeVerifier,
-      expectedState: start.state,
-      expectedNonce: start.nonce,
-    });
+    const tokens = await redeemCode(config, start, callback);
     const rights = tokens.claims()!.rights as Record<string, boolean>;
     expect(rights.user_access).toBe(true);
     expect(rights.user_request_manager).toBe(true);

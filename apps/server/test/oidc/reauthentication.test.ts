@@ -5,7 +5,7 @@ import type { HttpClient } from '../support/http.js';
 import { startPortal, type TestPortal } from '../support/portal.js';
 import { createUser, type TestUser } from '../identity/support.js';
 import { enrolTotp, totpCode } from '../factors/support.js';
-import { DCR_TOKEN, discover, registerClient, startAuthorization, type AuthorizationStart } from './support.js';
+import { type AuthorizationStart, DCR_TOKEN, discover, redeemCode, registerClient, startAuthorization } from './support.js';
 
 /**
  * Re-authentication that clients can trust (OpenID Connect Core 3.1.2.1, 5.5.1.1): prompt=login
@@ -47,12 +47,7 @@ async function follow(browser: HttpClient, url: string): Promise<{ at: 'client' 
 }
 
 async function idTokenClaims(start: AuthorizationStart, callback: string, maxAge?: number) {
-  const tokens = await oidcClient.authorizationCodeGrant(config, new URL(callback), {
-    pkceCodeVerifier: start.codeVerifier,
-    expectedState: start.state,
-    expectedNonce: start.nonce,
-    ...(maxAge === undefined ? {} : { maxAge }),
-  });
+  const tokens = await redeemCode(config, start, callback, maxAge === undefined ? {} : { maxAge });
   return tokens.claims()!;
 }
 

@@ -4,7 +4,7 @@ import { ACR_MULTI_FACTOR, ACR_SINGLE_FACTOR } from '@partner-portal/contracts';
 import { startPortal, type TestPortal } from '../support/portal.js';
 import { createUser } from '../identity/support.js';
 import { totpCode } from '../factors/support.js';
-import { DCR_TOKEN, discover, followUntil, registerClient, startAuthorization } from './support.js';
+import { DCR_TOKEN, discover, followUntil, redeemCode, registerClient, startAuthorization } from './support.js';
 
 /**
  * A relying party (openid-client) that asks for multi-factor with acr_values gets a step-up: a
@@ -25,11 +25,7 @@ afterAll(async () => {
 });
 
 async function idTokenClaims(start: Awaited<ReturnType<typeof startAuthorization>>, callback: string) {
-  const tokens = await oidcClient.authorizationCodeGrant(config, new URL(callback), {
-    pkceCodeVerifier: start.codeVerifier,
-    expectedState: start.state,
-    expectedNonce: start.nonce,
-  });
+  const tokens = await redeemCode(config, start, callback);
   return tokens.claims()!;
 }
 

@@ -76,6 +76,32 @@ export async function startAuthorization(
   return { url, state, nonce, codeVerifier };
 }
 
+/** The client redeems the code of the callback it was sent back to, checking what it started with (PKCE, state, nonce). */
+export function redeemCode(
+  config: oidcClient.Configuration,
+  start: AuthorizationStart,
+  callback: string,
+  checks: { maxAge?: number } = {},
+): ReturnType<typeof oidcClient.authorizationCodeGrant> {
+  return oidcClient.authorizationCodeGrant(config, new URL(callback), {
+    pkceCodeVerifier: start.codeVerifier,
+    expectedState: start.state,
+    expectedNonce: start.nonce,
+    ...checks,
+  });
+}
+
+/** A code flow for a browser already signed in at the portal: authorize, follow back to the client, redeem the code. */
+export async function codeFlow(
+  config: oidcClient.Configuration,
+  browser: HttpClient,
+  redirectUri: string,
+  extra: Record<string, string> = {},
+): ReturnType<typeof oidcClient.authorizationCodeGrant> {
+  const start = await startAuthorization(config, redirectUri, extra);
+  return redeemCode(config, start, await followUntil(browser, start.url.toString(), redirectUri));
+}
+
 /**
  * The browser side of a code flow with the portal's two-step login: authorize → /login?ReturnUrl
  * → e-mail step → password step → valid_return_url → back at the client's redirect_uri.

@@ -136,33 +136,14 @@ export async function buildFixture(portal: TestPortal): Promise<Fixture> {
     r.partner_portal.user_user_manager = true;
     r.partner_portal.user_sub_organization_manager = true;
   });
+  const member = (org: Org, label: string, set: (r: Rights) => void) => createMember(portal, org, label, rights(set));
   return {
     tree: { root, a, north, farm, barn, south, b },
     admin,
-    plainA: await createMember(
-      portal,
-      a,
-      'plain',
-      rights((r) => (r.media_library.user_access = true)),
-    ),
-    userMgrA: await createMember(
-      portal,
-      a,
-      'usermgr',
-      rights((r) => (r.partner_portal.user_user_manager = true)),
-    ),
-    orgMgrA: await createMember(
-      portal,
-      a,
-      'orgmgr',
-      rights((r) => (r.partner_portal.user_sub_organization_manager = true)),
-    ),
-    fullA: await createMember(
-      portal,
-      a,
-      'fulla',
-      rights((r) => (r.partner_portal.user_full_permission = true)),
-    ),
+    plainA: await member(a, 'plain', (r) => (r.media_library.user_access = true)),
+    userMgrA: await member(a, 'usermgr', (r) => (r.partner_portal.user_user_manager = true)),
+    orgMgrA: await member(a, 'orgmgr', (r) => (r.partner_portal.user_sub_organization_manager = true)),
+    fullA: await member(a, 'fulla', (r) => (r.partner_portal.user_full_permission = true)),
     mgrNorth: await createMember(portal, north, 'mgrnorth', managerOfBoth),
     farmer: await createMember(portal, farm, 'farmer', rights()),
     mgrB: await createMember(portal, b, 'mgrb', managerOfBoth),
@@ -173,14 +154,21 @@ export async function buildFixture(portal: TestPortal): Promise<Fixture> {
  * Give an actor of the fixture other rights (e.g. a userManager who may hand out what it holds:
  * docs/security.md, "Delegated administration").
  */
-export async function setRights(portal: TestPortal, actor: ActorRef, r: Rights): Promise<void> {
+async function setRights(portal: TestPortal, actor: ActorRef, r: Rights): Promise<void> {
   await portal.services.db.query('UPDATE memberships SET rights = $1 WHERE id = $2', [JSON.stringify(r), actor.memberId]);
 }
 
 /** A userManager who also holds every right of the loyalty app. */
-export const userManagerWithLoyalty = () =>
+const userManagerWithLoyalty = () =>
   rights((r) => {
     r.partner_portal.user_user_manager = true;
     r.loyalty.user_full_permission = true;
     r.loyalty.user_access = true;
   });
+
+/** The fixture, its userManager of dealer-a (userMgrA) holding the loyalty rights it hands out or takes away. */
+export async function buildFixtureWithLoyaltyManager(portal: TestPortal): Promise<Fixture> {
+  const f = await buildFixture(portal);
+  await setRights(portal, f.userMgrA, userManagerWithLoyalty());
+  return f;
+}

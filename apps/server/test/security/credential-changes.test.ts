@@ -4,14 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACR_MULTI_FACTOR, ACR_SINGLE_FACTOR, toRights } from '@partner-portal/contracts';
 import { hashPassword } from '../../src/password-hashing.js';
 import { enrolTotp, passwordSteps, totpCode } from '../factors/support.js';
-import { DCR_TOKEN, discover, followUntil, registerClient, startAuthorization } from '../oidc/support.js';
+import { codeFlow, DCR_TOKEN, discover, registerClient } from '../oidc/support.js';
 import {
-  buildFixture,
+  buildFixtureWithLoyaltyManager,
   createMember,
   createOrg,
   rights,
-  setRights,
-  userManagerWithLoyalty,
   type ActorRef,
   type Fixture,
   type Org,
@@ -40,8 +38,7 @@ beforeAll(async () => {
     LOGIN_RATE_LIMIT_PER_ACCOUNT: '1000',
     LOGIN_RATE_LIMIT_PER_IP: '1000',
   });
-  f = await buildFixture(portal);
-  await setRights(portal, f.userMgrA, userManagerWithLoyalty());
+  f = await buildFixtureWithLoyaltyManager(portal);
   receiver = await startLogoutReceiver();
   // a confidential client (it may introspect) that registered for back-channel logout with the session id
   const client = await registerClient(portal, {
@@ -69,13 +66,7 @@ interface Held {
 
 /** The browser, signed in at the portal, signs in at the client too (a code flow with a refresh token). */
 async function signInAtClient(browser: HttpClient): Promise<Held> {
-  const start = await startAuthorization(config, redirect);
-  const callback = await followUntil(browser, start.url.toString(), redirect);
-  const tokens = await oidcClient.authorizationCodeGrant(config, new URL(callback), {
-    pkceCodeVerifier: start.codeVerifier,
-    expectedState: start.state,
-    expectedNonce: start.nonce,
-  });
+  const tokens = await codeFlow(config, browser, redirect);
   const claims = tokens.claims()!;
   expect(tokens.refresh_token).toBeTruthy();
   expect(claims.sid).toBeTruthy();
