@@ -10,6 +10,7 @@ import { freePort, startPortal, type TestPortal } from '../support/portal.js';
 import { needsPostgres } from '../support/needs.js';
 import { createMember, rights, type Org } from '../organizations/fixtures.js';
 import { DCR_TOKEN, registerClient } from '../oidc/support.js';
+import { mailedResetLink, resetPassword } from './support.js';
 
 /**
  * The per-instance session cache (http/session-cache.ts) with two instances of the portal on one
@@ -147,15 +148,8 @@ for (const [name, env] of suites)
       const m = await createMember(portal, root, 'resetcache', rights());
       const onB = sameBrowserOn(b.url, m.client);
       await readCached(b, onB);
-      expect((await portal.client().post('/api/identity/forgot-password', { email_address: m.email })).status).toBe(204);
-      const mail = await portal.smtp.waitFor(m.email);
-      const code = new URL(mail.links.find((l) => l.includes('/reset-password'))!).searchParams.get('code')!;
-      const reset = await portal.client().put('/api/identity/reset-password', {
-        user_id: m.userId,
-        token: code,
-        password: 'Fresh-Meadow-42',
-        confirm_password: 'Fresh-Meadow-42',
-      });
+      const { code } = await mailedResetLink(portal, m.email);
+      const reset = await resetPassword(portal, m.userId, code, 'Fresh-Meadow-42');
       expect(reset.status).toBe(200);
       await within(async () => (await onB.get('/api/identity/user-info')).status === 401);
     });

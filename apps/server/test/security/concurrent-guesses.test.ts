@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../src/http/session.js';
 import { insertPasskey } from '../../src/modules/factors/passkey-queries.js';
 import { enrolTotp, passwordSteps, totpCode } from '../factors/support.js';
-import { createUser, type TestUser } from '../identity/support.js';
+import { createUser, mailedResetLink, resetPassword, type TestUser } from '../identity/support.js';
 import type { HttpClient, HttpResponse } from '../support/http.js';
 import { startPortal, type TestPortal } from '../support/portal.js';
 import { expectRoutes } from './support/routes.js';
@@ -352,15 +352,9 @@ describe('resetting a password', () => {
     async () => {
       expectRoutes(portal.app, 'POST /api/identity/forgot-password', 'PUT /api/identity/reset-password');
       const user = await createUser(portal);
-      expect((await portal.client().post('/api/identity/forgot-password', { email_address: user.email })).status).toBe(204);
-      const mail = await portal.smtp.waitFor(user.email);
-      const link = new URL(mail.links.find((l) => l.includes('/reset-password?'))!);
-      const code = link.searchParams.get('code')!;
+      const { code } = await mailedResetLink(portal, user.email);
       const newPassword = 'Fresh-Horse-Battery-9';
-      const reset = (token: string) => () =>
-        portal
-          .client()
-          .put('/api/identity/reset-password', { user_id: user.id, token, password: newPassword, confirm_password: newPassword });
+      const reset = (token: string) => () => resetPassword(portal, user.id, token, newPassword);
 
       const { right, checked, statuses } = await allAtOnce(
         Array.from({ length: BURST }, () => reset(randomBytes(32).toString('base64url'))),

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACR_MULTI_FACTOR, ACR_SINGLE_FACTOR, toRights } from '@partner-portal/contracts';
 import { hashPassword } from '../../src/password-hashing.js';
 import { enrolTotp, passwordSteps, totpCode } from '../factors/support.js';
+import { mailedResetLink, resetPassword } from '../identity/support.js';
 import { codeFlow, DCR_TOKEN, discover, registerClient } from '../oidc/support.js';
 import {
   buildFixtureWithLoyaltyManager,
@@ -210,15 +211,8 @@ describe('PUT /api/identity/reset-password', () => {
   it('revokes the tokens and sends back-channel logout to the clients', async () => {
     const member = await memberWithPassword(f.tree.north, 'resetter');
     const held = await signInAtClient(member.client);
-    expect((await portal.client().post('/api/identity/forgot-password', { email_address: member.email })).status).toBe(204);
-    const mail = await portal.smtp.waitFor(member.email);
-    const code = new URL(mail.links.find((l) => l.includes('/reset-password'))!).searchParams.get('code')!;
-    const reset = await portal.client().put('/api/identity/reset-password', {
-      user_id: member.userId,
-      token: code,
-      password: 'Fresh-Meadow-42',
-      confirm_password: 'Fresh-Meadow-42',
-    });
+    const { code } = await mailedResetLink(portal, member.email);
+    const reset = await resetPassword(portal, member.userId, code, 'Fresh-Meadow-42');
     expect(reset.status, reset.text).toBe(200);
     await expectEnded(held, member.userId);
     expect(await rowsOf(member.userId)).toEqual({ payloads: 0, consents: 0 });
