@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpClient } from '../support/http.js';
-import { startPortal, type TestPortal } from '../support/portal.js';
+import { NO_LOGIN_LIMITS, startPortal, type TestPortal } from '../support/portal.js';
 import { login } from '../support/sign-in.js';
 import { createUser, mailedResetLink, resetPassword } from './support.js';
 
@@ -8,7 +8,7 @@ import { createUser, mailedResetLink, resetPassword } from './support.js';
 let portal: TestPortal;
 
 beforeAll(async () => {
-  portal = await startPortal({ LOGIN_RATE_LIMIT_PER_ACCOUNT: '1000', LOGIN_RATE_LIMIT_PER_IP: '1000' });
+  portal = await startPortal(NO_LOGIN_LIMITS);
 });
 afterAll(async () => {
   await portal?.close();

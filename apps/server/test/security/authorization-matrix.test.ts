@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startPortal } from '../support/portal.js';
+import { NO_LOGIN_LIMITS, startPortal } from '../support/portal.js';
 import { apiRoutes, fillPath, type ApiRoute } from './support/routes.js';
 import { ACTORS, buildWorld, uniqueEmail, USER_PASSWORD, type ActorName, type World } from './support/world.js';
 
@@ -184,7 +184,7 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/developer/organization-export': { expect: PROVIDER_ADMIN },
 };
 
-const portal = await startPortal({ LOGIN_RATE_LIMIT_PER_ACCOUNT: '100000', LOGIN_RATE_LIMIT_PER_IP: '100000' });
+const portal = await startPortal(NO_LOGIN_LIMITS);
 const world = await buildWorld(portal);
 const routes = await apiRoutes(portal.app);
 /** MATRIX_REPORT=1 prints the statuses seen, one row per route */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPortal, type TestPortal } from '../support/portal.js';
+import { NO_LOGIN_LIMITS, startPortal, startPortalWith, type TestPortal } from '../support/portal.js';
 import type { HttpResponse } from '../support/http.js';
 import { login } from '../support/sign-in.js';
 import { expectRoutes } from './support/routes.js';
@@ -119,13 +119,8 @@ describe('login throttling per IP address', () => {
 describe('no account enumeration by status or body', () => {
   let portal: TestPortal;
   let world: World;
-  beforeAll(async () => {
-    portal = await startPortal({ LOGIN_RATE_LIMIT_PER_ACCOUNT: '100000', LOGIN_RATE_LIMIT_PER_IP: '100000' });
-    world = await buildWorld(portal);
-  });
-  afterAll(async () => {
-    await portal?.close();
-  });
+  beforeAll(async () => ({ portal, built: world } = await startPortalWith(buildWorld, NO_LOGIN_LIMITS)));
+  afterAll(() => portal?.close());
 
   const shape = (res: HttpResponse) => ({
     status: res.status,
@@ -175,13 +170,8 @@ describe('no account enumeration by status or body', () => {
 describe('no account enumeration by timing', () => {
   let portal: TestPortal;
   let world: World;
-  beforeAll(async () => {
-    portal = await startPortal({ LOGIN_RATE_LIMIT_PER_ACCOUNT: '100000', LOGIN_RATE_LIMIT_PER_IP: '100000' });
-    world = await buildWorld(portal);
-  });
-  afterAll(async () => {
-    await portal?.close();
-  });
+  beforeAll(async () => ({ portal, built: world } = await startPortalWith(buildWorld, NO_LOGIN_LIMITS)));
+  afterAll(() => portal?.close());
 
   const SAMPLES = Number(process.env.TIMING_SAMPLES ?? 30);
   const median = (xs: number[]) => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPortal, type TestPortal } from '../support/portal.js';
+import { NO_LOGIN_LIMITS, startPortal, startPortalWith, type TestPortal } from '../support/portal.js';
 import { signIn } from '../support/sign-in.js';
 import { HttpClient } from '../support/http.js';
 import { mailedResetLink, resetPassword } from '../identity/support.js';
@@ -14,13 +14,8 @@ import { buildWorld, USER_PASSWORD, type World } from './support/world.js';
  */
 let portal: TestPortal;
 let world: World;
-beforeAll(async () => {
-  portal = await startPortal({ LOGIN_RATE_LIMIT_PER_ACCOUNT: '100000', LOGIN_RATE_LIMIT_PER_IP: '100000' });
-  world = await buildWorld(portal);
-});
-afterAll(async () => {
-  await portal?.close();
-});
+beforeAll(async () => ({ portal, built: world } = await startPortalWith(buildWorld, NO_LOGIN_LIMITS)));
+afterAll(() => portal?.close());
 
 const NEW_PASSWORD = 'Another-Passw0rd!x';
 

@@ -11,6 +11,8 @@ import { SmtpSink } from './smtp.js';
 
 export const ADMIN_EMAIL = 'admin@example.com';
 export const ADMIN_PASSWORD = 'Admin-Passw0rd!';
+/** The login's limits lifted, for a portal whose tests sign in (or fail to) many times: the limits have their own tests. */
+export const NO_LOGIN_LIMITS = { LOGIN_RATE_LIMIT_PER_ACCOUNT: '100000', LOGIN_RATE_LIMIT_PER_IP: '100000' };
 
 export interface TestPortal {
   url: string;
