@@ -21,17 +21,9 @@ const WRONG = 'Wrong-Passw0rd!';
 describe('login throttling per account', () => {
   let portal: TestPortal;
   let world: World;
-  beforeAll(async () => {
-    portal = await startPortal({
-      LOGIN_RATE_LIMIT_PER_ACCOUNT: '3',
-      LOGIN_RATE_LIMIT_PER_IP: '1000',
-      LOGIN_RATE_LIMIT_WINDOW_SECONDS: '600',
-    });
-    world = await buildWorld(portal);
-  });
-  afterAll(async () => {
-    await portal?.close();
-  });
+  const limits = { LOGIN_RATE_LIMIT_PER_ACCOUNT: '3', LOGIN_RATE_LIMIT_PER_IP: '1000', LOGIN_RATE_LIMIT_WINDOW_SECONDS: '600' };
+  beforeAll(async () => ({ portal, built: world } = await startPortalWith(buildWorld, limits)));
+  afterAll(() => portal?.close());
 
   it('answers 429 with Retry-After after the limit, even for the right password, for that account only', async () => {
     expectRoutes(portal.app, 'POST /api/identity/login');
@@ -90,16 +82,9 @@ describe('login throttling per account', () => {
 
 describe('login throttling per IP address', () => {
   let portal: TestPortal;
-  beforeAll(async () => {
-    portal = await startPortal({
-      LOGIN_RATE_LIMIT_PER_ACCOUNT: '1000',
-      LOGIN_RATE_LIMIT_PER_IP: '5',
-      LOGIN_RATE_LIMIT_WINDOW_SECONDS: '600',
-    });
-  });
-  afterAll(async () => {
-    await portal?.close();
-  });
+  const limits = { LOGIN_RATE_LIMIT_PER_ACCOUNT: '1000', LOGIN_RATE_LIMIT_PER_IP: '5', LOGIN_RATE_LIMIT_WINDOW_SECONDS: '600' };
+  beforeAll(async () => (portal = await startPortal(limits)));
+  afterAll(() => portal?.close());
 
   it('answers 429 after the limit across many accounts, and X-Forwarded-For does not reset it (TRUST_PROXY off)', async () => {
     expectRoutes(portal.app, 'POST /api/identity/login');
