@@ -67,9 +67,7 @@ beforeAll(async () => {
   ).client;
   clients.providerAdmin = await portal.sessionFor(portal.adminUserId);
 });
-afterAll(async () => {
-  await portal?.close();
-});
+afterAll(() => portal?.close());
 
 let seq = 0;
 const fresh = {

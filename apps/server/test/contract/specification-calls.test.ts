@@ -28,9 +28,7 @@ beforeAll(async () => {
   world = await buildWorld(portal);
   admin = await portal.sessionFor(portal.adminUserId);
 });
-afterAll(async () => {
-  await portal?.close();
-});
+afterAll(() => portal?.close());
 
 /** An authorization of a registered client, stopped at the portal's login page: its ReturnUrl. */
 async function loginInteraction(browser: HttpClient, scope = 'openid email profile'): Promise<string> {
@@ -389,9 +387,7 @@ describe('external login calls (browser navigations)', () => {
     // an upstream provider that cannot be reached: the calls still take the specification's parameters
     external = await startPortal({ EXTERNAL_IDP_ISSUER: 'http://127.0.0.1:9/', EXTERNAL_IDP_CLIENT_ID: 'portal' });
   });
-  afterAll(async () => {
-    await external?.close();
-  });
+  afterAll(() => external?.close());
 
   it('GET /api/identity/challenge-external-login (returnUrl, invitationLogin, scheme, callback)', async () => {
     const res = await external

@@ -20,9 +20,7 @@ beforeAll(async () => {
   const hash = await hashPassword(PASSWORD);
   await portal.services.db.query('UPDATE users SET password_hash = $1 WHERE password_hash IS NULL', [hash]);
 });
-afterAll(async () => {
-  await portal?.close();
-});
+afterAll(() => portal?.close());
 
 /** The actor with a new session (one that a policy did not end). */
 const fresh = async (actor: ActorRef): Promise<ActorRef> => ({ ...actor, client: await portal.sessionFor(actor.userId) });

@@ -21,9 +21,7 @@ beforeAll(async () => {
   ]);
   root = rows[0]!;
 });
-afterAll(async () => {
-  await portal?.close();
-});
+afterAll(() => portal?.close());
 
 const db = () => portal.services.db;
 

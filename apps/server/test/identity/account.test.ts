@@ -7,12 +7,8 @@ import { createUser, mailedResetLink, resetPassword } from './support.js';
 /** change-password, update-profile, forgot/validate/reset password over HTTP, e-mails from the SMTP sink. */
 let portal: TestPortal;
 
-beforeAll(async () => {
-  portal = await startPortal(NO_LOGIN_LIMITS);
-});
-afterAll(async () => {
-  await portal?.close();
-});
+beforeAll(async () => (portal = await startPortal(NO_LOGIN_LIMITS)));
+afterAll(() => portal?.close());
 
 const fieldKeys = (body: any, field: string): string[] => (body.errors?.[field] ?? []).map((e: any) => e.translation_key);
 

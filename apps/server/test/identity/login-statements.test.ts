@@ -14,12 +14,8 @@ import { createUser } from './support.js';
  */
 let portal: TestPortal;
 
-beforeAll(async () => {
-  portal = await startPortal();
-});
-afterAll(async () => {
-  await portal?.close();
-});
+beforeAll(async () => (portal = await startPortal()));
+afterAll(() => portal?.close());
 
 /**
  * Not the login's: the general request limit's batched flush (every 250 ms, one statement for all
@@ -185,9 +181,7 @@ describe('a password login, with the counters in Redis (REDIS_URL)', () => {
       LOGIN_RATE_LIMIT_PER_IP: '100000',
     });
   });
-  afterAll(async () => {
-    await redisPortal?.close();
-  });
+  afterAll(() => redisPortal?.close());
 
   it('signs in with the guesses counted in Redis: 2 statements in 2 rounds, none on rate_limits', async () => {
     const user = await createUser(redisPortal);

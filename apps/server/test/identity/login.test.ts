@@ -12,9 +12,7 @@ beforeAll(async () => {
   portal = await startPortal(NO_LOGIN_LIMITS);
   user = await createUser(portal);
 });
-afterAll(async () => {
-  await portal?.close();
-});
+afterAll(() => portal?.close());
 
 describe('GET /api/identity/user-info', () => {
   it('is a 401 problem without a session', async () => {

@@ -18,9 +18,7 @@ beforeAll(async () => {
   user = await createUser(portal);
   other = await createUser(portal);
 });
-afterAll(async () => {
-  await portal?.close();
-});
+afterAll(() => portal?.close());
 
 describe('GET /api/identity/sessions', () => {
   it('lists the user’s live sessions with browser, address, start, last seen, and marks the current one', async () => {

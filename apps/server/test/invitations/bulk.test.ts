@@ -20,9 +20,7 @@ beforeAll(async () => {
   const domains = await f.admin.client.put(`/api/organizations/${org.id}/allowed-email-domains`, { allowed_email_domains: ALLOWED });
   expect(domains.status).toBe(204);
 });
-afterAll(async () => {
-  await portal?.close();
-});
+afterAll(() => portal?.close());
 
 const LANGUAGES = ['en', 'nl', 'de', 'fr', 'es', ''];
 

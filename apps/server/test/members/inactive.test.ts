@@ -20,9 +20,7 @@ beforeAll(async () => {
   dealer = await createOrg(portal, f.tree.a, 'Inactive Dealer', { canCreate: true });
   branch = await createOrg(portal, dealer, 'Inactive Branch');
 });
-afterAll(async () => {
-  await portal?.close();
-});
+afterAll(() => portal?.close());
 
 async function memberWithPassword(org: Org, label: string): Promise<ActorRef> {
   const m = await createMember(portal, org, label, rights());

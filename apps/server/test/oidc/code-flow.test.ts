@@ -30,9 +30,7 @@ beforeAll(async () => {
   clientId = registered.client_id;
   config = await discover(portal, clientId);
 });
-afterAll(async () => {
-  await portal?.close();
-});
+afterAll(() => portal?.close());
 
 describe('discovery', () => {
   it('publishes the issuer (PUBLIC_URL), the /connect endpoints, PKCE S256 and the JWKS', async () => {

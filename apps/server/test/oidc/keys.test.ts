@@ -14,9 +14,7 @@ beforeAll(async () => {
   portal = await startPortal({ DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN });
   config = await discover(portal, (await registerClient(portal)).client_id);
 });
-afterAll(async () => {
-  await portal?.close();
-});
+afterAll(() => portal?.close());
 
 async function idToken(): Promise<string> {
   const browser = await portal.sessionFor(portal.adminUserId);

@@ -25,9 +25,7 @@ beforeAll(async () => {
   const registered = await registerClient(portal);
   config = await discover(portal, registered.client_id);
 });
-afterAll(async () => {
-  await portal?.close();
-});
+afterAll(() => portal?.close());
 
 /**
  * Follow the browser's redirects from url until they leave for the client (redirect_uri) or reach

@@ -13,12 +13,8 @@ import { codeFlow, DCR_TOKEN, discover, registerClient } from './support.js';
 let portal: TestPortal;
 const REDIRECT = 'http://127.0.0.1:8123/callback';
 
-beforeAll(async () => {
-  portal = await startPortal({ DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN, OIDC_SIGNING_ALGS: 'RS256,ES256' });
-});
-afterAll(async () => {
-  await portal?.close();
-});
+beforeAll(async () => (portal = await startPortal({ DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN, OIDC_SIGNING_ALGS: 'RS256,ES256' })));
+afterAll(() => portal?.close());
 
 async function tokensFor(config: oidcClient.Configuration) {
   const browser = await portal.sessionFor(portal.adminUserId);

@@ -20,9 +20,7 @@ beforeAll(async () => {
   const registered = await registerClient(portal);
   config = await discover(portal, registered.client_id);
 });
-afterAll(async () => {
-  await portal?.close();
-});
+afterAll(() => portal?.close());
 
 async function idTokenClaims(start: Awaited<ReturnType<typeof startAuthorization>>, callback: string) {
   const tokens = await redeemCode(config, start, callback);

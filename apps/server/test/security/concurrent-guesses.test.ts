@@ -38,9 +38,7 @@ beforeAll(async () => {
   portal = await startPortal({ LOGIN_RATE_LIMIT_PER_IP: '100000' }, { publicHost: 'localhost' });
   limit = portal.config.LOGIN_RATE_LIMIT_PER_ACCOUNT;
 });
-afterAll(async () => {
-  await portal?.close();
-});
+afterAll(() => portal?.close());
 
 /** Checks of second factors so far (partner_portal_second_factor_checks_total, both outcomes). */
 async function secondFactorChecks(): Promise<number> {
