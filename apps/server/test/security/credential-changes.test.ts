@@ -17,7 +17,7 @@ import {
 } from '../organizations/fixtures.js';
 import type { HttpClient } from '../support/http.js';
 import { startLogoutReceiver, type LogoutReceiver } from '../support/logout-receiver.js';
-import { startPortal, type TestPortal } from '../support/portal.js';
+import { NO_LOGIN_LIMITS, startPortal, type TestPortal } from '../support/portal.js';
 
 /**
  * Credential changes end what clients hold (docs/security.md): a password change, "sign out
@@ -34,11 +34,7 @@ const redirect = 'http://127.0.0.1:8126/callback';
 const PASSWORD = 'Tr1cky-Horse-Battery';
 
 beforeAll(async () => {
-  portal = await startPortal({
-    DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN,
-    LOGIN_RATE_LIMIT_PER_ACCOUNT: '1000',
-    LOGIN_RATE_LIMIT_PER_IP: '1000',
-  });
+  portal = await startPortal({ DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN, ...NO_LOGIN_LIMITS });
   f = await buildFixtureWithLoyaltyManager(portal);
   receiver = await startLogoutReceiver();
   // a confidential client (it may introspect) that registered for back-channel logout with the session id
