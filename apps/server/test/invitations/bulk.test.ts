@@ -213,12 +213,8 @@ describe('bulk invitations from a 200-row CSV', () => {
 
 describe('bulk invitations: rights, file errors, authorization', () => {
   it('copies the rights of an existing member to every invitation', async () => {
-    const template = await createMember(
-      portal,
-      f.tree.a,
-      'template',
-      rights((r) => (r.loyalty.user_access = true)),
-    );
+    const loyaltyUser = rights((r) => (r.loyalty.user_access = true));
+    const template = await createMember(portal, f.tree.a, 'template', loyaltyUser);
     const target = await createOrg(portal, f.tree.a, 'Rights Org');
     const csv = 'email;first_name;last_name;language\nr1@rights.example;A;B;nl\nr2@rights.example;C;D;\n';
     const res = await f.userMgrA.client.post(`/api/organizations/${target.id}/invitations/bulk`, {
@@ -243,12 +239,9 @@ describe('bulk invitations: rights, file errors, authorization', () => {
   });
 
   it('follows the rights rules: rights the organization cannot have are refused for the whole file (409), a member outside the subtree cannot be copied (403)', async () => {
-    const staff = await createMember(
-      portal,
-      f.tree.root,
-      'staff',
-      rights((r) => (r.loyalty.nedap_user_order_manager = true)),
-    );
+    // a right the organization cannot have
+    const orderManager = rights((r) => (r.loyalty.nedap_user_order_manager = true));
+    const staff = await createMember(portal, f.tree.root, 'staff', orderManager);
     const csv = 'email\nesc@partner.example\n';
     const escalation = await f.admin.client.post(`/api/organizations/${org.id}/invitations/bulk/dry-run`, {
       csv,

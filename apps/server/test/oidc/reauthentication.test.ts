@@ -69,6 +69,14 @@ async function signedInSecondsAgo(user: TestUser, seconds: number): Promise<void
   );
 }
 
+/** A new user with a browser signed in at the portal that many seconds ago. */
+async function userSignedInSecondsAgo(seconds: number): Promise<{ user: TestUser; browser: HttpClient }> {
+  const user = await createUser(portal);
+  const browser = await portal.sessionFor(user.id);
+  await signedInSecondsAgo(user, seconds);
+  return { user, browser };
+}
+
 /** When the user's (only) live portal session last authenticated, in seconds since the epoch. */
 async function authenticatedAt(user: TestUser): Promise<number> {
   const { rows } = await portal.services.db.query<{ at: number }>(
@@ -85,9 +93,7 @@ function acrClaims(container: 'id_token' | 'userinfo', request: Record<string, u
 
 describe('auth_time', () => {
   it('is when the user signed in, not when the client asked', async () => {
-    const user = await createUser(portal);
-    const browser = await portal.sessionFor(user.id);
-    await signedInSecondsAgo(user, 120);
+    const { user, browser } = await userSignedInSecondsAgo(120);
     const signedInAt = await authenticatedAt(user);
 
     const start = await startAuthorization(config, REDIRECT);
@@ -159,9 +165,7 @@ describe('prompt=login', () => {
 
 describe('max_age', () => {
   it('max_age=1 more than a second after the sign-in asks for the password again', async () => {
-    const user = await createUser(portal);
-    const browser = await portal.sessionFor(user.id);
-    await signedInSecondsAgo(user, 5);
+    const { user, browser } = await userSignedInSecondsAgo(5);
     // the provider session follows the portal session's authentication time
     const plain = await startAuthorization(config, REDIRECT);
     const plainLanding = await follow(browser, plain.url.toString());
@@ -180,17 +184,13 @@ describe('max_age', () => {
   });
 
   it('max_age=1 from a portal session without a provider session asks again too', async () => {
-    const user = await createUser(portal);
-    const browser = await portal.sessionFor(user.id);
-    await signedInSecondsAgo(user, 5);
+    const { browser } = await userSignedInSecondsAgo(5);
     const start = await startAuthorization(config, REDIRECT, { max_age: '1' });
     expect((await follow(browser, start.url.toString())).at).toBe('login');
   });
 
   it('a max_age the sign-in is within needs no password, and auth_time is the sign-in', async () => {
-    const user = await createUser(portal);
-    const browser = await portal.sessionFor(user.id);
-    await signedInSecondsAgo(user, 5);
+    const { user, browser } = await userSignedInSecondsAgo(5);
     const start = await startAuthorization(config, REDIRECT, { max_age: '3600' });
     const landed = await follow(browser, start.url.toString());
     expect(landed.at).toBe('client');
@@ -199,9 +199,7 @@ describe('max_age', () => {
   });
 
   it('prompt=none with a sign-in older than max_age answers login_required', async () => {
-    const user = await createUser(portal);
-    const browser = await portal.sessionFor(user.id);
-    await signedInSecondsAgo(user, 5);
+    const { browser } = await userSignedInSecondsAgo(5);
     // single sign-on first: the provider session takes the portal session's sign-in time
     const first = await startAuthorization(config, REDIRECT);
     await idTokenClaims(first, (await follow(browser, first.url.toString())).url);
