@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { buildEndSessionUrl } from 'openid-client';
 import { emptyRights } from '@partner-portal/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DCR_TOKEN, discover, followUntil, redeemCode, registerClient, startAuthorization } from '../oidc/support.js';
+import { DCR_TOKEN, discover, followUntil, LOGGED_OUT, redeemCode, REDIRECT, registerClient, startAuthorization } from '../oidc/support.js';
 import type { HttpClient } from '../support/http.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, NO_LOGIN_LIMITS, startPortal, type TestPortal } from '../support/portal.js';
 import { buildWorld, USER_PASSWORD, type World } from '../security/support/world.js';
@@ -16,8 +16,6 @@ import { buildWorld, USER_PASSWORD, type World } from '../security/support/world
 let portal: TestPortal;
 let world: World;
 let admin: HttpClient;
-const REDIRECT = 'http://127.0.0.1:8123/callback';
-const LOGGED_OUT = 'http://127.0.0.1:8123/logged-out';
 
 beforeAll(async () => {
   portal = await startPortal({ DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN, ...NO_LOGIN_LIMITS });

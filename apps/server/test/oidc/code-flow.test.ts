@@ -7,8 +7,10 @@ import {
   discover,
   followUntil,
   formInputs,
+  LOGGED_OUT,
   loginThroughPortal,
   redeemCode,
+  REDIRECT,
   registerClient,
   startAuthorization,
 } from './support.js';
@@ -21,8 +23,6 @@ import {
 let portal: TestPortal;
 let clientId: string;
 let config: oidcClient.Configuration;
-const REDIRECT = 'http://127.0.0.1:8123/callback';
-const LOGGED_OUT = 'http://127.0.0.1:8123/logged-out';
 
 beforeAll(async () => {
   portal = await startPortal({ DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN });

@@ -3,12 +3,11 @@ import * as oidcClient from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rotateSigningKey } from '../../src/oidc/keys.js';
 import { startPortal, type TestPortal } from '../support/portal.js';
-import { codeFlow, DCR_TOKEN, discover, registerClient } from './support.js';
+import { codeFlow, DCR_TOKEN, discover, REDIRECT, registerClient } from './support.js';
 
 /** Signing keys: made at first start, kept encrypted, rotated without a restart or a failed verification. */
 let portal: TestPortal;
 let config: oidcClient.Configuration;
-const REDIRECT = 'http://127.0.0.1:8123/callback';
 
 beforeAll(async () => {
   portal = await startPortal({ DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN });

@@ -5,7 +5,7 @@ import type { HttpClient } from '../support/http.js';
 import { startPortal, type TestPortal } from '../support/portal.js';
 import { createUser, type TestUser } from '../identity/support.js';
 import { enrolTotp, totpCode } from '../factors/support.js';
-import { type AuthorizationStart, DCR_TOKEN, discover, redeemCode, registerClient, startAuthorization } from './support.js';
+import { type AuthorizationStart, DCR_TOKEN, discover, redeemCode, REDIRECT, registerClient, startAuthorization } from './support.js';
 
 /**
  * Re-authentication that clients can trust (OpenID Connect Core 3.1.2.1, 5.5.1.1): prompt=login
@@ -16,7 +16,6 @@ import { type AuthorizationStart, DCR_TOKEN, discover, redeemCode, registerClien
  */
 let portal: TestPortal;
 let config: oidcClient.Configuration;
-const REDIRECT = 'http://127.0.0.1:8123/callback';
 /** More hops than any correct flow takes between the client and a page (the loops went on for ever). */
 const MAX_HOPS = 8;
 

@@ -4,14 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFRESH_TOKEN_WITH_GRANT_SQL } from '../../src/oidc/adapter.js';
 import { FLUSH_ONE_SQL } from '../../src/oidc/token-writes.js';
 import { startPortal, type TestPortal } from '../support/portal.js';
-import { codeFlow, DCR_TOKEN, discover, registerClient } from './support.js';
+import { codeFlow, DCR_TOKEN, discover, REDIRECT, registerClient } from './support.js';
 
 /**
  * One refresh_token grant: the SQL statements it runs (counted at the portal's database object),
  * and ES256 ID tokens for a client that registers them, verified by openid-client against the JWKS.
  */
 let portal: TestPortal;
-const REDIRECT = 'http://127.0.0.1:8123/callback';
 
 beforeAll(async () => (portal = await startPortal({ DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN, OIDC_SIGNING_ALGS: 'RS256,ES256' })));
 afterAll(() => portal?.close());

@@ -4,7 +4,7 @@ import { ACR_MULTI_FACTOR, ACR_SINGLE_FACTOR } from '@partner-portal/contracts';
 import { startPortal, type TestPortal } from '../support/portal.js';
 import { createUser } from '../identity/support.js';
 import { enrolTotp, totpCode } from '../factors/support.js';
-import { DCR_TOKEN, discover, followUntil, redeemCode, registerClient, startAuthorization } from './support.js';
+import { DCR_TOKEN, discover, followUntil, redeemCode, REDIRECT, registerClient, startAuthorization } from './support.js';
 
 /**
  * A relying party (openid-client) that asks for multi-factor with acr_values gets a step-up: a
@@ -13,7 +13,6 @@ import { DCR_TOKEN, discover, followUntil, redeemCode, registerClient, startAuth
  */
 let portal: TestPortal;
 let config: oidcClient.Configuration;
-const REDIRECT = 'http://127.0.0.1:8123/callback';
 
 beforeAll(async () => {
   portal = await startPortal({ DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN });

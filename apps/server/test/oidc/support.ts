@@ -4,6 +4,9 @@ import type { HttpClient } from '../support/http.js';
 import type { TestPortal } from '../support/portal.js';
 
 export const DCR_TOKEN = 'dcr-initial-access-token-for-tests';
+/** Where a client registered by registerClient is sent back to after the sign-in, and after the logout. */
+export const REDIRECT = 'http://127.0.0.1:8123/callback';
+export const LOGGED_OUT = 'http://127.0.0.1:8123/logged-out';
 
 /** Register a public (PKCE) client through /connect/dcr; returns its metadata as answered. */
 export async function registerClient(portal: TestPortal, metadata: Record<string, unknown> = {}): Promise<Record<string, any>> {
@@ -12,8 +15,8 @@ export async function registerClient(portal: TestPortal, metadata: Record<string
     headers: { 'content-type': 'application/json', authorization: `Bearer ${DCR_TOKEN}` },
     body: JSON.stringify({
       client_name: 'Test relying party',
-      redirect_uris: ['http://127.0.0.1:8123/callback'],
-      post_logout_redirect_uris: ['http://127.0.0.1:8123/logged-out'],
+      redirect_uris: [REDIRECT],
+      post_logout_redirect_uris: [LOGGED_OUT],
       token_endpoint_auth_method: 'none',
       application_type: 'native',
       grant_types: ['authorization_code', 'refresh_token'],
