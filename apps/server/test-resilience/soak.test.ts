@@ -52,50 +52,39 @@ describe('soak', () => {
     const signedIn = { 'x-csrf': '1', cookie };
     let invitation = 0;
     const read = (path: string) => ({ method: 'GET', path, headers: signedIn });
+    const invite = () => ({
+      method: 'POST',
+      path: `/api/organizations/${rootId}/invitations`,
+      headers: { ...json, cookie },
+      setupRequest: (request: CannonRequest) => ({
+        ...request,
+        body: JSON.stringify({ email_address: `soak-${process.pid}-${++invitation}@example.com`, language_code: 'en' }),
+      }),
+    });
+    // the reads every page makes: who is signed in, the organization tree
+    const glance = () => [read('/api/identity/user-info'), read('/api/organizations/tree')];
     // one cycle per connection: mostly reads, two invitations, one password login (argon2 is the
     // expensive part by design)
     const cycle = [
-      read('/api/identity/user-info'),
-      read('/api/organizations/tree'),
+      ...glance(),
       read('/api/portal'),
-      {
-        method: 'POST',
-        path: `/api/organizations/${rootId}/invitations`,
-        headers: { ...json, cookie },
-        setupRequest: (request: CannonRequest) => ({
-          ...request,
-          body: JSON.stringify({ email_address: `soak-${process.pid}-${++invitation}@example.com`, language_code: 'en' }),
-        }),
-      },
-      read('/api/identity/user-info'),
-      read('/api/organizations/tree'),
+      invite(),
+      ...glance(),
       read(`/api/organizations/${rootId}`),
       read('/api/portal/notifications'),
-      read('/api/identity/user-info'),
-      read('/api/organizations/tree'),
+      ...glance(),
       {
         method: 'POST',
         path: '/api/identity/login',
         headers: json,
         body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
       },
-      read('/api/identity/user-info'),
-      read('/api/organizations/tree'),
+      ...glance(),
       read('/api/portal'),
-      {
-        method: 'POST',
-        path: `/api/organizations/${rootId}/invitations`,
-        headers: { ...json, cookie },
-        setupRequest: (request: CannonRequest) => ({
-          ...request,
-          body: JSON.stringify({ email_address: `soak-${process.pid}-${++invitation}@example.com`, language_code: 'en' }),
-        }),
-      },
-      read('/api/identity/user-info'),
-      read('/api/organizations/tree'),
+      invite(),
+      ...glance(),
       read('/api/portal/application/features'),
-      read('/api/identity/user-info'),
-      read('/api/organizations/tree'),
+      ...glance(),
     ];
 
     const rss: number[] = [];

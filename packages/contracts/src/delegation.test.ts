@@ -22,56 +22,29 @@ const with_ = (set: (r: Rights) => void) => {
   set(r);
   return r;
 };
+/** The boxes of the rights set by `set` that the actor does not hold. */
+const notHeld = (actor: Parameters<typeof rightsNotHeld>[0], set: (r: Rights) => void) => rightsNotHeld(actor, with_(set));
 
 describe('delegation: an actor hands out only rights it holds', () => {
   it('a userManager holds its own box, not organization management nor global full permission', () => {
-    expect(
-      rightsNotHeld(
-        userManager,
-        with_((r) => (r.partner_portal.user_user_manager = true)),
-      ),
-    ).toEqual([]);
-    expect(
-      rightsNotHeld(
-        userManager,
-        with_((r) => (r.partner_portal.user_sub_organization_manager = true)),
-      ),
-    ).toEqual(['partner_portal.user_sub_organization_manager']);
-    expect(
-      rightsNotHeld(
-        userManager,
-        with_((r) => (r.global_full_permission = true)),
-      ),
-    ).toEqual(['global_full_permission']);
+    expect(notHeld(userManager, (r) => (r.partner_portal.user_user_manager = true))).toEqual([]);
+    expect(notHeld(userManager, (r) => (r.partner_portal.user_sub_organization_manager = true))).toEqual([
+      'partner_portal.user_sub_organization_manager',
+    ]);
+    expect(notHeld(userManager, (r) => (r.global_full_permission = true))).toEqual(['global_full_permission']);
   });
 
   it('an app’s full permission holds the app’s boxes, except provider-staff and developer boxes', () => {
     expect(
-      rightsNotHeld(
-        portalFull,
-        with_((r) =>
-          Object.assign(r.partner_portal, { user_full_permission: true, user_user_manager: true, user_sub_organization_manager: true }),
-        ),
+      notHeld(portalFull, (r) =>
+        Object.assign(r.partner_portal, { user_full_permission: true, user_user_manager: true, user_sub_organization_manager: true }),
       ),
     ).toEqual([]);
-    expect(
-      rightsNotHeld(
-        portalFull,
-        with_((r) => (r.partner_portal.nedap_user_full_permission = true)),
-      ),
-    ).toEqual(['partner_portal.nedap_user_full_permission']);
-    expect(
-      rightsNotHeld(
-        portalFull,
-        with_((r) => (r.partner_portal.developer = true)),
-      ),
-    ).toEqual(['partner_portal.developer']);
-    expect(
-      rightsNotHeld(
-        portalFull,
-        with_((r) => (r.loyalty.user_access = true)),
-      ),
-    ).toEqual(['loyalty.user_access']);
+    expect(notHeld(portalFull, (r) => (r.partner_portal.nedap_user_full_permission = true))).toEqual([
+      'partner_portal.nedap_user_full_permission',
+    ]);
+    expect(notHeld(portalFull, (r) => (r.partner_portal.developer = true))).toEqual(['partner_portal.developer']);
+    expect(notHeld(portalFull, (r) => (r.loyalty.user_access = true))).toEqual(['loyalty.user_access']);
   });
 
   it('the provider’s administrators hold global full permission; developer boxes need a developer', () => {
@@ -83,18 +56,8 @@ describe('delegation: an actor hands out only rights it holds', () => {
       r.loyalty.nedap_user_order_manager = true;
     });
     expect(rightsNotHeld(providerAdministrator(false), everything)).toEqual([]);
-    expect(
-      rightsNotHeld(
-        providerAdministrator(false),
-        with_((r) => (r.partner_portal.developer = true)),
-      ),
-    ).toEqual(['partner_portal.developer']);
-    expect(
-      rightsNotHeld(
-        providerAdministrator(true),
-        with_((r) => (r.partner_portal.developer = true)),
-      ),
-    ).toEqual([]);
+    expect(notHeld(providerAdministrator(false), (r) => (r.partner_portal.developer = true))).toEqual(['partner_portal.developer']);
+    expect(notHeld(providerAdministrator(true), (r) => (r.partner_portal.developer = true))).toEqual([]);
   });
 
   it('only changed boxes count; a member with a box the actor lacks cannot be managed', () => {
@@ -102,12 +65,8 @@ describe('delegation: an actor hands out only rights it holds', () => {
     expect(changesNotHeld(userManager, member, member)).toEqual([]);
     expect(changesNotHeld(userManager, member, emptyRights())).toEqual(['loyalty.user_access']);
     expect(canManageMember(userManager, member)).toBe(false);
-    expect(
-      canManageMember(
-        userManager,
-        with_((r) => (r.partner_portal.user_user_manager = true)),
-      ),
-    ).toBe(true);
+    const fellowManager = with_((r) => (r.partner_portal.user_user_manager = true));
+    expect(canManageMember(userManager, fellowManager)).toBe(true);
   });
 
   it('the last user manager of the root organization stays', () => {

@@ -31,9 +31,7 @@ beforeAll(async () => {
   const renamed = await f.orgMgrA.client.patch(`/api/organizations/${created['Trail South']}`, { name: 'Trail South Renamed' });
   expect(renamed.status).toBeLessThan(300);
 });
-afterAll(async () => {
-  await portal?.close();
-});
+afterAll(() => portal?.close());
 
 const names = (entries: any[]) => entries.map((e) => e.after?.name ?? e.before?.name);
 

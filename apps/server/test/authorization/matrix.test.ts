@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpClient } from '../support/http.js';
 import { startPortal, type TestPortal } from '../support/portal.js';
-import { createMember, createOrg, rights, type Org } from '../organizations/fixtures.js';
+import { createMember, createOrg, rights, rootOrg, type Org } from '../organizations/fixtures.js';
 
 /**
  * The authorization matrix of the organization administration API: every endpoint of the organization administration ×
@@ -18,58 +18,22 @@ const clients = {} as Record<Actor, HttpClient>;
 
 beforeAll(async () => {
   portal = await startPortal();
-  const root = (await portal.services.db.query<Org>('SELECT id, path, name FROM organizations WHERE id = $1', [portal.rootOrganizationId]))
-    .rows[0]!;
+  const root = await rootOrg(portal);
   const a = await createOrg(portal, root, 'Dealer A', { canCreate: true });
   north = await createOrg(portal, a, 'North', { canCreate: true });
   await createOrg(portal, north, 'Farm');
   const south = await createOrg(portal, a, 'South', { canCreate: true });
   clients.anonymous = portal.client();
-  clients.member = (
-    await createMember(
-      portal,
-      north,
-      'member',
-      rights((r) => (r.media_library.user_access = true)),
-    )
-  ).client;
-  clients.userManager = (
-    await createMember(
-      portal,
-      north,
-      'usermanager',
-      rights((r) => (r.partner_portal.user_user_manager = true)),
-    )
-  ).client;
+  clients.member = (await createMember(portal, north, 'member', (r) => (r.media_library.user_access = true))).client;
+  clients.userManager = (await createMember(portal, north, 'usermanager', (r) => (r.partner_portal.user_user_manager = true))).client;
   clients.organizationManager = (
-    await createMember(
-      portal,
-      north,
-      'orgmanager',
-      rights((r) => (r.partner_portal.user_sub_organization_manager = true)),
-    )
+    await createMember(portal, north, 'orgmanager', (r) => (r.partner_portal.user_sub_organization_manager = true))
   ).client;
-  clients.siblingManager = (
-    await createMember(
-      portal,
-      south,
-      'sibling',
-      rights((r) => (r.partner_portal.user_full_permission = true)),
-    )
-  ).client;
-  clients.ancestorManager = (
-    await createMember(
-      portal,
-      a,
-      'ancestor',
-      rights((r) => (r.partner_portal.user_full_permission = true)),
-    )
-  ).client;
+  clients.siblingManager = (await createMember(portal, south, 'sibling', (r) => (r.partner_portal.user_full_permission = true))).client;
+  clients.ancestorManager = (await createMember(portal, a, 'ancestor', (r) => (r.partner_portal.user_full_permission = true))).client;
   clients.providerAdmin = await portal.sessionFor(portal.adminUserId);
 });
-afterAll(async () => {
-  await portal?.close();
-});
+afterAll(() => portal?.close());
 
 let seq = 0;
 const fresh = {

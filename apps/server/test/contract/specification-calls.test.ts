@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { authorizationCodeGrant, buildEndSessionUrl } from 'openid-client';
+import { buildEndSessionUrl } from 'openid-client';
 import { emptyRights } from '@partner-portal/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DCR_TOKEN, discover, followUntil, registerClient, startAuthorization } from '../oidc/support.js';
+import { DCR_TOKEN, discover, followUntil, LOGGED_OUT, redeemCode, REDIRECT, registerClient, startAuthorization } from '../oidc/support.js';
 import type { HttpClient } from '../support/http.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, startPortal, type TestPortal } from '../support/portal.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, NO_LOGIN_LIMITS, startPortal, type TestPortal } from '../support/portal.js';
 import { buildWorld, USER_PASSWORD, type World } from '../security/support/world.js';
 
 /**
@@ -16,30 +16,32 @@ import { buildWorld, USER_PASSWORD, type World } from '../security/support/world
 let portal: TestPortal;
 let world: World;
 let admin: HttpClient;
-const REDIRECT = 'http://127.0.0.1:8123/callback';
-const LOGGED_OUT = 'http://127.0.0.1:8123/logged-out';
 
 beforeAll(async () => {
-  portal = await startPortal({
-    DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN,
-    LOGIN_RATE_LIMIT_PER_ACCOUNT: '1000',
-    LOGIN_RATE_LIMIT_PER_IP: '1000',
-  });
+  portal = await startPortal({ DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN, ...NO_LOGIN_LIMITS });
   world = await buildWorld(portal);
   admin = await portal.sessionFor(portal.adminUserId);
 });
-afterAll(async () => {
-  await portal?.close();
-});
+afterAll(() => portal?.close());
 
-/** An authorization of a registered client, stopped at the portal's login page: its ReturnUrl. */
-async function loginInteraction(browser: HttpClient, scope = 'openid email profile'): Promise<string> {
+/** An authorization of a registered client, stopped at the portal's login page: its ReturnUrl, the client and the start. */
+async function loginInteraction(browser: HttpClient, scope = 'openid email profile') {
   const client = await registerClient(portal, { post_logout_redirect_uris: [LOGGED_OUT] });
   const config = await discover(portal, client.client_id);
   const start = await startAuthorization(config, REDIRECT, { scope });
   const loginPage = await followUntil(browser, start.url.toString(), `${portal.url}/login`);
-  return new URL(loginPage).searchParams.get('ReturnUrl')!;
+  return { returnUrl: new URL(loginPage).searchParams.get('ReturnUrl')!, config, start };
 }
+
+/** The administrator's password step of the interaction, with exactly LoginRequest's fields. */
+const adminLogin = (browser: HttpClient, returnUrl: string) =>
+  browser.post('/api/identity/login', {
+    email: ADMIN_EMAIL,
+    password: ADMIN_PASSWORD,
+    remember: false,
+    return_url: returnUrl,
+    return_path: null,
+  });
 
 async function errorId(): Promise<string> {
   return portal.app.oidc.errors.create({
@@ -57,7 +59,7 @@ async function errorId(): Promise<string> {
 describe('identity calls', () => {
   it('GET /api/identity/context (returnUrl)', async () => {
     const browser = portal.client();
-    const returnUrl = await loginInteraction(browser);
+    const { returnUrl } = await loginInteraction(browser);
     const res = await browser.get(`/api/identity/context?returnUrl=${encodeURIComponent(returnUrl)}`);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['client', 'idp', 'login_hint', 'scopes', 'tenant']);
@@ -66,7 +68,7 @@ describe('identity calls', () => {
 
   it('POST /api/identity/email-login with EmailLoginRequest', async () => {
     const browser = portal.client();
-    const returnUrl = await loginInteraction(browser);
+    const { returnUrl } = await loginInteraction(browser);
     const res = await browser.post('/api/identity/email-login', {
       email: world.users.member.email,
       invitation_login: false,
@@ -93,15 +95,9 @@ describe('identity calls', () => {
 
   it('POST /api/identity/consent with ConsentRequest', async () => {
     const browser = portal.client();
-    const returnUrl = await loginInteraction(browser, 'openid email');
+    const { returnUrl } = await loginInteraction(browser, 'openid email');
     await portal.services.db.query('DELETE FROM identity_consents');
-    const login = await browser.post('/api/identity/login', {
-      email: ADMIN_EMAIL,
-      password: ADMIN_PASSWORD,
-      remember: false,
-      return_url: returnUrl,
-      return_path: null,
-    });
+    const login = await adminLogin(browser, returnUrl);
     expect(login.status).toBe(200);
     const finished = await browser.get(login.body.valid_return_url);
     const resumed = await browser.get(new URL(finished.headers.get('location')!, portal.url).toString());
@@ -120,24 +116,10 @@ describe('identity calls', () => {
 
   it('POST /api/identity/logout (logoutId) returns the client’s post_logout_redirect_uri', async () => {
     const browser = portal.client();
-    const client = await registerClient(portal, { post_logout_redirect_uris: [LOGGED_OUT] });
-    const config = await discover(portal, client.client_id);
-    const start = await startAuthorization(config, REDIRECT);
-    const loginPage = await followUntil(browser, start.url.toString(), `${portal.url}/login`);
-    const returnUrl = new URL(loginPage).searchParams.get('ReturnUrl')!;
-    const login = await browser.post('/api/identity/login', {
-      email: ADMIN_EMAIL,
-      password: ADMIN_PASSWORD,
-      remember: false,
-      return_url: returnUrl,
-      return_path: null,
-    });
+    const { returnUrl, config, start } = await loginInteraction(browser, 'openid email profile organization rights');
+    const login = await adminLogin(browser, returnUrl);
     const callback = await followUntil(browser, login.body.valid_return_url, REDIRECT);
-    const tokens = await authorizationCodeGrant(config, new URL(callback), {
-      pkceCodeVerifier: start.codeVerifier,
-      expectedState: start.state,
-      expectedNonce: start.nonce,
-    });
+    const tokens = await redeemCode(config, start, callback);
     const endSession = buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: LOGGED_OUT });
     const logoutPage = await followUntil(browser, endSession.toString(), `${portal.url}/logout`);
     const logoutId = new URL(logoutPage).searchParams.get('logoutId')!;
@@ -393,9 +375,7 @@ describe('external login calls (browser navigations)', () => {
     // an upstream provider that cannot be reached: the calls still take the specification's parameters
     external = await startPortal({ EXTERNAL_IDP_ISSUER: 'http://127.0.0.1:9/', EXTERNAL_IDP_CLIENT_ID: 'portal' });
   });
-  afterAll(async () => {
-    await external?.close();
-  });
+  afterAll(() => external?.close());
 
   it('GET /api/identity/challenge-external-login (returnUrl, invitationLogin, scheme, callback)', async () => {
     const res = await external

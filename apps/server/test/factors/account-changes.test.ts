@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/password-hashing.js';
-import { startPortal, type TestPortal } from '../support/portal.js';
+import { startPortalWith, type TestPortal } from '../support/portal.js';
 import { createUser } from '../identity/support.js';
 import { buildFixture, type Fixture } from '../organizations/fixtures.js';
 import { enrolTotp, passwordSteps, totpCode } from './support.js';
@@ -13,13 +13,8 @@ import { enrolTotp, passwordSteps, totpCode } from './support.js';
 let portal: TestPortal;
 let f: Fixture;
 
-beforeAll(async () => {
-  portal = await startPortal();
-  f = await buildFixture(portal);
-});
-afterAll(async () => {
-  await portal?.close();
-});
+beforeAll(async () => ({ portal, built: f } = await startPortalWith(buildFixture)));
+afterAll(() => portal?.close());
 
 async function ageSession(userId: string): Promise<void> {
   await portal.services.db.query("UPDATE sessions SET authenticated_at = now() - interval '6 minutes' WHERE user_id = $1", [userId]);

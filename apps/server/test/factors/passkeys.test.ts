@@ -12,12 +12,8 @@ import { passwordSteps } from './support.js';
  */
 let portal: TestPortal;
 
-beforeAll(async () => {
-  portal = await startPortal({}, { publicHost: 'localhost' });
-});
-afterAll(async () => {
-  await portal?.close();
-});
+beforeAll(async () => (portal = await startPortal({}, { publicHost: 'localhost' })));
+afterAll(() => portal?.close());
 
 /** A passkey row as a registration leaves it (the credential itself is not used here). */
 const storedPasskey = (userId: string, name: string) =>

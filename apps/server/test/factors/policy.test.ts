@@ -3,7 +3,7 @@ import { hashPassword } from '../../src/password-hashing.js';
 import { startPortal, type TestPortal } from '../support/portal.js';
 import { buildFixture, type ActorRef, type Fixture } from '../organizations/fixtures.js';
 import { DCR_TOKEN, discover, followUntil, registerClient, startAuthorization } from '../oidc/support.js';
-import { passwordSteps, totpCode } from './support.js';
+import { enrolTotp, passwordSteps, totpCode } from './support.js';
 
 /**
  * The second-factor policy on a three-level tree (dealer-a → north → farm-1): set on the middle
@@ -20,9 +20,7 @@ beforeAll(async () => {
   const hash = await hashPassword(PASSWORD);
   await portal.services.db.query('UPDATE users SET password_hash = $1 WHERE password_hash IS NULL', [hash]);
 });
-afterAll(async () => {
-  await portal?.close();
-});
+afterAll(() => portal?.close());
 
 /** The actor with a new session (one that a policy did not end). */
 const fresh = async (actor: ActorRef): Promise<ActorRef> => ({ ...actor, client: await portal.sessionFor(actor.userId) });
@@ -80,10 +78,7 @@ describe('a requirement set on the middle level', () => {
     expect(answer).toMatchObject({ next_step: 'enrol_second_factor', valid_return_url: null });
     expect((await client.get('/api/identity/user-info')).status).toBe(401);
     expect((await client.get('/api/portal')).status).toBe(401);
-    const started = await client.post('/api/factors/totp');
-    expect(started.status, started.text).toBe(200);
-    const confirmed = await client.post('/api/factors/totp/confirm', { code: totpCode(started.body.secret) });
-    expect(confirmed.status, confirmed.text).toBe(200);
+    await enrolTotp(client);
     expect((await client.get('/api/identity/user-info')).body.email).toBe(f.farmer.email);
     expect((await client.get('/api/factors')).body).toMatchObject({ required: true, totp: { enabled: true } });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortal, type TestPortal } from '../support/portal.js';
 import { buildWorld, type OrgRow, type World } from '../security/support/world.js';
+import { rootOrg } from '../organizations/fixtures.js';
 import { enrolTotp } from './support.js';
 
 /**
@@ -16,14 +17,9 @@ let root: OrgRow;
 beforeAll(async () => {
   portal = await startPortal();
   world = await buildWorld(portal);
-  const { rows } = await portal.services.db.query<OrgRow>('SELECT id, path, name FROM organizations WHERE id = $1', [
-    portal.rootOrganizationId,
-  ]);
-  root = rows[0]!;
+  root = await rootOrg(portal);
 });
-afterAll(async () => {
-  await portal?.close();
-});
+afterAll(() => portal?.close());
 
 const db = () => portal.services.db;
 

@@ -9,15 +9,20 @@ export function totpCode(secret: string, stepsAhead = 0): string {
   });
 }
 
-/** Set up an authenticator app for the client's session; returns the secret and the recovery codes. */
-export async function enrolTotp(client: HttpClient): Promise<{ secret: string; recoveryCodes: string[]; confirmedWith: string }> {
+/**
+ * Set up an authenticator app for the client's session (or a sign-in waiting for one); returns the
+ * secret, the recovery codes, the code it was confirmed with and the confirmation's answer.
+ */
+export async function enrolTotp(
+  client: HttpClient,
+): Promise<{ secret: string; recoveryCodes: string[]; confirmedWith: string; answer: { valid_return_url?: string | null } }> {
   const started = await client.post('/api/factors/totp');
   expect(started.status, started.text).toBe(200);
   const secret = started.body.secret as string;
   const confirmedWith = totpCode(secret);
   const confirmed = await client.post('/api/factors/totp/confirm', { code: confirmedWith });
   expect(confirmed.status, confirmed.text).toBe(200);
-  return { secret, recoveryCodes: confirmed.body.recovery_codes as string[], confirmedWith };
+  return { secret, recoveryCodes: confirmed.body.recovery_codes as string[], confirmedWith, answer: confirmed.body };
 }
 
 /** The password steps of the login; returns the answer of the password step. */

@@ -10,12 +10,8 @@ import { enrolTotp, passwordSteps, totpCode } from './support.js';
  */
 let portal: TestPortal;
 
-beforeAll(async () => {
-  portal = await startPortal();
-});
-afterAll(async () => {
-  await portal?.close();
-});
+beforeAll(async () => (portal = await startPortal()));
+afterAll(() => portal?.close());
 
 async function signedIn(user: TestUser) {
   const client = portal.client();

@@ -27,9 +27,7 @@ beforeAll(async () => {
   await precompressDirectory(webDist);
   portal = await startPortal({ WEB_DIST_DIR: webDist });
 });
-afterAll(async () => {
-  await portal?.close();
-});
+afterAll(() => portal?.close());
 
 interface RawResponse {
   status: number;

@@ -12,12 +12,8 @@ mkdirSync(join(webDist, 'assets'));
 writeFileSync(join(webDist, 'index.html'), '<!doctype html><title>Partner Portal</title><div id="root"></div>');
 writeFileSync(join(webDist, 'assets', 'app-abc123.js'), 'console.log(1)');
 
-beforeAll(async () => {
-  portal = await startPortal({ WEB_DIST_DIR: webDist });
-});
-afterAll(async () => {
-  await portal?.close();
-});
+beforeAll(async () => (portal = await startPortal({ WEB_DIST_DIR: webDist })));
+afterAll(() => portal?.close());
 
 describe('the HTTP platform', () => {
   it('GET /health answers 200 {"status":"ok"} without X-CSRF', async () => {
@@ -92,12 +88,10 @@ describe('error handling', () => {
       throw new Error('secret internals: SELECT * FROM users');
     });
     await app.ready();
-    const malformed = await app.inject({
-      method: 'POST',
-      url: '/api/echo',
-      headers: { 'x-csrf': '1', 'content-type': 'application/json' },
-      payload: '{"name": ',
-    });
+    /** a raw body of the given type to /api/echo */
+    const echo = (contentType: string, payload: string) =>
+      app.inject({ method: 'POST', url: '/api/echo', headers: { 'x-csrf': '1', 'content-type': contentType }, payload });
+    const malformed = await echo('application/json', '{"name": ');
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json()).toMatchObject({ status: 400, i18NTranslationKey: 'invalid_json' });
 
@@ -108,19 +102,9 @@ describe('error handling', () => {
       errors: { name: [{ translation_key: 'required_field', message: 'Required field' }] },
     });
 
-    const text = await app.inject({
-      method: 'POST',
-      url: '/api/echo',
-      headers: { 'x-csrf': '1', 'content-type': 'text/plain' },
-      payload: 'hello',
-    });
+    const text = await echo('text/plain', 'hello');
     expect(text.statusCode).toBe(400);
-    const wrongType = await app.inject({
-      method: 'POST',
-      url: '/api/echo',
-      headers: { 'x-csrf': '1', 'content-type': 'application/xml' },
-      payload: '<a/>',
-    });
+    const wrongType = await echo('application/xml', '<a/>');
     expect(wrongType.statusCode).toBe(415);
     expect(wrongType.json()).toMatchObject({ i18NTranslationKey: 'unsupported_media_type' });
 

@@ -1,29 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPortal, type TestPortal } from '../support/portal.js';
+import type { HttpClient } from '../support/http.js';
+import { NO_LOGIN_LIMITS, startPortal, type TestPortal } from '../support/portal.js';
 import { login } from '../support/sign-in.js';
-import { createUser } from './support.js';
+import { createUser, mailedResetLink, resetPassword } from './support.js';
 
 /** change-password, update-profile, forgot/validate/reset password over HTTP, e-mails from the SMTP sink. */
 let portal: TestPortal;
 
-beforeAll(async () => {
-  portal = await startPortal({ LOGIN_RATE_LIMIT_PER_ACCOUNT: '1000', LOGIN_RATE_LIMIT_PER_IP: '1000' });
-});
-afterAll(async () => {
-  await portal?.close();
-});
+beforeAll(async () => (portal = await startPortal(NO_LOGIN_LIMITS)));
+afterAll(() => portal?.close());
 
 const fieldKeys = (body: any, field: string): string[] => (body.errors?.[field] ?? []).map((e: any) => e.translation_key);
+
+const changePassword = (client: HttpClient, current: string, next: string, confirm = next) =>
+  client.post('/api/identity/change-password', { current_password: current, new_password: next, confirm_password: confirm });
+/** A new user's browser, signed in. */
+const aNewUser = async () => portal.sessionFor((await createUser(portal)).id);
+const validateReset = (userId: string, token: string) =>
+  portal.client().post('/api/identity/validate-reset-token', { user_id: userId, token });
 
 describe('POST /api/identity/change-password', () => {
   it('changes the password (204): the new one logs in, the old one no longer', async () => {
     const user = await createUser(portal);
     const client = await portal.sessionFor(user.id);
-    const res = await client.post('/api/identity/change-password', {
-      current_password: user.password,
-      new_password: 'New-Horse-Stable-9',
-      confirm_password: 'New-Horse-Stable-9',
-    });
+    const res = await changePassword(client, user.password, 'New-Horse-Stable-9');
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
     expect((await login(portal.client(), { email: user.email, password: 'New-Horse-Stable-9' })).status).toBe(200);
@@ -36,11 +36,7 @@ describe('POST /api/identity/change-password', () => {
     const user = await createUser(portal);
     const here = await portal.sessionFor(user.id);
     const elsewhere = await portal.sessionFor(user.id);
-    await here.post('/api/identity/change-password', {
-      current_password: user.password,
-      new_password: 'Other-Horse-77!',
-      confirm_password: 'Other-Horse-77!',
-    });
+    await changePassword(here, user.password, 'Other-Horse-77!');
     expect((await here.get('/api/identity/user-info')).status).toBe(200);
     expect((await elsewhere.get('/api/identity/user-info')).status).toBe(401);
   });
@@ -48,33 +44,21 @@ describe('POST /api/identity/change-password', () => {
   it('409 current_password_incorrect when the current password is wrong', async () => {
     const user = await createUser(portal);
     const client = await portal.sessionFor(user.id);
-    const res = await client.post('/api/identity/change-password', {
-      current_password: 'Not-The-Passw0rd',
-      new_password: 'New-Horse-Stable-9',
-      confirm_password: 'New-Horse-Stable-9',
-    });
+    const res = await changePassword(client, 'Not-The-Passw0rd', 'New-Horse-Stable-9');
     expect(res.status).toBe(409);
     expect(res.body.i18NTranslationKey).toBe('current_password_incorrect');
   });
 
   it('400 password_error_no_match when new and confirm differ', async () => {
     const user = await createUser(portal);
-    const res = await (
-      await portal.sessionFor(user.id)
-    ).post('/api/identity/change-password', {
-      current_password: user.password,
-      new_password: 'New-Horse-Stable-9',
-      confirm_password: 'New-Horse-Stable-8',
-    });
+    const res = await changePassword(await portal.sessionFor(user.id), user.password, 'New-Horse-Stable-9', 'New-Horse-Stable-8');
     expect(res.status).toBe(400);
     expect(fieldKeys(res.body, 'confirm_password')).toEqual(['password_error_no_match']);
   });
 
   it('400 fill_all_required_fields for missing fields', async () => {
     const user = await createUser(portal);
-    const res = await (
-      await portal.sessionFor(user.id)
-    ).post('/api/identity/change-password', { current_password: '', new_password: '', confirm_password: '' });
+    const res = await changePassword(await portal.sessionFor(user.id), '', '');
     expect(res.status).toBe(400);
     for (const f of ['current_password', 'new_password', 'confirm_password'])
       expect(fieldKeys(res.body, f)).toContain('fill_all_required_fields');
@@ -90,13 +74,7 @@ describe('POST /api/identity/change-password', () => {
     ['Summer2025!', 'password_too_common'],
   ])('400 for a new password breaking the policy: %s → %s', async (password, key) => {
     const user = await createUser(portal);
-    const res = await (
-      await portal.sessionFor(user.id)
-    ).post('/api/identity/change-password', {
-      current_password: user.password,
-      new_password: password,
-      confirm_password: password,
-    });
+    const res = await changePassword(await portal.sessionFor(user.id), user.password, password);
     expect(res.status).toBe(400);
     expect(fieldKeys(res.body, 'new_password')).toContain(key);
   });
@@ -106,18 +84,10 @@ describe('POST /api/identity/change-password', () => {
     const client = await portal.sessionFor(user.id);
     const p64 = `Aa1!${'correct-horse-battery-staple-'.repeat(3)}`.slice(0, 64);
     const p128 = `Bb2?${'another-long-passphrase-word-'.repeat(5)}`.slice(0, 128);
-    expect(
-      (await client.post('/api/identity/change-password', { current_password: user.password, new_password: p64, confirm_password: p64 }))
-        .status,
-    ).toBe(204);
-    expect(
-      (await client.post('/api/identity/change-password', { current_password: p64, new_password: p128, confirm_password: p128 })).status,
-    ).toBe(204);
+    expect((await changePassword(client, user.password, p64)).status).toBe(204);
+    expect((await changePassword(client, p64, p128)).status).toBe(204);
     const tooLong = `${p128}x`;
-    expect(
-      (await client.post('/api/identity/change-password', { current_password: p128, new_password: tooLong, confirm_password: tooLong }))
-        .status,
-    ).toBe(400);
+    expect((await changePassword(client, p128, tooLong)).status).toBe(400);
   });
 
   it('401 without a session', async () => {
@@ -129,13 +99,7 @@ describe('POST /api/identity/change-password', () => {
 
   it('403 for an external identity account', async () => {
     const external = await createUser(portal, { password: null, externalIdp: 'external', externalSubject: 'ext-1' });
-    const res = await (
-      await portal.sessionFor(external.id)
-    ).post('/api/identity/change-password', {
-      current_password: 'Whatever-1!',
-      new_password: 'New-Horse-Stable-9',
-      confirm_password: 'New-Horse-Stable-9',
-    });
+    const res = await changePassword(await portal.sessionFor(external.id), 'Whatever-1!', 'New-Horse-Stable-9');
     expect(res.status).toBe(403);
     expect(res.body.i18NTranslationKey).toBe('external_identity_user');
   });
@@ -152,10 +116,7 @@ describe('PUT /api/identity/update-profile', () => {
   });
 
   it('400 with the keys of docs/product.md, "Validation" for missing names and language', async () => {
-    const user = await createUser(portal);
-    const res = await (
-      await portal.sessionFor(user.id)
-    ).put('/api/identity/update-profile', { first_name: '  ', last_name: '', language_code: '' });
+    const res = await (await aNewUser()).put('/api/identity/update-profile', { first_name: '  ', last_name: '', language_code: '' });
     expect(res.status).toBe(400);
     expect(fieldKeys(res.body, 'first_name')).toContain('first_name_required');
     expect(fieldKeys(res.body, 'last_name')).toContain('last_name_required');
@@ -163,10 +124,7 @@ describe('PUT /api/identity/update-profile', () => {
   });
 
   it('400 invalid_language_code for a language outside en, nl, de, fr, es', async () => {
-    const user = await createUser(portal);
-    const res = await (
-      await portal.sessionFor(user.id)
-    ).put('/api/identity/update-profile', { first_name: 'A', last_name: 'B', language_code: 'pt' });
+    const res = await (await aNewUser()).put('/api/identity/update-profile', { first_name: 'A', last_name: 'B', language_code: 'pt' });
     expect(res.status).toBe(400);
     expect(fieldKeys(res.body, 'language_code')).toContain('invalid_language_code');
   });
@@ -199,31 +157,21 @@ describe('forgot, validate and reset password', () => {
     ]);
     expect(stored.rows[0]!.token_hash).not.toBe(code);
 
-    const valid = await portal.client().post('/api/identity/validate-reset-token', { user_id: user.id, token: code });
+    const valid = await validateReset(user.id, code);
     expect(valid.status).toBe(200);
     expect(valid.body).toEqual({ is_valid: true, reset_token: code });
 
-    const reset = await portal.client().put('/api/identity/reset-password', {
-      user_id: user.id,
-      token: code,
-      password: 'Fresh-Meadow-42',
-      confirm_password: 'Fresh-Meadow-42',
-    });
+    const reset = await resetPassword(portal, user.id, code, 'Fresh-Meadow-42');
     expect(reset.status).toBe(200);
     expect((await signedIn.get('/api/identity/user-info')).status).toBe(401);
     expect((await login(portal.client(), { email: user.email, password: 'Fresh-Meadow-42' })).status).toBe(200);
     expect((await login(portal.client(), { email: user.email, password: user.password })).status).toBe(400);
 
     // single use
-    const again = await portal.client().put('/api/identity/reset-password', {
-      user_id: user.id,
-      token: code,
-      password: 'Fresh-Meadow-43',
-      confirm_password: 'Fresh-Meadow-43',
-    });
+    const again = await resetPassword(portal, user.id, code, 'Fresh-Meadow-43');
     expect(again.status).toBe(409);
     expect(again.body.i18NTranslationKey).toBe('reset_link_expired');
-    expect((await portal.client().post('/api/identity/validate-reset-token', { user_id: user.id, token: code })).body).toEqual({
+    expect((await validateReset(user.id, code)).body).toEqual({
       is_valid: false,
       reset_token: null,
     });
@@ -264,26 +212,14 @@ describe('forgot, validate and reset password', () => {
     expect(fieldKeys(bad.body, 'email_address')).toContain('invalid_email_address');
   });
 
-  async function resetCode(user: { email: string }): Promise<string> {
-    const before = portal.smtp.to(user.email).length;
-    await portal.client().post('/api/identity/forgot-password', { email_address: user.email });
-    const mail = await portal.smtp.waitFor(user.email, () => portal.smtp.to(user.email).length > before);
-    const all = portal.smtp.to(user.email);
-    const latest = all[all.length - 1] ?? mail;
-    return new URL(latest.links.find((l) => l.includes('/reset-password'))!).searchParams.get('code')!;
-  }
+  const resetCode = async (user: { email: string }) => (await mailedResetLink(portal, user.email)).code;
 
   it('409 reset_link_expired after the hour', async () => {
     const user = await createUser(portal);
     const code = await resetCode(user);
     await portal.services.db.query(`UPDATE single_use_tokens SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [user.id]);
-    expect((await portal.client().post('/api/identity/validate-reset-token', { user_id: user.id, token: code })).body.is_valid).toBe(false);
-    const res = await portal.client().put('/api/identity/reset-password', {
-      user_id: user.id,
-      token: code,
-      password: 'Fresh-Meadow-42',
-      confirm_password: 'Fresh-Meadow-42',
-    });
+    expect((await validateReset(user.id, code)).body.is_valid).toBe(false);
+    const res = await resetPassword(portal, user.id, code, 'Fresh-Meadow-42');
     expect(res.status).toBe(409);
     expect(res.body.i18NTranslationKey).toBe('reset_link_expired');
   });
@@ -293,64 +229,39 @@ describe('forgot, validate and reset password', () => {
     const first = await resetCode(user);
     const second = await resetCode(user);
     expect(first).not.toBe(second);
-    expect((await portal.client().post('/api/identity/validate-reset-token', { user_id: user.id, token: first })).body.is_valid).toBe(
-      false,
-    );
-    expect((await portal.client().post('/api/identity/validate-reset-token', { user_id: user.id, token: second })).body.is_valid).toBe(
-      true,
-    );
+    expect((await validateReset(user.id, first)).body.is_valid).toBe(false);
+    expect((await validateReset(user.id, second)).body.is_valid).toBe(true);
   });
 
   it('400 for a wrong confirmation or a weak password, 409 for a wrong token', async () => {
     const user = await createUser(portal);
     const code = await resetCode(user);
-    const mismatch = await portal.client().put('/api/identity/reset-password', {
-      user_id: user.id,
-      token: code,
-      password: 'Fresh-Meadow-42',
-      confirm_password: 'Fresh-Meadow-41',
-    });
+    const mismatch = await resetPassword(portal, user.id, code, 'Fresh-Meadow-42', 'Fresh-Meadow-41');
     expect(mismatch.status).toBe(400);
     expect(fieldKeys(mismatch.body, 'confirm_password')).toEqual(['password_error_no_match']);
-    const weak = await portal
-      .client()
-      .put('/api/identity/reset-password', { user_id: user.id, token: code, password: 'short', confirm_password: 'short' });
+    const weak = await resetPassword(portal, user.id, code, 'short');
     expect(weak.status).toBe(400);
     expect(fieldKeys(weak.body, 'password')).toContain('password_too_short');
-    const common = await portal
-      .client()
-      .put('/api/identity/reset-password', { user_id: user.id, token: code, password: 'Welcome123!', confirm_password: 'Welcome123!' });
+    const common = await resetPassword(portal, user.id, code, 'Welcome123!');
     expect(fieldKeys(common.body, 'password')).toContain('password_too_common');
-    const wrong = await portal.client().put('/api/identity/reset-password', {
-      user_id: user.id,
-      token: 'x'.repeat(43),
-      password: 'Fresh-Meadow-42',
-      confirm_password: 'Fresh-Meadow-42',
-    });
+    const wrong = await resetPassword(portal, user.id, 'x'.repeat(43), 'Fresh-Meadow-42');
     expect(wrong.status).toBe(409);
     // the link still works after those failures
-    expect((await portal.client().post('/api/identity/validate-reset-token', { user_id: user.id, token: code })).body.is_valid).toBe(true);
+    expect((await validateReset(user.id, code)).body.is_valid).toBe(true);
   });
 
   it('400 token_required / user_id_required; an unknown user validates like a wrong code', async () => {
-    const missing = await portal.client().post('/api/identity/validate-reset-token', { user_id: '', token: '' });
+    const missing = await validateReset('', '');
     expect(missing.status).toBe(400);
     expect(fieldKeys(missing.body, 'user_id')).toContain('user_id_required');
     expect(fieldKeys(missing.body, 'token')).toContain('token_required');
-    const unknown = await portal
-      .client()
-      .post('/api/identity/validate-reset-token', { user_id: '00000000-0000-4000-8000-000000000000', token: 'abc' });
+    const unknown = await validateReset('00000000-0000-4000-8000-000000000000', 'abc');
     expect(unknown.status).toBe(200);
     expect(unknown.body).toEqual({ is_valid: false, reset_token: null });
-    const malformed = await portal.client().post('/api/identity/validate-reset-token', { user_id: 'not-a-uuid', token: 'abc' });
+    const malformed = await validateReset('not-a-uuid', 'abc');
     expect(malformed.status).toBe(200);
     expect(malformed.body).toEqual({ is_valid: false, reset_token: null });
-    const reset = await portal.client().put('/api/identity/reset-password', {
-      user_id: '00000000-0000-4000-8000-000000000000',
-      token: 'abc',
-      password: 'Fresh-Meadow-42',
-      confirm_password: 'Fresh-Meadow-42',
-    });
+    const reset = await resetPassword(portal, '00000000-0000-4000-8000-000000000000', 'abc', 'Fresh-Meadow-42');
     expect(reset.status).toBe(409);
   });
 });

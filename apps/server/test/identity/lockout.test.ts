@@ -14,12 +14,8 @@ import { createUser } from './support.js';
  */
 let portal: TestPortal;
 
-beforeAll(async () => {
-  portal = await startPortal({ TRUST_PROXY: 'true' });
-});
-afterAll(async () => {
-  await portal?.close();
-});
+beforeAll(async () => (portal = await startPortal({ TRUST_PROXY: 'true' })));
+afterAll(() => portal?.close());
 
 const WRONG = 'Wrong-Passw0rd!';
 

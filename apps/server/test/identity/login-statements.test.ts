@@ -14,12 +14,8 @@ import { createUser } from './support.js';
  */
 let portal: TestPortal;
 
-beforeAll(async () => {
-  portal = await startPortal();
-});
-afterAll(async () => {
-  await portal?.close();
-});
+beforeAll(async () => (portal = await startPortal()));
+afterAll(() => portal?.close());
 
 /**
  * Not the login's: the general request limit's batched flush (every 250 ms, one statement for all
@@ -67,14 +63,20 @@ async function statementsOf(fn: () => Promise<unknown>, on: TestPortal = portal)
   return { statements, rounds };
 }
 
+/** A new user's two login steps (the e-mail, then the password) from a new browser, and the statements they ran. */
+async function twoStepLogin(on: TestPortal = portal) {
+  const user = await createUser(on);
+  const client = on.client();
+  const ran = await statementsOf(async () => {
+    expect((await client.post('/api/identity/email-login', { email: user.email })).status).toBe(200);
+    expect((await login(client, { email: user.email, password: user.password })).status).toBe(200);
+  }, on);
+  return { user, client, ...ran };
+}
+
 describe('a password login, with the counters in PostgreSQL', () => {
   it('runs at most 3 statements in 2 rounds over its two steps, from a new browser', async () => {
-    const user = await createUser(portal);
-    const client = portal.client();
-    const { statements, rounds } = await statementsOf(async () => {
-      expect((await client.post('/api/identity/email-login', { email: user.email })).status).toBe(200);
-      expect((await login(client, { email: user.email, password: user.password })).status).toBe(200);
-    });
+    const { user, client, statements, rounds } = await twoStepLogin();
     expect(client.cookies.get('pp_session')).toBeTruthy();
     expect(client.cookies.get('pp_device')).toBeTruthy();
     expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(3);
@@ -185,17 +187,10 @@ describe('a password login, with the counters in Redis (REDIS_URL)', () => {
       LOGIN_RATE_LIMIT_PER_IP: '100000',
     });
   });
-  afterAll(async () => {
-    await redisPortal?.close();
-  });
+  afterAll(() => redisPortal?.close());
 
   it('signs in with the guesses counted in Redis: 2 statements in 2 rounds, none on rate_limits', async () => {
-    const user = await createUser(redisPortal);
-    const client = redisPortal.client();
-    const { statements, rounds } = await statementsOf(async () => {
-      expect((await client.post('/api/identity/email-login', { email: user.email })).status).toBe(200);
-      expect((await login(client, { email: user.email, password: user.password })).status).toBe(200);
-    }, redisPortal);
+    const { user, client, statements, rounds } = await twoStepLogin(redisPortal);
     expect(client.cookies.get('pp_session')).toBeTruthy();
     expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(2);
     expect(rounds, statements.join('\n')).toBeLessThanOrEqual(2);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../src/http/session.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, startPortal, type TestPortal } from '../support/portal.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, NO_LOGIN_LIMITS, startPortal, type TestPortal } from '../support/portal.js';
 import { createUser, setCookieLine, type TestUser } from './support.js';
 
 /** Login, logout, user-info and the login helpers (context, errors) over HTTP. */
@@ -9,12 +9,10 @@ let user: TestUser;
 
 beforeAll(async () => {
   // throttling has its own test file; here many logins of one account must pass
-  portal = await startPortal({ LOGIN_RATE_LIMIT_PER_ACCOUNT: '1000', LOGIN_RATE_LIMIT_PER_IP: '1000' });
+  portal = await startPortal(NO_LOGIN_LIMITS);
   user = await createUser(portal);
 });
-afterAll(async () => {
-  await portal?.close();
-});
+afterAll(() => portal?.close());
 
 describe('GET /api/identity/user-info', () => {
   it('is a 401 problem without a session', async () => {

@@ -26,9 +26,7 @@ beforeAll(async () => {
     LOGIN_RATE_LIMIT_PER_IP: String(defaults.LOGIN_RATE_LIMIT_PER_IP),
   });
 });
-afterAll(async () => {
-  await portal?.close();
-});
+afterAll(() => portal?.close());
 
 /** Run fn over items, at most n at a time. */
 async function inParallel<T, R>(items: T[], n: number, fn: (item: T) => Promise<R>): Promise<R[]> {

@@ -10,6 +10,7 @@ import { freePort, startPortal, type TestPortal } from '../support/portal.js';
 import { needsPostgres } from '../support/needs.js';
 import { createMember, rights, type Org } from '../organizations/fixtures.js';
 import { DCR_TOKEN, registerClient } from '../oidc/support.js';
+import { mailedResetLink, resetPassword } from './support.js';
 
 /**
  * The per-instance session cache (http/session-cache.ts) with two instances of the portal on one
@@ -32,6 +33,29 @@ async function startSecondInstance(portal: TestPortal, env: Record<string, strin
   const app = await buildApp(services);
   await app.listen({ port, host: '127.0.0.1' });
   return { url: `http://127.0.0.1:${port}`, services, app };
+}
+
+/**
+ * The test portal (instance a, with `portalEnv` besides `env`) and a second instance (b) on its
+ * database, and its root organization; close() stops both.
+ */
+async function startTwoInstances(env: Record<string, string> = {}, portalEnv: Record<string, string> = {}) {
+  const portal = await startPortal({ ...env, ...portalEnv });
+  let b: Instance;
+  try {
+    b = await startSecondInstance(portal, env);
+  } catch (error) {
+    await portal.close();
+    throw error;
+  }
+  const a: Instance = { url: portal.url, services: portal.services, app: portal.app };
+  const root: Org = { id: portal.rootOrganizationId, path: 'nedap', name: 'Nedap' };
+  const close = async () => {
+    await b.app.close();
+    await closeServices(b.services);
+    await portal.close();
+  };
+  return { portal, a, b, root, close };
 }
 
 function envOf(portal: TestPortal): Record<string, string> {
@@ -72,6 +96,9 @@ function hits(services: Services, cache = 'sessions'): Promise<number> {
     .then((m) => m.values.find((v) => v.labels.cache === cache && v.labels.result === 'hit')?.value ?? 0);
 }
 
+/** Wait until the browser is signed out (user-info answers 401). */
+const signedOut = (client: HttpClient) => within(async () => (await client.get('/api/identity/user-info')).status === 401);
+
 /**
  * Read user-info through an instance until a read comes from its cache. The first read loads the
  * session; an announcement of the writes that made the member may still be on its way to this
@@ -90,6 +117,13 @@ async function readCached(instance: Instance, client: HttpClient): Promise<any> 
   }
 }
 
+/** A new member of the root organization whose browser has been read through b's cache: the member, that browser on b, what b read. */
+async function memberCachedOn(portal: TestPortal, root: Org, b: Instance, label: string) {
+  const m = await createMember(portal, root, label, rights());
+  const onB = sameBrowserOn(b.url, m.client);
+  return { m, onB, cached: await readCached(b, onB) };
+}
+
 const suites: [string, Record<string, string>][] = [
   ['PostgreSQL LISTEN/NOTIFY', {}],
   ['Redis pub/sub (REDIS_URL)', { REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' }],
@@ -101,63 +135,41 @@ for (const [name, env] of suites)
     let a: Instance;
     let b: Instance;
     let root: Org;
+    let close: () => Promise<void>;
 
-    beforeAll(async () => {
-      portal = await startPortal({ ...env, DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN });
-      a = { url: portal.url, services: portal.services, app: portal.app };
-      b = await startSecondInstance(portal, env);
-      root = { id: portal.rootOrganizationId, path: 'nedap', name: 'Nedap' };
-    });
-    afterAll(async () => {
-      await b?.app.close();
-      if (b) await closeServices(b.services);
-      await portal?.close();
-    });
+    beforeAll(async () => ({ portal, a, b, root, close } = await startTwoInstances(env, { DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN })));
+    afterAll(() => close?.());
 
     it('logout through one instance ends the session on the other within a second', async () => {
-      const m = await createMember(portal, root, 'logoutcache', rights());
-      const onB = sameBrowserOn(b.url, m.client);
-      await readCached(b, onB);
+      const { m, onB } = await memberCachedOn(portal, root, b, 'logoutcache');
       const out = await m.client.post('/api/identity/logout', { logoutId: null });
       expect(out.status).toBe(200);
-      await within(async () => (await onB.get('/api/identity/user-info')).status === 401);
+      await signedOut(onB);
     });
 
     it('removal of a member through one instance ends their session on the other', async () => {
       const admin = await portal.sessionFor(portal.adminUserId);
-      const m = await createMember(portal, root, 'removedcache', rights());
-      const onB = sameBrowserOn(b.url, m.client);
-      await readCached(b, onB);
+      const { m, onB } = await memberCachedOn(portal, root, b, 'removedcache');
       const res = await admin.delete(`/api/organizations/${root.id}/members/${m.memberId}`);
       expect(res.status).toBe(204);
-      await within(async () => (await onB.get('/api/identity/user-info')).status === 401);
+      await signedOut(onB);
     });
 
     it('a rights change through one instance shows on the other', async () => {
       const admin = await portal.sessionFor(portal.adminUserId);
-      const m = await createMember(portal, root, 'rightscache', rights());
-      const onB = sameBrowserOn(b.url, m.client);
-      expect((await readCached(b, onB)).rights.loyalty.user_access).toBe(false);
+      const { m, onB, cached } = await memberCachedOn(portal, root, b, 'rightscache');
+      expect(cached.rights.loyalty.user_access).toBe(false);
       const res = await admin.put(`/api/members/rights/${m.memberId}`, { rights: { loyalty: { user_access: true } } });
       expect(res.status).toBe(204);
       await within(async () => (await onB.get('/api/identity/user-info')).body.rights?.loyalty?.user_access === true);
     });
 
     it('a password reset through one instance ends the sessions on the other', async () => {
-      const m = await createMember(portal, root, 'resetcache', rights());
-      const onB = sameBrowserOn(b.url, m.client);
-      await readCached(b, onB);
-      expect((await portal.client().post('/api/identity/forgot-password', { email_address: m.email })).status).toBe(204);
-      const mail = await portal.smtp.waitFor(m.email);
-      const code = new URL(mail.links.find((l) => l.includes('/reset-password'))!).searchParams.get('code')!;
-      const reset = await portal.client().put('/api/identity/reset-password', {
-        user_id: m.userId,
-        token: code,
-        password: 'Fresh-Meadow-42',
-        confirm_password: 'Fresh-Meadow-42',
-      });
+      const { m, onB } = await memberCachedOn(portal, root, b, 'resetcache');
+      const { code } = await mailedResetLink(portal, m.email);
+      const reset = await resetPassword(portal, m.userId, code, 'Fresh-Meadow-42');
       expect(reset.status).toBe(200);
-      await within(async () => (await onB.get('/api/identity/user-info')).status === 401);
+      await signedOut(onB);
     });
 
     it('a change made through the same instance is seen by its very next request', async () => {
@@ -246,22 +258,14 @@ needsPostgres('the session cache over PostgreSQL LISTEN/NOTIFY', () => {
   let portal: TestPortal;
   let b: Instance;
   let root: Org;
+  let close: () => Promise<void>;
 
-  beforeAll(async () => {
-    portal = await startPortal();
-    b = await startSecondInstance(portal);
-    root = { id: portal.rootOrganizationId, path: 'nedap', name: 'Nedap' };
-  });
-  afterAll(async () => {
-    await b?.app.close();
-    if (b) await closeServices(b.services);
-    await portal?.close();
-  });
+  beforeAll(async () => ({ portal, b, root, close } = await startTwoInstances()));
+  afterAll(() => close?.());
 
   it('follows a change made directly in the database, by no instance of the portal', async () => {
-    const m = await createMember(portal, root, 'outside', rights());
-    const onB = sameBrowserOn(b.url, m.client);
-    expect((await readCached(b, onB)).firstName).toBe('outside');
+    const { m, onB, cached } = await memberCachedOn(portal, root, b, 'outside');
+    expect(cached.firstName).toBe('outside');
     const outside = new pg.Client({ connectionString: portal.config.DATABASE_URL });
     await outside.connect();
     try {
@@ -273,9 +277,7 @@ needsPostgres('the session cache over PostgreSQL LISTEN/NOTIFY', () => {
   });
 
   it('caches nothing while its listening connection is lost, and again once it is back', async () => {
-    const m = await createMember(portal, root, 'lostlisten', rights());
-    const onB = sameBrowserOn(b.url, m.client);
-    await readCached(b, onB);
+    const { m, onB } = await memberCachedOn(portal, root, b, 'lostlisten');
     const cache = b.services.sessions.cache!;
     expect(cache.size).toBeGreaterThan(0);
     // cut every listening connection of the portal (both instances)

@@ -8,12 +8,8 @@ import { createUser, setCookieLine } from './support.js';
  * the server. An ended, expired or removed session loses it at the next answer.
  */
 let portal: TestPortal;
-beforeAll(async () => {
-  portal = await startPortal();
-});
-afterAll(async () => {
-  await portal?.close();
-});
+beforeAll(async () => (portal = await startPortal()));
+afterAll(() => portal?.close());
 
 describe('the session indicator cookie', () => {
   it('comes with the session at login, readable by script, carrying no secret', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPortal, type TestPortal } from '../support/portal.js';
+import { NO_LOGIN_LIMITS, startPortal, type TestPortal } from '../support/portal.js';
 import { signIn } from '../support/sign-in.js';
 import { createUser, type TestUser } from './support.js';
 
@@ -14,13 +14,11 @@ const SAFARI =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 beforeAll(async () => {
-  portal = await startPortal({ LOGIN_RATE_LIMIT_PER_ACCOUNT: '100000', LOGIN_RATE_LIMIT_PER_IP: '100000' });
+  portal = await startPortal(NO_LOGIN_LIMITS);
   user = await createUser(portal);
   other = await createUser(portal);
 });
-afterAll(async () => {
-  await portal?.close();
-});
+afterAll(() => portal?.close());
 
 describe('GET /api/identity/sessions', () => {
   it('lists the user’s live sessions with browser, address, start, last seen, and marks the current one', async () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { expect } from 'vitest';
 import { hashPassword } from '../../src/password-hashing.js';
 import type { TestPortal } from '../support/portal.js';
 
@@ -45,4 +46,26 @@ export async function createUser(
 /** The Set-Cookie line of a cookie, for checking its attributes. */
 export function setCookieLine(headers: Headers, name: string): string | undefined {
   return headers.getSetCookie().find((l) => l.startsWith(`${name}=`));
+}
+
+/**
+ * Ask for a password reset (204) and read the /reset-password link of the e-mail it sends (the
+ * newest to the address): the user id and the code it carries.
+ */
+export async function mailedResetLink(portal: TestPortal, email: string): Promise<{ userId: string; code: string }> {
+  const before = portal.smtp.to(email).length;
+  expect((await portal.client().post('/api/identity/forgot-password', { email_address: email })).status).toBe(204);
+  await portal.smtp.waitFor(email, () => portal.smtp.to(email).length > before);
+  const link = portal.smtp
+    .to(email)
+    .at(-1)!
+    .links.find((l) => l.includes('/reset-password?'));
+  expect(link, 'the reset e-mail carries a /reset-password link').toBeTruthy();
+  const url = new URL(link!);
+  return { userId: url.searchParams.get('userId')!, code: url.searchParams.get('code')! };
+}
+
+/** PUT /api/identity/reset-password: a new password for the user, with the code of a reset link. */
+export function resetPassword(portal: TestPortal, userId: string, token: string, password: string, confirm = password) {
+  return portal.client().put('/api/identity/reset-password', { user_id: userId, token, password, confirm_password: confirm });
 }

@@ -9,12 +9,15 @@ import { createUser } from './support.js';
  */
 let portal: TestPortal;
 
-beforeAll(async () => {
-  portal = await startPortal({ LOGIN_RATE_LIMIT_PER_ACCOUNT: '3', LOGIN_RATE_LIMIT_PER_IP: '12', LOGIN_RATE_LIMIT_WINDOW_SECONDS: '600' });
-});
-afterAll(async () => {
-  await portal?.close();
-});
+beforeAll(
+  async () =>
+    (portal = await startPortal({
+      LOGIN_RATE_LIMIT_PER_ACCOUNT: '3',
+      LOGIN_RATE_LIMIT_PER_IP: '12',
+      LOGIN_RATE_LIMIT_WINDOW_SECONDS: '600',
+    })),
+);
+afterAll(() => portal?.close());
 
 function expect429(res: { status: number; headers: Headers; body: any }) {
   expect(res.status).toBe(429);

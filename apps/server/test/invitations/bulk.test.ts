@@ -2,16 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invitationEmail } from '../../src/modules/mail/messages.js';
 import { startPortal, type TestPortal } from '../support/portal.js';
-import {
-  buildFixture,
-  createMember,
-  createOrg,
-  rights,
-  setRights,
-  userManagerWithLoyalty,
-  type Fixture,
-  type Org,
-} from '../organizations/fixtures.js';
+import { buildFixtureWithLoyaltyManager, createMember, createOrg, rights, type Fixture, type Org } from '../organizations/fixtures.js';
 
 /**
  * Bulk invitations from a CSV file: a 200-row file mixing valid and invalid rows, its dry run
@@ -24,16 +15,12 @@ const ALLOWED = ['bulk-org.example.com', 'partner.example'];
 
 beforeAll(async () => {
   portal = await startPortal();
-  f = await buildFixture(portal);
-  // the acting userManager holds the loyalty rights it hands out or takes away
-  await setRights(portal, f.userMgrA, userManagerWithLoyalty());
+  f = await buildFixtureWithLoyaltyManager(portal);
   org = await createOrg(portal, f.tree.a, 'Bulk Org');
   const domains = await f.admin.client.put(`/api/organizations/${org.id}/allowed-email-domains`, { allowed_email_domains: ALLOWED });
   expect(domains.status).toBe(204);
 });
-afterAll(async () => {
-  await portal?.close();
-});
+afterAll(() => portal?.close());
 
 const LANGUAGES = ['en', 'nl', 'de', 'fr', 'es', ''];
 
@@ -226,12 +213,8 @@ describe('bulk invitations from a 200-row CSV', () => {
 
 describe('bulk invitations: rights, file errors, authorization', () => {
   it('copies the rights of an existing member to every invitation', async () => {
-    const template = await createMember(
-      portal,
-      f.tree.a,
-      'template',
-      rights((r) => (r.loyalty.user_access = true)),
-    );
+    const loyaltyUser = rights((r) => (r.loyalty.user_access = true));
+    const template = await createMember(portal, f.tree.a, 'template', loyaltyUser);
     const target = await createOrg(portal, f.tree.a, 'Rights Org');
     const csv = 'email;first_name;last_name;language\nr1@rights.example;A;B;nl\nr2@rights.example;C;D;\n';
     const res = await f.userMgrA.client.post(`/api/organizations/${target.id}/invitations/bulk`, {
@@ -256,12 +239,9 @@ describe('bulk invitations: rights, file errors, authorization', () => {
   });
 
   it('follows the rights rules: rights the organization cannot have are refused for the whole file (409), a member outside the subtree cannot be copied (403)', async () => {
-    const staff = await createMember(
-      portal,
-      f.tree.root,
-      'staff',
-      rights((r) => (r.loyalty.nedap_user_order_manager = true)),
-    );
+    // a right the organization cannot have
+    const orderManager = rights((r) => (r.loyalty.nedap_user_order_manager = true));
+    const staff = await createMember(portal, f.tree.root, 'staff', orderManager);
     const csv = 'email\nesc@partner.example\n';
     const escalation = await f.admin.client.post(`/api/organizations/${org.id}/invitations/bulk/dry-run`, {
       csv,

@@ -1,21 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPortal, type TestPortal } from '../support/portal.js';
+import { startPortalWith, type TestPortal } from '../support/portal.js';
 import { buildFixture, createOrg, type Fixture } from '../organizations/fixtures.js';
 
 let portal: TestPortal;
 let f: Fixture;
 
-beforeAll(async () => {
-  portal = await startPortal({
-    EXTERNAL_IDP_ISSUER: 'https://idp.example.com',
-    EXTERNAL_IDP_CLIENT_ID: 'portal',
-    EXTERNAL_IDP_EMAIL_DOMAINS: 'corp.example',
-  });
-  f = await buildFixture(portal);
-});
-afterAll(async () => {
-  await portal?.close();
-});
+const EXTERNAL_IDP = {
+  EXTERNAL_IDP_ISSUER: 'https://idp.example.com',
+  EXTERNAL_IDP_CLIENT_ID: 'portal',
+  EXTERNAL_IDP_EMAIL_DOMAINS: 'corp.example',
+};
+beforeAll(async () => ({ portal, built: f } = await startPortalWith(buildFixture, EXTERNAL_IDP)));
+afterAll(() => portal?.close());
 
 const STRONG = 'Str0ng-Passw0rd!';
 

@@ -1,19 +1,10 @@
-import { createServer, type Server } from 'node:http';
 import { decodeJwt } from 'jose';
 import * as oidcClient from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { discover, followUntil, startAuthorization } from '../oidc/support.js';
-import { freePort, startPortal, type TestPortal } from '../support/portal.js';
-import {
-  buildFixture,
-  createMember,
-  rights,
-  setRights,
-  userManagerWithLoyalty,
-  type ActorRef,
-  type Fixture,
-  type Org,
-} from '../organizations/fixtures.js';
+import { codeFlow, discover } from '../oidc/support.js';
+import { startLogoutReceiver, type LogoutReceiver } from '../support/logout-receiver.js';
+import { startPortal, type TestPortal } from '../support/portal.js';
+import { buildFixtureWithLoyaltyManager, createMember, rights, type ActorRef, type Fixture, type Org } from '../organizations/fixtures.js';
 
 /**
  * Ending a member's access: bulk removal (all or none, audited, the rules of removing one), a
@@ -23,26 +14,14 @@ import {
  */
 let portal: TestPortal;
 let f: Fixture;
-let receiver: Server;
+let receiver: LogoutReceiver;
 let config: oidcClient.Configuration;
-const logoutTokens: string[] = [];
 const redirect = 'http://127.0.0.1:8125/callback';
 
 beforeAll(async () => {
   portal = await startPortal();
-  f = await buildFixture(portal);
-  // the acting userManager holds the loyalty rights it hands out or takes away
-  await setRights(portal, f.userMgrA, userManagerWithLoyalty());
-  const port = await freePort();
-  receiver = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d: Buffer) => (body += d.toString()));
-    req.on('end', () => {
-      if (req.url === '/backchannel') logoutTokens.push(new URLSearchParams(body).get('logout_token') ?? '');
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(port, '127.0.0.1', () => resolve()));
+  f = await buildFixtureWithLoyaltyManager(portal);
+  receiver = await startLogoutReceiver();
   await portal.services.db.query(`UPDATE apps SET oidc_metadata = $1 WHERE client_id = 'loyalty-app'`, [
     JSON.stringify({
       client_secret: 'loyalty-secret-loyalty-secret-456',
@@ -51,13 +30,13 @@ beforeAll(async () => {
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'client_secret_basic',
-      backchannel_logout_uri: `http://127.0.0.1:${port}/backchannel`,
+      backchannel_logout_uri: `${receiver.url}/backchannel`,
     }),
   ]);
   config = await discover(portal, 'loyalty-app', 'loyalty-secret-loyalty-secret-456');
 });
 afterAll(async () => {
-  await new Promise((resolve) => receiver?.close(resolve));
+  await receiver?.close();
   await portal?.close();
 });
 
@@ -71,13 +50,7 @@ interface SignedIn {
 /** The member signed in at the portal and at the loyalty app (a code flow with a refresh token). */
 async function signedInMember(org: Org, label: string): Promise<SignedIn> {
   const member = await createMember(portal, org, label, loyaltyUser());
-  const start = await startAuthorization(config, redirect);
-  const callback = await followUntil(member.client, start.url.toString(), redirect);
-  const tokens = await oidcClient.authorizationCodeGrant(config, new URL(callback), {
-    pkceCodeVerifier: start.codeVerifier,
-    expectedState: start.state,
-    expectedNonce: start.nonce,
-  });
+  const tokens = await codeFlow(config, member.client, redirect);
   expect(tokens.refresh_token).toBeTruthy();
   return { member, refreshToken: tokens.refresh_token! };
 }
@@ -94,11 +67,11 @@ async function refreshWorks(refreshToken: string): Promise<boolean> {
 /** Logout tokens received for a user (back-channel logout), waiting briefly for them to arrive. */
 async function logoutTokensFor(userId: string, atLeast = 1): Promise<number> {
   for (let i = 0; i < 50; i++) {
-    const n = logoutTokens.filter((t) => decodeJwt(t).sub === userId).length;
+    const n = receiver.tokens.filter((t) => decodeJwt(t).sub === userId).length;
     if (n >= atLeast) return n;
     await new Promise((r) => setTimeout(r, 50));
   }
-  return logoutTokens.filter((t) => decodeJwt(t).sub === userId).length;
+  return receiver.tokens.filter((t) => decodeJwt(t).sub === userId).length;
 }
 
 async function expectAccessEnded(s: SignedIn): Promise<void> {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastSignInOf, moveLastSignInBack } from '../support/clock.js';
-import { startPortal, type TestPortal } from '../support/portal.js';
+import { NO_LOGIN_LIMITS, startPortal, type TestPortal } from '../support/portal.js';
 import { setPassword, signIn } from '../support/sign-in.js';
 import { buildFixture, createMember, createOrg, rights, type ActorRef, type Fixture, type Org } from '../organizations/fixtures.js';
 
@@ -15,14 +15,12 @@ let branch: Org;
 const PASSWORD = 'Tr1cky-Horse-Battery';
 
 beforeAll(async () => {
-  portal = await startPortal({ LOGIN_RATE_LIMIT_PER_ACCOUNT: '100000', LOGIN_RATE_LIMIT_PER_IP: '100000' });
+  portal = await startPortal(NO_LOGIN_LIMITS);
   f = await buildFixture(portal);
   dealer = await createOrg(portal, f.tree.a, 'Inactive Dealer', { canCreate: true });
   branch = await createOrg(portal, dealer, 'Inactive Branch');
 });
-afterAll(async () => {
-  await portal?.close();
-});
+afterAll(() => portal?.close());
 
 async function memberWithPassword(org: Org, label: string): Promise<ActorRef> {
   const m = await createMember(portal, org, label, rights());

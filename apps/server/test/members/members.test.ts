@@ -1,18 +1,13 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPortal, type TestPortal } from '../support/portal.js';
+import { startPortalWith, type TestPortal } from '../support/portal.js';
 import { buildFixture, createMember, rights, type Fixture } from '../organizations/fixtures.js';
 
 let portal: TestPortal;
 let f: Fixture;
 
-beforeAll(async () => {
-  portal = await startPortal();
-  f = await buildFixture(portal);
-});
-afterAll(async () => {
-  await portal?.close();
-});
+beforeAll(async () => ({ portal, built: f } = await startPortalWith(buildFixture)));
+afterAll(() => portal?.close());
 
 const storedRights = async (memberId: string) =>
   (await portal.services.db.query<{ rights: any }>('SELECT rights FROM memberships WHERE id = $1', [memberId])).rows[0]!.rights;

@@ -6,12 +6,8 @@ import { startPortal, type TestPortal } from '../support/portal.js';
 /** The provider's storage over oidc_payloads, and the clean-up job. */
 let portal: TestPortal;
 
-beforeAll(async () => {
-  portal = await startPortal();
-});
-afterAll(async () => {
-  await portal?.close();
-});
+beforeAll(async () => (portal = await startPortal()));
+afterAll(() => portal?.close());
 
 describe('the oidc_payloads adapter', () => {
   it('stores, finds (by id, uid, user code), consumes, revokes by grant and destroys', async () => {

@@ -1,9 +1,9 @@
-import { createServer, type Server } from 'node:http';
 import { decodeJwt } from 'jose';
 import * as oidcClient from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, freePort, startPortal, type TestPortal } from '../support/portal.js';
-import { DCR_TOKEN, discover, followUntil, formInputs, loginThroughPortal, startAuthorization } from './support.js';
+import { startLogoutReceiver, type LogoutReceiver } from '../support/logout-receiver.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, startPortal, type TestPortal } from '../support/portal.js';
+import { DCR_TOKEN, discover, followUntil, formInputs, loginThroughPortal, redeemCode, startAuthorization } from './support.js';
 
 /**
  * Clients: Dynamic Client Registration (RFC 7591) with its management (RFC 7592), guarded by the
@@ -11,26 +11,14 @@ import { DCR_TOKEN, discover, followUntil, formInputs, loginThroughPortal, start
  * front- and back-channel logout for clients that register them.
  */
 let portal: TestPortal;
-let receiver: Server;
-let receiverUrl: string;
-const backchannelTokens: string[] = [];
+let receiver: LogoutReceiver;
 
 beforeAll(async () => {
   portal = await startPortal({ DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN, LOGIN_RATE_LIMIT_PER_ACCOUNT: '1000' });
-  const port = await freePort();
-  receiver = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d: Buffer) => (body += d.toString()));
-    req.on('end', () => {
-      if (req.url === '/backchannel') backchannelTokens.push(new URLSearchParams(body).get('logout_token') ?? '');
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(port, '127.0.0.1', () => resolve()));
-  receiverUrl = `http://127.0.0.1:${port}`;
+  receiver = await startLogoutReceiver();
 });
 afterAll(async () => {
-  await new Promise((resolve) => receiver?.close(resolve));
+  await receiver?.close();
   await portal?.close();
 });
 
@@ -109,8 +97,8 @@ describe('a catalogue client (apps.oidc_metadata)', () => {
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_basic',
-        backchannel_logout_uri: `${receiverUrl}/backchannel`,
-        frontchannel_logout_uri: `${receiverUrl}/frontchannel`,
+        backchannel_logout_uri: `${receiver.url}/backchannel`,
+        frontchannel_logout_uri: `${receiver.url}/frontchannel`,
       }),
     ]);
     await portal.services.db.query(
@@ -125,11 +113,7 @@ describe('a catalogue client (apps.oidc_metadata)', () => {
     const start = await startAuthorization(config, redirect);
     const { callback, context } = await loginThroughPortal(browser, start.url, redirect, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
     expect(context.client).toEqual({ client_id: 'loyalty-app', client_name: 'Loyalty & Trade-in' });
-    const tokens = await oidcClient.authorizationCodeGrant(config, new URL(callback), {
-      pkceCodeVerifier: start.codeVerifier,
-      expectedState: start.state,
-      expectedNonce: start.nonce,
-    });
+    const tokens = await redeemCode(config, start, callback);
     const rights = tokens.claims()!.rights as Record<string, boolean>;
     expect(rights.user_access).toBe(true);
     expect(rights.user_request_manager).toBe(true);
@@ -148,7 +132,7 @@ describe('a catalogue client (apps.oidc_metadata)', () => {
     expect(frames.status).toBe(200);
     const src = /<iframe src="([^"]+)"/.exec(frames.text)![1]!.replace(/&amp;/g, '&');
     const frontchannel = new URL(src);
-    expect(`${frontchannel.origin}${frontchannel.pathname}`).toBe(`${receiverUrl}/frontchannel`);
+    expect(`${frontchannel.origin}${frontchannel.pathname}`).toBe(`${receiver.url}/frontchannel`);
     expect(frontchannel.searchParams.get('iss')).toBe(portal.url);
     const sid = frontchannel.searchParams.get('sid');
     expect(sid).toBeTruthy();
@@ -162,8 +146,8 @@ describe('a catalogue client (apps.oidc_metadata)', () => {
     });
     expect(confirm.status).toBe(303);
     expect(confirm.headers.get('location')).toBe(loggedOut);
-    expect(backchannelTokens).toHaveLength(1);
-    const logoutToken = decodeJwt(backchannelTokens[0]!);
+    expect(receiver.tokens).toHaveLength(1);
+    const logoutToken = decodeJwt(receiver.tokens[0]!);
     expect(logoutToken).toMatchObject({ iss: portal.url, aud: 'loyalty-app', sub: portal.adminUserId });
     expect(logoutToken.events).toHaveProperty(['http://schemas.openid.net/event/backchannel-logout']);
   });
@@ -172,14 +156,14 @@ describe('a catalogue client (apps.oidc_metadata)', () => {
     const browser = await portal.sessionFor(portal.adminUserId);
     const start = await startAuthorization(config, redirect);
     await followUntil(browser, start.url.toString(), redirect);
-    const before = backchannelTokens.length;
+    const before = receiver.tokens.length;
     const res = await browser.post('/api/identity/logout', {});
     expect(res.status).toBe(200);
     expect(res.body.post_logout_redirect_uri).toBeNull();
     expect(res.body.iframe_url).toMatch(/\/connect\/logout\/frontchannel\?logoutId=/);
     const frames = await browser.get(res.body.iframe_url);
-    expect(frames.text).toContain(`${receiverUrl}/frontchannel?iss=`);
-    expect(backchannelTokens.length).toBe(before + 1);
+    expect(frames.text).toContain(`${receiver.url}/frontchannel?iss=`);
+    expect(receiver.tokens.length).toBe(before + 1);
     expect((await browser.get('/api/identity/user-info')).status).toBe(401);
   });
 

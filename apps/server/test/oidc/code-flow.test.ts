@@ -1,7 +1,19 @@
 import * as oidcClient from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startPortal, type TestPortal } from '../support/portal.js';
-import { DCR_TOKEN, discover, followUntil, formInputs, loginThroughPortal, registerClient, startAuthorization } from './support.js';
+import {
+  codeFlow,
+  DCR_TOKEN,
+  discover,
+  followUntil,
+  formInputs,
+  LOGGED_OUT,
+  loginThroughPortal,
+  redeemCode,
+  REDIRECT,
+  registerClient,
+  startAuthorization,
+} from './support.js';
 
 /**
  * A real relying party (openid-client 6) against the running portal: discovery, authorization
@@ -11,8 +23,6 @@ import { DCR_TOKEN, discover, followUntil, formInputs, loginThroughPortal, regis
 let portal: TestPortal;
 let clientId: string;
 let config: oidcClient.Configuration;
-const REDIRECT = 'http://127.0.0.1:8123/callback';
-const LOGGED_OUT = 'http://127.0.0.1:8123/logged-out';
 
 beforeAll(async () => {
   portal = await startPortal({ DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN });
@@ -20,9 +30,7 @@ beforeAll(async () => {
   clientId = registered.client_id;
   config = await discover(portal, clientId);
 });
-afterAll(async () => {
-  await portal?.close();
-});
+afterAll(() => portal?.close());
 
 describe('discovery', () => {
   it('publishes the issuer (PUBLIC_URL), the /connect endpoints, PKCE S256 and the JWKS', async () => {
@@ -69,11 +77,7 @@ describe('authorization code with PKCE', () => {
     expect(context.client).toEqual({ client_id: clientId, client_name: 'Test relying party' });
     expect(context.scopes).toEqual(expect.arrayContaining(['openid', 'email']));
     expect(browser().cookies.get('pp_session')).toBeTruthy();
-    tokens = await oidcClient.authorizationCodeGrant(config, new URL(callback), {
-      pkceCodeVerifier: start.codeVerifier,
-      expectedState: start.state,
-      expectedNonce: start.nonce,
-    });
+    tokens = await redeemCode(config, start, callback);
     expect(tokens.access_token).toBeTruthy();
     expect(tokens.refresh_token).toBeTruthy();
     expect(tokens.id_token).toBeTruthy();
@@ -109,13 +113,7 @@ describe('authorization code with PKCE', () => {
   });
 
   it('a second authorization in the same browser needs no login (single sign-on)', async () => {
-    const start = await startAuthorization(config, REDIRECT);
-    const callback = await followUntil(browser(), start.url.toString(), REDIRECT);
-    const again = await oidcClient.authorizationCodeGrant(config, new URL(callback), {
-      pkceCodeVerifier: start.codeVerifier,
-      expectedState: start.state,
-      expectedNonce: start.nonce,
-    });
+    const again = await codeFlow(config, browser(), REDIRECT);
     expect(again.claims()!.sub).toBe(portal.adminUserId);
   });
 
@@ -134,13 +132,7 @@ describe('authorization code with PKCE', () => {
   });
 
   it('revokes an access token', async () => {
-    const start = await startAuthorization(config, REDIRECT);
-    const callback = await followUntil(browser(), start.url.toString(), REDIRECT);
-    tokens = await oidcClient.authorizationCodeGrant(config, new URL(callback), {
-      pkceCodeVerifier: start.codeVerifier,
-      expectedState: start.state,
-      expectedNonce: start.nonce,
-    });
+    tokens = await codeFlow(config, browser(), REDIRECT);
     expect((await oidcClient.fetchUserInfo(config, tokens.access_token, portal.adminUserId)).sub).toBe(portal.adminUserId);
     await oidcClient.tokenRevocation(config, tokens.access_token);
     await expect(oidcClient.fetchUserInfo(config, tokens.access_token, portal.adminUserId)).rejects.toThrow();
@@ -184,13 +176,7 @@ describe('authorization code with PKCE', () => {
 describe('the portal session is the identity session', () => {
   it('a session made directly (sessionFor) signs the user in at the provider without a login page', async () => {
     const browser = await portal.sessionFor(portal.adminUserId);
-    const start = await startAuthorization(config, REDIRECT);
-    const callback = await followUntil(browser, start.url.toString(), REDIRECT);
-    const tokens = await oidcClient.authorizationCodeGrant(config, new URL(callback), {
-      pkceCodeVerifier: start.codeVerifier,
-      expectedState: start.state,
-      expectedNonce: start.nonce,
-    });
+    const tokens = await codeFlow(config, browser, REDIRECT);
     expect(tokens.claims()!.sub).toBe(portal.adminUserId);
   });
 
@@ -242,11 +228,7 @@ describe('the portal session is the identity session', () => {
       expect(confirm.status).toBe(303);
       callback = await followUntil(browser, new URL(confirm.headers.get('location')!, portal.url).toString(), REDIRECT);
     }
-    const tokens = await oidcClient.authorizationCodeGrant(config, new URL(callback), {
-      pkceCodeVerifier: second.codeVerifier,
-      expectedState: second.state,
-      expectedNonce: second.nonce,
-    });
+    const tokens = await redeemCode(config, second, callback);
     expect(tokens.claims()!.sub).toBe(rows[0]!.id);
   });
 
@@ -341,11 +323,7 @@ describe('POST /api/identity/consent', () => {
     const res = await browser.post('/api/identity/consent', { deny: false, remember: true, return_url: consentUrl });
     expect(res.status).toBe(200);
     const callback = await followUntil(browser, res.body.valid_return_url, REDIRECT);
-    const tokens = await oidcClient.authorizationCodeGrant(config, new URL(callback), {
-      pkceCodeVerifier: start.codeVerifier,
-      expectedState: start.state,
-      expectedNonce: start.nonce,
-    });
+    const tokens = await redeemCode(config, start, callback);
     expect(tokens.claims()!.sub).toBe(portal.adminUserId);
     const { rows } = await portal.services.db.query<{ scopes: string }>(
       'SELECT scopes FROM identity_consents WHERE user_id = $1 AND client_id = $2',

@@ -1,11 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import Provider from 'oidc-provider';
-import * as oidcClient from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient, type HttpResponse } from '../support/http.js';
 import { freePort, startPortal, type TestPortal } from '../support/portal.js';
 import { createUser } from '../identity/support.js';
-import { DCR_TOKEN, discover, registerClient, startAuthorization } from './support.js';
+import { DCR_TOKEN, discover, redeemCode, registerClient, startAuthorization } from './support.js';
 
 /**
  * The external identity provider end to end: a second oidc-provider started here is the upstream
@@ -253,11 +252,7 @@ describe('external identity provider', () => {
     const step1 = await browser.portal.post('/api/identity/email-login', { email: 'rp.user@partner.example', return_url: returnUrl });
     expect(step1.body.valid_return_url).toBe(returnUrl);
     const callback = await browser.upstreamLogin(step1.body.external_login, 'up-rp', redirect);
-    const tokens = await oidcClient.authorizationCodeGrant(config, new URL(callback), {
-      pkceCodeVerifier: start.codeVerifier,
-      expectedState: start.state,
-      expectedNonce: start.nonce,
-    });
+    const tokens = await redeemCode(config, start, callback);
     expect(tokens.claims()!.email).toBe('rp.user@partner.example');
   });
 

@@ -3,30 +3,21 @@ import * as oidcClient from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rotateSigningKey } from '../../src/oidc/keys.js';
 import { startPortal, type TestPortal } from '../support/portal.js';
-import { DCR_TOKEN, discover, followUntil, registerClient, startAuthorization } from './support.js';
+import { codeFlow, DCR_TOKEN, discover, REDIRECT, registerClient } from './support.js';
 
 /** Signing keys: made at first start, kept encrypted, rotated without a restart or a failed verification. */
 let portal: TestPortal;
 let config: oidcClient.Configuration;
-const REDIRECT = 'http://127.0.0.1:8123/callback';
 
 beforeAll(async () => {
   portal = await startPortal({ DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN });
   config = await discover(portal, (await registerClient(portal)).client_id);
 });
-afterAll(async () => {
-  await portal?.close();
-});
+afterAll(() => portal?.close());
 
 async function idToken(): Promise<string> {
   const browser = await portal.sessionFor(portal.adminUserId);
-  const start = await startAuthorization(config, REDIRECT);
-  const callback = await followUntil(browser, start.url.toString(), REDIRECT);
-  const tokens = await oidcClient.authorizationCodeGrant(config, new URL(callback), {
-    pkceCodeVerifier: start.codeVerifier,
-    expectedState: start.state,
-    expectedNonce: start.nonce,
-  });
+  const tokens = await codeFlow(config, browser, REDIRECT);
   return tokens.id_token!;
 }
 

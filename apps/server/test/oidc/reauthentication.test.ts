@@ -5,7 +5,7 @@ import type { HttpClient } from '../support/http.js';
 import { startPortal, type TestPortal } from '../support/portal.js';
 import { createUser, type TestUser } from '../identity/support.js';
 import { enrolTotp, totpCode } from '../factors/support.js';
-import { DCR_TOKEN, discover, registerClient, startAuthorization, type AuthorizationStart } from './support.js';
+import { type AuthorizationStart, DCR_TOKEN, discover, redeemCode, REDIRECT, registerClient, startAuthorization } from './support.js';
 
 /**
  * Re-authentication that clients can trust (OpenID Connect Core 3.1.2.1, 5.5.1.1): prompt=login
@@ -16,7 +16,6 @@ import { DCR_TOKEN, discover, registerClient, startAuthorization, type Authoriza
  */
 let portal: TestPortal;
 let config: oidcClient.Configuration;
-const REDIRECT = 'http://127.0.0.1:8123/callback';
 /** More hops than any correct flow takes between the client and a page (the loops went on for ever). */
 const MAX_HOPS = 8;
 
@@ -25,9 +24,7 @@ beforeAll(async () => {
   const registered = await registerClient(portal);
   config = await discover(portal, registered.client_id);
 });
-afterAll(async () => {
-  await portal?.close();
-});
+afterAll(() => portal?.close());
 
 /**
  * Follow the browser's redirects from url until they leave for the client (redirect_uri) or reach
@@ -47,12 +44,7 @@ async function follow(browser: HttpClient, url: string): Promise<{ at: 'client' 
 }
 
 async function idTokenClaims(start: AuthorizationStart, callback: string, maxAge?: number) {
-  const tokens = await oidcClient.authorizationCodeGrant(config, new URL(callback), {
-    pkceCodeVerifier: start.codeVerifier,
-    expectedState: start.state,
-    expectedNonce: start.nonce,
-    ...(maxAge === undefined ? {} : { maxAge }),
-  });
+  const tokens = await redeemCode(config, start, callback, maxAge === undefined ? {} : { maxAge });
   return tokens.claims()!;
 }
 
@@ -76,6 +68,14 @@ async function signedInSecondsAgo(user: TestUser, seconds: number): Promise<void
   );
 }
 
+/** A new user with a browser signed in at the portal that many seconds ago. */
+async function userSignedInSecondsAgo(seconds: number): Promise<{ user: TestUser; browser: HttpClient }> {
+  const user = await createUser(portal);
+  const browser = await portal.sessionFor(user.id);
+  await signedInSecondsAgo(user, seconds);
+  return { user, browser };
+}
+
 /** When the user's (only) live portal session last authenticated, in seconds since the epoch. */
 async function authenticatedAt(user: TestUser): Promise<number> {
   const { rows } = await portal.services.db.query<{ at: number }>(
@@ -92,9 +92,7 @@ function acrClaims(container: 'id_token' | 'userinfo', request: Record<string, u
 
 describe('auth_time', () => {
   it('is when the user signed in, not when the client asked', async () => {
-    const user = await createUser(portal);
-    const browser = await portal.sessionFor(user.id);
-    await signedInSecondsAgo(user, 120);
+    const { user, browser } = await userSignedInSecondsAgo(120);
     const signedInAt = await authenticatedAt(user);
 
     const start = await startAuthorization(config, REDIRECT);
@@ -166,9 +164,7 @@ describe('prompt=login', () => {
 
 describe('max_age', () => {
   it('max_age=1 more than a second after the sign-in asks for the password again', async () => {
-    const user = await createUser(portal);
-    const browser = await portal.sessionFor(user.id);
-    await signedInSecondsAgo(user, 5);
+    const { user, browser } = await userSignedInSecondsAgo(5);
     // the provider session follows the portal session's authentication time
     const plain = await startAuthorization(config, REDIRECT);
     const plainLanding = await follow(browser, plain.url.toString());
@@ -187,17 +183,13 @@ describe('max_age', () => {
   });
 
   it('max_age=1 from a portal session without a provider session asks again too', async () => {
-    const user = await createUser(portal);
-    const browser = await portal.sessionFor(user.id);
-    await signedInSecondsAgo(user, 5);
+    const { browser } = await userSignedInSecondsAgo(5);
     const start = await startAuthorization(config, REDIRECT, { max_age: '1' });
     expect((await follow(browser, start.url.toString())).at).toBe('login');
   });
 
   it('a max_age the sign-in is within needs no password, and auth_time is the sign-in', async () => {
-    const user = await createUser(portal);
-    const browser = await portal.sessionFor(user.id);
-    await signedInSecondsAgo(user, 5);
+    const { user, browser } = await userSignedInSecondsAgo(5);
     const start = await startAuthorization(config, REDIRECT, { max_age: '3600' });
     const landed = await follow(browser, start.url.toString());
     expect(landed.at).toBe('client');
@@ -206,9 +198,7 @@ describe('max_age', () => {
   });
 
   it('prompt=none with a sign-in older than max_age answers login_required', async () => {
-    const user = await createUser(portal);
-    const browser = await portal.sessionFor(user.id);
-    await signedInSecondsAgo(user, 5);
+    const { browser } = await userSignedInSecondsAgo(5);
     // single sign-on first: the provider session takes the portal session's sign-in time
     const first = await startAuthorization(config, REDIRECT);
     await idTokenClaims(first, (await follow(browser, first.url.toString())).url);

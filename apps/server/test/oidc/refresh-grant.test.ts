@@ -4,33 +4,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFRESH_TOKEN_WITH_GRANT_SQL } from '../../src/oidc/adapter.js';
 import { FLUSH_ONE_SQL } from '../../src/oidc/token-writes.js';
 import { startPortal, type TestPortal } from '../support/portal.js';
-import { DCR_TOKEN, discover, followUntil, registerClient, startAuthorization } from './support.js';
+import { codeFlow, DCR_TOKEN, discover, REDIRECT, registerClient } from './support.js';
 
 /**
  * One refresh_token grant: the SQL statements it runs (counted at the portal's database object),
  * and ES256 ID tokens for a client that registers them, verified by openid-client against the JWKS.
  */
 let portal: TestPortal;
-const REDIRECT = 'http://127.0.0.1:8123/callback';
 
-beforeAll(async () => {
-  portal = await startPortal({ DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN, OIDC_SIGNING_ALGS: 'RS256,ES256' });
-});
-afterAll(async () => {
-  await portal?.close();
-});
+beforeAll(async () => (portal = await startPortal({ DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN, OIDC_SIGNING_ALGS: 'RS256,ES256' })));
+afterAll(() => portal?.close());
 
 async function tokensFor(config: oidcClient.Configuration) {
   const browser = await portal.sessionFor(portal.adminUserId);
-  const start = await startAuthorization(config, REDIRECT, {
+  return codeFlow(config, browser, REDIRECT, {
     scope: 'openid email profile organization rights offline_access',
     prompt: 'consent',
-  });
-  const callback = await followUntil(browser, start.url.toString(), REDIRECT);
-  return oidcClient.authorizationCodeGrant(config, new URL(callback), {
-    pkceCodeVerifier: start.codeVerifier,
-    expectedState: start.state,
-    expectedNonce: start.nonce,
   });
 }
 

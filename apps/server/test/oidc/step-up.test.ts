@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACR_MULTI_FACTOR, ACR_SINGLE_FACTOR } from '@partner-portal/contracts';
 import { startPortal, type TestPortal } from '../support/portal.js';
 import { createUser } from '../identity/support.js';
-import { totpCode } from '../factors/support.js';
-import { DCR_TOKEN, discover, followUntil, registerClient, startAuthorization } from './support.js';
+import { enrolTotp, totpCode } from '../factors/support.js';
+import { DCR_TOKEN, discover, followUntil, redeemCode, REDIRECT, registerClient, startAuthorization } from './support.js';
 
 /**
  * A relying party (openid-client) that asks for multi-factor with acr_values gets a step-up: a
@@ -13,23 +13,16 @@ import { DCR_TOKEN, discover, followUntil, registerClient, startAuthorization } 
  */
 let portal: TestPortal;
 let config: oidcClient.Configuration;
-const REDIRECT = 'http://127.0.0.1:8123/callback';
 
 beforeAll(async () => {
   portal = await startPortal({ DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN });
   const registered = await registerClient(portal);
   config = await discover(portal, registered.client_id);
 });
-afterAll(async () => {
-  await portal?.close();
-});
+afterAll(() => portal?.close());
 
 async function idTokenClaims(start: Awaited<ReturnType<typeof startAuthorization>>, callback: string) {
-  const tokens = await oidcClient.authorizationCodeGrant(config, new URL(callback), {
-    pkceCodeVerifier: start.codeVerifier,
-    expectedState: start.state,
-    expectedNonce: start.nonce,
-  });
+  const tokens = await redeemCode(config, start, callback);
   return tokens.claims()!;
 }
 
@@ -56,9 +49,7 @@ describe('step-up', () => {
     const user = await createUser(portal);
     // a session proven by the password alone (e.g. from before the app was set up)
     const browser = await portal.sessionFor(user.id);
-    const enrol = await browser.post('/api/factors/totp');
-    const secret = enrol.body.secret as string;
-    expect((await browser.post('/api/factors/totp/confirm', { code: totpCode(secret) })).status).toBe(200);
+    const { secret } = await enrolTotp(browser);
     await portal.services.db.query(`UPDATE sessions SET amr = '{}' WHERE user_id = $1`, [user.id]);
 
     // without acr_values the session is enough (single sign-on), with the single-factor acr
@@ -100,13 +91,10 @@ describe('step-up', () => {
     // the pending sign-in may only enrol: it is no session
     expect((await browser.get('/api/factors')).status).toBe(401);
 
-    const enrol = await browser.post('/api/factors/totp');
-    expect(enrol.status, enrol.text).toBe(200);
-    const confirmed = await browser.post('/api/factors/totp/confirm', { code: totpCode(enrol.body.secret) });
-    expect(confirmed.status, confirmed.text).toBe(200);
-    expect(confirmed.body.recovery_codes).toHaveLength(10);
-    expect(confirmed.body.valid_return_url).toBe(returnUrl);
-    const claims = await idTokenClaims(start, await followUntil(browser, confirmed.body.valid_return_url, REDIRECT));
+    const { recoveryCodes, answer } = await enrolTotp(browser);
+    expect(recoveryCodes).toHaveLength(10);
+    expect(answer.valid_return_url).toBe(returnUrl);
+    const claims = await idTokenClaims(start, await followUntil(browser, answer.valid_return_url!, REDIRECT));
     expect(claims.amr).toEqual(['pwd', 'otp', 'mfa']);
     expect(claims.acr).toBe(ACR_MULTI_FACTOR);
   });

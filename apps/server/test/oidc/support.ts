@@ -4,6 +4,9 @@ import type { HttpClient } from '../support/http.js';
 import type { TestPortal } from '../support/portal.js';
 
 export const DCR_TOKEN = 'dcr-initial-access-token-for-tests';
+/** Where a client registered by registerClient is sent back to after the sign-in, and after the logout. */
+export const REDIRECT = 'http://127.0.0.1:8123/callback';
+export const LOGGED_OUT = 'http://127.0.0.1:8123/logged-out';
 
 /** Register a public (PKCE) client through /connect/dcr; returns its metadata as answered. */
 export async function registerClient(portal: TestPortal, metadata: Record<string, unknown> = {}): Promise<Record<string, any>> {
@@ -12,8 +15,8 @@ export async function registerClient(portal: TestPortal, metadata: Record<string
     headers: { 'content-type': 'application/json', authorization: `Bearer ${DCR_TOKEN}` },
     body: JSON.stringify({
       client_name: 'Test relying party',
-      redirect_uris: ['http://127.0.0.1:8123/callback'],
-      post_logout_redirect_uris: ['http://127.0.0.1:8123/logged-out'],
+      redirect_uris: [REDIRECT],
+      post_logout_redirect_uris: [LOGGED_OUT],
       token_endpoint_auth_method: 'none',
       application_type: 'native',
       grant_types: ['authorization_code', 'refresh_token'],
@@ -74,6 +77,32 @@ export async function startAuthorization(
     ...extra,
   });
   return { url, state, nonce, codeVerifier };
+}
+
+/** The client redeems the code of the callback it was sent back to, checking what it started with (PKCE, state, nonce). */
+export function redeemCode(
+  config: oidcClient.Configuration,
+  start: AuthorizationStart,
+  callback: string,
+  checks: { maxAge?: number } = {},
+): ReturnType<typeof oidcClient.authorizationCodeGrant> {
+  return oidcClient.authorizationCodeGrant(config, new URL(callback), {
+    pkceCodeVerifier: start.codeVerifier,
+    expectedState: start.state,
+    expectedNonce: start.nonce,
+    ...checks,
+  });
+}
+
+/** A code flow for a browser already signed in at the portal: authorize, follow back to the client, redeem the code. */
+export async function codeFlow(
+  config: oidcClient.Configuration,
+  browser: HttpClient,
+  redirectUri: string,
+  extra: Record<string, string> = {},
+): ReturnType<typeof oidcClient.authorizationCodeGrant> {
+  const start = await startAuthorization(config, redirectUri, extra);
+  return redeemCode(config, start, await followUntil(browser, start.url.toString(), redirectUri));
 }
 
 /**

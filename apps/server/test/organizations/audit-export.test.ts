@@ -1,17 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPortal, type TestPortal } from '../support/portal.js';
+import { startPortalWith, type TestPortal } from '../support/portal.js';
 import { buildFixture, type Fixture } from './fixtures.js';
 
 let portal: TestPortal;
 let f: Fixture;
 
-beforeAll(async () => {
-  portal = await startPortal();
-  f = await buildFixture(portal);
-});
-afterAll(async () => {
-  await portal?.close();
-});
+beforeAll(async () => ({ portal, built: f } = await startPortalWith(buildFixture)));
+afterAll(() => portal?.close());
 
 describe('GET /api/audit', () => {
   it('records every administrative change with actor, organization, before/after and request id, for the subtree’s managers', async () => {

@@ -29,9 +29,7 @@ beforeAll(async () => {
     await seedBench(portal.services.db, { organizations: 200, members: 2000 });
   }
 }, 180_000);
-afterAll(async () => {
-  await portal?.close();
-});
+afterAll(() => portal?.close());
 
 const count = async (sql: string, params: unknown[] = []) => (await portal.services.db.query<{ n: number }>(sql, params)).rows[0]!.n;
 

@@ -88,9 +88,11 @@ export async function createMember(
   portal: TestPortal,
   org: Org,
   label: string,
-  r: Rights,
+  /** the member's rights, or how they differ from none */
+  given: Rights | ((r: Rights) => void),
   options: { isDeveloper?: boolean; language?: string } = {},
 ): Promise<ActorRef> {
+  const r = typeof given === 'function' ? rights(given) : given;
   const email = `${label.toLowerCase()}.${++counter}@${org.path.split('/').pop()}.example.com`;
   const user = await portal.services.db.query<{ id: string }>(
     `INSERT INTO users (email, first_name, last_name, language_code, is_developer) VALUES ($1, $2, 'Tester', $3, $4) RETURNING id`,
@@ -104,12 +106,16 @@ export async function createMember(
   return { userId, memberId: m.rows[0]!.id, email, client: await portal.sessionFor(userId) };
 }
 
+/** The root organization (the provider's, made by the bootstrap). */
+export async function rootOrg(portal: TestPortal): Promise<Org> {
+  const { rows } = await portal.services.db.query<Org>('SELECT id, path, name FROM organizations WHERE id = $1', [
+    portal.rootOrganizationId,
+  ]);
+  return rows[0]!;
+}
+
 export async function buildFixture(portal: TestPortal): Promise<Fixture> {
-  const rootRow = await portal.services.db.query<{ id: string; path: string; name: string }>(
-    'SELECT id, path, name FROM organizations WHERE id = $1',
-    [portal.rootOrganizationId],
-  );
-  const root = rootRow.rows[0]!;
+  const root = await rootOrg(portal);
   const a = await createOrg(portal, root, 'Dealer A', { canCreate: true });
   const north = await createOrg(portal, a, 'North', { canCreate: true });
   const farm = await createOrg(portal, north, 'Farm 1', { canCreate: true });
@@ -133,30 +139,10 @@ export async function buildFixture(portal: TestPortal): Promise<Fixture> {
   return {
     tree: { root, a, north, farm, barn, south, b },
     admin,
-    plainA: await createMember(
-      portal,
-      a,
-      'plain',
-      rights((r) => (r.media_library.user_access = true)),
-    ),
-    userMgrA: await createMember(
-      portal,
-      a,
-      'usermgr',
-      rights((r) => (r.partner_portal.user_user_manager = true)),
-    ),
-    orgMgrA: await createMember(
-      portal,
-      a,
-      'orgmgr',
-      rights((r) => (r.partner_portal.user_sub_organization_manager = true)),
-    ),
-    fullA: await createMember(
-      portal,
-      a,
-      'fulla',
-      rights((r) => (r.partner_portal.user_full_permission = true)),
-    ),
+    plainA: await createMember(portal, a, 'plain', (r) => (r.media_library.user_access = true)),
+    userMgrA: await createMember(portal, a, 'usermgr', (r) => (r.partner_portal.user_user_manager = true)),
+    orgMgrA: await createMember(portal, a, 'orgmgr', (r) => (r.partner_portal.user_sub_organization_manager = true)),
+    fullA: await createMember(portal, a, 'fulla', (r) => (r.partner_portal.user_full_permission = true)),
     mgrNorth: await createMember(portal, north, 'mgrnorth', managerOfBoth),
     farmer: await createMember(portal, farm, 'farmer', rights()),
     mgrB: await createMember(portal, b, 'mgrb', managerOfBoth),
@@ -167,14 +153,21 @@ export async function buildFixture(portal: TestPortal): Promise<Fixture> {
  * Give an actor of the fixture other rights (e.g. a userManager who may hand out what it holds:
  * docs/security.md, "Delegated administration").
  */
-export async function setRights(portal: TestPortal, actor: ActorRef, r: Rights): Promise<void> {
+async function setRights(portal: TestPortal, actor: ActorRef, r: Rights): Promise<void> {
   await portal.services.db.query('UPDATE memberships SET rights = $1 WHERE id = $2', [JSON.stringify(r), actor.memberId]);
 }
 
 /** A userManager who also holds every right of the loyalty app. */
-export const userManagerWithLoyalty = () =>
+const userManagerWithLoyalty = () =>
   rights((r) => {
     r.partner_portal.user_user_manager = true;
     r.loyalty.user_full_permission = true;
     r.loyalty.user_access = true;
   });
+
+/** The fixture, its userManager of dealer-a (userMgrA) holding the loyalty rights it hands out or takes away. */
+export async function buildFixtureWithLoyaltyManager(portal: TestPortal): Promise<Fixture> {
+  const f = await buildFixture(portal);
+  await setRights(portal, f.userMgrA, userManagerWithLoyalty());
+  return f;
+}

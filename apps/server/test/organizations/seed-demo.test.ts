@@ -4,12 +4,8 @@ import { startPortal, type TestPortal } from '../support/portal.js';
 
 let portal: TestPortal;
 
-beforeAll(async () => {
-  portal = await startPortal();
-});
-afterAll(async () => {
-  await portal?.close();
-});
+beforeAll(async () => (portal = await startPortal()));
+afterAll(() => portal?.close());
 
 describe('seed:demo', () => {
   it('fills a realistic tree with members and pending, accepted and revoked invitations, idempotently', async () => {

@@ -1,17 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPortal, type TestPortal } from '../support/portal.js';
+import { startPortalWith, type TestPortal } from '../support/portal.js';
 import { buildFixture, createMember, createOrg, rights, type Fixture } from '../organizations/fixtures.js';
 
 let portal: TestPortal;
 let f: Fixture;
 
-beforeAll(async () => {
-  portal = await startPortal();
-  f = await buildFixture(portal);
-});
-afterAll(async () => {
-  await portal?.close();
-});
+beforeAll(async () => ({ portal, built: f } = await startPortalWith(buildFixture)));
+afterAll(() => portal?.close());
 
 const names = (tiles: any[]) => tiles.map((t) => t.name);
 

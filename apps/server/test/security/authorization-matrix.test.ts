@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startPortal } from '../support/portal.js';
+import { NO_LOGIN_LIMITS, startPortal } from '../support/portal.js';
+import { rootOrg } from '../organizations/fixtures.js';
 import { apiRoutes, fillPath, type ApiRoute } from './support/routes.js';
 import { ACTORS, buildWorld, uniqueEmail, USER_PASSWORD, type ActorName, type World } from './support/world.js';
 
@@ -184,7 +185,7 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/developer/organization-export': { expect: PROVIDER_ADMIN },
 };
 
-const portal = await startPortal({ LOGIN_RATE_LIMIT_PER_ACCOUNT: '100000', LOGIN_RATE_LIMIT_PER_IP: '100000' });
+const portal = await startPortal(NO_LOGIN_LIMITS);
 const world = await buildWorld(portal);
 const routes = await apiRoutes(portal.app);
 /** MATRIX_REPORT=1 prints the statuses seen, one row per route */
@@ -294,12 +295,7 @@ describe('authorization matrix: delegation', () => {
         [`${action}.refused`, targetId],
       )
     ).rows.map((r) => r.after.refused);
-  const root = async () => {
-    const { rows } = await db.query<{ id: string; path: string; name: string }>('SELECT id, path, name FROM organizations WHERE id = $1', [
-      portal.rootOrganizationId,
-    ]);
-    return rows[0]!;
-  };
+  const root = () => rootOrg(portal);
 
   it('grant a right the actor lacks: refused (403), nothing changes, the refusal is audited', async () => {
     const userManager = await world.client('userManager');

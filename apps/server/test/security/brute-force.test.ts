@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPortal, type TestPortal } from '../support/portal.js';
+import { NO_LOGIN_LIMITS, startPortal, startPortalWith, type TestPortal } from '../support/portal.js';
 import type { HttpResponse } from '../support/http.js';
 import { login } from '../support/sign-in.js';
 import { expectRoutes } from './support/routes.js';
@@ -21,17 +21,9 @@ const WRONG = 'Wrong-Passw0rd!';
 describe('login throttling per account', () => {
   let portal: TestPortal;
   let world: World;
-  beforeAll(async () => {
-    portal = await startPortal({
-      LOGIN_RATE_LIMIT_PER_ACCOUNT: '3',
-      LOGIN_RATE_LIMIT_PER_IP: '1000',
-      LOGIN_RATE_LIMIT_WINDOW_SECONDS: '600',
-    });
-    world = await buildWorld(portal);
-  });
-  afterAll(async () => {
-    await portal?.close();
-  });
+  const limits = { LOGIN_RATE_LIMIT_PER_ACCOUNT: '3', LOGIN_RATE_LIMIT_PER_IP: '1000', LOGIN_RATE_LIMIT_WINDOW_SECONDS: '600' };
+  beforeAll(async () => ({ portal, built: world } = await startPortalWith(buildWorld, limits)));
+  afterAll(() => portal?.close());
 
   it('answers 429 with Retry-After after the limit, even for the right password, for that account only', async () => {
     expectRoutes(portal.app, 'POST /api/identity/login');
@@ -90,16 +82,9 @@ describe('login throttling per account', () => {
 
 describe('login throttling per IP address', () => {
   let portal: TestPortal;
-  beforeAll(async () => {
-    portal = await startPortal({
-      LOGIN_RATE_LIMIT_PER_ACCOUNT: '1000',
-      LOGIN_RATE_LIMIT_PER_IP: '5',
-      LOGIN_RATE_LIMIT_WINDOW_SECONDS: '600',
-    });
-  });
-  afterAll(async () => {
-    await portal?.close();
-  });
+  const limits = { LOGIN_RATE_LIMIT_PER_ACCOUNT: '1000', LOGIN_RATE_LIMIT_PER_IP: '5', LOGIN_RATE_LIMIT_WINDOW_SECONDS: '600' };
+  beforeAll(async () => (portal = await startPortal(limits)));
+  afterAll(() => portal?.close());
 
   it('answers 429 after the limit across many accounts, and X-Forwarded-For does not reset it (TRUST_PROXY off)', async () => {
     expectRoutes(portal.app, 'POST /api/identity/login');
@@ -119,13 +104,8 @@ describe('login throttling per IP address', () => {
 describe('no account enumeration by status or body', () => {
   let portal: TestPortal;
   let world: World;
-  beforeAll(async () => {
-    portal = await startPortal({ LOGIN_RATE_LIMIT_PER_ACCOUNT: '100000', LOGIN_RATE_LIMIT_PER_IP: '100000' });
-    world = await buildWorld(portal);
-  });
-  afterAll(async () => {
-    await portal?.close();
-  });
+  beforeAll(async () => ({ portal, built: world } = await startPortalWith(buildWorld, NO_LOGIN_LIMITS)));
+  afterAll(() => portal?.close());
 
   const shape = (res: HttpResponse) => ({
     status: res.status,
@@ -175,13 +155,8 @@ describe('no account enumeration by status or body', () => {
 describe('no account enumeration by timing', () => {
   let portal: TestPortal;
   let world: World;
-  beforeAll(async () => {
-    portal = await startPortal({ LOGIN_RATE_LIMIT_PER_ACCOUNT: '100000', LOGIN_RATE_LIMIT_PER_IP: '100000' });
-    world = await buildWorld(portal);
-  });
-  afterAll(async () => {
-    await portal?.close();
-  });
+  beforeAll(async () => ({ portal, built: world } = await startPortalWith(buildWorld, NO_LOGIN_LIMITS)));
+  afterAll(() => portal?.close());
 
   const SAMPLES = Number(process.env.TIMING_SAMPLES ?? 30);
   const median = (xs: number[]) => {

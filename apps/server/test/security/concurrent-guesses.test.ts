@@ -1,10 +1,10 @@
 import { createHash, generateKeyPairSync, randomBytes, randomInt, sign, type KeyObject } from 'node:crypto';
 import { isoCBOR } from '@simplewebauthn/server/helpers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashSecret } from '../../src/http/session.js';
 import { insertPasskey } from '../../src/modules/factors/passkey-queries.js';
 import { enrolTotp, passwordSteps, totpCode } from '../factors/support.js';
-import { createUser, type TestUser } from '../identity/support.js';
+import { createUser, mailedResetLink, resetPassword, type TestUser } from '../identity/support.js';
 import type { HttpClient, HttpResponse } from '../support/http.js';
 import { startPortal, type TestPortal } from '../support/portal.js';
 import { expectRoutes } from './support/routes.js';
@@ -28,7 +28,7 @@ import { expectRoutes } from './support/routes.js';
 const BURST = 300;
 const WRONG_PASSWORD = 'Wrong-Passw0rd!';
 /** a burst is some 900 requests (connections opened, the burst, its preparation) on a shared machine */
-const BURST_TIMEOUT_MS = 60_000;
+vi.setConfig({ testTimeout: 60_000 });
 
 let portal: TestPortal;
 let limit: number;
@@ -38,9 +38,7 @@ beforeAll(async () => {
   portal = await startPortal({ LOGIN_RATE_LIMIT_PER_IP: '100000' }, { publicHost: 'localhost' });
   limit = portal.config.LOGIN_RATE_LIMIT_PER_ACCOUNT;
 });
-afterAll(async () => {
-  await portal?.close();
-});
+afterAll(() => portal?.close());
 
 /** Checks of second factors so far (partner_portal_second_factor_checks_total, both outcomes). */
 async function secondFactorChecks(): Promise<number> {
@@ -50,15 +48,17 @@ async function secondFactorChecks(): Promise<number> {
 
 /**
  * Send the wrong guesses all at once, and the right one while they are in flight once the limit is
- * used up. Returns the right one's answer
- * and how many were checked (answered other than 429). Every refusal is the translated 429 with
- * Retry-After; nothing is a 5xx.
+ * used up. Every refusal is the translated 429 with Retry-After; nothing is a 5xx; no more were
+ * checked than the limit (answered other than 429, and for second factors counted by the metric
+ * too); the right one is refused (429).
  */
 async function allAtOnce(
   wrong: readonly (() => Promise<HttpResponse>)[],
   right: () => Promise<HttpResponse>,
-): Promise<{ right: HttpResponse; checked: number; statuses: Record<number, number> }> {
+  counted: { secondFactors: boolean },
+): Promise<void> {
   expect(wrong.length).toBeGreaterThanOrEqual(BURST);
+  const checksBefore = await secondFactorChecks();
   // a connection open for each request beforehand, so that the burst reaches the server at once
   await Promise.all([...wrong, right].map(() => portal.client().get('/health')));
   // The right one goes out while the burst is in flight, once the first refusal shows the limit
@@ -85,7 +85,10 @@ async function allAtOnce(
       expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
     }
   }
-  return { right: answers.at(-1)!, checked: answers.filter((a) => a.status !== 429).length, statuses };
+  expect(answers.filter((a) => a.status !== 429).length, JSON.stringify(statuses)).toBeLessThanOrEqual(limit);
+  if (counted.secondFactors) expect((await secondFactorChecks()) - checksBefore).toBeLessThanOrEqual(limit);
+  const rightAnswer = answers.at(-1)!;
+  expect(rightAnswer.status, rightAnswer.text).toBe(429);
 }
 
 /** BURST six-digit codes that the app of `secret` does not show around now. */
@@ -113,6 +116,14 @@ async function userWithTotp(): Promise<TestUser & { secret: string; recoveryCode
   return { ...user, secret, recoveryCodes };
 }
 
+/** A user with an authenticator app, whose browser is at the second step of the sign-in; send(code) answers it there. */
+async function atSecondStep() {
+  const user = await userWithTotp();
+  const client = portal.client();
+  expect((await passwordSteps(client, user.email, user.password)).next_step).toBe('second_factor');
+  return { user, client, send: (code: string) => () => client.post('/api/identity/second-factor', { code }) };
+}
+
 /** A signed-in browser of the user whose session last checked a password or factor an hour ago. */
 async function staleSession(userId: string): Promise<{ client: HttpClient; authenticatedAt: () => Promise<string> }> {
   const client = await portal.sessionFor(userId);
@@ -129,125 +140,80 @@ async function staleSession(userId: string): Promise<{ client: HttpClient; authe
 }
 
 describe('the second step of the sign-in', () => {
-  it(
-    'checks no more codes of the app than the limit when 300 wrong ones and the right one come at once; the right one starts no session',
-    async () => {
-      expectRoutes(portal.app, 'POST /api/identity/second-factor');
-      const user = await userWithTotp();
-      const client = portal.client();
-      expect((await passwordSteps(client, user.email, user.password)).next_step).toBe('second_factor');
-      const checksBefore = await secondFactorChecks();
+  it('checks no more codes of the app than the limit when 300 wrong ones and the right one come at once; the right one starts no session', async () => {
+    expectRoutes(portal.app, 'POST /api/identity/second-factor');
+    const { user, client, send } = await atSecondStep();
 
-      const { right, checked, statuses } = await allAtOnce(
-        wrongTotpCodes(user.secret).map((code) => () => client.post('/api/identity/second-factor', { code })),
-        () => client.post('/api/identity/second-factor', { code: totpCode(user.secret, 1) }),
-      );
+    await allAtOnce(wrongTotpCodes(user.secret).map(send), send(totpCode(user.secret, 1)), { secondFactors: true });
 
-      expect(checked, JSON.stringify(statuses)).toBeLessThanOrEqual(limit);
-      expect((await secondFactorChecks()) - checksBefore).toBeLessThanOrEqual(limit);
-      expect(right.status, right.text).toBe(429);
-      expect(client.cookies.get('pp_session')).toBeUndefined();
-      expect((await client.get('/api/identity/user-info')).status).toBe(401);
-    },
-    BURST_TIMEOUT_MS,
-  );
+    expect(client.cookies.get('pp_session')).toBeUndefined();
+    expect((await client.get('/api/identity/user-info')).status).toBe(401);
+  });
 
-  it(
-    'checks no more recovery codes than the limit when 300 wrong ones and a right one come at once; the right one stays unused',
-    async () => {
-      expectRoutes(portal.app, 'POST /api/identity/second-factor');
-      const user = await userWithTotp();
-      const client = portal.client();
-      expect((await passwordSteps(client, user.email, user.password)).next_step).toBe('second_factor');
-      const checksBefore = await secondFactorChecks();
+  it('checks no more recovery codes than the limit when 300 wrong ones and a right one come at once; the right one stays unused', async () => {
+    expectRoutes(portal.app, 'POST /api/identity/second-factor');
+    const { user, client, send } = await atSecondStep();
 
-      const { right, checked, statuses } = await allAtOnce(
-        wrongRecoveryCodes().map((code) => () => client.post('/api/identity/second-factor', { code })),
-        () => client.post('/api/identity/second-factor', { code: user.recoveryCodes[0]! }),
-      );
+    await allAtOnce(wrongRecoveryCodes().map(send), send(user.recoveryCodes[0]!), { secondFactors: true });
 
-      expect(checked, JSON.stringify(statuses)).toBeLessThanOrEqual(limit);
-      expect((await secondFactorChecks()) - checksBefore).toBeLessThanOrEqual(limit);
-      expect(right.status, right.text).toBe(429);
-      expect(client.cookies.get('pp_session')).toBeUndefined();
-      const { rows } = await portal.services.db.query<{ n: number }>(
-        'SELECT count(*)::int AS n FROM recovery_codes WHERE user_id = $1 AND used_at IS NULL',
-        [user.id],
-      );
-      expect(rows[0]!.n).toBe(10);
-    },
-    BURST_TIMEOUT_MS,
-  );
+    expect(client.cookies.get('pp_session')).toBeUndefined();
+    const { rows } = await portal.services.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM recovery_codes WHERE user_id = $1 AND used_at IS NULL',
+      [user.id],
+    );
+    expect(rows[0]!.n).toBe(10);
+  });
 });
 
 describe('confirming one’s identity again (POST /api/factors/confirm-identity)', () => {
-  it(
-    'checks no more passwords than the limit when 300 wrong ones and the right one come at once from one session',
-    async () => {
-      expectRoutes(portal.app, 'POST /api/factors/confirm-identity');
-      const user = await createUser(portal);
-      const { client, authenticatedAt } = await staleSession(user.id);
-      const before = await authenticatedAt();
+  it('checks no more passwords than the limit when 300 wrong ones and the right one come at once from one session', async () => {
+    expectRoutes(portal.app, 'POST /api/factors/confirm-identity');
+    const user = await createUser(portal);
+    const { client, authenticatedAt } = await staleSession(user.id);
+    const before = await authenticatedAt();
 
-      const { right, checked, statuses } = await allAtOnce(
-        Array.from({ length: BURST }, (_, i) => () => client.post('/api/factors/confirm-identity', { password: `${WRONG_PASSWORD}${i}` })),
-        () => client.post('/api/factors/confirm-identity', { password: user.password }),
-      );
+    await allAtOnce(
+      Array.from({ length: BURST }, (_, i) => () => client.post('/api/factors/confirm-identity', { password: `${WRONG_PASSWORD}${i}` })),
+      () => client.post('/api/factors/confirm-identity', { password: user.password }),
+      { secondFactors: false },
+    );
 
-      expect(checked, JSON.stringify(statuses)).toBeLessThanOrEqual(limit);
-      expect(right.status, right.text).toBe(429);
-      expect(await authenticatedAt()).toBe(before);
-    },
-    BURST_TIMEOUT_MS,
-  );
+    expect(await authenticatedAt()).toBe(before);
+  });
 
-  it(
-    'checks no more codes than the limit when 300 wrong ones and the right one come at once from one session',
-    async () => {
-      expectRoutes(portal.app, 'POST /api/factors/confirm-identity');
-      const user = await userWithTotp();
-      const { client, authenticatedAt } = await staleSession(user.id);
-      const before = await authenticatedAt();
-      const checksBefore = await secondFactorChecks();
+  it('checks no more codes than the limit when 300 wrong ones and the right one come at once from one session', async () => {
+    expectRoutes(portal.app, 'POST /api/factors/confirm-identity');
+    const user = await userWithTotp();
+    const { client, authenticatedAt } = await staleSession(user.id);
+    const before = await authenticatedAt();
 
-      const { right, checked, statuses } = await allAtOnce(
-        wrongTotpCodes(user.secret).map((code) => () => client.post('/api/factors/confirm-identity', { code })),
-        () => client.post('/api/factors/confirm-identity', { code: totpCode(user.secret, 1) }),
-      );
+    await allAtOnce(
+      wrongTotpCodes(user.secret).map((code) => () => client.post('/api/factors/confirm-identity', { code })),
+      () => client.post('/api/factors/confirm-identity', { code: totpCode(user.secret, 1) }),
+      { secondFactors: true },
+    );
 
-      expect(checked, JSON.stringify(statuses)).toBeLessThanOrEqual(limit);
-      expect((await secondFactorChecks()) - checksBefore).toBeLessThanOrEqual(limit);
-      expect(right.status, right.text).toBe(429);
-      expect(await authenticatedAt()).toBe(before);
-    },
-    BURST_TIMEOUT_MS,
-  );
+    expect(await authenticatedAt()).toBe(before);
+  });
 });
 
 describe('confirming a new authenticator app', () => {
-  it(
-    'checks no more codes than the limit when 300 wrong ones and the right one come at once; the app stays unconfirmed',
-    async () => {
-      expectRoutes(portal.app, 'POST /api/factors/totp', 'POST /api/factors/totp/confirm');
-      const user = await createUser(portal);
-      const client = await portal.sessionFor(user.id);
-      const started = await client.post('/api/factors/totp');
-      expect(started.status, started.text).toBe(200);
-      const secret = started.body.secret as string;
-      const checksBefore = await secondFactorChecks();
+  it('checks no more codes than the limit when 300 wrong ones and the right one come at once; the app stays unconfirmed', async () => {
+    expectRoutes(portal.app, 'POST /api/factors/totp', 'POST /api/factors/totp/confirm');
+    const user = await createUser(portal);
+    const client = await portal.sessionFor(user.id);
+    const started = await client.post('/api/factors/totp');
+    expect(started.status, started.text).toBe(200);
+    const secret = started.body.secret as string;
 
-      const { right, checked, statuses } = await allAtOnce(
-        wrongTotpCodes(secret).map((code) => () => client.post('/api/factors/totp/confirm', { code })),
-        () => client.post('/api/factors/totp/confirm', { code: totpCode(secret) }),
-      );
+    await allAtOnce(
+      wrongTotpCodes(secret).map((code) => () => client.post('/api/factors/totp/confirm', { code })),
+      () => client.post('/api/factors/totp/confirm', { code: totpCode(secret) }),
+      { secondFactors: true },
+    );
 
-      expect(checked, JSON.stringify(statuses)).toBeLessThanOrEqual(limit);
-      expect((await secondFactorChecks()) - checksBefore).toBeLessThanOrEqual(limit);
-      expect(right.status, right.text).toBe(429);
-      expect((await client.get('/api/factors')).body.totp.enabled).toBe(false);
-    },
-    BURST_TIMEOUT_MS,
-  );
+    expect((await client.get('/api/factors')).body.totp.enabled).toBe(false);
+  });
 });
 
 /**
@@ -300,81 +266,63 @@ function softwarePasskey(origin: string) {
 }
 
 describe('signing in with a passkey', () => {
-  it(
-    'checks no more assertions than the limit when 300 forged ones and the right one come at once; the right one starts no session',
-    async () => {
-      expectRoutes(portal.app, 'POST /api/identity/passkey-options', 'POST /api/identity/passkey-login');
-      const user = await createUser(portal);
-      const passkey = softwarePasskey(portal.url);
-      await insertPasskey(portal.services.db, {
-        userId: user.id,
-        credentialId: passkey.credentialId,
-        publicKey: passkey.publicKey,
-        counter: 0,
-        transports: ['internal'],
-        deviceType: 'singleDevice',
-        backedUp: false,
-        name: 'Laptop',
-      });
-      // the passkey itself signs in (outside the burst, so that the burst's answers are known to be checkable)
-      const signIn = async (answer: (challenge: string) => unknown) => {
-        const client = portal.client();
-        const options = await client.post('/api/identity/passkey-options');
-        expect(options.status, options.text).toBe(200);
-        const response = answer(options.body.challenge as string);
-        return { client, send: () => client.post('/api/identity/passkey-login', { response }) };
-      };
-      const works = await signIn(passkey.sign);
-      expect((await works.send()).status).toBe(200);
-      expect(works.client.cookies.get('pp_session')).toBeTruthy();
-      const checksBefore = await secondFactorChecks();
+  it('checks no more assertions than the limit when 300 forged ones and the right one come at once; the right one starts no session', async () => {
+    expectRoutes(portal.app, 'POST /api/identity/passkey-options', 'POST /api/identity/passkey-login');
+    const user = await createUser(portal);
+    const passkey = softwarePasskey(portal.url);
+    await insertPasskey(portal.services.db, {
+      userId: user.id,
+      credentialId: passkey.credentialId,
+      publicKey: passkey.publicKey,
+      counter: 0,
+      transports: ['internal'],
+      deviceType: 'singleDevice',
+      backedUp: false,
+      name: 'Laptop',
+    });
+    // the passkey itself signs in (outside the burst, so that the burst's answers are known to be checkable)
+    const signIn = async (answer: (challenge: string) => unknown) => {
+      const client = portal.client();
+      const options = await client.post('/api/identity/passkey-options');
+      expect(options.status, options.text).toBe(200);
+      const response = answer(options.body.challenge as string);
+      return { client, send: () => client.post('/api/identity/passkey-login', { response }) };
+    };
+    const works = await signIn(passkey.sign);
+    expect((await works.send()).status).toBe(200);
+    expect(works.client.cookies.get('pp_session')).toBeTruthy();
 
-      // each attempt needs its own challenge: one browser each
-      const forged = await Promise.all(Array.from({ length: BURST }, () => signIn(passkey.forge)));
-      const genuine = await signIn(passkey.sign);
-      const { right, checked, statuses } = await allAtOnce(
-        forged.map((f) => f.send),
-        genuine.send,
-      );
+    // each attempt needs its own challenge: one browser each
+    const forged = await Promise.all(Array.from({ length: BURST }, () => signIn(passkey.forge)));
+    const genuine = await signIn(passkey.sign);
+    await allAtOnce(
+      forged.map((f) => f.send),
+      genuine.send,
+      { secondFactors: true },
+    );
 
-      expect(checked, JSON.stringify(statuses)).toBeLessThanOrEqual(limit);
-      expect((await secondFactorChecks()) - checksBefore).toBeLessThanOrEqual(limit);
-      expect(right.status, right.text).toBe(429);
-      expect(genuine.client.cookies.get('pp_session')).toBeUndefined();
-    },
-    BURST_TIMEOUT_MS,
-  );
+    expect(genuine.client.cookies.get('pp_session')).toBeUndefined();
+  });
 });
 
 describe('resetting a password', () => {
-  it(
-    'tries no more reset codes than the limit when 300 wrong ones and the right one come at once; the password stays',
-    async () => {
-      expectRoutes(portal.app, 'POST /api/identity/forgot-password', 'PUT /api/identity/reset-password');
-      const user = await createUser(portal);
-      expect((await portal.client().post('/api/identity/forgot-password', { email_address: user.email })).status).toBe(204);
-      const mail = await portal.smtp.waitFor(user.email);
-      const link = new URL(mail.links.find((l) => l.includes('/reset-password?'))!);
-      const code = link.searchParams.get('code')!;
-      const newPassword = 'Fresh-Horse-Battery-9';
-      const reset = (token: string) => () =>
-        portal
-          .client()
-          .put('/api/identity/reset-password', { user_id: user.id, token, password: newPassword, confirm_password: newPassword });
+  it('tries no more reset codes than the limit when 300 wrong ones and the right one come at once; the password stays', async () => {
+    expectRoutes(portal.app, 'POST /api/identity/forgot-password', 'PUT /api/identity/reset-password');
+    const user = await createUser(portal);
+    const { code } = await mailedResetLink(portal, user.email);
+    const newPassword = 'Fresh-Horse-Battery-9';
+    const reset = (token: string) => () => resetPassword(portal, user.id, token, newPassword);
 
-      const { right, checked, statuses } = await allAtOnce(
-        Array.from({ length: BURST }, () => reset(randomBytes(32).toString('base64url'))),
-        reset(code),
-      );
+    await allAtOnce(
+      Array.from({ length: BURST }, () => reset(randomBytes(32).toString('base64url'))),
+      reset(code),
+      { secondFactors: false },
+    );
 
-      expect(checked, JSON.stringify(statuses)).toBeLessThanOrEqual(limit);
-      expect(right.status, right.text).toBe(429);
-      const { rows } = await portal.services.db.query<{ live: number }>(
-        `SELECT count(*)::int AS live FROM single_use_tokens WHERE user_id = $1 AND used_at IS NULL AND expires_at > now()`,
-        [user.id],
-      );
-      expect(rows[0]!.live).toBe(1);
-    },
-    BURST_TIMEOUT_MS,
-  );
+    const { rows } = await portal.services.db.query<{ live: number }>(
+      `SELECT count(*)::int AS live FROM single_use_tokens WHERE user_id = $1 AND used_at IS NULL AND expires_at > now()`,
+      [user.id],
+    );
+    expect(rows[0]!.live).toBe(1);
+  });
 });

@@ -1,24 +1,23 @@
-import { createServer, type Server } from 'node:http';
 import { decodeJwt } from 'jose';
 import * as oidcClient from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACR_MULTI_FACTOR, ACR_SINGLE_FACTOR, toRights } from '@partner-portal/contracts';
 import { hashPassword } from '../../src/password-hashing.js';
 import { enrolTotp, passwordSteps, totpCode } from '../factors/support.js';
-import { DCR_TOKEN, discover, followUntil, registerClient, startAuthorization } from '../oidc/support.js';
+import { mailedResetLink, resetPassword } from '../identity/support.js';
+import { codeFlow, DCR_TOKEN, discover, registerClient } from '../oidc/support.js';
 import {
-  buildFixture,
+  buildFixtureWithLoyaltyManager,
   createMember,
   createOrg,
   rights,
-  setRights,
-  userManagerWithLoyalty,
   type ActorRef,
   type Fixture,
   type Org,
 } from '../organizations/fixtures.js';
 import type { HttpClient } from '../support/http.js';
-import { freePort, startPortal, type TestPortal } from '../support/portal.js';
+import { startLogoutReceiver, type LogoutReceiver } from '../support/logout-receiver.js';
+import { NO_LOGIN_LIMITS, startPortal, type TestPortal } from '../support/portal.js';
 
 /**
  * Credential changes end what clients hold (docs/security.md): a password change, "sign out
@@ -29,43 +28,27 @@ import { freePort, startPortal, type TestPortal } from '../support/portal.js';
  */
 let portal: TestPortal;
 let f: Fixture;
-let receiver: Server;
+let receiver: LogoutReceiver;
 let config: oidcClient.Configuration;
-/** back-channel logout tokens received, in order */
-const logoutTokens: string[] = [];
 const redirect = 'http://127.0.0.1:8126/callback';
 const PASSWORD = 'Tr1cky-Horse-Battery';
 
 beforeAll(async () => {
-  portal = await startPortal({
-    DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN,
-    LOGIN_RATE_LIMIT_PER_ACCOUNT: '1000',
-    LOGIN_RATE_LIMIT_PER_IP: '1000',
-  });
-  f = await buildFixture(portal);
-  await setRights(portal, f.userMgrA, userManagerWithLoyalty());
-  const port = await freePort();
-  receiver = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d: Buffer) => (body += d.toString()));
-    req.on('end', () => {
-      if (req.url === '/backchannel') logoutTokens.push(new URLSearchParams(body).get('logout_token') ?? '');
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(port, '127.0.0.1', () => resolve()));
+  portal = await startPortal({ DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN, ...NO_LOGIN_LIMITS });
+  f = await buildFixtureWithLoyaltyManager(portal);
+  receiver = await startLogoutReceiver();
   // a confidential client (it may introspect) that registered for back-channel logout with the session id
   const client = await registerClient(portal, {
     redirect_uris: [redirect],
     token_endpoint_auth_method: 'client_secret_basic',
     application_type: 'web',
-    backchannel_logout_uri: `http://127.0.0.1:${port}/backchannel`,
+    backchannel_logout_uri: `${receiver.url}/backchannel`,
     backchannel_logout_session_required: true,
   });
   config = await discover(portal, client.client_id as string, client.client_secret as string);
 });
 afterAll(async () => {
-  await new Promise((resolve) => receiver?.close(resolve));
+  await receiver?.close();
   await portal?.close();
 });
 
@@ -80,13 +63,7 @@ interface Held {
 
 /** The browser, signed in at the portal, signs in at the client too (a code flow with a refresh token). */
 async function signInAtClient(browser: HttpClient): Promise<Held> {
-  const start = await startAuthorization(config, redirect);
-  const callback = await followUntil(browser, start.url.toString(), redirect);
-  const tokens = await oidcClient.authorizationCodeGrant(config, new URL(callback), {
-    pkceCodeVerifier: start.codeVerifier,
-    expectedState: start.state,
-    expectedNonce: start.nonce,
-  });
+  const tokens = await codeFlow(config, browser, redirect);
   const claims = tokens.claims()!;
   expect(tokens.refresh_token).toBeTruthy();
   expect(claims.sid).toBeTruthy();
@@ -133,7 +110,7 @@ const introspectsActive = async (held: Held) => (await oidcClient.tokenIntrospec
  * its notices were sent (and answered by the receiver), so nothing needs waiting for.
  */
 const loggedOutSids = (userId: string) =>
-  logoutTokens
+  receiver.tokens
     .map((t) => decodeJwt(t))
     .filter((c) => c.sub === userId)
     .map((c) => c.sid as string);
@@ -230,15 +207,8 @@ describe('PUT /api/identity/reset-password', () => {
   it('revokes the tokens and sends back-channel logout to the clients', async () => {
     const member = await memberWithPassword(f.tree.north, 'resetter');
     const held = await signInAtClient(member.client);
-    expect((await portal.client().post('/api/identity/forgot-password', { email_address: member.email })).status).toBe(204);
-    const mail = await portal.smtp.waitFor(member.email);
-    const code = new URL(mail.links.find((l) => l.includes('/reset-password'))!).searchParams.get('code')!;
-    const reset = await portal.client().put('/api/identity/reset-password', {
-      user_id: member.userId,
-      token: code,
-      password: 'Fresh-Meadow-42',
-      confirm_password: 'Fresh-Meadow-42',
-    });
+    const { code } = await mailedResetLink(portal, member.email);
+    const reset = await resetPassword(portal, member.userId, code, 'Fresh-Meadow-42');
     expect(reset.status, reset.text).toBe(200);
     await expectEnded(held, member.userId);
     expect(await rowsOf(member.userId)).toEqual({ payloads: 0, consents: 0 });

@@ -10,12 +10,8 @@ const SPELLINGS = ['/%61pi', '/ap%69', '/%61%70%69'];
 
 describe('the anti-forgery check on percent-encoded paths', () => {
   let portal: TestPortal;
-  beforeAll(async () => {
-    portal = await startPortal();
-  });
-  afterAll(async () => {
-    await portal?.close();
-  });
+  beforeAll(async () => (portal = await startPortal()));
+  afterAll(() => portal?.close());
 
   it.each(SPELLINGS)('POST %s/organizations without X-CSRF is refused with 403 and creates nothing', async (prefix) => {
     const admin = await portal.sessionFor(portal.adminUserId);
@@ -47,12 +43,8 @@ describe('the anti-forgery check on percent-encoded paths', () => {
 
 describe('the general limit on percent-encoded paths', () => {
   let portal: TestPortal;
-  beforeAll(async () => {
-    portal = await startPortal({ RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_SECONDS: '60' });
-  });
-  afterAll(async () => {
-    await portal?.close();
-  });
+  beforeAll(async () => (portal = await startPortal({ RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_SECONDS: '60' })));
+  afterAll(() => portal?.close());
 
   it('encoded spellings of /api count against the same limit and are refused past it', async () => {
     const client = portal.client();

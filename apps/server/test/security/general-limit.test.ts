@@ -7,12 +7,8 @@ import { startPortal, type TestPortal } from '../support/portal.js';
  * under /connect as well as on /api.
  */
 let portal: TestPortal;
-beforeAll(async () => {
-  portal = await startPortal({ RATE_LIMIT_MAX: '5', RATE_LIMIT_SESSION_MAX: '8', RATE_LIMIT_WINDOW_SECONDS: '60' });
-});
-afterAll(async () => {
-  await portal?.close();
-});
+beforeAll(async () => (portal = await startPortal({ RATE_LIMIT_MAX: '5', RATE_LIMIT_SESSION_MAX: '8', RATE_LIMIT_WINDOW_SECONDS: '60' })));
+afterAll(() => portal?.close());
 
 describe('the general limit', () => {
   it('counts each session on its own: two colleagues on one address each get their allowance', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPortal, type TestPortal } from '../support/portal.js';
+import { startPortalWith, type TestPortal } from '../support/portal.js';
 import { expectRoutes } from './support/routes.js';
 import { buildWorld, type World } from './support/world.js';
 
@@ -9,13 +9,8 @@ import { buildWorld, type World } from './support/world.js';
  */
 let portal: TestPortal;
 let world: World;
-beforeAll(async () => {
-  portal = await startPortal();
-  world = await buildWorld(portal);
-});
-afterAll(async () => {
-  await portal?.close();
-});
+beforeAll(async () => ({ portal, built: world } = await startPortalWith(buildWorld)));
+afterAll(() => portal?.close());
 
 const exists = async (membershipId: string) =>
   (await portal.services.db.query('SELECT 1 FROM memberships WHERE id = $1', [membershipId])).rows.length === 1;

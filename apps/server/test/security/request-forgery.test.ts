@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startPortal } from '../support/portal.js';
+import { NO_LOGIN_LIMITS, startPortal } from '../support/portal.js';
 import { apiRoutes, fillPath } from './support/routes.js';
 import { buildWorld, USER_PASSWORD } from './support/world.js';
 
@@ -9,7 +9,7 @@ import { buildWorld, USER_PASSWORD } from './support/world.js';
  * before any other processing), open redirects after login, and links in e-mails built from a
  * forged Host header.
  */
-const portal = await startPortal({ LOGIN_RATE_LIMIT_PER_ACCOUNT: '100000', LOGIN_RATE_LIMIT_PER_IP: '100000' });
+const portal = await startPortal(NO_LOGIN_LIMITS);
 const world = await buildWorld(portal);
 const routes = await apiRoutes(portal.app);
 afterAll(async () => {

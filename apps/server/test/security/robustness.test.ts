@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import Fastify from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startPortal } from '../support/portal.js';
+import { NO_LOGIN_LIMITS, startPortal } from '../support/portal.js';
 import type { HttpResponse } from '../support/http.js';
 import { badPathParam, badQueryValue, HUGE, malformedJson, valueOf, wrongTypeOf } from './support/fuzz.js';
 import { apiRoutes, bodySchema, routerRoutes, type ApiRoute } from './support/routes.js';
@@ -14,7 +14,7 @@ import { apiRoutes, bodySchema, routerRoutes, type ApiRoute } from './support/ro
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 20);
 
-const portal = await startPortal({ LOGIN_RATE_LIMIT_PER_ACCOUNT: '100000', LOGIN_RATE_LIMIT_PER_IP: '100000' });
+const portal = await startPortal(NO_LOGIN_LIMITS);
 const routes = await apiRoutes(portal.app);
 afterAll(async () => {
   await portal.close();

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPortal, type TestPortal } from '../support/portal.js';
+import { NO_LOGIN_LIMITS, startPortal, startPortalWith, type TestPortal } from '../support/portal.js';
 import { signIn } from '../support/sign-in.js';
 import { HttpClient } from '../support/http.js';
+import { mailedResetLink, resetPassword } from '../identity/support.js';
 import { expectRoutes } from './support/routes.js';
 import { hashSecret } from '../../src/http/session.js';
 import { buildWorld, USER_PASSWORD, type World } from './support/world.js';
@@ -13,13 +14,8 @@ import { buildWorld, USER_PASSWORD, type World } from './support/world.js';
  */
 let portal: TestPortal;
 let world: World;
-beforeAll(async () => {
-  portal = await startPortal({ LOGIN_RATE_LIMIT_PER_ACCOUNT: '100000', LOGIN_RATE_LIMIT_PER_IP: '100000' });
-  world = await buildWorld(portal);
-});
-afterAll(async () => {
-  await portal?.close();
-});
+beforeAll(async () => ({ portal, built: world } = await startPortalWith(buildWorld, NO_LOGIN_LIMITS)));
+afterAll(() => portal?.close());
 
 const NEW_PASSWORD = 'Another-Passw0rd!x';
 
@@ -53,19 +49,7 @@ async function isSignedIn(client: HttpClient): Promise<boolean> {
   return res.status === 200;
 }
 
-async function resetLinkFor(email: string): Promise<{ userId: string; code: string }> {
-  const before = portal.smtp.to(email).length;
-  expect((await portal.client().post('/api/identity/forgot-password', { email_address: email })).status).toBe(204);
-  const mail = await portal.smtp.waitFor(email, () => portal.smtp.to(email).length > before);
-  const link =
-    portal.smtp
-      .to(email)
-      .at(-1)!
-      .links.find((l) => l.includes('/reset-password?')) ?? mail.links.find((l) => l.includes('/reset-password?'));
-  expect(link, 'the reset e-mail carries a /reset-password link').toBeTruthy();
-  const url = new URL(link!);
-  return { userId: url.searchParams.get('userId')!, code: url.searchParams.get('code')! };
-}
+const resetLinkFor = (email: string) => mailedResetLink(portal, email);
 
 describe('password reset codes', () => {
   it('carry at least 128 bits, are kept only as a hash (nowhere in the database in clear), and last at most an hour', async () => {
@@ -94,18 +78,11 @@ describe('password reset codes', () => {
     const { userId, code } = await resetLinkFor(member.email);
     const valid = await portal.client().post('/api/identity/validate-reset-token', { user_id: userId, token: code });
     expect(valid.body).toMatchObject({ is_valid: true });
-    const reset = await portal
-      .client()
-      .put('/api/identity/reset-password', { user_id: userId, token: code, password: NEW_PASSWORD, confirm_password: NEW_PASSWORD });
+    const reset = await resetPassword(portal, userId, code, NEW_PASSWORD);
     expect(reset.status, reset.text).toBeLessThan(300);
     expect(await isSignedIn(first)).toBe(false);
     expect(await isSignedIn(second)).toBe(false);
-    const again = await portal.client().put('/api/identity/reset-password', {
-      user_id: userId,
-      token: code,
-      password: `${NEW_PASSWORD}2`,
-      confirm_password: `${NEW_PASSWORD}2`,
-    });
+    const again = await resetPassword(portal, userId, code, `${NEW_PASSWORD}2`);
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ i18NTranslationKey: 'reset_link_expired' });
     expect((await portal.client().post('/api/identity/validate-reset-token', { user_id: userId, token: code })).body).toMatchObject({
@@ -124,9 +101,7 @@ describe('password reset codes', () => {
     expect((await portal.client().post('/api/identity/validate-reset-token', { user_id: userId, token: code })).body).toMatchObject({
       is_valid: false,
     });
-    const reset = await portal
-      .client()
-      .put('/api/identity/reset-password', { user_id: userId, token: code, password: NEW_PASSWORD, confirm_password: NEW_PASSWORD });
+    const reset = await resetPassword(portal, userId, code, NEW_PASSWORD);
     expect(reset.status).toBe(409);
   });
 
@@ -135,9 +110,7 @@ describe('password reset codes', () => {
     const a = await world.fresh.member();
     const b = await world.fresh.member();
     const codeA = (await resetLinkFor(a.email)).code;
-    const res = await portal
-      .client()
-      .put('/api/identity/reset-password', { user_id: b.userId, token: codeA, password: NEW_PASSWORD, confirm_password: NEW_PASSWORD });
+    const res = await resetPassword(portal, b.userId, codeA, NEW_PASSWORD);
     expect(res.status).toBe(409);
   });
 });

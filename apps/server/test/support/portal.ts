@@ -11,6 +11,8 @@ import { SmtpSink } from './smtp.js';
 
 export const ADMIN_EMAIL = 'admin@example.com';
 export const ADMIN_PASSWORD = 'Admin-Passw0rd!';
+/** The login's limits lifted, for a portal whose tests sign in (or fail to) many times: the limits have their own tests. */
+export const NO_LOGIN_LIMITS = { LOGIN_RATE_LIMIT_PER_ACCOUNT: '100000', LOGIN_RATE_LIMIT_PER_IP: '100000' };
 
 export interface TestPortal {
   url: string;
@@ -94,4 +96,22 @@ export async function startPortal(env: Record<string, string> = {}, options: { p
       await database?.drop();
     },
   };
+}
+
+/**
+ * A test file's portal with what the file builds on it first (a fixture of organizations and
+ * members, a world): `({ portal, built: f } = await startPortalWith(buildFixture))` in its beforeAll.
+ * A build that fails closes the portal again.
+ */
+export async function startPortalWith<T>(
+  build: (portal: TestPortal) => Promise<T>,
+  env: Record<string, string> = {},
+): Promise<{ portal: TestPortal; built: T }> {
+  const portal = await startPortal(env);
+  try {
+    return { portal, built: await build(portal) };
+  } catch (error) {
+    await portal.close();
+    throw error;
+  }
 }

@@ -1,0 +1,33 @@
+import { createServer } from 'node:http';
+import { freePort } from './portal.js';
+
+/**
+ * A relying party's logout endpoints on a real socket: back-channel logout (POST /backchannel, the
+ * logout tokens kept in the order they came) and a front-channel page that answers 200.
+ */
+export interface LogoutReceiver {
+  /** http://127.0.0.1:<port>, without a path */
+  url: string;
+  /** the logout tokens received at /backchannel, in order */
+  tokens: string[];
+  close(): Promise<void>;
+}
+
+export async function startLogoutReceiver(): Promise<LogoutReceiver> {
+  const tokens: string[] = [];
+  const port = await freePort();
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d: Buffer) => (body += d.toString()));
+    req.on('end', () => {
+      if (req.url === '/backchannel') tokens.push(new URLSearchParams(body).get('logout_token') ?? '');
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    tokens,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
