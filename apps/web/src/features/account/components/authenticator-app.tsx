@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { FactorsResponse, TotpEnrolmentResponse } from '@partner-portal/contracts';
 import { notifySuccess } from '@/components/notify';
@@ -7,6 +7,7 @@ import { TotpEnrolment } from '@/components/totp-enrolment';
 import { formatDate } from '@/lib/dates';
 import { startTotp } from '@/lib/factors';
 import { useRefreshFactors, useRemoveTotp } from '../api/factors';
+import { AccountSubsection } from './account-subsection';
 import type { Guarded } from './confirm-identity';
 
 /** The authenticator app: set it up (the QR code, a first code), or see since when it is on and remove it. */
@@ -17,10 +18,7 @@ export function AuthenticatorApp({ totp, guarded }: { totp: FactorsResponse['tot
   const remove = useRemoveTotp();
 
   return (
-    <Stack gap="xs">
-      <Title order={3} size="h4">
-        {t('totp_title')}
-      </Title>
+    <AccountSubsection title={t('totp_title')}>
       {enrolling ? (
         <TotpEnrolment
           initial={enrolling}
@@ -56,6 +54,6 @@ export function AuthenticatorApp({ totp, guarded }: { totp: FactorsResponse['tot
           <Button onClick={() => void guarded(async () => setEnrolling(await startTotp()))}>{t('totp_set_up')}</Button>
         </Group>
       )}
-    </Stack>
+    </AccountSubsection>
   );
 }

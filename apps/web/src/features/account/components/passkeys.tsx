@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { ActionIcon, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { Passkey } from '@partner-portal/contracts';
@@ -7,6 +7,7 @@ import { notifySuccess } from '@/components/notify';
 import { formatDate } from '@/lib/dates';
 import { passkeysSupported } from '@/lib/factors';
 import { useAddPasskey, useRemovePasskey } from '../api/passkeys';
+import { AccountSubsection } from './account-subsection';
 import type { Guarded } from './confirm-identity';
 import { RenamePasskeyForm } from './rename-passkey-form';
 
@@ -30,10 +31,7 @@ export function Passkeys({
   };
 
   return (
-    <Stack gap="xs">
-      <Title order={3} size="h4">
-        {t('passkeys_title')}
-      </Title>
+    <AccountSubsection title={t('passkeys_title')}>
       {passkeys && passkeys.length === 0 && <Text size="sm">{t('passkeys_none')}</Text>}
       {passkeys && passkeys.length > 0 && (
         <Stack gap={4} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
@@ -55,7 +53,7 @@ export function Passkeys({
           {t('passkey_unsupported')}
         </Text>
       )}
-    </Stack>
+    </AccountSubsection>
   );
 }
 

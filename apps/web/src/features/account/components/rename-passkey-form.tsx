@@ -12,23 +12,22 @@ const DARKER_ERRORS = { '--mantine-color-error': 'var(--mantine-color-red-9)' } 
 /** A new name for a passkey (no fresh password needed: a name changes nothing about signing in). Escape closes it. */
 export function RenamePasskeyForm({ passkey, onClose }: { passkey: Passkey; onClose: () => void }) {
   const { t } = useTranslation();
-  const [name, setName] = useState(passkey.name);
-  const [error, setError] = useState<string | null>(null);
+  const [draft, setDraft] = useState<{ name: string; error: string | null }>({ name: passkey.name, error: null });
   const rename = useRenamePasskey();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const trimmed = name.trim();
-    if (!trimmed) return setError(t('fill_all_required_fields'));
+    const name = draft.name.trim();
+    if (!name) return setDraft({ name: draft.name, error: t('fill_all_required_fields') });
     rename.mutate(
-      { id: passkey.id, name: trimmed },
+      { id: passkey.id, name },
       {
         onSuccess: () => {
           notifySuccess(t('passkey_renamed'));
           onClose();
         },
         onError: (err) => {
-          if (err instanceof ApiError && err.status === 400) setError(t('passkey_name_too_long'));
+          if (err instanceof ApiError && err.status === 400) setDraft({ name: draft.name, error: t('passkey_name_too_long') });
           else notifyError(err);
         },
       },
@@ -46,12 +45,9 @@ export function RenamePasskeyForm({ passkey, onClose }: { passkey: Passkey; onCl
       <Group align="flex-end" wrap="wrap" gap="xs">
         <TextInput
           label={t('passkey_new_name', { name: passkey.name })}
-          value={name}
-          onChange={(e) => {
-            setName(e.currentTarget.value);
-            setError(null);
-          }}
-          error={error}
+          value={draft.name}
+          onChange={(e) => setDraft({ name: e.currentTarget.value, error: null })}
+          error={draft.error}
           maxLength={100}
           data-autofocus
           autoFocus

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { notifyError } from '@/components/notify';
 import { ApiError } from '@/lib/api';
 import { emailLogin } from '../api/email-login';
+import type { LoginStepProps } from './login-step';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -20,14 +21,9 @@ export function EmailStep({
   onFormError,
   onExternal,
   onNext,
-}: {
+}: LoginStepProps & {
   inputRef: Ref<HTMLInputElement>;
-  email: string;
   onEmailChange: (email: string) => void;
-  returnUrl: string | null;
-  returnPath: string | null;
-  onFormError: (message: string | null) => void;
-  onExternal: (url: string) => void;
   onNext: () => void;
 }) {
   const { t } = useTranslation();

@@ -6,6 +6,7 @@ import type { LoginConsentResponse } from '@partner-portal/contracts';
 import { notifyError } from '@/components/notify';
 import { ApiError } from '@/lib/api';
 import { login } from '../api/login';
+import type { LoginStepProps } from './login-step';
 
 /**
  * The login's second step: the password (and "remember me") for the address given, which is a
@@ -21,13 +22,8 @@ export function PasswordStep({
   onExternal,
   onNextStep,
   onSignedIn,
-}: {
-  email: string;
-  returnUrl: string | null;
-  returnPath: string | null;
+}: LoginStepProps & {
   onBack: () => void;
-  onFormError: (message: string | null) => void;
-  onExternal: (url: string) => void;
   onNextStep: (step: 'second_factor' | 'enrol') => void;
   onSignedIn: (result: LoginConsentResponse) => Promise<void>;
 }) {

@@ -13,6 +13,7 @@ import { applyUserLanguage, reloadSessionUser, useSessionUser } from '@/lib/sess
 import { contextQuery } from '../api/get-context';
 import { loginErrorQuery } from '../api/get-login-error';
 import { EmailStep } from '../components/email-step';
+import type { LoginStepProps } from '../components/login-step';
 import { PasswordStep } from '../components/password-step';
 import { usePasskeyAutofill } from '../hooks/use-passkey-autofill';
 import { loginErrorMessageKey } from '../lib/login-error';
@@ -89,6 +90,9 @@ export function LoginPage() {
     window.location.assign(url);
   };
 
+  // what both form steps share (components/login-step.ts)
+  const flow: LoginStepProps = { email, returnUrl, returnPath, onFormError: setFormError, onExternal: leave };
+
   const goTo = (next: typeof step) => {
     movedFocus.current = true;
     setStep(next);
@@ -140,16 +144,7 @@ export function LoginPage() {
       )}
 
       {step === 'email' ? (
-        <EmailStep
-          inputRef={emailRef}
-          email={email}
-          onEmailChange={setEmail}
-          returnUrl={returnUrl}
-          returnPath={returnPath}
-          onFormError={setFormError}
-          onExternal={leave}
-          onNext={() => goTo('password')}
-        />
+        <EmailStep {...flow} inputRef={emailRef} onEmailChange={setEmail} onNext={() => goTo('password')} />
       ) : step === 'second_factor' ? (
         <Suspense key="second-factor-step" fallback={<PageLoader />}>
           <SecondFactorStep onDone={(result) => void finishLogin(result)} onExpired={expired} />
@@ -162,16 +157,7 @@ export function LoginPage() {
           />
         </Suspense>
       ) : (
-        <PasswordStep
-          email={email}
-          returnUrl={returnUrl}
-          returnPath={returnPath}
-          onBack={backToEmail}
-          onFormError={setFormError}
-          onExternal={leave}
-          onNextStep={setStep}
-          onSignedIn={finishLogin}
-        />
+        <PasswordStep {...flow} onBack={backToEmail} onNextStep={setStep} onSignedIn={finishLogin} />
       )}
 
       <TextLink to={paths.forgotPassword}>{t('forgot_your_password')}</TextLink>

@@ -48,6 +48,8 @@ function FormModal({ modal, organization, user, features, close }: Props) {
     notifySuccess(message);
     close();
   };
+  const doneWith = (key: string) => () => done(t(key));
+  const common = { organization, onClose: close };
   // provider administrators: organizationManagers of the provider's root organization (they edit the allowed e-mail domains)
   const isProviderAdministrator = user.organizationManager && tree.data?.parent_id === null && tree.data.key === user.organizationId;
   const rightsContext = {
@@ -72,23 +74,15 @@ function FormModal({ modal, organization, user, features, close }: Props) {
         />
       );
     case 'edit':
-      return (
-        <EditOrganizationModal
-          organization={organization}
-          editDomains={isProviderAdministrator}
-          onClose={close}
-          onUpdated={() => done(t('org_updated'))}
-        />
-      );
+      return <EditOrganizationModal {...common} editDomains={isProviderAdministrator} onUpdated={doneWith('org_updated')} />;
     case 'invite':
       return (
         <InviteUserModal
-          organization={organization}
+          {...common}
           inviterLanguage={user.languageCode}
           rightsContext={rightsContext}
           actor={actor}
-          onClose={close}
-          onInvited={() => done(t('org_invitation_sent'))}
+          onInvited={doneWith('org_invitation_sent')}
         />
       );
     case 'bulk-invite':
@@ -112,7 +106,7 @@ function FormModal({ modal, organization, user, features, close }: Props) {
           editorIsDeveloper={user.isDeveloper}
           actor={actor}
           onClose={close}
-          onSaved={() => done(t('org_rights_updated'))}
+          onSaved={doneWith('org_rights_updated')}
         />
       );
     default:

@@ -11,6 +11,28 @@ import classes from './people-tables.module.css';
 const USERS_TABLE_MIN_WIDTH = 680;
 const INVITATIONS_TABLE_MIN_WIDTH = 760;
 
+/** A row action: its accessible name and tooltip (translation keys), and which handler of the table it calls. */
+interface ActionSpec<Handler> {
+  label: string;
+  tip: string;
+  /** why not on the user's own row */
+  own?: string;
+  color?: string;
+  Icon: typeof IconX;
+  on: Handler;
+}
+
+const MEMBER_ACTIONS: ActionSpec<'onEditRights' | 'onRemove' | 'onSignOut'>[] = [
+  { label: 'org_edit_rights_of', tip: 'org_edit_rights', own: 'org_own_rights_reason', Icon: IconShieldCog, on: 'onEditRights' },
+  { label: 'org_remove_user_of', tip: 'org_remove_user', own: 'cannot_remove_yourself', color: 'red', Icon: IconTrash, on: 'onRemove' },
+  { label: 'adm_sign_out_of', tip: 'adm_sign_out', own: 'adm_sign_out_own_reason', color: 'red', Icon: IconLogout, on: 'onSignOut' },
+];
+
+const INVITATION_ACTIONS: ActionSpec<'onResend' | 'onRevoke'>[] = [
+  { label: 'org_resend_of', tip: 'org_resend_invitation', Icon: IconMailForward, on: 'onResend' },
+  { label: 'org_revoke_of', tip: 'org_revoke_invitation', color: 'red', Icon: IconX, on: 'onRevoke' },
+];
+
 interface TableProps<T> {
   rows: T[];
   searching: boolean;
@@ -44,35 +66,19 @@ export function UsersTable({
     header: t('org_col_organization'),
     cell: (member) => member.organization_name,
   };
+  const handlers = { onEditRights, onRemove, onSignOut };
   const actions = (member: OrganizationMember) => {
     const own = member.email_address.toLowerCase() === ownEmail.toLowerCase();
     return (
       <RowActions
-        actions={[
-          {
-            label: t('org_edit_rights_of', { email: member.email_address }),
-            tip: t('org_edit_rights'),
-            reason: own ? t('org_own_rights_reason') : undefined,
-            icon: <IconShieldCog size={18} aria-hidden />,
-            onClick: () => onEditRights(member),
-          },
-          {
-            label: t('org_remove_user_of', { email: member.email_address }),
-            tip: t('org_remove_user'),
-            reason: own ? t('cannot_remove_yourself') : undefined,
-            color: 'red',
-            icon: <IconTrash size={18} aria-hidden />,
-            onClick: () => onRemove(member),
-          },
-          {
-            label: t('adm_sign_out_of', { email: member.email_address }),
-            tip: t('adm_sign_out'),
-            reason: own ? t('adm_sign_out_own_reason') : undefined,
-            color: 'red',
-            icon: <IconLogout size={18} aria-hidden />,
-            onClick: () => onSignOut(member),
-          },
-        ]}
+        actions={MEMBER_ACTIONS.map(({ label, tip, own: ownReason, color, Icon, on }) => ({
+          label: t(label, { email: member.email_address }),
+          tip: t(tip),
+          reason: own && ownReason ? t(ownReason) : undefined,
+          color,
+          icon: <Icon size={18} aria-hidden />,
+          onClick: () => handlers[on](member),
+        }))}
       />
     );
   };
@@ -143,24 +149,17 @@ export function InvitationsTable({
     { header: t('org_col_expires'), cell: (invitation) => formatInvitationDate(invitation.expires_at), className: classes.date },
     ...(searching ? [{ header: t('org_col_organization'), cell: (invitation: Invitation) => invitation.organization_name }] : []),
   ];
+  const handlers = { onResend, onRevoke };
   const actions = (invitation: Invitation) =>
     invitation.invitation_state === 'PENDING' ? (
       <RowActions
-        actions={[
-          {
-            label: t('org_resend_of', { email: invitation.email_address }),
-            tip: t('org_resend_invitation'),
-            icon: <IconMailForward size={18} aria-hidden />,
-            onClick: () => onResend(invitation),
-          },
-          {
-            label: t('org_revoke_of', { email: invitation.email_address }),
-            tip: t('org_revoke_invitation'),
-            color: 'red',
-            icon: <IconX size={18} aria-hidden />,
-            onClick: () => onRevoke(invitation),
-          },
-        ]}
+        actions={INVITATION_ACTIONS.map(({ label, tip, color, Icon, on }) => ({
+          label: t(label, { email: invitation.email_address }),
+          tip: t(tip),
+          color,
+          icon: <Icon size={18} aria-hidden />,
+          onClick: () => handlers[on](invitation),
+        }))}
       />
     ) : null;
   return (
