@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { Alert, Button, PasswordInput, Stack, Text } from '@mantine/core';
+import { Alert, Button, Stack, Text } from '@mantine/core';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { ChangePasswordRequest } from '@partner-portal/contracts';
 import { FormErrors } from '@/components/form-errors';
+import { RequiredPassword } from '@/components/form-fields';
 import { PageCard } from '@/components/page-card';
 import { notifyError, notifySuccess } from '@/components/notify';
 import { PasswordWithHints } from '@/components/password-with-hints';
@@ -70,13 +71,7 @@ export function ChangePasswordPage() {
       <FormErrors messages={messages} />
       <form onSubmit={(e) => void onSubmit(e)} noValidate>
         <Stack gap="md">
-          <PasswordInput
-            label={t('current_password')}
-            autoComplete="current-password"
-            required
-            maxLength={128}
-            {...form.register('current_password')}
-          />
+          <RequiredPassword label={t('current_password')} autoComplete="current-password" {...form.register('current_password')} />
           <Controller
             control={form.control}
             name="new_password"
@@ -84,13 +79,7 @@ export function ChangePasswordPage() {
               <PasswordWithHints {...field} label={t('new_password')} autoComplete="new-password" required maxLength={128} />
             )}
           />
-          <PasswordInput
-            label={t('confirm_password')}
-            autoComplete="new-password"
-            required
-            maxLength={128}
-            {...form.register('confirm_password')}
-          />
+          <RequiredPassword label={t('confirm_password')} autoComplete="new-password" {...form.register('confirm_password')} />
           <Button type="submit" loading={isSubmitting} disabled={done}>
             {t('change_password_button')}
           </Button>

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Alert, Button, Group, NativeSelect, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Stack, TextInput } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
@@ -8,13 +8,13 @@ import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import {
-  USER_LANGUAGES,
   interfaceLanguageFor,
   updateProfileRequestSchema,
   userLanguageFor,
   type UpdateProfileRequest,
   type UserInfo,
 } from '@partner-portal/contracts';
+import { LanguageSelect, RequiredText } from '@/components/form-fields';
 import { LANGUAGE_NAMES } from '@/components/language-names';
 import { notifyError, notifySuccess } from '@/components/notify';
 import { PageCard } from '@/components/page-card';
@@ -92,19 +92,15 @@ function ProfileForm({ user }: { user: UserInfo }) {
       <form onSubmit={(e) => void onSubmit(e)} noValidate>
         <Stack gap="md">
           <TextInput label={t('email_address')} value={user.email} readOnly variant="filled" styles={READ_ONLY_STYLES} />
-          <TextInput
+          <RequiredText
             label={t('first_name')}
             autoComplete="given-name"
-            required
-            maxLength={100}
             {...form.register('first_name')}
             error={fieldError(errors.first_name?.message)}
           />
-          <TextInput
+          <RequiredText
             label={t('last_name')}
             autoComplete="family-name"
-            required
-            maxLength={100}
             {...form.register('last_name')}
             error={fieldError(errors.last_name?.message)}
           />
@@ -112,21 +108,7 @@ function ProfileForm({ user }: { user: UserInfo }) {
             control={form.control}
             name="language_code"
             render={({ field }) => (
-              <NativeSelect
-                label={t('preferred_language')}
-                required
-                data={USER_LANGUAGES.map((code) => ({ value: code, label: LANGUAGE_NAMES[code] }))}
-                value={field.value}
-                onChange={(event) => {
-                  const value = event.currentTarget.value;
-                  field.onChange(value);
-                  void changeLanguage(interfaceLanguageFor(value));
-                }}
-                onBlur={field.onBlur}
-                name={field.name}
-                ref={field.ref}
-                error={fieldError(errors.language_code?.message)}
-              />
+              <LanguageSelect label={t('preferred_language')} {...field} error={fieldError(errors.language_code?.message)} />
             )}
           />
           {language !== saved && (

@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Alert, Button, PasswordInput, Stack, Text } from '@mantine/core';
+import { Alert, Button, Stack, Text } from '@mantine/core';
 import { IconClockExclamation } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { FormErrors } from '@/components/form-errors';
+import { RequiredPassword } from '@/components/form-fields';
 import { notifyError, notifySuccess } from '@/components/notify';
 import { PageLoader } from '@/components/page-loader';
 import { PasswordWithHints } from '@/components/password-with-hints';
@@ -99,13 +100,7 @@ export function ResetPasswordPage() {
               <PasswordWithHints {...field} label={t('new_password')} autoComplete="new-password" required autoFocus maxLength={128} />
             )}
           />
-          <PasswordInput
-            label={t('confirm_password')}
-            autoComplete="new-password"
-            required
-            maxLength={128}
-            {...form.register('confirm_password')}
-          />
+          <RequiredPassword label={t('confirm_password')} autoComplete="new-password" {...form.register('confirm_password')} />
           <Button type="submit" loading={isSubmitting} disabled={isSubmitSuccessful} fullWidth>
             {t('reset_password_button')}
           </Button>
