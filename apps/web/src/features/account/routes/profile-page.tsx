@@ -14,7 +14,8 @@ import {
   type UpdateProfileRequest,
   type UserInfo,
 } from '@partner-portal/contracts';
-import { LanguageSelect, RequiredText } from '@/components/form-fields';
+import { RequiredText } from '@/components/form-fields';
+import { LanguageSelect } from '@/components/language-select';
 import { LANGUAGE_NAMES } from '@/components/language-names';
 import { notifyError, notifySuccess } from '@/components/notify';
 import { PageCard } from '@/components/page-card';
