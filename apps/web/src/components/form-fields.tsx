@@ -1,11 +1,4 @@
-import {
-  NativeSelect,
-  PasswordInput,
-  TextInput,
-  type NativeSelectProps,
-  type PasswordInputProps,
-  type TextInputProps,
-} from '@mantine/core';
+import { PasswordInput, TextInput, type PasswordInputProps, type TextInputProps } from '@mantine/core';
 
 /**
  * The fields the portal's forms share: a required text (names: at most 100 characters) and a
