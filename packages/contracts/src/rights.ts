@@ -77,6 +77,14 @@ export const CLIENT_IDS = {
   ordering_tools: 'ordering-tools-app',
 } as const satisfies Record<SectionKey, string>;
 
+/** An app whose rights are only access, full permission and the provider's full permission. */
+const accessAndFull = (section: SectionKey): AppSection => ({
+  section,
+  clientId: CLIENT_IDS[section],
+  titleKey: `rights.${section}.title`,
+  rights: [r('user_access', 'access'), r('user_full_permission', 'full'), r('nedap_user_full_permission', 'provider_full')],
+});
+
 export const APP_SECTIONS: readonly AppSection[] = [
   {
     section: 'partner_portal',
@@ -129,30 +137,10 @@ export const APP_SECTIONS: readonly AppSection[] = [
       r('user_import_products_from_airtable', 'provider_sub'),
     ],
   },
-  {
-    section: 'support_center',
-    clientId: CLIENT_IDS.support_center,
-    titleKey: 'rights.support_center.title',
-    rights: [r('user_access', 'access'), r('user_full_permission', 'full'), r('nedap_user_full_permission', 'provider_full')],
-  },
-  {
-    section: 'media_library',
-    clientId: CLIENT_IDS.media_library,
-    titleKey: 'rights.media_library.title',
-    rights: [r('user_access', 'access'), r('user_full_permission', 'full'), r('nedap_user_full_permission', 'provider_full')],
-  },
-  {
-    section: 'academy',
-    clientId: CLIENT_IDS.academy,
-    titleKey: 'rights.academy.title',
-    rights: [r('user_access', 'access'), r('user_full_permission', 'full'), r('nedap_user_full_permission', 'provider_full')],
-  },
-  {
-    section: 'profit_calculator',
-    clientId: CLIENT_IDS.profit_calculator,
-    titleKey: 'rights.profit_calculator.title',
-    rights: [r('user_access', 'access'), r('user_full_permission', 'full'), r('nedap_user_full_permission', 'provider_full')],
-  },
+  accessAndFull('support_center'),
+  accessAndFull('media_library'),
+  accessAndFull('academy'),
+  accessAndFull('profit_calculator'),
   {
     section: 'control_tower',
     clientId: CLIENT_IDS.control_tower,

@@ -26,80 +26,38 @@ function lazyView<M>(load: () => Promise<M>, pick: (m: M) => ComponentType, { al
     (loading ??= (allStyles ? Promise.all([load(), import('./all-styles')]).then(([m]) => m) : load()).then((m) => ({ default: pick(m) })));
   return Object.assign(lazy(start), { preload: start });
 }
-const loginView = <M,>(load: () => Promise<M>, pick: (m: M) => ComponentType) => lazyView(load, pick, { allStyles: false });
-const view = <M,>(load: () => Promise<M>, pick: (m: M) => ComponentType) => lazyView(load, pick, { allStyles: true });
+
+/** A view by the name its module exports it under. */
+type Named<K extends string> = Record<K, ComponentType>;
+const loginView = <K extends string>(load: () => Promise<Named<K>>, name: K) => lazyView(load, (m) => m[name], { allStyles: false });
+const view = <K extends string>(load: () => Promise<Named<K>>, name: K) => lazyView(load, (m) => m[name], { allStyles: true });
 
 // The login page is where most visits start: it comes with the entry, so its code loads in
 // parallel with the shell instead of after it (docs/performance.md).
-const LoginLayout = loginView(
-  () => Promise.resolve(loginLayout),
-  (m) => m.LoginLayout,
-);
-const AppLayout = view(
-  () => import('./layouts/app-layout'),
-  (m) => m.AppLayout,
-);
+const LoginLayout = loginView(() => Promise.resolve(loginLayout), 'LoginLayout');
+const AppLayout = view(() => import('./layouts/app-layout'), 'AppLayout');
 
-const LoginPage = loginView(
-  () => Promise.resolve(loginPage),
-  (m) => m.LoginPage,
-);
-const LoggedInPage = view(
-  () => import('@/features/auth/routes/logged-in-page'),
-  (m) => m.LoggedInPage,
-);
-const LogoutPage = view(
-  () => import('@/features/auth/routes/logout-page'),
-  (m) => m.LogoutPage,
-);
-const ForgotPasswordPage = view(
-  () => import('@/features/auth/routes/forgot-password-page'),
-  (m) => m.ForgotPasswordPage,
-);
+const LoginPage = loginView(() => Promise.resolve(loginPage), 'LoginPage');
+const LoggedInPage = view(() => import('@/features/auth/routes/logged-in-page'), 'LoggedInPage');
+const LogoutPage = view(() => import('@/features/auth/routes/logout-page'), 'LogoutPage');
+const ForgotPasswordPage = view(() => import('@/features/auth/routes/forgot-password-page'), 'ForgotPasswordPage');
 const ForgotPasswordConfirmationPage = view(
   () => import('@/features/auth/routes/forgot-password-confirmation-page'),
-  (m) => m.ForgotPasswordConfirmationPage,
+  'ForgotPasswordConfirmationPage',
 );
-const ResetPasswordPage = view(
-  () => import('@/features/auth/routes/reset-password-page'),
-  (m) => m.ResetPasswordPage,
-);
-const ErrorPage = view(
-  () => import('@/features/errors/routes/error-page'),
-  (m) => m.ErrorPage,
-);
-const AcceptInvitationPage = view(
-  () => import('@/features/invitations/routes/accept-invitation-page'),
-  (m) => m.AcceptInvitationPage,
-);
+const ResetPasswordPage = view(() => import('@/features/auth/routes/reset-password-page'), 'ResetPasswordPage');
+const ErrorPage = view(() => import('@/features/errors/routes/error-page'), 'ErrorPage');
+const AcceptInvitationPage = view(() => import('@/features/invitations/routes/accept-invitation-page'), 'AcceptInvitationPage');
 const AcceptExternalInvitationPage = view(
   () => import('@/features/invitations/routes/accept-external-invitation-page'),
-  (m) => m.AcceptExternalInvitationPage,
+  'AcceptExternalInvitationPage',
 );
-const HomePage = view(
-  () => import('@/features/home/routes/home-page'),
-  (m) => m.HomePage,
-);
-const ProfilePage = view(
-  () => import('@/features/account/routes/profile-page'),
-  (m) => m.ProfilePage,
-);
-const ForbiddenPage = view(
-  () => import('@/features/errors/routes/forbidden-page'),
-  (m) => m.ForbiddenPage,
-);
-const ChangePasswordPage = view(
-  () => import('@/features/account/routes/change-password-page'),
-  (m) => m.ChangePasswordPage,
-);
-const ManageOrganizationPage = view(
-  () => import('@/features/organizations/routes/manage-organization-page'),
-  (m) => m.ManageOrganizationPage,
-);
-const NotFoundPage = view(
-  () => import('@/features/errors/routes/not-found-page'),
-  (m) => m.NotFoundPage,
-);
+const HomePage = view(() => import('@/features/home/routes/home-page'), 'HomePage');
+const ProfilePage = view(() => import('@/features/account/routes/profile-page'), 'ProfilePage');
+const ForbiddenPage = view(() => import('@/features/errors/routes/forbidden-page'), 'ForbiddenPage');
+const ChangePasswordPage = view(() => import('@/features/account/routes/change-password-page'), 'ChangePasswordPage');
+const ManageOrganizationPage = view(() => import('@/features/organizations/routes/manage-organization-page'), 'ManageOrganizationPage');
+const NotFoundPage = view(() => import('@/features/errors/routes/not-found-page'), 'NotFoundPage');
 
 /** The views of the pages a visit most often starts on, by path. */
 const FIRST_VIEWS: [RegExp, View[]][] = [

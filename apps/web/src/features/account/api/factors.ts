@@ -1,3 +1,4 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { FactorsResponse, RecoveryCodesResponse } from '@partner-portal/contracts';
 import { api } from '@/lib/api';
 
@@ -14,11 +15,21 @@ export const regenerateRecoveryCodes = () => api.post<RecoveryCodesResponse>('/f
 /** POST /api/factors/confirm-identity — the password or a code again, for five minutes of changes. */
 export const confirmIdentity = (body: { password?: string; code?: string }) => api.post('/factors/confirm-identity', body);
 
-/** POST /api/factors/passkeys — keep the new passkey under a name (shared with the login page). */
-export { registerPasskey } from '@/lib/factors';
+/** The user's second factors (none asked for a user who signs in elsewhere). */
+export const useFactors = (enabled: boolean) => useQuery({ ...factorsQuery, enabled });
 
-/** PATCH /api/factors/passkeys/{id} — a new name. */
-export const renamePasskey = (id: string, name: string) => api.patch(`/factors/passkeys/${encodeURIComponent(id)}`, { name });
+/** Refetch the second factors (after a change made elsewhere, such as a finished app set-up). */
+export function useRefreshFactors(): () => Promise<void> {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: factorsQueryKey });
+}
 
-/** DELETE /api/factors/passkeys/{id} */
-export const removePasskey = (id: string) => api.delete(`/factors/passkeys/${encodeURIComponent(id)}`);
+/** A change to the second factors; once it is done, they are refetched before the change counts as finished. */
+export function useFactorsChange<TResult, TVariables = void>(mutationFn: (variables: TVariables) => Promise<TResult>) {
+  const refresh = useRefreshFactors();
+  return useMutation({ mutationFn, onSuccess: refresh });
+}
+
+export const useRemoveTotp = () => useFactorsChange(removeTotp);
+export const useRegenerateRecoveryCodes = () => useFactorsChange(regenerateRecoveryCodes);
+export const useConfirmIdentity = () => useMutation({ mutationFn: confirmIdentity });

@@ -1,11 +1,12 @@
 import { Suspense, use } from 'react';
-import { Alert, Badge, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { IconDeviceDesktop } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { AccountSession } from '@partner-portal/contracts';
 import { errorText, notifyError, notifySuccess } from '@/components/notify';
 import { formatDate } from '@/lib/dates';
+import { AccountSection } from './account-section';
 import { endOtherSessions, endSession, sessionsQuery } from '../api/sessions';
 import { accountLocales } from '../lib/locales';
 
@@ -56,54 +57,38 @@ function SessionsPanel() {
   const others = list.filter((s) => !s.current);
 
   return (
-    <Paper
-      withBorder
-      shadow="sm"
-      p={{ base: 'md', sm: 'xl' }}
-      radius="lg"
-      mt="lg"
-      component="section"
-      aria-labelledby="active-sessions-title"
-    >
-      <Stack gap="md">
-        <Title order={2} size="h3" id="active-sessions-title">
-          {t('sessions_title')}
-        </Title>
-        <Text size="sm" c="dimmed">
-          {t('sessions_intro')}
+    <AccountSection id="active-sessions-title" title={t('sessions_title')} intro={t('sessions_intro')}>
+      {sessions.isPending && <Loader size="sm" aria-label={t('sessions_title')} />}
+      {sessions.isError && (
+        <Alert color="red" variant="light" role="alert" title={t('sessions_load_failed')}>
+          {errorText(sessions.error)}
+        </Alert>
+      )}
+      {list.length > 0 && (
+        <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+          {[...list.filter((s) => s.current), ...others].map((session) => (
+            <SessionItem
+              key={session.id}
+              session={session}
+              ending={endOne.isPending && endOne.variables === session.id}
+              onEnd={() => endOne.mutate(session.id)}
+            />
+          ))}
+        </Stack>
+      )}
+      {sessions.isSuccess && others.length === 0 && (
+        <Text size="sm" role="status">
+          {t('sessions_none_elsewhere')}
         </Text>
-        {sessions.isPending && <Loader size="sm" aria-label={t('sessions_title')} />}
-        {sessions.isError && (
-          <Alert color="red" variant="light" role="alert" title={t('sessions_load_failed')}>
-            {errorText(sessions.error)}
-          </Alert>
-        )}
-        {list.length > 0 && (
-          <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-            {[...list.filter((s) => s.current), ...others].map((session) => (
-              <SessionItem
-                key={session.id}
-                session={session}
-                ending={endOne.isPending && endOne.variables === session.id}
-                onEnd={() => endOne.mutate(session.id)}
-              />
-            ))}
-          </Stack>
-        )}
-        {sessions.isSuccess && others.length === 0 && (
-          <Text size="sm" role="status">
-            {t('sessions_none_elsewhere')}
-          </Text>
-        )}
-        {others.length > 0 && (
-          <Group justify="flex-end">
-            <Button variant="light" color="red" loading={endOthers.isPending} onClick={() => endOthers.mutate()}>
-              {t('sessions_end_others')}
-            </Button>
-          </Group>
-        )}
-      </Stack>
-    </Paper>
+      )}
+      {others.length > 0 && (
+        <Group justify="flex-end">
+          <Button variant="light" color="red" loading={endOthers.isPending} onClick={() => endOthers.mutate()}>
+            {t('sessions_end_others')}
+          </Button>
+        </Group>
+      )}
+    </AccountSection>
   );
 }
 

@@ -1,10 +1,12 @@
 import { useState } from 'react';
-import { Alert, Button, Container, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Stack, Text } from '@mantine/core';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { ChangePasswordRequest } from '@partner-portal/contracts';
 import { FormErrors } from '@/components/form-errors';
+import { RequiredPassword } from '@/components/form-fields';
+import { PageCard } from '@/components/page-card';
 import { notifyError, notifySuccess } from '@/components/notify';
 import { PasswordWithHints } from '@/components/password-with-hints';
 import { ApiError } from '@/lib/api';
@@ -51,57 +53,38 @@ export function ChangePasswordPage() {
   });
 
   return (
-    <Container size={520} py="xl">
-      <Paper withBorder shadow="sm" p={{ base: 'md', sm: 'xl' }} radius="lg">
+    <PageCard size={520} title={t('change_password_title')}>
+      {required ? (
+        <Alert
+          color="yellow"
+          variant="light"
+          title={t('password_change_required_title')}
+          role="status"
+          styles={{ title: { color: 'var(--mantine-color-dark-9)' } }}
+        >
+          {t('password_change_required_text')}
+        </Alert>
+      ) : null}
+      <Text size="sm" c="dimmed">
+        {t('change_password_text')}
+      </Text>
+      <FormErrors messages={messages} />
+      <form onSubmit={(e) => void onSubmit(e)} noValidate>
         <Stack gap="md">
-          <Title order={1} size="h2">
-            {t('change_password_title')}
-          </Title>
-          {required ? (
-            <Alert
-              color="yellow"
-              variant="light"
-              title={t('password_change_required_title')}
-              role="status"
-              styles={{ title: { color: 'var(--mantine-color-dark-9)' } }}
-            >
-              {t('password_change_required_text')}
-            </Alert>
-          ) : null}
-          <Text size="sm" c="dimmed">
-            {t('change_password_text')}
-          </Text>
-          <FormErrors messages={messages} />
-          <form onSubmit={(e) => void onSubmit(e)} noValidate>
-            <Stack gap="md">
-              <PasswordInput
-                label={t('current_password')}
-                autoComplete="current-password"
-                required
-                maxLength={128}
-                {...form.register('current_password')}
-              />
-              <Controller
-                control={form.control}
-                name="new_password"
-                render={({ field }) => (
-                  <PasswordWithHints {...field} label={t('new_password')} autoComplete="new-password" required maxLength={128} />
-                )}
-              />
-              <PasswordInput
-                label={t('confirm_password')}
-                autoComplete="new-password"
-                required
-                maxLength={128}
-                {...form.register('confirm_password')}
-              />
-              <Button type="submit" loading={isSubmitting} disabled={done}>
-                {t('change_password_button')}
-              </Button>
-            </Stack>
-          </form>
+          <RequiredPassword label={t('current_password')} autoComplete="current-password" {...form.register('current_password')} />
+          <Controller
+            control={form.control}
+            name="new_password"
+            render={({ field }) => (
+              <PasswordWithHints {...field} label={t('new_password')} autoComplete="new-password" required maxLength={128} />
+            )}
+          />
+          <RequiredPassword label={t('confirm_password')} autoComplete="new-password" {...form.register('confirm_password')} />
+          <Button type="submit" loading={isSubmitting} disabled={done}>
+            {t('change_password_button')}
+          </Button>
         </Stack>
-      </Paper>
-    </Container>
+      </form>
+    </PageCard>
   );
 }

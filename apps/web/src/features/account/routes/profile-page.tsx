@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Alert, Button, Container, Group, NativeSelect, Paper, Stack, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Stack, TextInput } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
@@ -8,15 +8,17 @@ import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import {
-  USER_LANGUAGES,
   interfaceLanguageFor,
   updateProfileRequestSchema,
   userLanguageFor,
   type UpdateProfileRequest,
   type UserInfo,
 } from '@partner-portal/contracts';
+import { RequiredText } from '@/components/form-fields';
+import { LanguageSelect } from '@/components/language-select';
 import { LANGUAGE_NAMES } from '@/components/language-names';
 import { notifyError, notifySuccess } from '@/components/notify';
+import { PageCard } from '@/components/page-card';
 import { PageLoader } from '@/components/page-loader';
 import { describeError } from '@/lib/errors';
 import { changeLanguage, i18n } from '@/lib/i18n';
@@ -78,71 +80,53 @@ function ProfileForm({ user }: { user: UserInfo }) {
   const fieldError = (key?: string) => (key ? t(key, { defaultValue: key }) : undefined);
 
   return (
-    <Container size={560} py="xl">
-      <Paper withBorder shadow="sm" p={{ base: 'md', sm: 'xl' }} radius="lg">
+    <PageCard
+      size={560}
+      title={t('profile_title')}
+      after={
+        <>
+          <ActiveSessions />
+          <SignInSecurity user={user} />
+        </>
+      }
+    >
+      <form onSubmit={(e) => void onSubmit(e)} noValidate>
         <Stack gap="md">
-          <Title order={1} size="h2">
-            {t('profile_title')}
-          </Title>
-          <form onSubmit={(e) => void onSubmit(e)} noValidate>
-            <Stack gap="md">
-              <TextInput label={t('email_address')} value={user.email} readOnly variant="filled" styles={READ_ONLY_STYLES} />
-              <TextInput
-                label={t('first_name')}
-                autoComplete="given-name"
-                required
-                maxLength={100}
-                {...form.register('first_name')}
-                error={fieldError(errors.first_name?.message)}
-              />
-              <TextInput
-                label={t('last_name')}
-                autoComplete="family-name"
-                required
-                maxLength={100}
-                {...form.register('last_name')}
-                error={fieldError(errors.last_name?.message)}
-              />
-              <Controller
-                control={form.control}
-                name="language_code"
-                render={({ field }) => (
-                  <NativeSelect
-                    label={t('preferred_language')}
-                    required
-                    data={USER_LANGUAGES.map((code) => ({ value: code, label: LANGUAGE_NAMES[code] }))}
-                    value={field.value}
-                    onChange={(event) => {
-                      const value = event.currentTarget.value;
-                      field.onChange(value);
-                      void changeLanguage(interfaceLanguageFor(value));
-                    }}
-                    onBlur={field.onBlur}
-                    name={field.name}
-                    ref={field.ref}
-                    error={fieldError(errors.language_code?.message)}
-                  />
-                )}
-              />
-              {language !== saved && (
-                <Alert color="yellow" variant="light" icon={<IconInfoCircle aria-hidden />} role="status">
-                  {t('language_differs_warning', { language: LANGUAGE_NAMES[saved] })}
-                </Alert>
-              )}
-              <Group justify="flex-end" gap="sm">
-                <Button variant="default" component={Link} to={paths.home}>
-                  {t('cancel')}
-                </Button>
-                <Button type="submit" loading={isSubmitting}>
-                  {t('save')}
-                </Button>
-              </Group>
-            </Stack>
-          </form>
+          <TextInput label={t('email_address')} value={user.email} readOnly variant="filled" styles={READ_ONLY_STYLES} />
+          <RequiredText
+            label={t('first_name')}
+            autoComplete="given-name"
+            {...form.register('first_name')}
+            error={fieldError(errors.first_name?.message)}
+          />
+          <RequiredText
+            label={t('last_name')}
+            autoComplete="family-name"
+            {...form.register('last_name')}
+            error={fieldError(errors.last_name?.message)}
+          />
+          <Controller
+            control={form.control}
+            name="language_code"
+            render={({ field }) => (
+              <LanguageSelect label={t('preferred_language')} {...field} error={fieldError(errors.language_code?.message)} />
+            )}
+          />
+          {language !== saved && (
+            <Alert color="yellow" variant="light" icon={<IconInfoCircle aria-hidden />} role="status">
+              {t('language_differs_warning', { language: LANGUAGE_NAMES[saved] })}
+            </Alert>
+          )}
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" component={Link} to={paths.home}>
+              {t('cancel')}
+            </Button>
+            <Button type="submit" loading={isSubmitting}>
+              {t('save')}
+            </Button>
+          </Group>
         </Stack>
-      </Paper>
-      <ActiveSessions />
-      <SignInSecurity user={user} />
-    </Container>
+      </form>
+    </PageCard>
   );
 }

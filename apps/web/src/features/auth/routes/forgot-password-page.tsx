@@ -1,12 +1,14 @@
-import { Anchor, Button, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Stack, Text, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { forgotPasswordRequestSchema, type ForgotPasswordRequest } from '@partner-portal/contracts';
 import { notifyError } from '@/components/notify';
 import { ApiError } from '@/lib/api';
 import { paths } from '@/lib/paths';
+import { TextLink } from '@/components/text-link';
+import { TitledStack } from '@/components/titled-stack';
 import { forgotPassword } from '../api/forgot-password';
 
 /** Forgot password (docs/product.md, "Screens"): an e-mail address; a reset link is sent when the account exists. */
@@ -31,10 +33,7 @@ export function ForgotPasswordPage() {
   });
 
   return (
-    <Stack gap="md">
-      <Title order={1} size="h2">
-        {t('forgot_password_title')}
-      </Title>
+    <TitledStack title={t('forgot_password_title')} order={1} size="h2" gap="md">
       <Text size="sm" c="dimmed">
         {t('forgot_password_text')}
       </Text>
@@ -55,9 +54,7 @@ export function ForgotPasswordPage() {
           </Button>
         </Stack>
       </form>
-      <Anchor component={Link} to={paths.login} size="sm">
-        {t('back_to_login')}
-      </Anchor>
-    </Stack>
+      <TextLink to={paths.login}>{t('back_to_login')}</TextLink>
+    </TitledStack>
   );
 }

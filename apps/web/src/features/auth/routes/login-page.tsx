@@ -1,29 +1,27 @@
-import { lazy, Suspense, useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import { Alert, Anchor, Box, Button, Checkbox, Divider, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconAlertCircle, IconArrowLeft, IconCircleCheck } from '@tabler/icons-react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { Alert, Anchor, Box, Divider, Stack, Text, Title } from '@mantine/core';
+import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { LoginConsentResponse } from '@partner-portal/contracts';
 import { PageLoader } from '@/components/page-loader';
-import { notifyError } from '@/components/notify';
-import { ApiError } from '@/lib/api';
+import { TextLink } from '@/components/text-link';
 import { configurationQuery, DEFAULT_CONFIGURATION } from '@/lib/config';
 import { paths, safeReturnPath } from '@/lib/paths';
 import { applyUserLanguage, reloadSessionUser, useSessionUser } from '@/lib/session';
 import { contextQuery } from '../api/get-context';
-import { emailLogin } from '../api/email-login';
 import { loginErrorQuery } from '../api/get-login-error';
+import { EmailStep } from '../components/email-step';
+import type { LoginStepProps } from '../components/login-step';
+import { PasswordStep } from '../components/password-step';
+import { usePasskeyAutofill } from '../hooks/use-passkey-autofill';
 import { loginErrorMessageKey } from '../lib/login-error';
 
-// the steps after the password, and passkeys, load when needed: the e-mail field comes first
+// the steps after the password load when needed: the e-mail field comes first
 // (docs/decisions/007-login-on-a-slow-connection.md)
 const SecondFactorStep = lazy(() => import('../components/second-factor-step').then((m) => ({ default: m.SecondFactorStep })));
 const EnrolSecondFactor = lazy(() => import('../components/enrol-second-factor').then((m) => ({ default: m.EnrolSecondFactor })));
-const factors = () => import('@/lib/factors');
-import { login } from '../api/login';
-
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
  * Two-step login (docs/product.md, "Screens" and "Flows and states"): the e-mail address first (it may log in through an external
@@ -48,14 +46,9 @@ export function LoginPage() {
   const registeredEmail = (useLocation().state as { registeredEmail?: unknown } | null)?.registeredEmail;
   const registered = typeof registeredEmail === 'string' ? registeredEmail : null;
   const [email, setEmail] = useState(registered ?? '');
-  const [password, setPassword] = useState('');
-  const [remember, setRemember] = useState(false);
-  const [emailError, setEmailError] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
   const [leaving, setLeaving] = useState(false);
   const emailRef = useRef<HTMLInputElement>(null);
-  const passwordRef = useRef<HTMLInputElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const movedFocus = useRef(false);
 
@@ -77,30 +70,11 @@ export function LoginPage() {
 
   // a passkey signs in at the e-mail step: the browser offers it in the field's suggestions
   const signedOut = !session.isPending && !session.data;
-  useEffect(() => {
-    if (step !== 'email' || !signedOut) return;
-    let active = true;
-    void factors().then(async ({ passkeyAutofillSupported, signInWithPasskey, isPasskeyCancelled }) => {
-      if (!active || !(await passkeyAutofillSupported()) || !active) return;
-      try {
-        const result = await signInWithPasskey(true, { return_url: returnUrl, return_path: returnPath });
-        if (active) await finishLogin(result);
-      } catch (err) {
-        if (active && !isPasskeyCancelled(err))
-          setFormError(t(err instanceof ApiError && err.key === 'passkey_not_verified' ? 'passkey_not_verified' : 'error_try_again'));
-      }
-    });
-    return () => {
-      active = false;
-      void factors().then(({ cancelPasskeyRequest }) => cancelPasskeyRequest());
-    };
-  }, [step, signedOut, returnUrl, returnPath, finishLogin, t]);
+  usePasskeyAutofill({ enabled: step === 'email' && signedOut, returnUrl, returnPath, onSignedIn: finishLogin, onError: setFormError });
 
-  // focus follows the step: the password field when it opens, the e-mail field when going back
+  // focus follows the step: the e-mail field when going back (the password step takes it when it opens)
   useEffect(() => {
-    if (!movedFocus.current) return;
-    if (step === 'password') passwordRef.current?.focus();
-    else emailRef.current?.focus();
+    if (movedFocus.current && step === 'email') emailRef.current?.focus();
   }, [step]);
 
   if (!returnUrl && !loginErrorId && session.data) return <Navigate to={safeReturnPath(returnPath) ?? paths.home} replace />;
@@ -110,78 +84,29 @@ export function LoginPage() {
   const clientName = returnUrl ? context.data?.client?.client_name || context.data?.client?.client_id : null;
   const title = clientName ?? t('product_name');
 
-  const submitEmail = async (event: FormEvent) => {
-    event.preventDefault();
-    setFormError(null);
-    const value = email.trim();
-    if (!value) return setEmailError(t('fill_all_required_fields'));
-    if (!EMAIL_PATTERN.test(value) || value.length > 100) return setEmailError(t('invalid_email_address'));
-    setEmailError(null);
-    setSubmitting(true);
-    try {
-      const result = await emailLogin({ email: value, return_url: returnUrl, return_path: returnPath });
-      if (result.external_login) {
-        setLeaving(true);
-        window.location.assign(result.external_login);
-        return;
-      }
-      movedFocus.current = true;
-      setStep('password');
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 429) notifyError(err);
-      else if (err instanceof ApiError && err.status === 400) setEmailError(t('invalid_email_address'));
-      else setFormError(t('error_try_again'));
-    } finally {
-      setSubmitting(false);
-    }
+  /** Sign in elsewhere: an external identity provider. */
+  const leave = (url: string) => {
+    setLeaving(true);
+    window.location.assign(url);
   };
 
-  const submitPassword = async (event: FormEvent) => {
-    event.preventDefault();
-    setFormError(null);
-    if (!email.trim() || !password) return setFormError(t('fill_all_required_fields'));
-    setSubmitting(true);
-    try {
-      const result = await login({ email: email.trim(), password, remember, return_url: returnUrl, return_path: returnPath });
-      if (result.error) {
-        setFormError(t('invalid_login'));
-        return;
-      }
-      if (result.external_login) {
-        setLeaving(true);
-        window.location.assign(result.external_login);
-        return;
-      }
-      if (result.next_step) {
-        setPassword('');
-        setStep(result.next_step === 'second_factor' ? 'second_factor' : 'enrol');
-        return;
-      }
-      await finishLogin(result);
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 429) notifyError(err);
-      else if (err instanceof ApiError && err.key === 'interaction_expired') setFormError(t('interaction_expired'));
-      else if (err instanceof ApiError && err.status >= 400 && err.status < 500) setFormError(t('invalid_login'));
-      else setFormError(t('error_try_again'));
-      setPassword('');
-      passwordRef.current?.focus();
-    } finally {
-      setSubmitting(false);
-    }
+  // what both form steps share (components/login-step.ts)
+  const flow: LoginStepProps = { email, returnUrl, returnPath, onFormError: setFormError, onExternal: leave };
+
+  const goTo = (next: typeof step) => {
+    movedFocus.current = true;
+    setStep(next);
   };
 
   /** The pending sign-in ended (expired or cancelled): start again at the e-mail step. */
   const expired = () => {
     setFormError(t('second_step_expired'));
-    movedFocus.current = true;
-    setStep('email');
+    goTo('email');
   };
 
   const backToEmail = () => {
-    setPassword('');
     setFormError(null);
-    movedFocus.current = true;
-    setStep('email');
+    goTo('email');
   };
 
   return (
@@ -219,30 +144,7 @@ export function LoginPage() {
       )}
 
       {step === 'email' ? (
-        <form key="email-step" onSubmit={submitEmail} noValidate>
-          <Stack gap="md">
-            <TextInput
-              ref={emailRef}
-              label={t('email_address')}
-              type="email"
-              name="email"
-              autoComplete="username webauthn"
-              inputMode="email"
-              required
-              autoFocus
-              value={email}
-              onChange={(e) => {
-                setEmail(e.currentTarget.value);
-                setEmailError(null);
-              }}
-              error={emailError}
-              maxLength={100}
-            />
-            <Button type="submit" loading={submitting} fullWidth>
-              {t('next')}
-            </Button>
-          </Stack>
-        </form>
+        <EmailStep {...flow} inputRef={emailRef} onEmailChange={setEmail} onNext={() => goTo('password')} />
       ) : step === 'second_factor' ? (
         <Suspense key="second-factor-step" fallback={<PageLoader />}>
           <SecondFactorStep onDone={(result) => void finishLogin(result)} onExpired={expired} />
@@ -255,40 +157,10 @@ export function LoginPage() {
           />
         </Suspense>
       ) : (
-        <form key="password-step" onSubmit={submitPassword} noValidate>
-          <Stack gap="md">
-            <input type="email" name="email" autoComplete="username" value={email} readOnly hidden />
-            <Button
-              variant="default"
-              onClick={backToEmail}
-              leftSection={<IconArrowLeft size={16} aria-hidden />}
-              justify="flex-start"
-              aria-label={t('change_email_address', { email: email.trim() })}
-              styles={{ label: { overflow: 'hidden', textOverflow: 'ellipsis' } }}
-            >
-              {email.trim()}
-            </Button>
-            <PasswordInput
-              ref={passwordRef}
-              label={t('password')}
-              name="password"
-              autoComplete="current-password"
-              required
-              value={password}
-              onChange={(e) => setPassword(e.currentTarget.value)}
-              maxLength={100}
-            />
-            <Checkbox label={t('remember_me')} checked={remember} onChange={(e) => setRemember(e.currentTarget.checked)} />
-            <Button type="submit" loading={submitting} fullWidth>
-              {t('login')}
-            </Button>
-          </Stack>
-        </form>
+        <PasswordStep {...flow} onBack={backToEmail} onNextStep={setStep} onSignedIn={finishLogin} />
       )}
 
-      <Anchor component={Link} to={paths.forgotPassword} size="sm">
-        {t('forgot_your_password')}
-      </Anchor>
+      <TextLink to={paths.forgotPassword}>{t('forgot_your_password')}</TextLink>
       <Divider />
       <Box>
         <Text size="sm" fw={600}>

@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Alert, Anchor, Button, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Stack, Text } from '@mantine/core';
 import { IconClockExclamation } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { FormErrors } from '@/components/form-errors';
+import { RequiredPassword } from '@/components/form-fields';
 import { notifyError, notifySuccess } from '@/components/notify';
 import { PageLoader } from '@/components/page-loader';
 import { PasswordWithHints } from '@/components/password-with-hints';
@@ -13,6 +14,8 @@ import { ApiError } from '@/lib/api';
 import { describeError } from '@/lib/errors';
 import { passwordFormErrors } from '@/lib/password-form';
 import { paths } from '@/lib/paths';
+import { TextLink } from '@/components/text-link';
+import { TitledStack } from '@/components/titled-stack';
 import { resetPassword } from '../api/reset-password';
 import { validateResetToken } from '../api/validate-reset-token';
 
@@ -50,18 +53,13 @@ export function ResetPasswordPage() {
 
   if (!valid) {
     return (
-      <Stack gap="md">
-        <Title order={1} size="h2">
-          {t('reset_link_expired_title')}
-        </Title>
+      <TitledStack title={t('reset_link_expired_title')} order={1} size="h2" gap="md">
         <Alert color="orange" variant="light" icon={<IconClockExclamation aria-hidden />}>
           {t('reset_link_expired')}
         </Alert>
         <Text size="sm">{t('submit_new_request')}</Text>
-        <Anchor component={Link} to={paths.forgotPassword} size="sm">
-          {t('request_new_link')}
-        </Anchor>
-      </Stack>
+        <TextLink to={paths.forgotPassword}>{t('request_new_link')}</TextLink>
+      </TitledStack>
     );
   }
 
@@ -88,10 +86,7 @@ export function ResetPasswordPage() {
   });
 
   return (
-    <Stack gap="md">
-      <Title order={1} size="h2">
-        {t('reset_password_title')}
-      </Title>
+    <TitledStack title={t('reset_password_title')} order={1} size="h2" gap="md">
       <Text size="sm" c="dimmed">
         {t('reset_password_text')}
       </Text>
@@ -105,18 +100,12 @@ export function ResetPasswordPage() {
               <PasswordWithHints {...field} label={t('new_password')} autoComplete="new-password" required autoFocus maxLength={128} />
             )}
           />
-          <PasswordInput
-            label={t('confirm_password')}
-            autoComplete="new-password"
-            required
-            maxLength={128}
-            {...form.register('confirm_password')}
-          />
+          <RequiredPassword label={t('confirm_password')} autoComplete="new-password" {...form.register('confirm_password')} />
           <Button type="submit" loading={isSubmitting} disabled={isSubmitSuccessful} fullWidth>
             {t('reset_password_button')}
           </Button>
         </Stack>
       </form>
-    </Stack>
+    </TitledStack>
   );
 }

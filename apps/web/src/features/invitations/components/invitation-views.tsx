@@ -1,7 +1,8 @@
-import { Anchor, Button, Center, Loader, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Center, Loader, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { Invitation } from '@partner-portal/contracts';
+import { TitledStack } from '@/components/titled-stack';
 
 export function InvitationLoading() {
   const { t } = useTranslation();
@@ -16,12 +17,9 @@ export function InvitationLoading() {
 export function UnknownInvitation() {
   const { t } = useTranslation();
   return (
-    <Stack>
-      <Title order={1} size="h2">
-        {t('inv_unknown_title')}
-      </Title>
+    <TitledStack title={t('inv_unknown_title')} order={1} size="h2" gap="md">
       <Text>{t('inv_unknown_text')}</Text>
-    </Stack>
+    </TitledStack>
   );
 }
 
@@ -29,15 +27,12 @@ export function UnknownInvitation() {
 export function LoggedInVisitor() {
   const { t } = useTranslation();
   return (
-    <Stack>
-      <Title order={1} size="h2">
-        {t('inv_logged_in_title')}
-      </Title>
+    <TitledStack title={t('inv_logged_in_title')} order={1} size="h2" gap="md">
       <Text>{t('inv_logged_in_text')}</Text>
       <Anchor component={Link} to="/logout">
         {t('inv_logout')}
       </Anchor>
-    </Stack>
+    </TitledStack>
   );
 }
 
@@ -46,10 +41,7 @@ export function NotPendingInvitation({ invitation }: { invitation: Invitation })
   const { t } = useTranslation();
   const state = invitation.invitation_state.toLowerCase();
   return (
-    <Stack>
-      <Title order={1} size="h2">
-        {t('inv_not_pending_title')}
-      </Title>
+    <TitledStack title={t('inv_not_pending_title')} order={1} size="h2" gap="md">
       <Text>{state === 'revoked' ? t('inv_revoked_text') : t('inv_state_text', { invitation_state: t(`inv_state_${state}`) })}</Text>
       {state === 'accepted' ? (
         <>
@@ -60,6 +52,6 @@ export function NotPendingInvitation({ invitation }: { invitation: Invitation })
         </>
       ) : null}
       <Text c="gray.7">{t('inv_contact_hint')}</Text>
-    </Stack>
+    </TitledStack>
   );
 }

@@ -1,14 +1,14 @@
 import { useState, type CSSProperties } from 'react';
-import { Alert, Anchor, Button, Checkbox, NativeSelect, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Checkbox, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Controller, useForm, useWatch, type FieldPath } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Trans, useTranslation } from 'react-i18next';
-import { interfaceLanguageFor, USER_LANGUAGES, userLanguageFor, type Invitation } from '@partner-portal/contracts';
+import { userLanguageFor, type Invitation } from '@partner-portal/contracts';
 import { ApiError } from '@/lib/api';
 import { DEFAULT_CONFIGURATION, configurationQuery } from '@/lib/config';
-import { changeLanguage } from '@/lib/i18n';
-import { LANGUAGE_NAMES } from '@/components/language-names';
+import { RequiredText } from '@/components/form-fields';
+import { LanguageSelect } from '@/components/language-select';
 import { errorText } from '@/components/notify';
 import { fieldErrorMessages } from '@/lib/errors';
 import { PasswordWithHints } from '@/components/password-with-hints';
@@ -117,40 +117,22 @@ export function RegistrationForm({
           variant="filled"
           styles={{ input: { color: 'var(--mantine-color-dark-9)', cursor: 'default' } }}
         />
-        <TextInput
+        <RequiredText
           label={t('inv_first_name')}
-          required
           autoComplete="given-name"
-          maxLength={100}
           {...register('first_name')}
           error={message(errors.first_name?.message)}
         />
-        <TextInput
+        <RequiredText
           label={t('inv_last_name')}
-          required
           autoComplete="family-name"
-          maxLength={100}
           {...register('last_name')}
           error={message(errors.last_name?.message)}
         />
         <Controller
           control={control}
           name="language_code"
-          render={({ field }) => (
-            <NativeSelect
-              label={t('inv_language')}
-              required
-              data={USER_LANGUAGES.map((code) => ({ value: code, label: LANGUAGE_NAMES[code] }))}
-              value={field.value}
-              onChange={(e) => {
-                const value = e.currentTarget.value;
-                field.onChange(value);
-                void changeLanguage(interfaceLanguageFor(value));
-              }}
-              onBlur={field.onBlur}
-              error={message(errors.language_code?.message)}
-            />
-          )}
+          render={({ field }) => <LanguageSelect label={t('inv_language')} {...field} error={message(errors.language_code?.message)} />}
         />
         {external ? null : (
           <>

@@ -1,8 +1,8 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { auditResponseSchema } from '@partner-portal/contracts';
-import { api } from '@/lib/api';
 import { downloadExport } from '@/lib/download';
+import { checkedQueryOptions } from './checked-query';
 
 /** GET /api/audit and GET /api/audit/export: one organization's subtree, filtered (packages/contracts, auditFilterSchema). */
 export type AuditResponse = z.infer<typeof auditResponseSchema>;
@@ -24,17 +24,8 @@ export const auditKeys = {
   page: (filters: AuditFilters, page: number) => ['audit', 'page', queryOf(filters), page] as const,
 };
 
-export async function getAuditTrail(filters: AuditFilters, page: number, signal?: AbortSignal): Promise<AuditResponse> {
-  const body = await api.get<unknown>('/audit', { query: { ...queryOf(filters), page }, signal });
-  return auditResponseSchema.parse(body);
-}
-
 export const auditTrailQueryOptions = (filters: AuditFilters, page: number) =>
-  queryOptions({
-    queryKey: auditKeys.page(filters, page),
-    queryFn: ({ signal }) => getAuditTrail(filters, page, signal),
-    staleTime: 5_000,
-  });
+  checkedQueryOptions(auditKeys.page(filters, page), '/audit', auditResponseSchema, { ...queryOf(filters), page });
 
 export function useAuditTrail(filters: AuditFilters, page: number) {
   return useQuery({ ...auditTrailQueryOptions(filters, page), placeholderData: keepPreviousData });

@@ -1,4 +1,4 @@
-import type { QueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { OrganizationNode } from '@partner-portal/contracts';
 import { memberKeys, organizationKeys } from './query-keys';
 
@@ -13,4 +13,19 @@ export function refreshPeople(queryClient: QueryClient): Promise<unknown> {
     queryClient.invalidateQueries({ queryKey: organizationKeys.details() }),
     queryClient.invalidateQueries({ queryKey: memberKeys.searches() }),
   ]);
+}
+
+/** A change to one organization that the cached tree shows: patched in the tree (`change`), then the people refetched. */
+export function useTreeChange<Variables>(
+  mutationFn: (variables: Variables) => Promise<void>,
+  change: (root: OrganizationNode, variables: Variables) => OrganizationNode,
+) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSuccess: (_, variables) => {
+      patchTree(queryClient, (root) => change(root, variables));
+      void refreshPeople(queryClient);
+    },
+  });
 }

@@ -1,7 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { setCanCreateSubOrganizations } from '../lib/tree';
-import { patchTree, refreshPeople } from './cache';
+import { useTreeChange } from './cache';
 
 /** PATCH /api/organizations/{id}/can-create-sub-organizations?canCreateSubOrganizations=bool (204) */
 export function changeCanCreateSubOrganizations({ id, value }: { id: string; value: boolean }): Promise<void> {
@@ -11,13 +10,5 @@ export function changeCanCreateSubOrganizations({ id, value }: { id: string; val
 }
 
 /** Switches creating sub-organizations on or off; off also reaches the descendants in the tree (lib/tree.ts). */
-export function useChangeCanCreateSubOrganizations() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: changeCanCreateSubOrganizations,
-    onSuccess: (_, { id, value }) => {
-      patchTree(queryClient, (root) => setCanCreateSubOrganizations(root, id, value));
-      void refreshPeople(queryClient);
-    },
-  });
-}
+export const useChangeCanCreateSubOrganizations = () =>
+  useTreeChange(changeCanCreateSubOrganizations, (root, { id, value }) => setCanCreateSubOrganizations(root, id, value));

@@ -1,7 +1,7 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { memberSearchResponseSchema } from '@partner-portal/contracts';
-import { api } from '@/lib/api';
+import { checkedQueryOptions } from './checked-query';
 import { memberKeys } from './query-keys';
 
 /**
@@ -12,16 +12,12 @@ export type MemberSearchResponse = z.infer<typeof memberSearchResponseSchema>;
 
 export const SEARCH_PAGE_SIZE = 200;
 
-export async function searchMembers(organizationId: string, q: string, signal?: AbortSignal): Promise<MemberSearchResponse> {
-  const body = await api.get<unknown>('/members/search', { query: { organizationId, q, page: 1, pageSize: SEARCH_PAGE_SIZE }, signal });
-  return memberSearchResponseSchema.parse(body);
-}
-
 export const memberSearchQueryOptions = (organizationId: string, q: string) =>
-  queryOptions({
-    queryKey: memberKeys.search(organizationId, q),
-    queryFn: ({ signal }) => searchMembers(organizationId, q, signal),
-    staleTime: 5_000,
+  checkedQueryOptions(memberKeys.search(organizationId, q), '/members/search', memberSearchResponseSchema, {
+    organizationId,
+    q,
+    page: 1,
+    pageSize: SEARCH_PAGE_SIZE,
   });
 
 export function useMemberSearch(organizationId: string, q: string) {

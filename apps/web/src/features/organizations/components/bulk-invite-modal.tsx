@@ -10,7 +10,7 @@ import { useBulkInvitation } from '../api/bulk-invitations';
 import { reportCsv } from '../lib/bulk-csv';
 import { administrationLocales } from '../lib/locales';
 import { saveFile } from '@/lib/download';
-import { CARDS_QUERY } from './people-tables';
+import { CARDS_QUERY } from './people-table';
 
 export interface BulkInviteOrganization {
   id: string;

@@ -1,0 +1,80 @@
+import { useState, type FormEvent, type Ref } from 'react';
+import { Button, Stack, TextInput } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { notifyError } from '@/components/notify';
+import { ApiError } from '@/lib/api';
+import { emailLogin } from '../api/email-login';
+import type { LoginStepProps } from './login-step';
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * The login's first step: the e-mail address. Its domain may sign in through an external identity
+ * provider (`onExternal`, where to go); else the password comes next (`onNext`).
+ */
+export function EmailStep({
+  inputRef,
+  email,
+  onEmailChange,
+  returnUrl,
+  returnPath,
+  onFormError,
+  onExternal,
+  onNext,
+}: LoginStepProps & {
+  inputRef: Ref<HTMLInputElement>;
+  onEmailChange: (email: string) => void;
+  onNext: () => void;
+}) {
+  const { t } = useTranslation();
+  const [emailError, setEmailError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    onFormError(null);
+    const value = email.trim();
+    if (!value) return setEmailError(t('fill_all_required_fields'));
+    if (!EMAIL_PATTERN.test(value) || value.length > 100) return setEmailError(t('invalid_email_address'));
+    setEmailError(null);
+    setSubmitting(true);
+    try {
+      const result = await emailLogin({ email: value, return_url: returnUrl, return_path: returnPath });
+      if (result.external_login) return onExternal(result.external_login);
+      onNext();
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 429) notifyError(err);
+      else if (err instanceof ApiError && err.status === 400) setEmailError(t('invalid_email_address'));
+      else onFormError(t('error_try_again'));
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate>
+      <Stack gap="md">
+        <TextInput
+          ref={inputRef}
+          label={t('email_address')}
+          type="email"
+          name="email"
+          autoComplete="username webauthn"
+          inputMode="email"
+          required
+          autoFocus
+          value={email}
+          onChange={(e) => {
+            onEmailChange(e.currentTarget.value);
+            setEmailError(null);
+          }}
+          error={emailError}
+          maxLength={100}
+        />
+        <Button type="submit" loading={submitting} fullWidth>
+          {t('next')}
+        </Button>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,96 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Button, Checkbox, PasswordInput, Stack } from '@mantine/core';
+import { IconArrowLeft } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import type { LoginConsentResponse } from '@partner-portal/contracts';
+import { notifyError } from '@/components/notify';
+import { ApiError } from '@/lib/api';
+import { login } from '../api/login';
+import type { LoginStepProps } from './login-step';
+
+/**
+ * The login's second step: the password (and "remember me") for the address given, which is a
+ * button back to the first step. The portal may then ask for a second factor or for setting one
+ * up (`onNextStep`), send the user to an external identity provider (`onExternal`), or sign in.
+ */
+export function PasswordStep({
+  email,
+  returnUrl,
+  returnPath,
+  onBack,
+  onFormError,
+  onExternal,
+  onNextStep,
+  onSignedIn,
+}: LoginStepProps & {
+  onBack: () => void;
+  onNextStep: (step: 'second_factor' | 'enrol') => void;
+  onSignedIn: (result: LoginConsentResponse) => Promise<void>;
+}) {
+  const { t } = useTranslation();
+  const [password, setPassword] = useState('');
+  const [remember, setRemember] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+  const passwordRef = useRef<HTMLInputElement>(null);
+
+  // the step opens after the e-mail step: the focus goes to the password
+  useEffect(() => passwordRef.current?.focus(), []);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    onFormError(null);
+    if (!email.trim() || !password) return onFormError(t('fill_all_required_fields'));
+    setSubmitting(true);
+    try {
+      const result = await login({ email: email.trim(), password, remember, return_url: returnUrl, return_path: returnPath });
+      if (result.error) return onFormError(t('invalid_login'));
+      if (result.external_login) return onExternal(result.external_login);
+      if (result.next_step) {
+        setPassword('');
+        return onNextStep(result.next_step === 'second_factor' ? 'second_factor' : 'enrol');
+      }
+      await onSignedIn(result);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 429) notifyError(err);
+      else if (err instanceof ApiError && err.key === 'interaction_expired') onFormError(t('interaction_expired'));
+      else if (err instanceof ApiError && err.status >= 400 && err.status < 500) onFormError(t('invalid_login'));
+      else onFormError(t('error_try_again'));
+      setPassword('');
+      passwordRef.current?.focus();
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate>
+      <Stack gap="md">
+        <input type="email" name="email" autoComplete="username" value={email} readOnly hidden />
+        <Button
+          variant="default"
+          onClick={onBack}
+          leftSection={<IconArrowLeft size={16} aria-hidden />}
+          justify="flex-start"
+          aria-label={t('change_email_address', { email: email.trim() })}
+          styles={{ label: { overflow: 'hidden', textOverflow: 'ellipsis' } }}
+        >
+          {email.trim()}
+        </Button>
+        <PasswordInput
+          ref={passwordRef}
+          label={t('password')}
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.currentTarget.value)}
+          maxLength={100}
+        />
+        <Checkbox label={t('remember_me')} checked={remember} onChange={(e) => setRemember(e.currentTarget.checked)} />
+        <Button type="submit" loading={submitting} fullWidth>
+          {t('login')}
+        </Button>
+      </Stack>
+    </form>
+  );
+}

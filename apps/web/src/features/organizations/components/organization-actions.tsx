@@ -1,0 +1,101 @@
+import type { ReactNode } from 'react';
+import { Button, Group, Menu } from '@mantine/core';
+import { IconDownload, IconFileUpload, IconPencil, IconPlus, IconTrash, IconUserPlus } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import type { Organization, UserInfo } from '@partner-portal/contracts';
+import { notifyError } from '@/components/notify';
+import { downloadMembersExport } from '../api/export-members';
+import type { OrganizationModal } from '../hooks/use-modal';
+
+/** A button of the organization's heading that opens a modal, when the user may use it. */
+interface ModalButton {
+  show: boolean;
+  modal: OrganizationModal;
+  label: string;
+  icon: ReactNode;
+  variant?: 'default';
+  danger?: boolean;
+}
+
+/** What the signed-in user may do with the organization, as buttons beside its name (docs/product.md, "Screens"). */
+export function OrganizationActions({
+  organization,
+  user,
+  open,
+}: {
+  organization: Organization;
+  user: UserInfo;
+  open: (modal: OrganizationModal) => void;
+}) {
+  const { t } = useTranslation();
+  const isOwn = organization.id === user.organizationId;
+  const isRoot = organization.parent_id === null;
+  const canEdit = user.organizationManager && !isOwn && !isRoot;
+  const canExport = user.userManager || user.organizationManager;
+  const exportMembers = (output: 'csv' | 'xlsx') =>
+    void downloadMembersExport(organization.id, output).catch((error: unknown) => notifyError(error));
+  const before: ModalButton[] = [
+    {
+      show: user.organizationManager && organization.can_create_sub_organization,
+      modal: { type: 'create' },
+      label: t('org_create_sub_organization'),
+      icon: <IconPlus size={16} aria-hidden />,
+    },
+    { show: user.userManager, modal: { type: 'invite' }, label: t('org_invite_user'), icon: <IconUserPlus size={16} aria-hidden /> },
+    {
+      show: user.userManager,
+      modal: { type: 'bulk-invite' },
+      label: t('adm_bulk_open'),
+      icon: <IconFileUpload size={16} aria-hidden />,
+      variant: 'default',
+    },
+    {
+      show: canEdit,
+      modal: { type: 'edit' },
+      label: t('org_edit_organization'),
+      icon: <IconPencil size={16} aria-hidden />,
+      variant: 'default',
+    },
+  ];
+  const deletion: ModalButton = {
+    show: canEdit && organization.members.length === 0 && organization.sub_organizations.length === 0,
+    modal: { type: 'delete' },
+    label: t('org_delete_organization'),
+    icon: <IconTrash size={16} aria-hidden />,
+    variant: 'default',
+    danger: true,
+  };
+  const button = ({ show, modal, label, icon, variant, danger }: ModalButton) =>
+    show ? (
+      <Button
+        key={modal.type}
+        variant={variant}
+        color={danger ? 'red' : undefined}
+        c={danger ? 'red.9' : undefined}
+        leftSection={icon}
+        onClick={() => open(modal)}
+      >
+        {label}
+      </Button>
+    ) : null;
+
+  return (
+    <Group gap="xs">
+      {before.map(button)}
+      {canExport ? (
+        <Menu position="bottom-end" withinPortal zIndex={1200}>
+          <Menu.Target>
+            <Button variant="default" leftSection={<IconDownload size={16} aria-hidden />}>
+              {t('org_export_members')}
+            </Button>
+          </Menu.Target>
+          <Menu.Dropdown>
+            <Menu.Item onClick={() => exportMembers('xlsx')}>{t('org_export_xlsx')}</Menu.Item>
+            <Menu.Item onClick={() => exportMembers('csv')}>{t('org_export_csv')}</Menu.Item>
+          </Menu.Dropdown>
+        </Menu>
+      ) : null}
+      {button(deletion)}
+    </Group>
+  );
+}

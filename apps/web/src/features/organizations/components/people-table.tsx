@@ -1,0 +1,208 @@
+import { Fragment, type ReactNode } from 'react';
+import { ActionIcon, Button, Group, Paper, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
+import { useElementSize, useMediaQuery } from '@mantine/hooks';
+import { useTranslation } from 'react-i18next';
+import { TABLE_ROWS_DEFAULT } from '@partner-portal/contracts';
+import classes from './people-tables.module.css';
+
+/** A column after the e-mail address; `className` goes on its cells. */
+export interface PeopleColumn<T> {
+  header: string;
+  cell: (row: T) => ReactNode;
+  className?: string | undefined;
+}
+
+/** Below this width the tables become one card per row (docs/design.md, tables on phones). */
+export const CARDS_QUERY = '(max-width: 40em)';
+
+/**
+ * Cards or a table, by the width the section really has (the side tree takes room beside it on
+ * tablets); before the first measurement, by the viewport.
+ */
+function useCards(minWidth: number) {
+  const { ref, width } = useElementSize<HTMLElement>();
+  const phone = useMediaQuery(CARDS_QUERY, false, { getInitialValueInEffect: false });
+  return { ref, cards: width > 0 ? width < minWidth : phone };
+}
+
+/** 4 rows unless 'view all'; the toggle only above 4 rows and without a search (docs/product.md, "Screens" and "Limits and constants"). */
+function limit<T>(rows: T[], searching: boolean, showAll: boolean): { shown: T[]; toggle: boolean } {
+  const toggle = !searching && rows.length > TABLE_ROWS_DEFAULT;
+  return { shown: toggle && !showAll ? rows.slice(0, TABLE_ROWS_DEFAULT) : rows, toggle };
+}
+
+function ViewAllToggle({ showAll, onToggle, controls }: { showAll: boolean; onToggle: () => void; controls: string }) {
+  const { t } = useTranslation();
+  return (
+    <Button variant="subtle" size="compact-sm" onClick={onToggle} aria-expanded={showAll} aria-controls={controls} mt={4}>
+      {showAll ? t('org_view_less') : t('org_view_all')}
+    </Button>
+  );
+}
+
+/**
+ * An e-mail address that wraps only after its '@' and before its dots: each part between those
+ * points stays on one line (so no break at a hyphen or inside a word either).
+ */
+export function Address({ value }: { value: string }) {
+  const parts = value.split(/(?=\.)|(?<=@)/);
+  return (
+    <span className={classes.address} data-address>
+      {parts.map((part, i) => (
+        <Fragment key={i}>
+          {i > 0 ? <wbr /> : null}
+          <span className={classes.addressPart}>{part}</span>
+        </Fragment>
+      ))}
+    </span>
+  );
+}
+
+/** A table heading with its count, e.g. "Users · 1 user". */
+function CountedHeading({ id, title, count }: { id: string; title: string; count: ReactNode }) {
+  return (
+    <Title order={3} id={id} size="h4">
+      {title}{' '}
+      <Text span c="gray.7" size="sm" fw={400}>
+        ({count})
+      </Text>
+    </Title>
+  );
+}
+
+/** A row's action; with a `reason`, the signed-in user may not take it: shown disabled, with the reason. */
+export interface RowAction {
+  /** the accessible name, naming the row */
+  label: string;
+  /** the short visible tooltip */
+  tip: string;
+  reason?: string | undefined;
+  color?: string;
+  icon: ReactNode;
+  onClick: () => void;
+}
+
+/** A row's actions side by side, as icon buttons with tooltips. */
+export function RowActions({ actions }: { actions: RowAction[] }) {
+  return (
+    <Group gap={4} wrap="nowrap">
+      {actions.map(({ label, tip, reason, color, icon, onClick }) => (
+        <Tooltip key={tip} label={reason ? `${tip}: ${reason}` : tip} zIndex={1200} multiline maw={260}>
+          <ActionIcon
+            variant="subtle"
+            color={color}
+            size="lg"
+            aria-label={reason ? `${label} (${reason})` : label}
+            aria-disabled={reason ? true : undefined}
+            data-disabled={reason ? true : undefined}
+            onClick={(e) => {
+              if (reason) e.preventDefault();
+              else onClick();
+            }}
+          >
+            {icon}
+          </ActionIcon>
+        </Tooltip>
+      ))}
+    </Group>
+  );
+}
+
+/**
+ * A table of people (users or invitations): a counted heading, the e-mail address first, then
+ * `columns`, then the row actions when the user may manage them; on narrow sections one card per
+ * row with the address, `details` and the actions; 4 rows unless 'view all'.
+ */
+export function PeopleTable<T extends { email_address: string }>({
+  id,
+  headingId,
+  title,
+  count,
+  empty,
+  minWidth,
+  rows,
+  rowKey,
+  searching,
+  showAll,
+  onToggleAll,
+  columns,
+  details,
+  actions,
+}: {
+  id: string;
+  headingId: string;
+  title: string;
+  count: string;
+  /** shown instead of the table when there are no rows */
+  empty: string;
+  /** the narrowest section width that shows the table rather than cards */
+  minWidth: number;
+  rows: T[];
+  rowKey: (row: T) => string;
+  searching: boolean;
+  showAll: boolean;
+  onToggleAll: () => void;
+  columns: PeopleColumn<T>[];
+  /** a card's lines below the address */
+  details: (row: T) => ReactNode;
+  /** the row's actions; undefined when the user may not manage these rows */
+  actions?: ((row: T) => ReactNode) | undefined;
+}) {
+  const { t } = useTranslation();
+  const { ref, cards } = useCards(minWidth);
+  const { shown, toggle } = limit(rows, searching, showAll);
+  return (
+    <section aria-labelledby={headingId} ref={ref}>
+      <CountedHeading id={headingId} title={title} count={count} />
+      {rows.length === 0 ? (
+        <Text c="gray.7" size="sm" py="sm">
+          {empty}
+        </Text>
+      ) : cards ? (
+        <Stack component="ul" id={id} gap="xs" className={classes.cards}>
+          {shown.map((row) => (
+            <Paper component="li" key={rowKey(row)} withBorder p="sm" className={classes.card}>
+              <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+                <Stack gap={4} miw={0}>
+                  <Text fw={600} size="sm">
+                    <Address value={row.email_address} />
+                  </Text>
+                  {details(row)}
+                </Stack>
+                {actions ? actions(row) : null}
+              </Group>
+            </Paper>
+          ))}
+        </Stack>
+      ) : (
+        <Table id={id} striped highlightOnHover verticalSpacing={6} className={classes.table}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('org_col_email')}</Table.Th>
+              {columns.map((column) => (
+                <Table.Th key={column.header}>{column.header}</Table.Th>
+              ))}
+              {actions ? <Table.Th className={classes.actions}>{t('org_col_actions')}</Table.Th> : null}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {shown.map((row) => (
+              <Table.Tr key={rowKey(row)}>
+                <Table.Td>
+                  <Address value={row.email_address} />
+                </Table.Td>
+                {columns.map((column) => (
+                  <Table.Td key={column.header} className={column.className}>
+                    {column.cell(row)}
+                  </Table.Td>
+                ))}
+                {actions ? <Table.Td className={classes.actions}>{actions(row)}</Table.Td> : null}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      {toggle ? <ViewAllToggle showAll={showAll} onToggle={onToggleAll} controls={id} /> : null}
+    </section>
+  );
+}
