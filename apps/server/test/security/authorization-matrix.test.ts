@@ -3,18 +3,22 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { NO_LOGIN_LIMITS, startPortal } from '../support/portal.js';
 import { rootOrg } from '../organizations/fixtures.js';
 import { apiRoutes, fillPath, type ApiRoute } from './support/routes.js';
-import { ACTORS, buildWorld, uniqueEmail, USER_PASSWORD, type ActorName, type World } from './support/world.js';
+import { ACTORS, buildWorld, uniqueEmail, USER_PASSWORD, type ActorName, type OrgRow, type World } from './support/world.js';
 
 /**
  * The authorization matrix: every /api route of the running portal, read from its
  * router, against every actor. A route without an entry in MATRIX fails, so that each new
  * endpoint has to be classified here. Expected:
- *   allow → anything but 401/403 (and never a 5xx);
- *   deny  → 401 for anonymous; 403 (or 404 where the route hides the resource) for the others.
+ *   allow → a 2xx answer; for a request refused on its merits (`refused`: a wrong password or
+ *           code, an unknown id), anything but 401/403; never a 5xx;
+ *   deny  → exactly 401 for anonymous and 403 for the others (404 only where the route hides
+ *           the resource, `hides`).
+ * Both unexpected allows and unexpected denials fail.
  *
  * Actors (support/world.ts): the organization tree root → partner → dealer-a → north, and
  * partner → dealer-b. Routes that take an organization or a member or an invitation get one in
- * north (a fresh one for every request that changes or removes it).
+ * north, below the organization of the managers (a fresh one for every request that changes or
+ * removes it); rows with `target: 'own'` repeat the route on dealer-a, the managers' own organization.
  */
 type Outcome = 'allow' | 'deny' | 'any';
 type Expectation = Record<ActorName | 'providerAdmin', Outcome>;
@@ -43,6 +47,8 @@ const PROVIDER_ADMIN = only('providerAdmin');
 
 interface Ctx {
   world: World;
+  /** the organization the row acts on: north, or dealer-a for `target: 'own'` */
+  target: OrgRow;
   params: Record<string, string>;
   /** extra values made with the params (e.g. the invitation code) */
   extra: Record<string, string>;
@@ -50,25 +56,51 @@ interface Ctx {
 
 interface Entry {
   expect: Expectation;
+  /** what a second row of the same route checks (shown in the test's name) */
+  case?: string;
+  /** act on dealer-a, the own organization of member, userManager, organizationManager and external, instead of north */
+  target?: 'own';
+  /** the request is refused on its merits for those allowed: allowed means anything but 401/403 instead of a 2xx */
+  refused?: true;
+  /** the route answers 404 to those denied, so as not to tell whether the resource exists */
+  hides?: true;
+  /** the invitation of the route is sent through the API, its code read from the e-mail (world.fresh.mailedInvitation) */
+  mailed?: true;
   query?: (ctx: Ctx) => Record<string, string>;
   body?: (ctx: Ctx) => unknown;
 }
 
-const MATRIX: Record<string, Entry> = {
+const acceptance = (code: string) => ({
+  invitation_code: code,
+  first_name: 'A',
+  last_name: 'B',
+  language_code: 'en',
+  password: USER_PASSWORD,
+  password_confirmation: USER_PASSWORD,
+  accept_agreement: true,
+});
+const OWN = { case: 'own organization', target: 'own' } as const;
+
+const MATRIX: Record<string, Entry | Entry[]> = {
   // ---- identity ---------------------------------------------------------------------
   'GET /api/identity/context': { expect: PUBLIC },
   'GET /api/identity/challenge-external-login': { expect: ANY, query: () => ({ returnUrl: '/' }) },
   'GET /api/identity/login-external-callback': { expect: ANY },
   'POST /api/identity/email-login': { expect: PUBLIC, body: () => ({ email: uniqueEmail('nobody') }) },
-  'POST /api/identity/login': { expect: PUBLIC, body: () => ({ email: uniqueEmail('nobody'), password: 'Wrong-passw0rd!' }) },
+  'POST /api/identity/login': {
+    expect: PUBLIC,
+    refused: true,
+    body: () => ({ email: uniqueEmail('nobody'), password: 'Wrong-passw0rd!' }),
+  },
   'POST /api/identity/consent': { expect: ANY, body: () => ({ return_url: '/connect/auth/interaction/none', deny: true }) },
-  'GET /api/identity/error': { expect: PUBLIC, query: () => ({ errorId: 'unknown' }) },
-  'GET /api/identity/login-error': { expect: PUBLIC, query: () => ({ errorId: 'unknown' }) },
+  'GET /api/identity/error': { expect: PUBLIC, refused: true, query: () => ({ errorId: 'unknown' }) },
+  'GET /api/identity/login-error': { expect: PUBLIC, refused: true, query: () => ({ errorId: 'unknown' }) },
   'POST /api/identity/logout': { expect: ANY, body: () => ({}) },
   'GET /api/identity/user-info': { expect: SIGNED_IN },
   'POST /api/identity/change-password': {
     expect: NATIVE,
     // a wrong current password: 409 for those allowed, the session and password stay
+    refused: true,
     body: () => ({ current_password: 'Not-the-passw0rd!', new_password: 'N3w-Passw0rd!x', confirm_password: 'N3w-Passw0rd!x' }),
   },
   'PUT /api/identity/update-profile': { expect: SIGNED_IN, body: () => ({ first_name: 'Same', last_name: 'Tester', language_code: 'en' }) },
@@ -79,6 +111,7 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/identity/forgot-password': { expect: PUBLIC, body: () => ({ email_address: uniqueEmail('nobody') }) },
   'PUT /api/identity/reset-password': {
     expect: PUBLIC,
+    refused: true,
     body: (c) => ({
       user_id: c.world.users.member.id,
       token: 'not-a-valid-token',
@@ -92,44 +125,47 @@ const MATRIX: Record<string, Entry> = {
   },
 
   // ---- invitations --------------------------------------------------------------------
-  'GET /api/invitations/{invitationId}': { expect: PUBLIC, query: (c) => ({ code: c.extra.code ?? '' }) },
-  'PUT /api/invitations/{invitationId}/resend': { expect: USER_MANAGER_OF_TARGET },
-  'PUT /api/invitations/{invitationId}/revoke': { expect: USER_MANAGER_OF_TARGET },
-  'PUT /api/invitations/{invitationId}/accept': {
+  'GET /api/invitations/{invitationId}': { expect: PUBLIC, mailed: true, query: (c) => ({ code: c.extra.code ?? '' }) },
+  'PUT /api/invitations/{invitationId}/resend': [{ expect: USER_MANAGER_OF_TARGET }, { ...OWN, expect: USER_MANAGER_OF_TARGET }],
+  'PUT /api/invitations/{invitationId}/revoke': [{ expect: USER_MANAGER_OF_TARGET }, { ...OWN, expect: USER_MANAGER_OF_TARGET }],
+  'PUT /api/invitations/{invitationId}/accept': [
+    // a fresh invitation with the code of its e-mail: accepted by anybody who holds the code
+    { expect: PUBLIC, mailed: true, body: (c) => acceptance(c.extra.code ?? '') },
     // a wrong code: refused (400/404/409) for everybody, never 401/403 as the route is public
-    expect: ANY,
-    body: () => ({
-      invitation_code: 'wrong',
-      first_name: 'A',
-      last_name: 'B',
-      language_code: 'en',
-      password: USER_PASSWORD,
-      password_confirmation: USER_PASSWORD,
-      accept_agreement: true,
-    }),
-  },
+    { case: 'wrong code', expect: ANY, body: () => acceptance('wrong') },
+  ],
 
   // ---- members --------------------------------------------------------------------------------
-  'GET /api/members/export': { expect: ANY_MANAGER, query: () => ({ output: 'csv' }) },
-  'GET /api/members/rights/{memberId}': { expect: USER_MANAGER_OF_TARGET },
-  'PUT /api/members/rights/{memberId}': { expect: USER_MANAGER_OF_TARGET, body: () => ({ rights: {} }) },
+  'GET /api/members/export': [
+    { case: 'own subtree', expect: ANY_MANAGER, query: () => ({ output: 'csv' }) },
+    { case: 'north', expect: ANY_MANAGER_OF_TARGET, query: (c) => ({ output: 'xlsx', organizationId: c.target.id }) },
+    { ...OWN, expect: ANY_MANAGER_OF_TARGET, query: (c) => ({ output: 'xlsx', organizationId: c.target.id }) },
+  ],
+  'GET /api/members/rights/{memberId}': [{ expect: USER_MANAGER_OF_TARGET }, { ...OWN, expect: USER_MANAGER_OF_TARGET }],
+  'PUT /api/members/rights/{memberId}': [
+    { expect: USER_MANAGER_OF_TARGET, body: () => ({ rights: { partner_portal: { user_user_manager: true } } }) },
+    { ...OWN, expect: USER_MANAGER_OF_TARGET, body: () => ({ rights: { partner_portal: { user_user_manager: true } } }) },
+  ],
   'POST /api/members/bulk-remove': { expect: USER_MANAGER_OF_TARGET, body: (c) => ({ member_ids: [c.extra.memberId] }) },
   'POST /api/members/{memberId}/sign-out': { expect: USER_MANAGER_OF_TARGET },
-  'GET /api/members/search': { expect: ANY_MANAGER_OF_TARGET, query: (c) => ({ organizationId: c.world.north.id, q: 'e' }) },
+  'GET /api/members/search': [
+    { expect: ANY_MANAGER_OF_TARGET, query: (c) => ({ organizationId: c.target.id, q: 'e' }) },
+    { ...OWN, expect: ANY_MANAGER_OF_TARGET, query: (c) => ({ organizationId: c.target.id, q: 'e' }) },
+  ],
 
   // ---- organizations --------------------------------------------------------------------------
   'GET /api/organizations/tree': { expect: ANY_MANAGER },
-  'POST /api/organizations': {
-    expect: ORG_MANAGER_OF_TARGET,
-    body: (c) => ({ parent_organization_id: c.world.north.id, name: `Created ${Math.random().toString(36).slice(2, 10)}`, client_ids: [] }),
-  },
-  'GET /api/organizations/{organizationId}': { expect: ANY_MANAGER_OF_TARGET },
-  'PATCH /api/organizations/{organizationId}': {
-    expect: ORG_MANAGER_OF_TARGET,
-    body: () => ({ name: `Renamed ${Math.random().toString(36).slice(2, 10)}` }),
-  },
+  'POST /api/organizations': [
+    {
+      expect: ORG_MANAGER_OF_TARGET,
+      body: (c) => ({ parent_organization_id: c.target.id, name: `Created ${randomUUID()}`, client_ids: [] }),
+    },
+    { ...OWN, expect: ORG_MANAGER_OF_TARGET, body: (c) => ({ parent_organization_id: c.target.id, name: `Created ${randomUUID()}` }) },
+  ],
+  'GET /api/organizations/{organizationId}': [{ expect: ANY_MANAGER_OF_TARGET }, { ...OWN, expect: ANY_MANAGER_OF_TARGET }],
+  'PATCH /api/organizations/{organizationId}': { expect: ORG_MANAGER_OF_TARGET, body: () => ({ name: `Renamed ${randomUUID()}` }) },
   'DELETE /api/organizations/{organizationId}': { expect: ORG_MANAGER_OF_TARGET },
-  'PATCH /api/organizations/{organizationId}/apps': { expect: ORG_MANAGER_OF_TARGET, body: () => ({ client_ids: [] }) },
+  'PATCH /api/organizations/{organizationId}/apps': { expect: ORG_MANAGER_OF_TARGET, body: () => ({ client_ids: ['media-library'] }) },
   'PATCH /api/organizations/{organizationId}/can-create-sub-organizations': {
     expect: ORG_MANAGER_OF_TARGET,
     query: () => ({ canCreateSubOrganizations: 'false' }),
@@ -138,10 +174,10 @@ const MATRIX: Record<string, Entry> = {
     expect: PROVIDER_ADMIN,
     body: () => ({ allowed_email_domains: ['example.com'] }),
   },
-  'POST /api/organizations/{organizationId}/invitations': {
-    expect: USER_MANAGER_OF_TARGET,
-    body: () => ({ email_address: uniqueEmail('invited'), language_code: 'en' }),
-  },
+  'POST /api/organizations/{organizationId}/invitations': [
+    { expect: USER_MANAGER_OF_TARGET, body: () => ({ email_address: uniqueEmail('invited'), language_code: 'en' }) },
+    { ...OWN, expect: USER_MANAGER_OF_TARGET, body: () => ({ email_address: uniqueEmail('invited'), language_code: 'en' }) },
+  ],
   'POST /api/organizations/{organizationId}/invitations/bulk/dry-run': {
     expect: USER_MANAGER_OF_TARGET,
     body: () => ({ csv: `email,first_name,last_name,language\n${uniqueEmail('bulk')},A,B,en\n` }),
@@ -151,7 +187,10 @@ const MATRIX: Record<string, Entry> = {
     body: () => ({ csv: `email,first_name,last_name,language\n${uniqueEmail('bulk')},A,B,en\n` }),
   },
   'GET /api/invitations/batches/{batchId}/report': { expect: USER_MANAGER_OF_TARGET },
-  'DELETE /api/organizations/{organizationId}/members/{memberId}': { expect: USER_MANAGER_OF_TARGET },
+  'DELETE /api/organizations/{organizationId}/members/{memberId}': [
+    { expect: USER_MANAGER_OF_TARGET },
+    { ...OWN, expect: USER_MANAGER_OF_TARGET },
+  ],
 
   // ---- portal ---------------------------------------------------------------------------------
   'GET /api/portal': { expect: SIGNED_IN },
@@ -163,43 +202,51 @@ const MATRIX: Record<string, Entry> = {
   // ---- second factors (docs/second-factors.md) ----------------------------------------------------
   'GET /api/factors': { expect: SIGNED_IN },
   'POST /api/factors/totp': { expect: NATIVE },
-  'POST /api/factors/totp/confirm': { expect: NATIVE, body: () => ({ code: '000000' }) },
-  'DELETE /api/factors/totp': { expect: SIGNED_IN },
-  'POST /api/factors/recovery-codes': { expect: SIGNED_IN },
-  'POST /api/factors/confirm-identity': { expect: SIGNED_IN, body: () => ({ password: 'Not-the-passw0rd!' }) },
+  'POST /api/factors/totp/confirm': { expect: NATIVE, refused: true, body: () => ({ code: '000000' }) },
+  // no authenticator app enrolled: 404 for every signed-in user
+  'DELETE /api/factors/totp': { expect: SIGNED_IN, refused: true },
+  'POST /api/factors/recovery-codes': { expect: SIGNED_IN, refused: true },
+  'POST /api/factors/confirm-identity': { expect: SIGNED_IN, refused: true, body: () => ({ password: 'Not-the-passw0rd!' }) },
   'POST /api/factors/passkeys/registration-options': { expect: NATIVE },
-  'POST /api/factors/passkeys': { expect: NATIVE, body: () => ({ name: 'Key', response: {} }) },
+  'POST /api/factors/passkeys': { expect: NATIVE, refused: true, body: () => ({ name: 'Key', response: {} }) },
   // someone else's (here: an unknown) passkey is 404 for everybody
-  'PATCH /api/factors/passkeys/{passkeyId}': { expect: only(), body: () => ({ name: 'Key' }) },
-  'DELETE /api/factors/passkeys/{passkeyId}': { expect: only() },
-  'POST /api/identity/second-factor': { expect: PUBLIC, body: () => ({ code: '000000' }) },
+  'PATCH /api/factors/passkeys/{passkeyId}': { expect: only(), hides: true, body: () => ({ name: 'Key' }) },
+  'DELETE /api/factors/passkeys/{passkeyId}': { expect: only(), hides: true },
+  'POST /api/identity/second-factor': { expect: PUBLIC, refused: true, body: () => ({ code: '000000' }) },
   'POST /api/identity/passkey-options': { expect: PUBLIC },
-  'POST /api/identity/passkey-login': { expect: PUBLIC, body: () => ({ response: {} }) },
+  'POST /api/identity/passkey-login': { expect: PUBLIC, refused: true, body: () => ({ response: {} }) },
   'DELETE /api/members/{memberId}/second-factors': { expect: USER_MANAGER_OF_TARGET },
   'GET /api/organizations/{organizationId}/second-factor-policy': { expect: ANY_MANAGER_OF_TARGET },
   'PUT /api/organizations/{organizationId}/second-factor-policy': { expect: ORG_MANAGER_OF_TARGET, body: () => ({ required: true }) },
 
   // ---- audit and developer --------------------------------------------------------------------
-  'GET /api/audit': { expect: ANY_MANAGER_OF_TARGET, query: (c) => ({ organizationId: c.world.north.id }) },
-  'GET /api/audit/export': { expect: ANY_MANAGER_OF_TARGET, query: (c) => ({ organizationId: c.world.north.id }) },
+  'GET /api/audit': [
+    { expect: ANY_MANAGER_OF_TARGET, query: (c) => ({ organizationId: c.target.id }) },
+    { ...OWN, expect: ANY_MANAGER_OF_TARGET, query: (c) => ({ organizationId: c.target.id }) },
+  ],
+  'GET /api/audit/export': { expect: ANY_MANAGER_OF_TARGET, query: (c) => ({ organizationId: c.target.id }) },
   'GET /api/developer/organization-export': { expect: PROVIDER_ADMIN },
 };
 
 const portal = await startPortal(NO_LOGIN_LIMITS);
 const world = await buildWorld(portal);
 const routes = await apiRoutes(portal.app);
-/** MATRIX_REPORT=1 prints the statuses seen, one row per route */
+/** MATRIX_REPORT=1 prints the statuses seen, one row per route (and case) */
 const seen = new Map<string, string[]>();
 afterAll(async () => {
   if (process.env.MATRIX_REPORT) {
-    console.log(`${'route'.padEnd(80)} ${[...ALL, 'providerAdmin'].map((a) => a.slice(0, 8).padStart(9)).join('')}`);
-    for (const [key, statuses] of seen) console.log(`${key.padEnd(80)} ${statuses.map((x) => x.padStart(9)).join('')}`);
+    console.log(`${'route'.padEnd(96)} ${[...ALL, 'providerAdmin'].map((a) => a.slice(0, 8).padStart(9)).join('')}`);
+    for (const [key, statuses] of seen) console.log(`${key.padEnd(96)} ${statuses.map((x) => x.padStart(9)).join('')}`);
   }
   await portal.close();
 });
 
 /** Values for the route's path parameters: fixed ones for reads, fresh ones for changes. */
-async function paramsFor(route: ApiRoute): Promise<{ params: Record<string, string>; extra: Record<string, string> }> {
+async function paramsFor(
+  route: ApiRoute,
+  entry: Entry,
+  target: OrgRow,
+): Promise<{ params: Record<string, string>; extra: Record<string, string> }> {
   const reading = route.method === 'GET';
   const params: Record<string, string> = {};
   const extra: Record<string, string> = {};
@@ -209,13 +256,13 @@ async function paramsFor(route: ApiRoute): Promise<{ params: Record<string, stri
     !reading &&
     !route.path.endsWith('/members/{memberId}') &&
     !route.path.endsWith('/invitations')
-      ? await world.fresh.organization()
-      : world.north;
+      ? await world.fresh.organization(target)
+      : target;
   for (const name of route.params) {
     if (name === 'organizationId') params[name] = organization.id;
     else if (name === 'memberId') params[name] = (await world.fresh.member(organization)).membershipId;
     else if (name === 'invitationId') {
-      const invitation = await world.fresh.invitation(organization);
+      const invitation = entry.mailed ? await world.fresh.mailedInvitation(organization) : await world.fresh.invitation(organization);
       params[name] = invitation.id;
       extra.code = invitation.code;
     } else if (name === 'userId') params[name] = (await world.fresh.member(organization)).userId;
@@ -229,17 +276,25 @@ async function paramsFor(route: ApiRoute): Promise<{ params: Record<string, stri
     } else if (name === 'passkeyId') params[name] = randomUUID();
     else throw new Error(`the matrix has no value for path parameter {${name}} of ${route.key}: add one in paramsFor`);
   }
-  // a body that names a member (bulk removal): a fresh one in north
-  if (route.key === 'POST /api/members/bulk-remove') extra.memberId = (await world.fresh.member(world.north)).membershipId;
+  // a body that names a member (bulk removal): a fresh one in the target
+  if (route.key === 'POST /api/members/bulk-remove') extra.memberId = (await world.fresh.member(target)).membershipId;
   return { params, extra };
 }
 
-function classify(status: number, route: ApiRoute): 'allow' | 'deny' | 'error' {
-  if (status >= 500) return 'error';
-  if (status === 401 || status === 403) return 'deny';
-  if (status === 404 && route.params.length > 0) return 'deny';
-  return 'allow';
+/** Why the answer does not match what the actor should get, or null when it does. */
+function mismatch(status: number, want: Outcome, actor: ActorName | 'providerAdmin', route: ApiRoute, entry: Entry): string | null {
+  if (status >= 500) return 'a server error';
+  if (want === 'any') return null;
+  const deniedStatus = status === 401 || status === 403;
+  if (want === 'deny') {
+    if (actor === 'anonymous') return status === 401 ? null : 'anonymous must get 401';
+    return status === 403 || (entry.hides && status === 404) ? null : `must get 403${entry.hides ? ' or 404' : ''}`;
+  }
+  if (entry.refused) return deniedStatus || (status === 404 && route.params.length > 0) ? 'denied' : null;
+  return status >= 200 && status < 300 ? null : 'must get a 2xx';
 }
+
+const entriesOf = (key: string): Entry[] => [MATRIX[key] ?? []].flat();
 
 describe('authorization matrix', () => {
   it('has an entry for every /api route of the running portal', () => {
@@ -252,30 +307,31 @@ describe('authorization matrix', () => {
   });
 
   for (const route of routes) {
-    const entry = MATRIX[route.key];
-    if (!entry) continue;
-    it(`${route.key}`, async () => {
-      const mismatches: string[] = [];
-      const statuses: string[] = [];
-      seen.set(route.key, statuses);
-      for (const actor of [...ALL, 'providerAdmin'] as const) {
-        const { params, extra } = await paramsFor(route);
-        const ctx: Ctx = { world, params, extra };
-        const client = actor === 'providerAdmin' ? await portal.sessionFor(portal.adminUserId) : await world.client(actor);
-        const query = entry.query ? `?${new URLSearchParams(entry.query(ctx)).toString()}` : '';
-        const body = entry.body?.(ctx);
-        const res = await client.request(route.method, fillPath(route.path, params) + query, body === undefined ? {} : { body });
-        const got = classify(res.status, route);
-        statuses.push(String(res.status));
-        const want = entry.expect[actor];
-        const detail = `${actor}: expected ${want}, got ${res.status} ${typeof res.body === 'object' ? JSON.stringify(res.body).slice(0, 160) : ''}`;
-        if (got === 'error') mismatches.push(detail);
-        else if (want === 'any') continue;
-        else if (want !== got) mismatches.push(detail);
-        else if (want === 'deny' && actor === 'anonymous' && res.status !== 401) mismatches.push(`${detail} (anonymous must get 401)`);
-      }
-      expect(mismatches).toEqual([]);
-    });
+    for (const entry of entriesOf(route.key)) {
+      const name = entry.case ? `${route.key} (${entry.case})` : route.key;
+      it(name, async () => {
+        const target = entry.target === 'own' ? world.dealerA : world.north;
+        const mismatches: string[] = [];
+        const statuses: string[] = [];
+        seen.set(name, statuses);
+        for (const actor of [...ALL, 'providerAdmin'] as const) {
+          const { params, extra } = await paramsFor(route, entry, target);
+          const ctx: Ctx = { world, target, params, extra };
+          const client = actor === 'providerAdmin' ? await portal.sessionFor(portal.adminUserId) : await world.client(actor);
+          const query = entry.query ? `?${new URLSearchParams(entry.query(ctx)).toString()}` : '';
+          const body = entry.body?.(ctx);
+          const res = await client.request(route.method, fillPath(route.path, params) + query, body === undefined ? {} : { body });
+          statuses.push(String(res.status));
+          const want = entry.expect[actor];
+          const why = mismatch(res.status, want, actor, route, entry);
+          if (why) {
+            const answer = typeof res.body === 'object' ? JSON.stringify(res.body).slice(0, 160) : '';
+            mismatches.push(`${actor}: expected ${want}, got ${res.status} (${why}) ${answer}`);
+          }
+        }
+        expect(mismatches).toEqual([]);
+      });
+    }
   }
 });
 

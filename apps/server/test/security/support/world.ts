@@ -13,6 +13,9 @@ import type { TestPortal } from '../../support/portal.js';
  *       ├── dealer-a            ← member, userManager, organizationManager, external (plain)
  *       │   └── north           ← the target organization of most routes
  *       └── dealer-b            ← siblingManager (full partner-portal rights)
+ *
+ * The one exception is fresh.mailedInvitation: an invitation made through the API, for the rows
+ * that accept one with the code of its mail.
  */
 export const ACTORS = [
   'anonymous',
@@ -47,6 +50,8 @@ export interface World {
     organization(parent?: OrgRow): Promise<OrgRow>;
     member(org?: OrgRow, rights?: object): Promise<{ userId: string; membershipId: string; email: string }>;
     invitation(org?: OrgRow, state?: string): Promise<{ id: string; code: string; email: string }>;
+    /** an invitation sent by the provider's administrator through the API, with the code from its e-mail */
+    mailedInvitation(org?: OrgRow): Promise<{ id: string; code: string; email: string }>;
     resetToken(userId: string): Promise<string>;
   };
 }
@@ -143,6 +148,20 @@ export async function buildWorld(portal: TestPortal): Promise<World> {
           [org.id, email, state, hashSecret(code)],
         );
         return { id: rows[0]!.id, code, email };
+      },
+      async mailedInvitation(org = north) {
+        const email = uniqueEmail(`mailed${++counter}`);
+        const admin = await portal.sessionFor(portal.adminUserId);
+        const res = await admin.post<{ invitation: { invitation_id: string } }>(`/api/organizations/${org.id}/invitations`, {
+          email_address: email,
+          language_code: 'en',
+        });
+        if (res.status !== 201) throw new Error(`inviting ${email} answered ${res.status}: ${res.text}`);
+        const mail = await portal.smtp.waitFor(email);
+        const link = mail.links.find((l) => l.includes('/invitation'));
+        const code = link && new URL(link).searchParams.get('code');
+        if (!code) throw new Error(`the invitation mail to ${email} has no link with a code`);
+        return { id: res.body.invitation.invitation_id, code, email };
       },
       async resetToken(userId) {
         const token = randomBytes(32).toString('base64url');
