@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 const contracts = fileURLToPath(new URL('./packages/contracts/src/index.ts', import.meta.url));
 // the server's test kit for the end-to-end tests (apps/server/package.json, "exports")
 const serverTestKit = fileURLToPath(new URL('./apps/server/test/support/index.ts', import.meta.url));
+/** Browser test files run at once (TEST_E2E_WORKERS; 1 runs them one after another). */
+const e2eWorkers = Number(process.env.TEST_E2E_WORKERS ?? 2);
 const alias = { '@partner-portal/contracts': contracts, '@partner-portal/server/test-kit': serverTestKit };
 
 /**
@@ -42,15 +44,15 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'e2e',
-          sequence: { groupOrder: 2 },
+          // beside the integration tests: both spend much of their time waiting (on Chromium, timers, SMTP)
+          sequence: { groupOrder: 1 },
           environment: 'node',
           include: ['e2e/tests/**/*.test.ts'],
           globalSetup: ['apps/server/test/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: 'forks',
-          maxWorkers: 1,
-          fileParallelism: false,
+          maxWorkers: e2eWorkers,
         },
       },
       {

@@ -1,40 +1,63 @@
 #!/usr/bin/env node
-// npm test: typecheck, lint, build, then every test layer (unit, integration, end-to-end).
-// Ends with one line 'N passed, N failed' (and 'N skipped (why)' when tests were skipped). Exits
-// non-zero on any failure; a test skipped without a reason (it.skip, .only, runIf…) is one: every
-// test runs or says why not (apps/server/test/support/needs.ts).
-import { spawnSync } from 'node:child_process';
+// npm test: the build, then the typecheck and lint beside the test layers (unit, then integration
+// and end-to-end side by side; vitest.config.ts). The checks' output is held and printed when they
+// end, so it does not mix with the tests'. Ends with one line 'N passed, N failed' (and 'N skipped
+// (why)' when tests were skipped) and the time each part took. Exits non-zero on any failure; a
+// test skipped without a reason (it.skip, .only, runIf…) is one: every test runs or says why not
+// (apps/server/test/support/needs.ts).
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const args = process.argv.slice(2);
 const projects = args.length ? args : ['unit', 'integration', 'e2e'];
+const started = Date.now();
+const timings = [];
+
+/** Run a command; `hold` keeps its output and prints it once it ends (for what runs beside the tests). */
+function run(name, command, commandArgs, { env = {}, hold = false } = {}) {
+  const begun = Date.now();
+  if (!hold) console.log(`\n▶ ${name}: ${command} ${commandArgs.join(' ')}`);
+  return new Promise((resolve) => {
+    const child = spawn(command, commandArgs, { stdio: hold ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: { ...process.env, ...env } });
+    const output = [];
+    child.stdout?.on('data', (chunk) => output.push(chunk));
+    child.stderr?.on('data', (chunk) => output.push(chunk));
+    child.on('close', (status) => {
+      const ok = status === 0;
+      const seconds = Math.round((Date.now() - begun) / 1000);
+      timings.push(`${String(seconds).padStart(5)}s  ${name}`);
+      if (hold) {
+        console.log(`\n▶ ${name}: ${command} ${commandArgs.join(' ')}`);
+        process.stdout.write(Buffer.concat(output));
+      }
+      console.log(`${ok ? '✔' : '✘'} ${name} (${seconds}s)`);
+      resolve(ok);
+    });
+  });
+}
+
 let passed = 0;
 let failed = 0;
-let skipped = 0;
-let skipReasons = '';
+const count = (ok) => (ok ? passed++ : failed++);
 
-function step(name, command, commandArgs, env = {}) {
-  console.log(`\n▶ ${name}: ${command} ${commandArgs.join(' ')}`);
-  const result = spawnSync(command, commandArgs, { stdio: 'inherit', env: { ...process.env, ...env } });
-  const ok = result.status === 0;
-  console.log(`${ok ? '✔' : '✘'} ${name}`);
-  return ok;
-}
-
-for (const [name, script] of [
-  ['typecheck', 'typecheck'],
-  ['lint', 'lint'],
-  ['build', 'build'],
-]) {
-  if (step(name, 'npm', ['run', '--silent', script])) passed++;
-  else failed++;
-}
+// the end-to-end tests serve the web build, and some integration tests start the built server
+count(await run('build', 'npm', ['run', '--silent', 'build']));
 
 const summaryFile = join(tmpdir(), `vitest-summary-${process.pid}.json`);
 rmSync(summaryFile, { force: true });
-const ok = step('tests', 'npx', ['vitest', 'run', ...projects.flatMap((p) => ['--project', p])], { VITEST_SUMMARY_FILE: summaryFile });
+const checks = (async () => {
+  count(await run('typecheck', 'npm', ['run', '--silent', 'typecheck'], { hold: true }));
+  count(await run('lint', 'npm', ['run', '--silent', 'lint'], { hold: true }));
+})();
+const tests = run('tests', 'npx', ['vitest', 'run', ...projects.flatMap((p) => ['--project', p])], {
+  env: { VITEST_SUMMARY_FILE: summaryFile },
+});
+const [testsOk] = await Promise.all([tests, checks]);
+
+let skipped = 0;
+let skipReasons = '';
 if (existsSync(summaryFile)) {
   const counts = JSON.parse(readFileSync(summaryFile, 'utf8'));
   passed += counts.passed;
@@ -45,10 +68,12 @@ if (existsSync(summaryFile)) {
     console.log(`\n✘ skipped without a reason:\n  ${counts.skippedWithoutReason.join('\n  ')}`);
     failed += counts.skippedWithoutReason.length;
   }
-  if (!ok && counts.failed === 0) failed++;
-} else if (!ok) {
+  if (!testsOk && counts.failed === 0) failed++;
+} else if (!testsOk) {
   failed++;
 }
+console.log(`\ntime per part (typecheck and lint run beside the tests):\n${timings.join('\n')}`);
+console.log(`${String(Math.round((Date.now() - started) / 1000)).padStart(5)}s  in all`);
 const why = skipReasons ? ` (${skipReasons})` : '';
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped${why}` : ''}`);
 process.exit(failed > 0 ? 1 : 0);
