@@ -1,11 +1,13 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { problemSchema } from '@partner-portal/contracts';
 import type { Actor, SessionStore } from './session.js';
 
 /**
  * What every route file needs besides its own schemas: the documented problem answers, the empty
- * answer of a 204, attachments, and who asks (`request.actor()`).
+ * answer of a 204, attachments, who asks (`request.actor()`), and actorRoutes, which declares a
+ * route answered by one service call of the actor in one place.
  */
 
 /** The answer of a call that returns nothing (204). */
@@ -52,6 +54,85 @@ export function sendDownload(reply: FastifyReply, file: DownloadFile): FastifyRe
     .header('content-disposition', `attachment; filename="${file.filename}"`)
     .header('cache-control', 'no-store')
     .send(file.body);
+}
+
+/** The app a route plugin gets (FastifyPluginAsyncZod): its schemas are zod, its requests typed by them. */
+export type RouteApp = Parameters<FastifyPluginAsyncZod>[0];
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** What the service call of an actorRoutes route gets besides the actor: the request's params, query and body, parsed. */
+export interface RouteInput<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
+  params: z.output<P>;
+  query: z.output<Q>;
+  body: z.output<B>;
+}
+
+/** What a route's service call gives back: a file where the route produces one, what the success answer declares, or nothing (204). */
+type Answer<R, Files> = Files extends string[]
+  ? DownloadFile
+  : R extends { 200: infer T extends z.ZodType }
+    ? z.output<T>
+    : R extends { 201: infer T extends z.ZodType }
+      ? z.output<T>
+      : unknown;
+
+/** A route of actorRoutes below: its OpenAPI description and validation (without its tags) and its service call. */
+export interface ActorRoute<
+  P extends z.ZodType,
+  Q extends z.ZodType,
+  B extends z.ZodType,
+  R extends Record<number, z.ZodType>,
+  Files extends string[] | undefined,
+> {
+  summary: string;
+  description?: string;
+  params?: P;
+  querystring?: Q;
+  body?: B;
+  /** The media types of a file answered as an attachment (an export, a report). */
+  produces?: Files;
+  /** One success answer: 204 (noContent), 201 or 200. */
+  response: R;
+  /** The documented problems; by default SCOPED_PROBLEMS for a GET (a read has no conflict), CHANGE_PROBLEMS otherwise. */
+  problems?: number[];
+  /** The service call, made by the actor who asks. */
+  answer: (actor: Actor, input: RouteInput<P, Q, B>) => Promise<Answer<R, Files>>;
+}
+
+/**
+ * Routes answered by one service call made by the actor (`request.actor()`), with the module's
+ * tags: `const route = actorRoutes(app, ['members'])`, then
+ * `route('GET /api/members/rights/:memberId', { summary, params, response: { 200: … }, answer: (actor, { params }) => … })`.
+ * The success answer the schema declares says how the call is answered: 204 once it is done, 201
+ * or 200 with what it gives back, or, where the route `produces` files, the file as an attachment
+ * (sendDownload). The OpenAPI description is the schema with the tags first and the problems added (documented).
+ */
+export function actorRoutes(app: RouteApp, tags: string[]) {
+  return function route<
+    R extends Record<number, z.ZodType>,
+    P extends z.ZodType = z.ZodType,
+    Q extends z.ZodType = z.ZodType,
+    B extends z.ZodType = z.ZodType,
+    Files extends string[] | undefined = undefined,
+  >(endpoint: `${Method} /api/${string}`, spec: ActorRoute<P, Q, B, R, Files>): void {
+    const [method, url] = endpoint.split(' ') as [Method, string];
+    const { answer, problems: problemStatuses, ...schema } = spec;
+    const success = Number(Object.keys(schema.response).find((status) => status.startsWith('2')));
+    const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+      const input = { params: request.params, query: request.query, body: request.body } as RouteInput<P, Q, B>;
+      const work = answer(await request.actor(), input);
+      if (success === 204) return noContentAfter(reply, work);
+      if (schema.produces) return sendDownload(reply, (await work) as DownloadFile);
+      return reply.code(success).send(await work);
+    };
+    const { schema: described } = documented(
+      { tags, ...schema },
+      problemStatuses ?? (method === 'GET' ? SCOPED_PROBLEMS : CHANGE_PROBLEMS),
+    );
+    const options: RouteOptions = { method, url, schema: described, handler };
+    app.route(options);
+  };
 }
 
 declare module 'fastify' {

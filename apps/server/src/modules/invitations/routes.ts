@@ -10,7 +10,7 @@ import {
 } from '@partner-portal/contracts';
 import type { InvitationAcceptance } from './acceptance.js';
 import type { Invitations } from './service.js';
-import { CHANGE_PROBLEMS, documented, noContent, noContentAfter } from '../../http/route-kit.js';
+import { actorRoutes, documented, noContent, noContentAfter } from '../../http/route-kit.js';
 
 const tags = ['invitations'];
 const params = invitationIdParamsSchema;
@@ -20,22 +20,16 @@ export const invitationRoutes: FastifyPluginAsyncZod<{ invitations: Invitations;
   app,
   { invitations, invitationAcceptance },
 ) => {
-  app.post(
-    '/api/organizations/:organizationId/invitations',
-    documented(
-      {
-        tags,
-        summary:
-          'Invite an e-mail address to an organization (userManager); the e-mail goes out in the invitation’s language (default: the inviter’s)',
-        params: organizationIdParamsSchema,
-        body: invitationRequestSchema,
-        response: { 201: invitationCreatedResponseSchema },
-      },
-      CHANGE_PROBLEMS,
-    ),
-    async (request, reply) =>
-      reply.code(201).send(await invitations.create(await request.actor(), request.params.organizationId, request.body)),
-  );
+  const route = actorRoutes(app, tags);
+
+  route('POST /api/organizations/:organizationId/invitations', {
+    summary:
+      'Invite an e-mail address to an organization (userManager); the e-mail goes out in the invitation’s language (default: the inviter’s)',
+    params: organizationIdParamsSchema,
+    body: invitationRequestSchema,
+    response: { 201: invitationCreatedResponseSchema },
+    answer: (actor, { params, body }) => invitations.create(actor, params.organizationId, body),
+  });
 
   app.get(
     '/api/invitations/:invitationId',
@@ -56,17 +50,18 @@ export const invitationRoutes: FastifyPluginAsyncZod<{ invitations: Invitations;
     },
   );
 
-  const pendingOnly = (summary: string) => documented({ tags, summary, params, response: { 204: noContent } }, CHANGE_PROBLEMS);
-  app.put(
-    '/api/invitations/:invitationId/resend',
-    pendingOnly('Send a pending invitation again with a new code (userManager)'),
-    async (request, reply) => noContentAfter(reply, invitations.resend(await request.actor(), request.params.invitationId)),
-  );
-  app.put(
-    '/api/invitations/:invitationId/revoke',
-    pendingOnly('Revoke a pending invitation (userManager); irreversible'),
-    async (request, reply) => noContentAfter(reply, invitations.revoke(await request.actor(), request.params.invitationId)),
-  );
+  /** The calls on a pending invitation by its manager: they answer 204, or 409 when it is no longer pending. */
+  const pendingOnly = { params, response: { 204: noContent } };
+  route('PUT /api/invitations/:invitationId/resend', {
+    summary: 'Send a pending invitation again with a new code (userManager)',
+    ...pendingOnly,
+    answer: (actor, { params }) => invitations.resend(actor, params.invitationId),
+  });
+  route('PUT /api/invitations/:invitationId/revoke', {
+    summary: 'Revoke a pending invitation (userManager); irreversible',
+    ...pendingOnly,
+    answer: (actor, { params }) => invitations.revoke(actor, params.invitationId),
+  });
 
   app.put(
     '/api/invitations/:invitationId/accept',

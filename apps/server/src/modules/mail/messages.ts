@@ -11,18 +11,20 @@ export interface RenderedEmail {
   html: string;
 }
 
-type Vars = Record<string, string>;
-
+/**
+ * The texts of one language, as data: `{{name}}` marks where fill() puts a value in. `greeting`
+ * opens a message to someone whose first name is unknown, `greetingByName` one to `{{firstName}}`.
+ */
 interface Texts {
+  greeting: string;
+  greetingByName: string;
   resetSubject: string;
-  resetGreeting: (v: Vars) => string;
   resetIntro: string;
   resetButton: string;
   resetExpiry: string;
   resetIgnore: string;
-  inviteSubject: (v: Vars) => string;
-  inviteGreeting: string;
-  inviteIntro: (v: Vars) => string;
+  inviteSubject: string;
+  inviteIntro: string;
   inviteIntroExternal: string;
   inviteButton: string;
   inviteExpiry: string;
@@ -32,16 +34,16 @@ interface Texts {
 
 const TEXTS: Record<UserLanguage, Texts> = {
   en: {
+    greeting: 'Hello,',
+    greetingByName: 'Dear {{firstName}},',
     resetSubject: 'Reset your Partner Portal password',
-    resetGreeting: (v) => (v.firstName ? `Dear ${v.firstName},` : 'Hello,'),
     resetIntro: 'We received a request to reset the password of your Partner Portal account.',
     resetButton: 'Choose a new password',
     resetExpiry: 'This link works once and expires in one hour.',
     resetIgnore: 'If you did not ask for this, you can ignore this e-mail; your password stays as it is.',
-    inviteSubject: (v) => `You are invited to the Partner Portal of ${v.organizationName}`,
-    inviteGreeting: 'Hello,',
-    inviteIntro: (v) =>
-      `${v.inviterName} invites you to join ${v.organizationName} on the Partner Portal: all relevant applications for partners and dealers in one place.`,
+    inviteSubject: 'You are invited to the Partner Portal of {{organizationName}}',
+    inviteIntro:
+      '{{inviterName}} invites you to join {{organizationName}} on the Partner Portal: all relevant applications for partners and dealers in one place.',
     inviteIntroExternal: 'You will sign in with your company account.',
     inviteButton: 'Accept the invitation',
     inviteExpiry: 'The invitation expires after two weeks. If it has expired, ask your administrator to send it again.',
@@ -49,16 +51,16 @@ const TEXTS: Record<UserLanguage, Texts> = {
     signature: 'Partner Portal',
   },
   nl: {
+    greeting: 'Hallo,',
+    greetingByName: 'Beste {{firstName}},',
     resetSubject: 'Stel je wachtwoord voor het Partner Portal opnieuw in',
-    resetGreeting: (v) => (v.firstName ? `Beste ${v.firstName},` : 'Hallo,'),
     resetIntro: 'We hebben een verzoek ontvangen om het wachtwoord van je Partner Portal-account opnieuw in te stellen.',
     resetButton: 'Kies een nieuw wachtwoord',
     resetExpiry: 'Deze link werkt één keer en verloopt na één uur.',
     resetIgnore: 'Heb je dit niet aangevraagd? Dan kun je deze e-mail negeren; je wachtwoord blijft ongewijzigd.',
-    inviteSubject: (v) => `Je bent uitgenodigd voor het Partner Portal van ${v.organizationName}`,
-    inviteGreeting: 'Hallo,',
-    inviteIntro: (v) =>
-      `${v.inviterName} nodigt je uit om lid te worden van ${v.organizationName} op het Partner Portal: alle relevante applicaties voor partners en dealers op één plek.`,
+    inviteSubject: 'Je bent uitgenodigd voor het Partner Portal van {{organizationName}}',
+    inviteIntro:
+      '{{inviterName}} nodigt je uit om lid te worden van {{organizationName}} op het Partner Portal: alle relevante applicaties voor partners en dealers op één plek.',
     inviteIntroExternal: 'Je meldt je aan met je bedrijfsaccount.',
     inviteButton: 'Uitnodiging accepteren',
     inviteExpiry: 'De uitnodiging verloopt na twee weken. Is hij verlopen, vraag je beheerder dan om hem opnieuw te versturen.',
@@ -66,16 +68,16 @@ const TEXTS: Record<UserLanguage, Texts> = {
     signature: 'Partner Portal',
   },
   de: {
+    greeting: 'Guten Tag,',
+    greetingByName: 'Hallo {{firstName}},',
     resetSubject: 'Setzen Sie Ihr Partner-Portal-Passwort zurück',
-    resetGreeting: (v) => (v.firstName ? `Hallo ${v.firstName},` : 'Guten Tag,'),
     resetIntro: 'Wir haben eine Anfrage erhalten, das Passwort Ihres Partner-Portal-Kontos zurückzusetzen.',
     resetButton: 'Neues Passwort wählen',
     resetExpiry: 'Dieser Link funktioniert einmal und läuft nach einer Stunde ab.',
     resetIgnore: 'Wenn Sie das nicht angefordert haben, können Sie diese E-Mail ignorieren; Ihr Passwort bleibt unverändert.',
-    inviteSubject: (v) => `Sie sind zum Partner Portal von ${v.organizationName} eingeladen`,
-    inviteGreeting: 'Guten Tag,',
-    inviteIntro: (v) =>
-      `${v.inviterName} lädt Sie ein, ${v.organizationName} im Partner Portal beizutreten: alle relevanten Anwendungen für Partner und Händler an einem Ort.`,
+    inviteSubject: 'Sie sind zum Partner Portal von {{organizationName}} eingeladen',
+    inviteIntro:
+      '{{inviterName}} lädt Sie ein, {{organizationName}} im Partner Portal beizutreten: alle relevanten Anwendungen für Partner und Händler an einem Ort.',
     inviteIntroExternal: 'Sie melden sich mit Ihrem Firmenkonto an.',
     inviteButton: 'Einladung annehmen',
     inviteExpiry: 'Die Einladung läuft nach zwei Wochen ab. Ist sie abgelaufen, bitten Sie Ihren Administrator, sie erneut zu senden.',
@@ -83,16 +85,16 @@ const TEXTS: Record<UserLanguage, Texts> = {
     signature: 'Partner Portal',
   },
   fr: {
+    greeting: 'Bonjour,',
+    greetingByName: 'Bonjour {{firstName}},',
     resetSubject: 'Réinitialisez votre mot de passe du Partner Portal',
-    resetGreeting: (v) => (v.firstName ? `Bonjour ${v.firstName},` : 'Bonjour,'),
     resetIntro: 'Nous avons reçu une demande de réinitialisation du mot de passe de votre compte Partner Portal.',
     resetButton: 'Choisir un nouveau mot de passe',
     resetExpiry: "Ce lien ne fonctionne qu'une fois et expire dans une heure.",
     resetIgnore: "Si vous n'êtes pas à l'origine de cette demande, ignorez cet e-mail ; votre mot de passe reste inchangé.",
-    inviteSubject: (v) => `Vous êtes invité(e) au Partner Portal de ${v.organizationName}`,
-    inviteGreeting: 'Bonjour,',
-    inviteIntro: (v) =>
-      `${v.inviterName} vous invite à rejoindre ${v.organizationName} sur le Partner Portal : toutes les applications utiles aux partenaires et revendeurs, au même endroit.`,
+    inviteSubject: 'Vous êtes invité(e) au Partner Portal de {{organizationName}}',
+    inviteIntro:
+      '{{inviterName}} vous invite à rejoindre {{organizationName}} sur le Partner Portal : toutes les applications utiles aux partenaires et revendeurs, au même endroit.',
     inviteIntroExternal: 'Vous vous connecterez avec votre compte professionnel.',
     inviteButton: "Accepter l'invitation",
     inviteExpiry: "L'invitation expire au bout de deux semaines. Si elle a expiré, demandez à votre administrateur de la renvoyer.",
@@ -100,16 +102,16 @@ const TEXTS: Record<UserLanguage, Texts> = {
     signature: 'Partner Portal',
   },
   es: {
+    greeting: 'Hola:',
+    greetingByName: 'Hola {{firstName}}:',
     resetSubject: 'Restablece tu contraseña del Partner Portal',
-    resetGreeting: (v) => (v.firstName ? `Hola ${v.firstName}:` : 'Hola:'),
     resetIntro: 'Hemos recibido una solicitud para restablecer la contraseña de tu cuenta del Partner Portal.',
     resetButton: 'Elegir una contraseña nueva',
     resetExpiry: 'Este enlace funciona una sola vez y caduca en una hora.',
     resetIgnore: 'Si no lo has solicitado, puedes ignorar este correo; tu contraseña no cambiará.',
-    inviteSubject: (v) => `Te han invitado al Partner Portal de ${v.organizationName}`,
-    inviteGreeting: 'Hola:',
-    inviteIntro: (v) =>
-      `${v.inviterName} te invita a unirte a ${v.organizationName} en el Partner Portal: todas las aplicaciones relevantes para socios y distribuidores en un solo lugar.`,
+    inviteSubject: 'Te han invitado al Partner Portal de {{organizationName}}',
+    inviteIntro:
+      '{{inviterName}} te invita a unirte a {{organizationName}} en el Partner Portal: todas las aplicaciones relevantes para socios y distribuidores en un solo lugar.',
     inviteIntroExternal: 'Iniciarás sesión con tu cuenta de empresa.',
     inviteButton: 'Aceptar la invitación',
     inviteExpiry: 'La invitación caduca a las dos semanas. Si ha caducado, pide a tu administrador que la vuelva a enviar.',
@@ -117,6 +119,11 @@ const TEXTS: Record<UserLanguage, Texts> = {
     signature: 'Partner Portal',
   },
 };
+
+/** `text` with each `{{name}}` replaced by `vars[name]`. */
+function fill(text: string, vars: Record<string, string>): string {
+  return text.replace(/\{\{(\w+)\}\}/g, (field, name: string) => vars[name] ?? field);
+}
 
 function textsFor(language: string): Texts {
   return (USER_LANGUAGES as readonly string[]).includes(language) ? TEXTS[language as UserLanguage] : TEXTS.en;
@@ -144,7 +151,8 @@ function plain(paragraphs: string[], link: string, t: Texts, after: string[]): s
 /** The password reset e-mail; link: $PUBLIC_URL/reset-password?userId={userId}&code={code}. */
 export function passwordResetEmail(input: { language: string; link: string; firstName?: string | null }): RenderedEmail {
   const t = textsFor(input.language);
-  const before = [t.resetGreeting({ firstName: input.firstName ?? '' }), t.resetIntro];
+  const greeting = input.firstName ? fill(t.greetingByName, { firstName: input.firstName }) : t.greeting;
+  const before = [greeting, t.resetIntro];
   const after = [t.resetExpiry, t.resetIgnore];
   return {
     subject: t.resetSubject,
@@ -166,10 +174,10 @@ export function invitationEmail(input: {
 }): RenderedEmail {
   const t = textsFor(input.language);
   const vars = { organizationName: input.organizationName, inviterName: input.inviterName };
-  const before = [t.inviteGreeting, t.inviteIntro(vars), ...(input.isExternal ? [t.inviteIntroExternal] : [])];
+  const before = [t.greeting, fill(t.inviteIntro, vars), ...(input.isExternal ? [t.inviteIntroExternal] : [])];
   const after = [t.inviteExpiry];
   return {
-    subject: t.inviteSubject(vars),
+    subject: fill(t.inviteSubject, vars),
     text: plain(before, input.link, t, after),
     html: layout(input.language, before, { label: t.inviteButton, link: input.link }, after, t),
   };

@@ -11,13 +11,15 @@ import {
   type OrganizationNode,
 } from '@partner-portal/contracts';
 import type { Organizations } from './service.js';
-import { CHANGE_PROBLEMS, documented, SCOPED_PROBLEMS, noContent, noContentAfter } from '../../http/route-kit.js';
+import { actorRoutes, documented, noContent, SCOPED_PROBLEMS } from '../../http/route-kit.js';
 
 const tags = ['organizations'];
 const params = organizationIdParamsSchema;
 
 /** The organization tree (docs/product.md, "Calls" Organizations). HTTP only: the rules live in service.ts. */
 export const organizationRoutes: FastifyPluginAsyncZod<{ organizations: Organizations }> = async (app, { organizations }) => {
+  const route = actorRoutes(app, tags);
+
   app.get(
     '/api/organizations/tree',
     documented(
@@ -38,103 +40,54 @@ export const organizationRoutes: FastifyPluginAsyncZod<{ organizations: Organiza
     },
   );
 
-  app.post(
-    '/api/organizations',
-    documented(
-      {
-        tags,
-        summary: 'Create a sub-organization (organizationManager); the path is derived from the name',
-        body: createOrganizationRequestSchema,
-        response: { 201: createOrganizationResponseSchema },
-      },
-      CHANGE_PROBLEMS,
-    ),
-    async (request, reply) => reply.code(201).send(await organizations.create(await request.actor(), request.body)),
-  );
+  route('POST /api/organizations', {
+    summary: 'Create a sub-organization (organizationManager); the path is derived from the name',
+    body: createOrganizationRequestSchema,
+    response: { 201: createOrganizationResponseSchema },
+    answer: (actor, { body }) => organizations.create(actor, body),
+  });
 
-  app.patch(
-    '/api/organizations/:organizationId',
-    documented(
-      {
-        tags,
-        summary: 'Rename an organization other than one’s own; its path and its subtree’s paths follow the new name',
-        params,
-        body: updateOrganizationRequestSchema,
-        response: { 204: noContent },
-      },
-      CHANGE_PROBLEMS,
-    ),
-    async (request, reply) =>
-      noContentAfter(reply, organizations.rename(await request.actor(), request.params.organizationId, request.body)),
-  );
+  route('PATCH /api/organizations/:organizationId', {
+    summary: 'Rename an organization other than one’s own; its path and its subtree’s paths follow the new name',
+    params,
+    body: updateOrganizationRequestSchema,
+    response: { 204: noContent },
+    answer: (actor, { params, body }) => organizations.rename(actor, params.organizationId, body),
+  });
 
-  app.delete(
-    '/api/organizations/:organizationId',
-    documented(
-      {
-        tags,
-        summary: 'Delete an organization other than one’s own, without members and sub-organizations',
-        params,
-        response: { 204: noContent },
-      },
-      CHANGE_PROBLEMS,
-    ),
-    async (request, reply) => noContentAfter(reply, organizations.delete(await request.actor(), request.params.organizationId)),
-  );
+  route('DELETE /api/organizations/:organizationId', {
+    summary: 'Delete an organization other than one’s own, without members and sub-organizations',
+    params,
+    response: { 204: noContent },
+    answer: (actor, { params }) => organizations.delete(actor, params.organizationId),
+  });
 
-  app.patch(
-    '/api/organizations/:organizationId/apps',
-    documented(
-      {
-        tags,
-        summary:
-          'Change an organization’s apps (from its parent’s apps available for sub-organizations); descendants keep only the allowed apps',
-        params,
-        body: changeOrganizationAppsRequestSchema,
-        response: { 204: noContent },
-      },
-      CHANGE_PROBLEMS,
-    ),
-    async (request, reply) =>
-      noContentAfter(reply, organizations.changeApps(await request.actor(), request.params.organizationId, request.body)),
-  );
+  route('PATCH /api/organizations/:organizationId/apps', {
+    summary:
+      'Change an organization’s apps (from its parent’s apps available for sub-organizations); descendants keep only the allowed apps',
+    params,
+    body: changeOrganizationAppsRequestSchema,
+    response: { 204: noContent },
+    answer: (actor, { params, body }) => organizations.changeApps(actor, params.organizationId, body),
+  });
 
-  app.patch(
-    '/api/organizations/:organizationId/can-create-sub-organizations',
-    documented(
-      {
-        tags,
-        summary:
-          'Allow or forbid creating sub-organizations; switching off also switches off sub_organization_can_have_children for the organization and all its descendants',
-        params,
-        querystring: canCreateSubOrganizationsQuerySchema,
-        response: { 204: noContent },
-      },
-      CHANGE_PROBLEMS,
-    ),
-    async (request, reply) => {
-      const { organizationId } = request.params;
-      const allowed = request.query.canCreateSubOrganizations;
-      return noContentAfter(reply, organizations.changeCanCreateSubOrganizations(await request.actor(), organizationId, allowed));
-    },
-  );
+  route('PATCH /api/organizations/:organizationId/can-create-sub-organizations', {
+    summary:
+      'Allow or forbid creating sub-organizations; switching off also switches off sub_organization_can_have_children for the organization and all its descendants',
+    params,
+    querystring: canCreateSubOrganizationsQuerySchema,
+    response: { 204: noContent },
+    answer: (actor, { params, query }) =>
+      organizations.changeCanCreateSubOrganizations(actor, params.organizationId, query.canCreateSubOrganizations),
+  });
 
-  app.put(
-    '/api/organizations/:organizationId/allowed-email-domains',
-    documented(
-      {
-        tags,
-        summary:
-          'Replace the e-mail domains invitations of this organization are limited to (provider administrators only; empty list: any domain)',
-        params,
-        body: allowedEmailDomainsRequestSchema,
-        response: { 204: noContent },
-      },
-      SCOPED_PROBLEMS,
-    ),
-    async (request, reply) => {
-      const domains = request.body.allowed_email_domains;
-      return noContentAfter(reply, organizations.setAllowedEmailDomains(await request.actor(), request.params.organizationId, domains));
-    },
-  );
+  route('PUT /api/organizations/:organizationId/allowed-email-domains', {
+    summary:
+      'Replace the e-mail domains invitations of this organization are limited to (provider administrators only; empty list: any domain)',
+    params,
+    body: allowedEmailDomainsRequestSchema,
+    response: { 204: noContent },
+    problems: SCOPED_PROBLEMS,
+    answer: (actor, { params, body }) => organizations.setAllowedEmailDomains(actor, params.organizationId, body.allowed_email_domains),
+  });
 };
