@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as oidcClient from 'openid-client';
-import type { Browser } from 'playwright-core';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -10,10 +9,8 @@ import {
   discover,
   registerClient,
   startAuthorization,
-  type TestPortal,
 } from '@partner-portal/server/test-kit';
-import { launchBrowser } from '../support/browser.js';
-import { checkScreen, loginThroughUi, open, openContext, startPortal, type ViewportName } from '../support/portal.js';
+import { checkScreen, loginThroughUi, open, openContext, usePortalAndBrowser, type ViewportName } from '../support/portal.js';
 
 /**
  * A relying-party application signs its user in through the portal: /connect/auth sends the
@@ -23,8 +20,7 @@ import { checkScreen, loginThroughUi, open, openContext, startPortal, type Viewp
 let REDIRECT_URI = '';
 let application: Server;
 
-let portal: TestPortal;
-let browser: Browser;
+const e2e = usePortalAndBrowser({ DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN });
 
 beforeAll(async () => {
   // the relying-party application's callback: a tiny page on its own port
@@ -34,22 +30,18 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => application.listen(0, '127.0.0.1', resolve));
   const address = application.address();
   REDIRECT_URI = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/callback`;
-  portal = await startPortal({ DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN });
-  browser = await launchBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
   await new Promise((resolve) => application?.close(resolve));
 });
 
 describe.each<ViewportName>(['wide', 'narrow'])('OpenID Connect login through the portal (%s)', (viewport) => {
   it('shows the client name, logs in, and returns to the application with a code', async () => {
-    const client = await registerClient(portal, { client_name: 'Herd Monitor', redirect_uris: [REDIRECT_URI] });
-    const config = await discover(portal, client.client_id as string);
+    const client = await registerClient(e2e.portal, { client_name: 'Herd Monitor', redirect_uris: [REDIRECT_URI] });
+    const config = await discover(e2e.portal, client.client_id as string);
     const start = await startAuthorization(config, REDIRECT_URI);
 
-    const context = await openContext(browser, portal, { viewport });
+    const context = await openContext(e2e.browser, e2e.portal, { viewport });
     const { page, watch } = await open(context, start.url.toString());
     await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.has('ReturnUrl'));
     expect(new URL(page.url()).searchParams.get('ReturnUrl')).toMatch(/\/connect\/interaction\//);
@@ -75,7 +67,7 @@ describe.each<ViewportName>(['wide', 'narrow'])('OpenID Connect login through th
 
 describe('error page', () => {
   it('shows a failed authorization with its request id and the way home', async () => {
-    const context = await openContext(browser, portal);
+    const context = await openContext(e2e.browser, e2e.portal);
     // an unknown client: the provider renders its error through /error?errorId=
     const { page, watch } = await open(
       context,
@@ -99,11 +91,11 @@ describe('error page', () => {
       ui_locales: null,
       display_mode: null,
     };
-    await portal.services.db.query(
+    await e2e.portal.services.db.query(
       "INSERT INTO oidc_payloads (model, id, payload, expires_at) VALUES ('PortalError', 'e2e-error-1', $1::jsonb, now() + interval '1 hour')",
       [JSON.stringify(payload)],
     );
-    const context = await openContext(browser, portal, { viewport: 'narrow' });
+    const context = await openContext(e2e.browser, e2e.portal, { viewport: 'narrow' });
     const { page, watch } = await open(context, '/error?errorId=e2e-error-1');
     await page.getByRole('heading', { level: 1, name: 'Unauthorized' }).waitFor();
     await page.getByText('This application may not ask for this.').waitFor();
@@ -116,11 +108,11 @@ describe('error page', () => {
   });
 
   it('a second user logs in through the application too (Dutch interface follows the user)', async () => {
-    const user = await createUser(portal, { language: 'nl' });
-    const client = await registerClient(portal, { client_name: 'Tag Service', redirect_uris: [REDIRECT_URI] });
-    const config = await discover(portal, client.client_id as string);
+    const user = await createUser(e2e.portal, { language: 'nl' });
+    const client = await registerClient(e2e.portal, { client_name: 'Tag Service', redirect_uris: [REDIRECT_URI] });
+    const config = await discover(e2e.portal, client.client_id as string);
     const start = await startAuthorization(config, REDIRECT_URI);
-    const context = await openContext(browser, portal, { viewport: 'narrow' });
+    const context = await openContext(e2e.browser, e2e.portal, { viewport: 'narrow' });
     const { page } = await open(context, start.url.toString());
     await page.getByRole('heading', { level: 1, name: 'Tag Service' }).waitFor();
     await loginThroughUi(page, user.email, user.password);
