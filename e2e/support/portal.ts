@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -58,6 +59,34 @@ export function usePortalAndBrowser(env: Record<string, string> = {}, options: {
     get browser() {
       if (!browser) throw notYet('browser');
       return browser;
+    },
+  };
+}
+
+/** The redirect_uri of a relying-party application whose callback is a tiny page on its own port. */
+export interface ApplicationCallback {
+  readonly redirectUri: string;
+}
+
+/** Serves the application's callback page ("Signed in") from the file's `beforeAll` on, and stops it after the tests. */
+export function useApplicationCallback(): ApplicationCallback {
+  let application: Server | undefined;
+  let redirectUri = '';
+  beforeAll(async () => {
+    const server = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Herd Monitor</title><h1>Signed in</h1>'),
+    );
+    application = server;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    redirectUri = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/callback`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => application?.close(resolve));
+  });
+  return {
+    get redirectUri() {
+      return redirectUri;
     },
   };
 }

@@ -1,5 +1,4 @@
-import { createServer, type Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as oidcClient from 'openid-client';
 import {
   ADMIN_EMAIL,
@@ -10,36 +9,29 @@ import {
   registerClient,
   startAuthorization,
 } from '@partner-portal/server/test-kit';
-import { checkScreen, loginThroughUi, open, openContext, usePortalAndBrowser, type ViewportName } from '../support/portal.js';
+import {
+  checkScreen,
+  loginThroughUi,
+  open,
+  openContext,
+  useApplicationCallback,
+  usePortalAndBrowser,
+  type ViewportName,
+} from '../support/portal.js';
 
 /**
  * A relying-party application signs its user in through the portal: /connect/auth sends the
  * browser to /login?ReturnUrl=…, the two-step login completes the authorization, and the browser
  * arrives at the application's redirect_uri with a code that the real RP library redeems.
  */
-let REDIRECT_URI = '';
-let application: Server;
-
 const e2e = usePortalAndBrowser({ DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN });
-
-beforeAll(async () => {
-  // the relying-party application's callback: a tiny page on its own port
-  application = createServer((_req, res) =>
-    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Herd Monitor</title><h1>Signed in</h1>'),
-  );
-  await new Promise<void>((resolve) => application.listen(0, '127.0.0.1', resolve));
-  const address = application.address();
-  REDIRECT_URI = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/callback`;
-});
-afterAll(async () => {
-  await new Promise((resolve) => application?.close(resolve));
-});
+const application = useApplicationCallback();
 
 describe.each<ViewportName>(['wide', 'narrow'])('OpenID Connect login through the portal (%s)', (viewport) => {
   it('shows the client name, logs in, and returns to the application with a code', async () => {
-    const client = await registerClient(e2e.portal, { client_name: 'Herd Monitor', redirect_uris: [REDIRECT_URI] });
+    const client = await registerClient(e2e.portal, { client_name: 'Herd Monitor', redirect_uris: [application.redirectUri] });
     const config = await discover(e2e.portal, client.client_id as string);
-    const start = await startAuthorization(config, REDIRECT_URI);
+    const start = await startAuthorization(config, application.redirectUri);
 
     const context = await openContext(e2e.browser, e2e.portal, { viewport });
     const { page, watch } = await open(context, start.url.toString());
@@ -50,7 +42,7 @@ describe.each<ViewportName>(['wide', 'narrow'])('OpenID Connect login through th
     await checkScreen(page, watch, 'login-client');
 
     await loginThroughUi(page, ADMIN_EMAIL, ADMIN_PASSWORD);
-    await page.waitForURL((url) => url.toString().startsWith(REDIRECT_URI), { timeout: 20_000 });
+    await page.waitForURL((url) => url.toString().startsWith(application.redirectUri), { timeout: 20_000 });
     const callback = new URL(page.url());
     expect(callback.searchParams.get('code')).toBeTruthy();
     expect(callback.searchParams.get('state')).toBe(start.state);
@@ -71,7 +63,7 @@ describe('error page', () => {
     // an unknown client: the provider renders its error through /error?errorId=
     const { page, watch } = await open(
       context,
-      `/connect/authorize?client_id=no-such-client&response_type=code&scope=openid&redirect_uri=${encodeURIComponent(REDIRECT_URI)}`,
+      `/connect/authorize?client_id=no-such-client&response_type=code&scope=openid&redirect_uri=${encodeURIComponent(application.redirectUri)}`,
     );
     await page.waitForURL((url) => url.pathname === '/error' && url.searchParams.has('errorId'));
     await page.getByRole('heading', { level: 1 }).waitFor();
@@ -109,14 +101,14 @@ describe('error page', () => {
 
   it('a second user logs in through the application too (Dutch interface follows the user)', async () => {
     const user = await createUser(e2e.portal, { language: 'nl' });
-    const client = await registerClient(e2e.portal, { client_name: 'Tag Service', redirect_uris: [REDIRECT_URI] });
+    const client = await registerClient(e2e.portal, { client_name: 'Tag Service', redirect_uris: [application.redirectUri] });
     const config = await discover(e2e.portal, client.client_id as string);
-    const start = await startAuthorization(config, REDIRECT_URI);
+    const start = await startAuthorization(config, application.redirectUri);
     const context = await openContext(e2e.browser, e2e.portal, { viewport: 'narrow' });
     const { page } = await open(context, start.url.toString());
     await page.getByRole('heading', { level: 1, name: 'Tag Service' }).waitFor();
     await loginThroughUi(page, user.email, user.password);
-    await page.waitForURL((url) => url.toString().startsWith(REDIRECT_URI), { timeout: 20_000 });
+    await page.waitForURL((url) => url.toString().startsWith(application.redirectUri), { timeout: 20_000 });
     expect(new URL(page.url()).searchParams.get('code')).toBeTruthy();
     await context.close();
   });

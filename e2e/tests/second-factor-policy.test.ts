@@ -1,7 +1,6 @@
-import { createServer, type Server } from 'node:http';
 import { Secret, TOTP } from 'otpauth';
 import * as oidcClient from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
 import {
   buildWorld,
@@ -13,7 +12,15 @@ import {
   type World,
 } from '@partner-portal/server/test-kit';
 import { addVirtualAuthenticator } from '../support/browser.js';
-import { checkScreen, loginThroughUi, open, openContext, signedIn, usePortalAndBrowser } from '../support/portal.js';
+import {
+  checkScreen,
+  loginThroughUi,
+  open,
+  openContext,
+  signedIn,
+  useApplicationCallback,
+  usePortalAndBrowser,
+} from '../support/portal.js';
 
 /**
  * The second-factor policy in Chromium (docs/second-factors.md): the manage page shows each
@@ -24,20 +31,10 @@ import { checkScreen, loginThroughUi, open, openContext, signedIn, usePortalAndB
  */
 const e2e = usePortalAndBrowser({ DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN }, { publicHost: 'localhost' });
 let world: World;
-let application: Server;
-let REDIRECT_URI = '';
+const application = useApplicationCallback();
 
 beforeAll(async () => {
-  application = createServer((_req, res) =>
-    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Herd Monitor</title><h1>Signed in</h1>'),
-  );
-  await new Promise<void>((resolve) => application.listen(0, '127.0.0.1', resolve));
-  const address = application.address();
-  REDIRECT_URI = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/callback`;
   world = await buildWorld(e2e.portal);
-});
-afterAll(async () => {
-  await new Promise((resolve) => application?.close(resolve));
 });
 
 const code = (secret: string, stepsAhead = 0) =>
@@ -153,9 +150,9 @@ describe('a member under a requirement without a factor', () => {
 
   it('sets up a passkey at the sign-in of a client, reaching neither the client nor the portal before', async () => {
     const member = await world.fresh.member(world.north);
-    const client = await registerClient(e2e.portal, { client_name: 'Herd Monitor', redirect_uris: [REDIRECT_URI] });
+    const client = await registerClient(e2e.portal, { client_name: 'Herd Monitor', redirect_uris: [application.redirectUri] });
     const config = await discover(e2e.portal, client.client_id as string);
-    const start = await startAuthorization(config, REDIRECT_URI);
+    const start = await startAuthorization(config, application.redirectUri);
 
     const context = await openContext(e2e.browser, e2e.portal);
     const { page, watch } = await open(context, start.url.toString());
@@ -173,7 +170,7 @@ describe('a member under a requirement without a factor', () => {
     expect(await page.getByTestId('recovery-codes').locator('li').count()).toBe(10);
     await checkScreen(page, watch, 'login-enrol-passkey-codes');
     await page.getByRole('button', { name: 'I have kept them' }).click();
-    await page.waitForURL((url) => url.toString().startsWith(REDIRECT_URI), { timeout: 20_000 });
+    await page.waitForURL((url) => url.toString().startsWith(application.redirectUri), { timeout: 20_000 });
 
     const tokens = await oidcClient.authorizationCodeGrant(config, new URL(page.url()), {
       pkceCodeVerifier: start.codeVerifier,
@@ -189,8 +186,8 @@ describe('a member under a requirement without a factor', () => {
 
   it('sets up an authenticator app at the sign-in of the portal, reaching nothing before', async () => {
     const member = await world.fresh.member(world.north);
-    const client = await registerClient(e2e.portal, { client_name: 'Herd Monitor', redirect_uris: [REDIRECT_URI] });
-    const start = await startAuthorization(await discover(e2e.portal, client.client_id as string), REDIRECT_URI);
+    const client = await registerClient(e2e.portal, { client_name: 'Herd Monitor', redirect_uris: [application.redirectUri] });
+    const start = await startAuthorization(await discover(e2e.portal, client.client_id as string), application.redirectUri);
     const context = await openContext(e2e.browser, e2e.portal);
     const { page } = await open(context, '/login');
     await loginThroughUi(page, member.email, USER_PASSWORD);
