@@ -29,12 +29,17 @@ async function context(width: number, language = 'en-GB', userId: string | null 
   return userId ? signedIn(e2e.browser, e2e.portal, userId, options) : openContext(e2e.browser, e2e.portal, options);
 }
 
-/** Invite through the API and register through the API: a real member of the organization. */
-async function member(organizationId: string, email: string, language = 'en'): Promise<void> {
+/** Invite through the API: the link of the invitation e-mail. */
+async function invite(organizationId: string, email: string, language: string): Promise<URL> {
   const before = e2e.portal.smtp.messages.length;
   const res = await admin.post(`/api/organizations/${organizationId}/invitations`, { email_address: email, language_code: language });
   expect(res.status).toBe(201);
-  const link = await invitationLink(e2e.portal, email, before);
+  return invitationLink(e2e.portal, email, before);
+}
+
+/** Invite through the API and register through the API: a real member of the organization. */
+async function member(organizationId: string, email: string, language = 'en'): Promise<void> {
+  const link = await invite(organizationId, email, language);
   const accepted = await e2e.portal.client().put(`/api/invitations/${link.pathname.split('/').pop()}/accept`, {
     invitation_code: link.searchParams.get('code'),
     first_name: 'Johannes',
@@ -299,11 +304,7 @@ describe('tables on phones, tablets and desktops', () => {
 describe('the invitee’s language and the language picker', () => {
   it('opens a Dutch invitation in Dutch for a new visitor, and offers all six languages', async () => {
     const email = 'anna.jansen@dealer-noord.example';
-    const before = e2e.portal.smtp.messages.length;
-    expect((await admin.post(`/api/organizations/${dealerId}/invitations`, { email_address: email, language_code: 'nl' })).status).toBe(
-      201,
-    );
-    const link = await invitationLink(e2e.portal, email, before);
+    const link = await invite(dealerId, email, 'nl');
     for (const width of WIDTHS) {
       const ctx = await context(width, 'en-GB', null);
       ctx.setDefaultTimeout(10_000);
@@ -360,11 +361,7 @@ describe('the invitee’s language and the language picker', () => {
 describe('after registering', () => {
   it('lands on the login page with the address filled in and says the account is ready; the reopened invitation links to login', async () => {
     const email = 'lisa.bakker@dealer.example';
-    const before = e2e.portal.smtp.messages.length;
-    expect((await admin.post(`/api/organizations/${dealerId}/invitations`, { email_address: email, language_code: 'en' })).status).toBe(
-      201,
-    );
-    const link = await invitationLink(e2e.portal, email, before);
+    const link = await invite(dealerId, email, 'en');
     const ctx = await context(768, 'en-GB', null);
     ctx.setDefaultTimeout(10_000);
     const { page } = await newPage(ctx);
