@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startPortal as startServerPortal, type HttpClient, type TestPortal } from '@partner-portal/server/test-kit';
-import { axeProblems, newPage, whenStill, type PageWatch } from './browser.js';
+import { axeProblems, launchBrowser, newPage, whenStill, type PageWatch } from './browser.js';
 
 /**
  * The portal in Chromium: the portal started for a test file, browser contexts (anonymous or
@@ -25,6 +26,69 @@ export type Viewport = ViewportName | { width: number; height: number };
 export async function startPortal(env: Record<string, string> = {}, options: { publicHost?: string } = {}): Promise<TestPortal> {
   const dist = process.env.E2E_WEB_DIST_DIR;
   return startServerPortal({ ...(dist ? { WEB_DIST_DIR: dist } : {}), ...env }, options);
+}
+
+/** The portal and Chromium of a test file, there from its first `beforeAll` on. */
+export interface PortalAndBrowser {
+  readonly portal: TestPortal;
+  readonly browser: Browser;
+}
+
+/**
+ * Starts the portal (startPortal's environment and options) and launches Chromium before the
+ * file's tests, and closes both after them. Call it at the top of the file, before the file's own
+ * hooks: its `beforeAll` runs first and its `afterAll` last, so the file's own set-up can use both.
+ */
+export function usePortalAndBrowser(env: Record<string, string> = {}, options: { publicHost?: string } = {}): PortalAndBrowser {
+  let portal: TestPortal | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    portal = await startPortal(env, options);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await portal?.close();
+  });
+  const notYet = (what: string) => new Error(`the ${what} is there from the test file's first beforeAll on (usePortalAndBrowser)`);
+  return {
+    get portal() {
+      if (!portal) throw notYet('portal');
+      return portal;
+    },
+    get browser() {
+      if (!browser) throw notYet('browser');
+      return browser;
+    },
+  };
+}
+
+/** The redirect_uri of a relying-party application whose callback is a tiny page on its own port. */
+export interface ApplicationCallback {
+  readonly redirectUri: string;
+}
+
+/** Serves the application's callback page ("Signed in") from the file's `beforeAll` on, and stops it after the tests. */
+export function useApplicationCallback(): ApplicationCallback {
+  let application: Server | undefined;
+  let redirectUri = '';
+  beforeAll(async () => {
+    const server = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Herd Monitor</title><h1>Signed in</h1>'),
+    );
+    application = server;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    redirectUri = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/callback`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => application?.close(resolve));
+  });
+  return {
+    get redirectUri() {
+      return redirectUri;
+    },
+  };
 }
 
 export interface ContextOptions {

@@ -1,24 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, createUser, type TestPortal } from '@partner-portal/server/test-kit';
-import { launchBrowser } from '../support/browser.js';
-import { checkScreen, loginThroughUi, open, openContext, signedIn, startPortal, type ViewportName } from '../support/portal.js';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, createUser } from '@partner-portal/server/test-kit';
+import { checkScreen, loginThroughUi, open, openContext, signedIn, usePortalAndBrowser, type ViewportName } from '../support/portal.js';
 
-let portal: TestPortal;
-let browser: Browser;
-
-beforeAll(async () => {
-  portal = await startPortal();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-});
+const e2e = usePortalAndBrowser();
 
 describe.each<ViewportName>(['wide', 'narrow'])('two-step login (%s)', (viewport) => {
   it('logs in with e-mail then password, moving focus between the steps, and lands on home', async () => {
-    const context = await openContext(browser, portal, { viewport });
+    const context = await openContext(e2e.browser, e2e.portal, { viewport });
     const { page, watch } = await open(context, '/login');
     await page.getByRole('heading', { level: 1, name: 'Partner Portal' }).waitFor();
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('email');
@@ -59,7 +47,7 @@ describe.each<ViewportName>(['wide', 'narrow'])('two-step login (%s)', (viewport
   });
 
   it('says Invalid login for a wrong password', async () => {
-    const context = await openContext(browser, portal, { viewport });
+    const context = await openContext(e2e.browser, e2e.portal, { viewport });
     const { page, watch } = await open(context, '/login');
     await loginThroughUi(page, ADMIN_EMAIL, 'Wrong-Passw0rd!');
     await page.getByRole('alert').filter({ hasText: 'Invalid login' }).waitFor();
@@ -71,7 +59,7 @@ describe.each<ViewportName>(['wide', 'narrow'])('two-step login (%s)', (viewport
 
 describe('guards', () => {
   it('sends a visitor to /login with the returnPath and back there after login', async () => {
-    const context = await openContext(browser, portal);
+    const context = await openContext(e2e.browser, e2e.portal);
     const { page, watch } = await open(context, '/profile?tab=1');
     await page.waitForURL((url) => url.pathname === '/login');
     expect(new URL(page.url()).searchParams.get('returnPath')).toBe('/profile?tab=1');
@@ -83,19 +71,19 @@ describe('guards', () => {
   });
 
   it('a logged-in visitor of /login goes on to home', async () => {
-    const context = await signedIn(browser, portal, portal.adminUserId);
+    const context = await signedIn(e2e.browser, e2e.portal, e2e.portal.adminUserId);
     const { page } = await open(context, '/login');
     await page.waitForURL((url) => url.pathname === '/');
     await context.close();
   });
 
   it('reloads to the login page within seconds once the session has ended elsewhere', async () => {
-    const user = await createUser(portal);
-    const context = await signedIn(browser, portal, user.id);
+    const user = await createUser(e2e.portal);
+    const context = await signedIn(e2e.browser, e2e.portal, user.id);
     const { page } = await open(context, '/profile');
     await page.getByRole('heading', { name: 'Profile' }).waitFor();
     // end the session on the server (as a logout in another tab would)
-    await portal.services.db.query('DELETE FROM sessions WHERE user_id = $1', [user.id]).catch(async () => {
+    await e2e.portal.services.db.query('DELETE FROM sessions WHERE user_id = $1', [user.id]).catch(async () => {
       await context.clearCookies();
     });
     await context.clearCookies();
@@ -105,9 +93,9 @@ describe('guards', () => {
   });
 
   it('shows /forbidden for management routes without the right, and the not-found page elsewhere', async () => {
-    const user = await createUser(portal);
-    const context = await signedIn(browser, portal, user.id);
-    const { page, watch } = await open(context, `/manage-organization/${portal.rootOrganizationId}`);
+    const user = await createUser(e2e.portal);
+    const context = await signedIn(e2e.browser, e2e.portal, user.id);
+    const { page, watch } = await open(context, `/manage-organization/${e2e.portal.rootOrganizationId}`);
     await page.waitForURL((url) => url.pathname === '/forbidden');
     await page.getByRole('heading', { name: 'No access' }).waitFor();
     await page.getByRole('link', { name: 'Back to homepage' }).waitFor();
@@ -128,8 +116,8 @@ describe('guards', () => {
   });
 
   it('sends external identity users from /change-password to /forbidden and hides the menu item', async () => {
-    const user = await createUser(portal, { password: null, externalIdp: 'upstream', externalSubject: 'sub-123' });
-    const context = await signedIn(browser, portal, user.id);
+    const user = await createUser(e2e.portal, { password: null, externalIdp: 'upstream', externalSubject: 'sub-123' });
+    const context = await signedIn(e2e.browser, e2e.portal, user.id);
     const { page } = await open(context, '/change-password');
     await page.waitForURL((url) => url.pathname === '/forbidden');
     await page.getByRole('button', { name: /User menu of/ }).click();
@@ -139,7 +127,7 @@ describe('guards', () => {
   });
 
   it('rewrites #/ URLs to normal paths', async () => {
-    const context = await openContext(browser, portal);
+    const context = await openContext(e2e.browser, e2e.portal);
     const { page } = await open(context, '/#/forgot-password');
     await page.waitForURL((url) => url.pathname === '/forgot-password');
     await page.getByRole('heading', { name: 'Forgot your password?' }).waitFor();
@@ -149,8 +137,8 @@ describe('guards', () => {
 
 describe('logout and languages', () => {
   it('applies the user language at login, and logout resets it to en-GB and lands on /login', async () => {
-    const user = await createUser(portal, { language: 'nl', firstName: 'Anke' });
-    const context = await openContext(browser, portal);
+    const user = await createUser(e2e.portal, { language: 'nl', firstName: 'Anke' });
+    const context = await openContext(e2e.browser, e2e.portal);
     const { page, watch } = await open(context, '/login');
     await loginThroughUi(page, user.email, user.password);
     await page.getByRole('heading', { name: 'Welkom, Anke' }).waitFor();
@@ -168,7 +156,7 @@ describe('logout and languages', () => {
   });
 
   it('shows the login video unless reduced motion is asked for', async () => {
-    const moving = await openContext(browser, portal, { reducedMotion: false });
+    const moving = await openContext(e2e.browser, e2e.portal, { reducedMotion: false });
     const { page } = await open(moving, '/login');
     const video = page.locator('video');
     await video.waitFor({ state: 'attached' });
@@ -178,7 +166,7 @@ describe('logout and languages', () => {
       autoplay: true,
     });
     await moving.close();
-    const still = await openContext(browser, portal);
+    const still = await openContext(e2e.browser, e2e.portal);
     const second = await open(still, '/login');
     await second.page.getByRole('heading', { name: 'Partner Portal' }).waitFor();
     expect(await second.page.locator('video').count()).toBe(0);
@@ -186,7 +174,7 @@ describe('logout and languages', () => {
   });
 
   it('links the privacy statement and the licence agreement in new tabs from the footer', async () => {
-    const context = await signedIn(browser, portal, portal.adminUserId);
+    const context = await signedIn(e2e.browser, e2e.portal, e2e.portal.adminUserId);
     const { page } = await open(context, '/');
     const privacy = page.getByRole('link', { name: 'Privacy statement' });
     await privacy.waitFor();

@@ -1,7 +1,5 @@
-import { createServer, type Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as oidcClient from 'openid-client';
-import type { Browser } from 'playwright-core';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -10,46 +8,32 @@ import {
   discover,
   registerClient,
   startAuthorization,
-  type TestPortal,
 } from '@partner-portal/server/test-kit';
-import { launchBrowser } from '../support/browser.js';
-import { checkScreen, loginThroughUi, open, openContext, startPortal, type ViewportName } from '../support/portal.js';
+import {
+  checkScreen,
+  loginThroughUi,
+  open,
+  openContext,
+  useApplicationCallback,
+  usePortalAndBrowser,
+  type ViewportName,
+} from '../support/portal.js';
 
 /**
  * A relying-party application signs its user in through the portal: /connect/auth sends the
  * browser to /login?ReturnUrl=…, the two-step login completes the authorization, and the browser
  * arrives at the application's redirect_uri with a code that the real RP library redeems.
  */
-let REDIRECT_URI = '';
-let application: Server;
-
-let portal: TestPortal;
-let browser: Browser;
-
-beforeAll(async () => {
-  // the relying-party application's callback: a tiny page on its own port
-  application = createServer((_req, res) =>
-    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Herd Monitor</title><h1>Signed in</h1>'),
-  );
-  await new Promise<void>((resolve) => application.listen(0, '127.0.0.1', resolve));
-  const address = application.address();
-  REDIRECT_URI = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/callback`;
-  portal = await startPortal({ DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-  await new Promise((resolve) => application?.close(resolve));
-});
+const e2e = usePortalAndBrowser({ DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN });
+const application = useApplicationCallback();
 
 describe.each<ViewportName>(['wide', 'narrow'])('OpenID Connect login through the portal (%s)', (viewport) => {
   it('shows the client name, logs in, and returns to the application with a code', async () => {
-    const client = await registerClient(portal, { client_name: 'Herd Monitor', redirect_uris: [REDIRECT_URI] });
-    const config = await discover(portal, client.client_id as string);
-    const start = await startAuthorization(config, REDIRECT_URI);
+    const client = await registerClient(e2e.portal, { client_name: 'Herd Monitor', redirect_uris: [application.redirectUri] });
+    const config = await discover(e2e.portal, client.client_id as string);
+    const start = await startAuthorization(config, application.redirectUri);
 
-    const context = await openContext(browser, portal, { viewport });
+    const context = await openContext(e2e.browser, e2e.portal, { viewport });
     const { page, watch } = await open(context, start.url.toString());
     await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.has('ReturnUrl'));
     expect(new URL(page.url()).searchParams.get('ReturnUrl')).toMatch(/\/connect\/interaction\//);
@@ -58,7 +42,7 @@ describe.each<ViewportName>(['wide', 'narrow'])('OpenID Connect login through th
     await checkScreen(page, watch, 'login-client');
 
     await loginThroughUi(page, ADMIN_EMAIL, ADMIN_PASSWORD);
-    await page.waitForURL((url) => url.toString().startsWith(REDIRECT_URI), { timeout: 20_000 });
+    await page.waitForURL((url) => url.toString().startsWith(application.redirectUri), { timeout: 20_000 });
     const callback = new URL(page.url());
     expect(callback.searchParams.get('code')).toBeTruthy();
     expect(callback.searchParams.get('state')).toBe(start.state);
@@ -75,11 +59,11 @@ describe.each<ViewportName>(['wide', 'narrow'])('OpenID Connect login through th
 
 describe('error page', () => {
   it('shows a failed authorization with its request id and the way home', async () => {
-    const context = await openContext(browser, portal);
+    const context = await openContext(e2e.browser, e2e.portal);
     // an unknown client: the provider renders its error through /error?errorId=
     const { page, watch } = await open(
       context,
-      `/connect/authorize?client_id=no-such-client&response_type=code&scope=openid&redirect_uri=${encodeURIComponent(REDIRECT_URI)}`,
+      `/connect/authorize?client_id=no-such-client&response_type=code&scope=openid&redirect_uri=${encodeURIComponent(application.redirectUri)}`,
     );
     await page.waitForURL((url) => url.pathname === '/error' && url.searchParams.has('errorId'));
     await page.getByRole('heading', { level: 1 }).waitFor();
@@ -99,11 +83,11 @@ describe('error page', () => {
       ui_locales: null,
       display_mode: null,
     };
-    await portal.services.db.query(
+    await e2e.portal.services.db.query(
       "INSERT INTO oidc_payloads (model, id, payload, expires_at) VALUES ('PortalError', 'e2e-error-1', $1::jsonb, now() + interval '1 hour')",
       [JSON.stringify(payload)],
     );
-    const context = await openContext(browser, portal, { viewport: 'narrow' });
+    const context = await openContext(e2e.browser, e2e.portal, { viewport: 'narrow' });
     const { page, watch } = await open(context, '/error?errorId=e2e-error-1');
     await page.getByRole('heading', { level: 1, name: 'Unauthorized' }).waitFor();
     await page.getByText('This application may not ask for this.').waitFor();
@@ -116,15 +100,15 @@ describe('error page', () => {
   });
 
   it('a second user logs in through the application too (Dutch interface follows the user)', async () => {
-    const user = await createUser(portal, { language: 'nl' });
-    const client = await registerClient(portal, { client_name: 'Tag Service', redirect_uris: [REDIRECT_URI] });
-    const config = await discover(portal, client.client_id as string);
-    const start = await startAuthorization(config, REDIRECT_URI);
-    const context = await openContext(browser, portal, { viewport: 'narrow' });
+    const user = await createUser(e2e.portal, { language: 'nl' });
+    const client = await registerClient(e2e.portal, { client_name: 'Tag Service', redirect_uris: [application.redirectUri] });
+    const config = await discover(e2e.portal, client.client_id as string);
+    const start = await startAuthorization(config, application.redirectUri);
+    const context = await openContext(e2e.browser, e2e.portal, { viewport: 'narrow' });
     const { page } = await open(context, start.url.toString());
     await page.getByRole('heading', { level: 1, name: 'Tag Service' }).waitFor();
     await loginThroughUi(page, user.email, user.password);
-    await page.waitForURL((url) => url.toString().startsWith(REDIRECT_URI), { timeout: 20_000 });
+    await page.waitForURL((url) => url.toString().startsWith(application.redirectUri), { timeout: 20_000 });
     expect(new URL(page.url()).searchParams.get('code')).toBeTruthy();
     await context.close();
   });

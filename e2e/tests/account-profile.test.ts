@@ -1,24 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { createUser, type TestPortal } from '@partner-portal/server/test-kit';
-import { launchBrowser } from '../support/browser.js';
-import { checkScreen, loginThroughUi, open, openContext, signedIn, startPortal, type ViewportName } from '../support/portal.js';
+import { describe, expect, it } from 'vitest';
+import { createUser } from '@partner-portal/server/test-kit';
+import { checkScreen, loginThroughUi, open, openContext, signedIn, usePortalAndBrowser, type ViewportName } from '../support/portal.js';
 
-let portal: TestPortal;
-let browser: Browser;
-
-beforeAll(async () => {
-  portal = await startPortal();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-});
+const e2e = usePortalAndBrowser();
 
 const userRow = async (id: string) =>
   (
-    await portal.services.db.query<{ first_name: string; last_name: string; language_code: string }>(
+    await e2e.portal.services.db.query<{ first_name: string; last_name: string; language_code: string }>(
       'SELECT first_name, last_name, language_code FROM users WHERE id = $1',
       [id],
     )
@@ -26,8 +14,8 @@ const userRow = async (id: string) =>
 
 describe.each<ViewportName>(['wide', 'narrow'])('profile (%s)', (viewport) => {
   it('edits the names and switches the interface to Dutch at once, warning until saved, and back', async () => {
-    const user = await createUser(portal, { firstName: 'Pieter' });
-    const context = await signedIn(browser, portal, user.id, { viewport });
+    const user = await createUser(e2e.portal, { firstName: 'Pieter' });
+    const context = await signedIn(e2e.browser, e2e.portal, user.id, { viewport });
     const { page, watch } = await open(context, '/');
     await page.getByRole('button', { name: /User menu of/ }).click();
     await page.getByRole('menuitem', { name: 'Profile' }).click();
@@ -73,8 +61,8 @@ describe.each<ViewportName>(['wide', 'narrow'])('profile (%s)', (viewport) => {
   });
 
   it('leaving the profile without saving puts the saved language back', async () => {
-    const user = await createUser(portal);
-    const context = await signedIn(browser, portal, user.id, { viewport });
+    const user = await createUser(e2e.portal);
+    const context = await signedIn(e2e.browser, e2e.portal, user.id, { viewport });
     const { page } = await open(context, '/profile');
     await page.getByLabel('Preferred language').selectOption({ label: 'Deutsch' });
     await page.getByRole('heading', { name: 'Profil' }).waitFor();
@@ -87,8 +75,8 @@ describe.each<ViewportName>(['wide', 'narrow'])('profile (%s)', (viewport) => {
 
 describe.each<ViewportName>(['wide', 'narrow'])('change password (%s)', (viewport) => {
   it('shows hints while focused, both errors together, then changes the password and disables the button', async () => {
-    const user = await createUser(portal);
-    const context = await signedIn(browser, portal, user.id, { viewport });
+    const user = await createUser(e2e.portal);
+    const context = await signedIn(e2e.browser, e2e.portal, user.id, { viewport });
     const { page, watch } = await open(context, '/');
     await page.getByRole('button', { name: /User menu of/ }).click();
     await page.getByRole('menuitem', { name: 'Change password' }).click();
@@ -126,7 +114,7 @@ describe.each<ViewportName>(['wide', 'narrow'])('change password (%s)', (viewpor
     await context.close();
 
     // the new password works at the login page
-    const fresh = await openContext(browser, portal, { viewport });
+    const fresh = await openContext(e2e.browser, e2e.portal, { viewport });
     const login = await open(fresh, '/login');
     await loginThroughUi(login.page, user.email, 'Fresh-Meadow-42');
     await login.page.waitForURL((url) => url.pathname === '/');

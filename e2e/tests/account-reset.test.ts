@@ -1,25 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { createUser, type TestPortal } from '@partner-portal/server/test-kit';
-import { launchBrowser } from '../support/browser.js';
-import { checkScreen, loginThroughUi, mailLink, open, openContext, startPortal, type ViewportName } from '../support/portal.js';
+import { describe, expect, it } from 'vitest';
+import { createUser } from '@partner-portal/server/test-kit';
+import { checkScreen, loginThroughUi, mailLink, open, openContext, usePortalAndBrowser, type ViewportName } from '../support/portal.js';
 
-let portal: TestPortal;
-let browser: Browser;
-
-beforeAll(async () => {
-  portal = await startPortal();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-});
+const e2e = usePortalAndBrowser();
 
 describe.each<ViewportName>(['wide', 'narrow'])('forgot and reset password (%s)', (viewport) => {
   it('requests a link, follows it from the e-mail, sets a new password and logs in with it', async () => {
-    const user = await createUser(portal);
-    const context = await openContext(browser, portal, { viewport });
+    const user = await createUser(e2e.portal);
+    const context = await openContext(e2e.browser, e2e.portal, { viewport });
     const { page, watch } = await open(context, '/login');
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
     await page.waitForURL((url) => url.pathname === '/forgot-password');
@@ -34,7 +22,7 @@ describe.each<ViewportName>(['wide', 'narrow'])('forgot and reset password (%s)'
     await page.getByRole('link', { name: 'Back to login' }).waitFor();
     await checkScreen(page, watch, 'forgot-password-confirmation');
 
-    const link = await mailLink(portal, user.email, '/reset-password');
+    const link = await mailLink(e2e.portal, user.email, '/reset-password');
     expect(link.searchParams.get('userId')).toBe(user.id);
     const reset = await open(context, `${link.pathname}${link.search}`);
     await reset.page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
@@ -61,7 +49,7 @@ describe.each<ViewportName>(['wide', 'narrow'])('forgot and reset password (%s)'
   });
 
   it('shows the expired view for a made-up link', async () => {
-    const context = await openContext(browser, portal, { viewport });
+    const context = await openContext(e2e.browser, e2e.portal, { viewport });
     const { page } = await open(context, '/reset-password?userId=00000000-0000-4000-8000-000000000000&code=nonsense');
     await page.getByRole('heading', { name: 'This link no longer works' }).waitFor();
     await context.close();

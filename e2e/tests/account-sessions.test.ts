@@ -1,25 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { createUser, signIn, type TestPortal } from '@partner-portal/server/test-kit';
-import { launchBrowser } from '../support/browser.js';
-import { checkScreen, loginThroughUi, open, openContext, signedIn, startPortal, type ViewportName } from '../support/portal.js';
+import { describe, expect, it } from 'vitest';
+import { createUser, signIn } from '@partner-portal/server/test-kit';
+import { checkScreen, loginThroughUi, open, openContext, signedIn, usePortalAndBrowser, type ViewportName } from '../support/portal.js';
 
 /** The profile's list of active sessions: see them, end one, end all the others; in English and Dutch. */
-let portal: TestPortal;
-let browser: Browser;
+const e2e = usePortalAndBrowser({ LOGIN_RATE_LIMIT_PER_ACCOUNT: '1000', LOGIN_RATE_LIMIT_PER_IP: '1000' });
 
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:131.0) Gecko/20100101 Firefox/131.0';
 const SAFARI =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
-
-beforeAll(async () => {
-  portal = await startPortal({ LOGIN_RATE_LIMIT_PER_ACCOUNT: '1000', LOGIN_RATE_LIMIT_PER_IP: '1000' });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-});
 
 describe.each<[ViewportName, 'en' | 'nl']>([
   ['wide', 'en'],
@@ -47,13 +35,13 @@ describe.each<[ViewportName, 'en' | 'nl']>([
         };
 
   it('lists the sessions, ends one, then all the others', async () => {
-    const user = await createUser(portal, { language });
-    const context = await openContext(browser, portal, { viewport });
+    const user = await createUser(e2e.portal, { language });
+    const context = await openContext(e2e.browser, e2e.portal, { viewport });
     const { page, watch } = await open(context, '/login');
     await loginThroughUi(page, user.email, user.password);
     await page.waitForURL((url) => url.pathname === '/');
-    const firefox = await signIn(portal.client(), user, { userAgent: FIREFOX });
-    const phone = await signIn(portal.client(), user, { userAgent: SAFARI });
+    const firefox = await signIn(e2e.portal.client(), user, { userAgent: FIREFOX });
+    const phone = await signIn(e2e.portal.client(), user, { userAgent: SAFARI });
 
     await page.goto('/profile');
     const section = page.getByRole('region', { name: text.heading });
@@ -96,8 +84,8 @@ describe('the profile follows a language picked on it', () => {
   // The interface switches as soon as another language is picked (before saving); the sessions
   // panel has translations of its own, which must arrive with the switch, not after it.
   it('shows the sessions panel in the language picked, also on a slow link', async () => {
-    const user = await createUser(portal, { language: 'en' });
-    const context = await signedIn(browser, portal, user.id);
+    const user = await createUser(e2e.portal, { language: 'en' });
+    const context = await signedIn(e2e.browser, e2e.portal, user.id);
     // the German translations are held back until the test has seen the page wait for them
     let asked!: () => void;
     const germanAsked = new Promise<void>((resolve) => (asked = resolve));

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import {
   type ActorRef,
   createMember,
@@ -13,10 +13,9 @@ import {
   rights,
   setPassword,
   signIn,
-  type TestPortal,
 } from '@partner-portal/server/test-kit';
-import { axeProblems, launchBrowser, newPage, type PageWatch } from '../support/browser.js';
-import { openDialog, screenshot, signedIn, startPortal, type Viewport } from '../support/portal.js';
+import { axeProblems, newPage, type PageWatch } from '../support/browser.js';
+import { openDialog, screenshot, signedIn, usePortalAndBrowser, type Viewport } from '../support/portal.js';
 
 /**
  * The administrator's day on the manage page (docs/decisions/018-the-administrators-day.md), in
@@ -26,8 +25,7 @@ import { openDialog, screenshot, signedIn, startPortal, type Viewport } from '..
  * removal of the selected members), the audit trail (filters, differences, CSV export), and the
  * allowed e-mail domains, in English, German and Dutch, axe clean.
  */
-let portal: TestPortal;
-let browser: Browser;
+const e2e = usePortalAndBrowser({ LOGIN_RATE_LIMIT_PER_ACCOUNT: '100000', LOGIN_RATE_LIMIT_PER_IP: '100000' });
 let admin: HttpClient;
 let context: BrowserContext;
 let page: Page;
@@ -42,18 +40,17 @@ async function languageContext(
   language: string,
   viewport: Viewport = 'wide',
 ): Promise<{ context: BrowserContext; page: Page; watch: PageWatch }> {
-  const ctx = await signedIn(browser, portal, portal.adminUserId, { viewport, ...(language !== 'en-GB' ? { language } : {}) });
+  const ctx = await signedIn(e2e.browser, e2e.portal, e2e.portal.adminUserId, { viewport, ...(language !== 'en-GB' ? { language } : {}) });
   ctx.setDefaultTimeout(15_000);
   return { context: ctx, ...(await newPage(ctx)) };
 }
 
 beforeAll(async () => {
-  portal = await startPortal({ LOGIN_RATE_LIMIT_PER_ACCOUNT: '100000', LOGIN_RATE_LIMIT_PER_IP: '100000' });
-  browser = await launchBrowser();
-  admin = await portal.sessionFor(portal.adminUserId);
-  const root = (await portal.services.db.query<Org>('SELECT id, path, name FROM organizations WHERE id = $1', [portal.rootOrganizationId]))
-    .rows[0]!;
-  dealer = await createOrg(portal, root, 'Dealer Day', { canCreate: true });
+  admin = await e2e.portal.sessionFor(e2e.portal.adminUserId);
+  const root = (
+    await e2e.portal.services.db.query<Org>('SELECT id, path, name FROM organizations WHERE id = $1', [e2e.portal.rootOrganizationId])
+  ).rows[0]!;
+  dealer = await createOrg(e2e.portal, root, 'Dealer Day', { canCreate: true });
   ({ context, page, watch } = await languageContext('en-GB'));
 });
 afterEach(async (ctx) => {
@@ -64,8 +61,6 @@ afterEach(async (ctx) => {
 });
 afterAll(async () => {
   await context?.close();
-  await browser?.close();
-  await portal?.close();
 });
 
 async function expectAxeClean(p: Page) {
@@ -140,16 +135,16 @@ describe('bulk invitations from a CSV file', () => {
   });
 
   it('checks a 200-row file row by row, sends with progress, e-mails every invitee and gives the report', async () => {
-    const member = await createMember(portal, dealer, 'member', rights());
-    await portal.services.db.query('UPDATE users SET email = $2 WHERE id = $1', [member.userId, `member@${DOMAIN}`]);
-    await portal.services.db.query('UPDATE memberships SET email = $2 WHERE id = $1', [member.memberId, `member@${DOMAIN}`]);
+    const member = await createMember(e2e.portal, dealer, 'member', rights());
+    await e2e.portal.services.db.query('UPDATE users SET email = $2 WHERE id = $1', [member.userId, `member@${DOMAIN}`]);
+    await e2e.portal.services.db.query('UPDATE memberships SET email = $2 WHERE id = $1', [member.memberId, `member@${DOMAIN}`]);
     expect(
       (await admin.post(`/api/organizations/${dealer.id}/invitations`, { email_address: `pending@${DOMAIN}`, language_code: 'en' })).status,
     ).toBe(201);
 
     const rows = Array.from({ length: 200 }, (_, i) => fileRow(i));
     const csv = ['email,first_name,last_name,language', ...rows.map((r) => r.cells.join(','))].join('\n');
-    const mailsBefore = portal.smtp.messages.length;
+    const mailsBefore = e2e.portal.smtp.messages.length;
 
     await page.goto(`/manage-organization/${dealer.id}`);
     await page.getByRole('button', { name: 'Invite from a file' }).click();
@@ -193,11 +188,11 @@ describe('bulk invitations from a CSV file', () => {
     await screenshot(page, 'admin-day-bulk-sent');
 
     for (const r of ok) {
-      const mail = await portal.smtp.waitFor(r.cells[0]!);
+      const mail = await e2e.portal.smtp.waitFor(r.cells[0]!);
       expect(mail.links.some((l) => l.includes('/invitation'))).toBe(true);
-      expect(portal.smtp.to(r.cells[0]!)).toHaveLength(1);
+      expect(e2e.portal.smtp.to(r.cells[0]!)).toHaveLength(1);
     }
-    const later = portal.smtp.messages.slice(mailsBefore);
+    const later = e2e.portal.smtp.messages.slice(mailsBefore);
     expect(later).toHaveLength(120);
 
     const [download] = await Promise.all([
@@ -222,19 +217,19 @@ describe('the access review: last sign-in, inactive members, sign out everywhere
   const sessions: Record<string, HttpClient> = {};
 
   beforeAll(async () => {
-    branch = await createOrg(portal, dealer, 'Day Branch');
-    recent = await createMember(portal, dealer, 'recent', rights());
-    old1 = await createMember(portal, dealer, 'oldtimer', rights());
-    old2 = await createMember(portal, branch, 'sleeper', rights());
-    never = await createMember(portal, branch, 'never', rights());
+    branch = await createOrg(e2e.portal, dealer, 'Day Branch');
+    recent = await createMember(e2e.portal, dealer, 'recent', rights());
+    old1 = await createMember(e2e.portal, dealer, 'oldtimer', rights());
+    old2 = await createMember(e2e.portal, branch, 'sleeper', rights());
+    never = await createMember(e2e.portal, branch, 'never', rights());
     for (const m of [recent, old1, old2]) {
-      await setPassword(portal, m.userId, PASSWORD);
-      sessions[m.email] = await signIn(portal.client(), { email: m.email, password: PASSWORD });
+      await setPassword(e2e.portal, m.userId, PASSWORD);
+      sessions[m.email] = await signIn(e2e.portal.client(), { email: m.email, password: PASSWORD });
     }
     // the test-only clock helper moves two real sign-ins 100 and 400 days back
-    await moveLastSignInBack(portal, old1.userId, 100);
-    await moveLastSignInBack(portal, old2.userId, 400);
-    expect(await lastSignInOf(portal, never.userId)).toBeNull();
+    await moveLastSignInBack(e2e.portal, old1.userId, 100);
+    await moveLastSignInBack(e2e.portal, old2.userId, 400);
+    expect(await lastSignInOf(e2e.portal, never.userId)).toBeNull();
   });
 
   it('lists the members not signed in for 90 days across the subtree, with their last sign-in, in Dutch', async () => {
@@ -294,7 +289,7 @@ describe('the access review: last sign-in, inactive members, sign out everywhere
       .waitFor();
     await expectAxeClean(page);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
-    expect((await portal.services.db.query('SELECT 1 FROM memberships WHERE email = $1', [`member@${DOMAIN}`])).rowCount).toBe(1);
+    expect((await e2e.portal.services.db.query('SELECT 1 FROM memberships WHERE email = $1', [`member@${DOMAIN}`])).rowCount).toBe(1);
   });
 
   it('removes the selected members after a confirmation that names them, in German', async () => {
@@ -314,7 +309,7 @@ describe('the access review: last sign-in, inactive members, sign out everywhere
       await screenshot(de.page, 'admin-day-bulk-remove-de');
       await dialog.getByRole('button', { name: 'Entfernen' }).click();
       await toast(de.page, '2 Mitglieder entfernt').waitFor();
-      const left = await portal.services.db.query('SELECT 1 FROM memberships WHERE id = ANY($1::uuid[])', [
+      const left = await e2e.portal.services.db.query('SELECT 1 FROM memberships WHERE id = ANY($1::uuid[])', [
         [old2.memberId, never.memberId],
       ]);
       expect(left.rowCount).toBe(0);

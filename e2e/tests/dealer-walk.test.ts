@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ADMIN_EMAIL, type HttpClient, type TestPortal } from '@partner-portal/server/test-kit';
-import { afterNextFrames, launchBrowser, newPage, seriousAxeViolations, whenStill } from '../support/browser.js';
-import { invitationLink, openContext, signedIn, startPortal } from '../support/portal.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { ADMIN_EMAIL, type HttpClient } from '@partner-portal/server/test-kit';
+import { afterNextFrames, newPage, seriousAxeViolations, whenStill } from '../support/browser.js';
+import { invitationLink, openContext, signedIn, startPortal, usePortalAndBrowser } from '../support/portal.js';
 
 /**
  * The web app as a dealer meets it, in Chromium against the real server: actions on one's own row,
@@ -18,25 +18,29 @@ const WIDTHS = [390, 768, 1280] as const;
 const LANGUAGES = ['en-GB', 'nl', 'de'] as const;
 const PASSWORD = 'Sterk-Wachtw00rd!';
 
-let portal: TestPortal;
-let browser: Browser;
+const e2e = usePortalAndBrowser();
 let admin: HttpClient;
 let dealerId: string;
 const DEALER = 'Melkveebedrijf Groot-Ammers Noord-Holland B.V.';
 
 /** A context `width` pixels wide, in the language, signed in as the user (the administrator by default; null: nobody). */
-async function context(width: number, language = 'en-GB', userId: string | null = portal.adminUserId): Promise<BrowserContext> {
+async function context(width: number, language = 'en-GB', userId: string | null = e2e.portal.adminUserId): Promise<BrowserContext> {
   const options = { viewport: { width, height: 900 }, ...(language !== 'en-GB' ? { language } : {}) };
-  return userId ? signedIn(browser, portal, userId, options) : openContext(browser, portal, options);
+  return userId ? signedIn(e2e.browser, e2e.portal, userId, options) : openContext(e2e.browser, e2e.portal, options);
+}
+
+/** Invite through the API: the link of the invitation e-mail. */
+async function invite(organizationId: string, email: string, language: string): Promise<URL> {
+  const before = e2e.portal.smtp.messages.length;
+  const res = await admin.post(`/api/organizations/${organizationId}/invitations`, { email_address: email, language_code: language });
+  expect(res.status).toBe(201);
+  return invitationLink(e2e.portal, email, before);
 }
 
 /** Invite through the API and register through the API: a real member of the organization. */
 async function member(organizationId: string, email: string, language = 'en'): Promise<void> {
-  const before = portal.smtp.messages.length;
-  const res = await admin.post(`/api/organizations/${organizationId}/invitations`, { email_address: email, language_code: language });
-  expect(res.status).toBe(201);
-  const link = await invitationLink(portal, email, before);
-  const accepted = await portal.client().put(`/api/invitations/${link.pathname.split('/').pop()}/accept`, {
+  const link = await invite(organizationId, email, language);
+  const accepted = await e2e.portal.client().put(`/api/invitations/${link.pathname.split('/').pop()}/accept`, {
     invitation_code: link.searchParams.get('code'),
     first_name: 'Johannes',
     last_name: 'van der Berg-Hoogeveen',
@@ -71,34 +75,28 @@ const focused = (page: Page) =>
   });
 
 beforeAll(async () => {
-  portal = await startPortal();
-  browser = await launchBrowser();
-  admin = await portal.sessionFor(portal.adminUserId);
+  admin = await e2e.portal.sessionFor(e2e.portal.adminUserId);
   const created = await admin.post('/api/organizations', {
-    parent_organization_id: portal.rootOrganizationId,
+    parent_organization_id: e2e.portal.rootOrganizationId,
     name: DEALER,
     client_ids: ['partner-portal', 'media-library'],
   });
   expect(created.status).toBe(201);
   dealerId = created.body.id;
   await member(dealerId, 'johannes.vanderberg-hoogeveen@melkveebedrijf-groot-ammers.example');
-  await member(portal.rootOrganizationId, 'eva.staff@nedap.example');
+  await member(e2e.portal.rootOrganizationId, 'eva.staff@nedap.example');
   for (const email of ['wilhelmina.schoonhoven@melkveebedrijf-groot-ammers.example', 'kees@dealer.example']) {
     expect((await admin.post(`/api/organizations/${dealerId}/invitations`, { email_address: email, language_code: 'de' })).status).toBe(
       201,
     );
   }
 }, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-});
 
 describe('own row (issue: actions that cannot work)', () => {
   it('offers no removal and no rights editing on the signed-in user’s own row, and says why', async () => {
     const ctx = await context(1280);
     const { page } = await newPage(ctx);
-    await page.goto(`/manage-organization/${portal.rootOrganizationId}`);
+    await page.goto(`/manage-organization/${e2e.portal.rootOrganizationId}`);
     const remove = page.getByRole('button', { name: `Remove ${ADMIN_EMAIL}` });
     await remove.waitFor();
     expect(await remove.getAttribute('aria-disabled')).toBe('true');
@@ -121,7 +119,7 @@ describe('own row (issue: actions that cannot work)', () => {
     ctx.setDefaultTimeout(10_000);
     const { page } = await newPage(ctx);
     await page.setViewportSize({ width: 1280, height: 560 });
-    await page.goto(`/manage-organization/${portal.rootOrganizationId}`);
+    await page.goto(`/manage-organization/${e2e.portal.rootOrganizationId}`);
     await page.getByRole('button', { name: 'Invite user' }).click();
     const dialog = page.getByRole('dialog', { name: /Invite user to/ });
     await dialog.waitFor();
@@ -306,11 +304,7 @@ describe('tables on phones, tablets and desktops', () => {
 describe('the invitee’s language and the language picker', () => {
   it('opens a Dutch invitation in Dutch for a new visitor, and offers all six languages', async () => {
     const email = 'anna.jansen@dealer-noord.example';
-    const before = portal.smtp.messages.length;
-    expect((await admin.post(`/api/organizations/${dealerId}/invitations`, { email_address: email, language_code: 'nl' })).status).toBe(
-      201,
-    );
-    const link = await invitationLink(portal, email, before);
+    const link = await invite(dealerId, email, 'nl');
     for (const width of WIDTHS) {
       const ctx = await context(width, 'en-GB', null);
       ctx.setDefaultTimeout(10_000);
@@ -367,11 +361,7 @@ describe('the invitee’s language and the language picker', () => {
 describe('after registering', () => {
   it('lands on the login page with the address filled in and says the account is ready; the reopened invitation links to login', async () => {
     const email = 'lisa.bakker@dealer.example';
-    const before = portal.smtp.messages.length;
-    expect((await admin.post(`/api/organizations/${dealerId}/invitations`, { email_address: email, language_code: 'en' })).status).toBe(
-      201,
-    );
-    const link = await invitationLink(portal, email, before);
+    const link = await invite(dealerId, email, 'en');
     const ctx = await context(768, 'en-GB', null);
     ctx.setDefaultTimeout(10_000);
     const { page } = await newPage(ctx);
@@ -400,7 +390,7 @@ describe('after registering', () => {
 
 describe('first run', () => {
   it('sends an administrator with a generated password to change it first, with the reason', async () => {
-    const { rows } = await portal.services.db.query<{ id: string }>(
+    const { rows } = await e2e.portal.services.db.query<{ id: string }>(
       `INSERT INTO users (email, first_name, last_name, language_code, password_hash, terms_accepted_at, must_change_password)
        VALUES ('fresh.admin@example.com', 'Administrator', '', 'en', NULL, now(), true) RETURNING id`,
     );
@@ -418,7 +408,7 @@ describe('first run', () => {
   it('gives the manage page of a fresh install a first hint', async () => {
     const fresh = await startPortal();
     try {
-      const ctx = await signedIn(browser, fresh, fresh.adminUserId, { viewport: { width: 1280, height: 900 } });
+      const ctx = await signedIn(e2e.browser, fresh, fresh.adminUserId, { viewport: { width: 1280, height: 900 } });
       const { page } = await newPage(ctx);
       await page.goto(`/manage-organization/${fresh.rootOrganizationId}`);
       await page.getByText('Getting started').waitFor({ timeout: 10_000 });

@@ -1,16 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { signIn, type HttpClient, type TestPortal } from '@partner-portal/server/test-kit';
-import { axeProblems, launchBrowser, newPage, type PageWatch } from '../support/browser.js';
-import { invitationLink, openContext, screenshot, signedIn, startPortal, VIEWPORTS } from '../support/portal.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { signIn, type HttpClient } from '@partner-portal/server/test-kit';
+import { axeProblems, newPage, type PageWatch } from '../support/browser.js';
+import { invitationLink, openContext, screenshot, signedIn, usePortalAndBrowser, VIEWPORTS } from '../support/portal.js';
 
 /**
  * The invitation pages (docs/product.md, "Screens" and "Flows and states"): the other views (unknown invitation, logged-in visitor,
  * accepted and revoked invitations) and the external-identity invitation, which redirects to its
  * own page and, once accepted, sends the browser to the upstream login that links the account.
  */
-let portal: TestPortal;
-let browser: Browser;
+const e2e = usePortalAndBrowser();
 let adminApi: HttpClient;
 let context: BrowserContext;
 let page: Page;
@@ -26,22 +25,20 @@ async function invite(email: string, extra: Record<string, unknown> = {}): Promi
     ...extra,
   });
   expect(res.status).toBe(201);
-  return invitationLink(portal, email);
+  return invitationLink(e2e.portal, email);
 }
 
 beforeAll(async () => {
-  portal = await startPortal();
-  browser = await launchBrowser();
-  adminApi = await portal.sessionFor(portal.adminUserId);
+  adminApi = await e2e.portal.sessionFor(e2e.portal.adminUserId);
   const created = await adminApi.post('/api/organizations', {
-    parent_organization_id: portal.rootOrganizationId,
+    parent_organization_id: e2e.portal.rootOrganizationId,
     name: 'Dealer Oost',
     client_ids: ['loyalty-app'],
     can_create_sub_organization: false,
   });
   expect(created.status).toBeLessThan(300);
   organizationId = created.body.id;
-  context = await openContext(browser, portal);
+  context = await openContext(e2e.browser, e2e.portal);
   ({ page, watch } = await newPage(context));
   page.setDefaultTimeout(10_000);
 });
@@ -51,8 +48,6 @@ afterEach(async (ctx) => {
 });
 afterAll(async () => {
   await context?.close();
-  await browser?.close();
-  await portal?.close();
 });
 
 describe('invitation pages', () => {
@@ -70,7 +65,7 @@ describe('invitation pages', () => {
 
   it('tells a logged-in visitor to log out first', async () => {
     const link = await invite('logged.in@example.com');
-    const adminContext = await signedIn(browser, portal, portal.adminUserId, { viewport: 'narrow' });
+    const adminContext = await signedIn(e2e.browser, e2e.portal, e2e.portal.adminUserId, { viewport: 'narrow' });
     const { page: admin } = await newPage(adminContext);
     await admin.goto(link.pathname + link.search);
     await admin.getByRole('heading', { level: 1, name: 'You are logged in' }).waitFor();
@@ -106,7 +101,7 @@ describe('invitation pages', () => {
     await page.getByRole('button', { name: 'Register' }).click();
     await page.waitForURL((url) => url.pathname === '/login');
     await page.locator('.mantine-Notification-root').filter({ hasText: 'Your account has been created' }).waitFor();
-    await signIn(portal.client(), { email, password: PASSWORD });
+    await signIn(e2e.portal.client(), { email, password: PASSWORD });
 
     // the link again: the invitation is no longer pending
     await page.goto(link.pathname + link.search);
@@ -154,7 +149,7 @@ describe('invitation pages', () => {
     await page.waitForURL((url) => url.pathname === '/api/identity/challenge-external-login');
     expect(upstream!.searchParams.get('returnUrl')).toBe('/');
     expect(upstream!.searchParams.get('invitationLogin')).toBe(id);
-    const invitation = await portal.client().get(`/api/invitations/${id}${link.search}`);
+    const invitation = await e2e.portal.client().get(`/api/invitations/${id}${link.search}`);
     expect(invitation.body.invitation_state).toBe('ACCEPTED');
   });
 });

@@ -1,24 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import type { TestPortal } from '@partner-portal/server/test-kit';
-import { CHROMIUM, launchBrowser, newPage } from '../support/browser.js';
-import { startPortal } from '../support/portal.js';
+import { describe, expect, it } from 'vitest';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM, newPage } from '../support/browser.js';
+import { usePortalAndBrowser } from '../support/portal.js';
 
 // The login page's background (docs/performance.md, "The login page on a slow connection"): the
 // pasture still first, the video once the e-mail field is usable, never for visitors who prefer
 // reduced motion, reduced data or Save-Data.
 
-let portal: TestPortal;
-let browser: Browser;
-
-beforeAll(async () => {
-  portal = await startPortal();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-});
+const e2e = usePortalAndBrowser();
 
 /** Records, inside the page, when the e-mail field first is usable and when a video first exists. */
 async function watchOrder(context: BrowserContext): Promise<void> {
@@ -59,7 +48,7 @@ async function stillAndNoVideo(page: Page): Promise<void> {
 
 describe('the login page background', () => {
   it('shows the pasture still first and starts the looping muted video only once the e-mail field is usable', async () => {
-    const context = await browser.newContext({ baseURL: portal.url });
+    const context = await e2e.browser.newContext({ baseURL: e2e.portal.url });
     await watchOrder(context);
     const { page, watch } = await newPage(context);
     await page.goto('/login');
@@ -88,7 +77,7 @@ describe('the login page background', () => {
   });
 
   it('never plays the video for a visitor who prefers reduced motion', async () => {
-    const context = await browser.newContext({ baseURL: portal.url, reducedMotion: 'reduce' });
+    const context = await e2e.browser.newContext({ baseURL: e2e.portal.url, reducedMotion: 'reduce' });
     const { page } = await newPage(context);
     await page.goto('/login');
     await stillAndNoVideo(page);
@@ -102,7 +91,7 @@ describe('the login page background', () => {
       headless: true,
       args: ['--no-sandbox', '--disable-gpu', '--enable-blink-features=PrefersReducedData'],
     });
-    const context = await withReducedData.newContext({ baseURL: portal.url });
+    const context = await withReducedData.newContext({ baseURL: e2e.portal.url });
     const { page } = await newPage(context);
     const cdp = await context.newCDPSession(page);
     await cdp.send('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-reduced-data', value: 'reduce' }] });
@@ -113,7 +102,7 @@ describe('the login page background', () => {
   });
 
   it('never plays the video when the browser asks to save data', async () => {
-    const context = await browser.newContext({ baseURL: portal.url });
+    const context = await e2e.browser.newContext({ baseURL: e2e.portal.url });
     // Chromium's Save-Data setting (navigator.connection.saveData) has no switch in headless mode
     await context.addInitScript(() => {
       Object.defineProperty(Navigator.prototype, 'connection', { configurable: true, get: () => ({ saveData: true }) });

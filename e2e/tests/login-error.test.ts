@@ -1,33 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { postgresAdapter, type TestPortal } from '@partner-portal/server/test-kit';
-import { launchBrowser, newPage } from '../support/browser.js';
-import { startPortal } from '../support/portal.js';
+import { describe, expect, it } from 'vitest';
+import { postgresAdapter } from '@partner-portal/server/test-kit';
+import { newPage } from '../support/browser.js';
+import { usePortalAndBrowser } from '../support/portal.js';
 
 /**
  * The login page's error (/login?loginError=…) shows only the portal's own translated message,
  * chosen by the error code (docs/security.md): even a stored record carrying someone else's text
  * (as records made before the fix did) shows none of it.
  */
-let portal: TestPortal;
-let browser: Browser;
-beforeAll(async () => {
-  portal = await startPortal();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-});
+const e2e = usePortalAndBrowser();
 
 describe('the login page’s error', () => {
   it('is the portal’s message for the error code, never the stored text', async () => {
-    const errors = new (postgresAdapter(portal.services.db))('PortalError');
+    const errors = new (postgresAdapter(e2e.portal.services.db))('PortalError');
     const record = { request_id: null, client_id: null, redirect_uri: null, response_mode: null, ui_locales: null, display_mode: null };
     const phishing = 'Call +31 555 0100 or visit https://evil.example/unlock';
     await errors.upsert('attacker-text', { ...record, error: 'account_locked', error_description: phishing } as never, 600);
     await errors.upsert('expired', { ...record, error: 'interaction_expired', error_description: phishing } as never, 600);
-    const context = await browser.newContext({ baseURL: portal.url });
+    const context = await e2e.browser.newContext({ baseURL: e2e.portal.url });
     const { page, watch } = await newPage(context);
     page.setDefaultTimeout(10_000);
     for (const [id, message] of [

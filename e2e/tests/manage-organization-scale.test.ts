@@ -1,48 +1,42 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext } from 'playwright-core';
-import type { TestPortal } from '@partner-portal/server/test-kit';
-import { axeProblems, launchBrowser, newPage } from '../support/browser.js';
-import { signedIn, startPortal } from '../support/portal.js';
+import type { BrowserContext } from 'playwright-core';
+import { axeProblems, newPage } from '../support/browser.js';
+import { signedIn, usePortalAndBrowser } from '../support/portal.js';
 
 /**
  * The side tree with 10,000 organizations: it loads, draws only the rows in view, and
  * filtering stays within 50 ms per keystroke.
  */
-let portal: TestPortal;
-let browser: Browser;
+const e2e = usePortalAndBrowser();
 let context: BrowserContext;
 
 beforeAll(async () => {
-  portal = await startPortal();
-  const db = portal.services.db;
-  const root = await db.query<{ path: string }>('SELECT path FROM organizations WHERE id = $1', [portal.rootOrganizationId]);
+  const db = e2e.portal.services.db;
+  const root = await db.query<{ path: string }>('SELECT path FROM organizations WHERE id = $1', [e2e.portal.rootOrganizationId]);
   const rootPath = root.rows[0]!.path;
   await db.query(
     `INSERT INTO organizations (parent_id, name, path, depth, can_create_sub_organization, sub_organization_can_have_children)
      SELECT $1::uuid, 'Partner ' || lpad(i::text, 3, '0'), $2 || '/partner-' || lpad(i::text, 3, '0'), 1, true, false FROM generate_series(1, 100) i`,
-    [portal.rootOrganizationId, rootPath],
+    [e2e.portal.rootOrganizationId, rootPath],
   );
   await db.query(
     `INSERT INTO organizations (parent_id, name, path, depth, can_create_sub_organization, sub_organization_can_have_children)
      SELECT p.id, 'Dealer ' || substr(p.name, 9) || '-' || lpad(j::text, 2, '0'), p.path || '/dealer-' || lpad(j::text, 2, '0'), 2, false, false
      FROM organizations p CROSS JOIN generate_series(1, 99) j WHERE p.parent_id = $1::uuid`,
-    [portal.rootOrganizationId],
+    [e2e.portal.rootOrganizationId],
   );
-  browser = await launchBrowser();
-  context = await signedIn(browser, portal, portal.adminUserId);
+  context = await signedIn(e2e.browser, e2e.portal, e2e.portal.adminUserId);
 });
 afterAll(async () => {
   await context?.close();
-  await browser?.close();
-  await portal?.close();
 });
 
 describe('the side tree at scale', () => {
   it('shows 10,000 organizations, drawing only the rows in view, and filters within 50 ms per keystroke', async () => {
     const { page, watch } = await newPage(context);
-    const count = await portal.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM organizations');
+    const count = await e2e.portal.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM organizations');
     expect(count.rows[0]!.n).toBeGreaterThanOrEqual(10_000);
-    await page.goto(`/manage-organization/${portal.rootOrganizationId}`);
+    await page.goto(`/manage-organization/${e2e.portal.rootOrganizationId}`);
     await page.getByRole('treeitem', { name: 'Partner 001' }).waitFor({ timeout: 30_000 });
     // open a partner: its 99 dealers join the rows, only those in view are in the DOM
     await page.getByRole('treeitem', { name: 'Partner 001' }).click();

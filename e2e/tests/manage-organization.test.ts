@@ -1,8 +1,17 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ADMIN_EMAIL, type HttpClient, type TestPortal } from '@partner-portal/server/test-kit';
-import { axeProblems, launchBrowser, newPage, whenStill, type PageWatch } from '../support/browser.js';
-import { invitationLink, openContext, openDialog, screenshot, signedIn, startPortal, userIdOf, VIEWPORTS } from '../support/portal.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { ADMIN_EMAIL, type HttpClient } from '@partner-portal/server/test-kit';
+import { axeProblems, newPage, whenStill, type PageWatch } from '../support/browser.js';
+import {
+  invitationLink,
+  openContext,
+  openDialog,
+  screenshot,
+  signedIn,
+  usePortalAndBrowser,
+  userIdOf,
+  VIEWPORTS,
+} from '../support/portal.js';
 
 /**
  * The organization-management story, in Chromium against the real server, database and SMTP sink: an
@@ -10,8 +19,7 @@ import { invitationLink, openContext, openDialog, screenshot, signedIn, startPor
  * their rights (the editor's locking rules checked in the DOM), searches, revokes and resends,
  * removes the user, deletes an organization; a sub-organization manager sees only their subtree.
  */
-let portal: TestPortal;
-let browser: Browser;
+const e2e = usePortalAndBrowser();
 let admin: BrowserContext;
 let adminApi: HttpClient;
 let page: Page;
@@ -25,10 +33,8 @@ const toast = (text: string | RegExp) => page.locator('.mantine-Notification-roo
 const idFromUrl = () => new URL(page.url()).pathname.split('/').pop()!;
 
 beforeAll(async () => {
-  portal = await startPortal();
-  browser = await launchBrowser();
-  adminApi = await portal.sessionFor(portal.adminUserId);
-  admin = await signedIn(browser, portal, adminApi);
+  adminApi = await e2e.portal.sessionFor(e2e.portal.adminUserId);
+  admin = await signedIn(e2e.browser, e2e.portal, adminApi);
   ({ page, watch } = await newPage(admin));
   page.setDefaultTimeout(10_000);
   const tree = await adminApi.get('/api/organizations/tree');
@@ -42,21 +48,19 @@ afterEach(async (ctx) => {
 });
 afterAll(async () => {
   await admin?.close();
-  await browser?.close();
-  await portal?.close();
 });
 
 /** A member made the real way: invited through the API, registered with the invitation's link. */
 async function acceptInvitation(organizationId: string, email: string, rights?: object) {
-  const before = portal.smtp.messages.length;
+  const before = e2e.portal.smtp.messages.length;
   const invited = await adminApi.post(`/api/organizations/${organizationId}/invitations`, {
     email_address: email,
     language_code: 'en',
     ...(rights ? { rights } : {}),
   });
   expect(invited.status).toBe(201);
-  const link = await invitationLink(portal, email, before);
-  const accepted = await portal.client().put(`/api/invitations/${link.pathname.split('/').pop()}/accept`, {
+  const link = await invitationLink(e2e.portal, email, before);
+  const accepted = await e2e.portal.client().put(`/api/invitations/${link.pathname.split('/').pop()}/accept`, {
     invitation_code: link.searchParams.get('code'),
     first_name: 'Mark',
     last_name: 'de Vries',
@@ -93,7 +97,7 @@ async function createSubOrganization(name: string, apps: string[], allowChildren
 
 describe('organization management', () => {
   it('shows the root organization with its tree, tables and actions, without axe violations', async () => {
-    await page.goto(`/manage-organization/${portal.rootOrganizationId}`);
+    await page.goto(`/manage-organization/${e2e.portal.rootOrganizationId}`);
     await page.getByRole('heading', { level: 1, name: rootName }).waitFor();
     await page.getByRole('tree', { name: 'Organizations' }).waitFor();
     expect(await page.getByRole('treeitem', { name: rootName }).getAttribute('aria-selected')).toBe('true');
@@ -203,8 +207,8 @@ describe('organization management', () => {
   });
 
   it('the invitee registers in Dutch and signs in', async () => {
-    const link = await invitationLink(portal, INVITEE);
-    const context = await openContext(browser, portal);
+    const link = await invitationLink(e2e.portal, INVITEE);
+    const context = await openContext(e2e.browser, e2e.portal);
     const { page: invitee, watch: inviteeWatch } = await newPage(context);
     await invitee.goto(link.pathname + link.search);
     await invitee.getByRole('heading', { level: 1, name: 'Welcome to the Partner Portal' }).waitFor();
@@ -344,10 +348,10 @@ describe('organization management', () => {
     await toast('Invitation revoked').waitFor();
     await page.waitForFunction(() => !document.body.innerText.includes('partner1@dealer-noord.nl'));
 
-    const before = portal.smtp.messages.length;
+    const before = e2e.portal.smtp.messages.length;
     await page.getByRole('button', { name: 'Resend invitation to partner2@dealer-noord.nl' }).click();
     await toast('Invitation has been resent').waitFor();
-    await invitationLink(portal, 'partner2@dealer-noord.nl', before);
+    await invitationLink(e2e.portal, 'partner2@dealer-noord.nl', before);
   });
 
   it('removes the user and deletes an empty organization, selecting its parent', async () => {
@@ -413,8 +417,8 @@ describe('organization management', () => {
     // the rights editor and the remove confirmation, on the root (provider) organization, for a
     // colleague of the administrator (one's own row offers neither)
     const staff = 'staff@nedap.example';
-    await acceptInvitation(portal.rootOrganizationId, staff);
-    await narrow.goto(`/manage-organization/${portal.rootOrganizationId}`);
+    await acceptInvitation(e2e.portal.rootOrganizationId, staff);
+    await narrow.goto(`/manage-organization/${e2e.portal.rootOrganizationId}`);
     expect(await narrow.getByRole('button', { name: `Edit rights of ${ADMIN_EMAIL}` }).getAttribute('aria-disabled')).toBe('true');
     await narrow.getByRole('button', { name: `Edit rights of ${staff}` }).click();
     const rights = await openDialog(narrow, `Edit rights of ${staff}`);
@@ -450,7 +454,7 @@ describe('organization management', () => {
     });
     const colleague = 'colleague@dealer-noord.nl';
     await acceptInvitation(ids.noord!, colleague);
-    const context = await signedIn(browser, portal, await userIdOf(portal, email));
+    const context = await signedIn(e2e.browser, e2e.portal, await userIdOf(e2e.portal, email));
     const { page: manager, watch: managerWatch } = await newPage(context);
     await manager.goto(`/manage-organization/${ids.noord}`);
     await manager.getByRole('heading', { level: 1, name: 'Dealer Noord' }).waitFor();

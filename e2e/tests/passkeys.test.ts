@@ -1,25 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { createUser, login, type TestPortal } from '@partner-portal/server/test-kit';
-import { addVirtualAuthenticator, launchBrowser, newPage } from '../support/browser.js';
-import { signedIn, startPortal } from '../support/portal.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { createUser, login } from '@partner-portal/server/test-kit';
+import { addVirtualAuthenticator, newPage } from '../support/browser.js';
+import { signedIn, usePortalAndBrowser } from '../support/portal.js';
 
 /**
  * Passkeys end to end in Chromium with the DevTools virtual authenticator (a platform
  * authenticator with user verification): register, sign in with the passkey alone, remove.
  * The portal runs on http://localhost (WebAuthn refuses IP addresses as relying party).
  */
-let portal: TestPortal;
-let browser: Browser;
-
-beforeAll(async () => {
-  portal = await startPortal({}, { publicHost: 'localhost' });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-});
+const e2e = usePortalAndBrowser({}, { publicHost: 'localhost' });
 
 /** Register a passkey from the page (creation options → navigator.credentials.create → the portal). */
 function registerPasskey(page: Page, name: string) {
@@ -67,8 +57,8 @@ const api = (page: Page, method: string, path: string) =>
 
 describe('passkeys in Chromium', () => {
   it('registers a passkey, signs in with it alone (satisfying a policy by itself), and removes it', async () => {
-    const user = await createUser(portal);
-    const context = await signedIn(browser, portal, user.id);
+    const user = await createUser(e2e.portal);
+    const context = await signedIn(e2e.browser, e2e.portal, user.id);
     const { page, watch } = await newPage(context);
     await page.goto('/health');
     await addVirtualAuthenticator(page);
@@ -79,11 +69,13 @@ describe('passkeys in Chromium', () => {
     expect(registered.body.recovery_codes).toHaveLength(10); // the first factor brings recovery codes
     let factors = await api(page, 'GET', '/api/factors');
     expect(factors.body!.passkeys).toEqual([expect.objectContaining({ name: 'Work laptop', last_used_at: null })]);
-    await portal.smtp.waitFor(user.email, (m) => m.subject === 'A second factor was added to your Partner Portal account');
+    await e2e.portal.smtp.waitFor(user.email, (m) => m.subject === 'A second factor was added to your Partner Portal account');
 
     // the provider's administrators require a second factor everywhere: the passkey satisfies it by itself
-    const admin = await portal.sessionFor(portal.adminUserId);
-    expect((await admin.put(`/api/organizations/${portal.rootOrganizationId}/second-factor-policy`, { required: true })).status).toBe(200);
+    const admin = await e2e.portal.sessionFor(e2e.portal.adminUserId);
+    expect((await admin.put(`/api/organizations/${e2e.portal.rootOrganizationId}/second-factor-policy`, { required: true })).status).toBe(
+      200,
+    );
 
     // signed out, the passkey alone signs in (discoverable: no e-mail address needed)
     expect((await api(page, 'POST', '/api/identity/logout')).status).toBe(200);
@@ -92,15 +84,17 @@ describe('passkeys in Chromium', () => {
     expect(signIn.status, JSON.stringify(signIn.body)).toBe(200);
     expect(signIn.body).toMatchObject({ error: null, next_step: null });
     expect((await api(page, 'GET', '/api/identity/user-info')).body!.email).toBe(user.email);
-    const { rows } = await portal.services.db.query<{ amr: string[] }>('SELECT amr FROM sessions WHERE user_id = $1', [user.id]);
+    const { rows } = await e2e.portal.services.db.query<{ amr: string[] }>('SELECT amr FROM sessions WHERE user_id = $1', [user.id]);
     expect(rows.map((r) => r.amr)).toEqual([['hwk', 'mfa']]);
     factors = await api(page, 'GET', '/api/factors');
     expect(factors.body!.passkeys[0].last_used_at).not.toBeNull();
 
     // a password sign-in of this account now needs a second step (the passkey counts as a factor)
-    const second = await login(portal.client(), user);
+    const second = await login(e2e.portal.client(), user);
     expect(second.body.next_step).toBe('second_factor');
-    expect((await admin.put(`/api/organizations/${portal.rootOrganizationId}/second-factor-policy`, { required: false })).status).toBe(200);
+    expect((await admin.put(`/api/organizations/${e2e.portal.rootOrganizationId}/second-factor-policy`, { required: false })).status).toBe(
+      200,
+    );
 
     // remove it: it no longer signs in
     const removed = await api(page, 'DELETE', `/api/factors/passkeys/${registered.body.passkey.id}`);

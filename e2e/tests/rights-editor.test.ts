@@ -1,30 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { createMember, createOrg, type Org, rights, type TestPortal } from '@partner-portal/server/test-kit';
-import { axeProblems, launchBrowser, newPage } from '../support/browser.js';
-import { openDialog, signedIn, startPortal } from '../support/portal.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { createMember, createOrg, type Org, rights } from '@partner-portal/server/test-kit';
+import { axeProblems, newPage } from '../support/browser.js';
+import { openDialog, signedIn, usePortalAndBrowser } from '../support/portal.js';
 
 /**
  * The rights editor in Chromium: unticking a full permission gives back every box as it was before
  * the tick (a slip must not grant everything), and the boxes an actor may not change (delegation,
  * docs/security.md) are disabled with the reason, the same rule the server enforces.
  */
-let portal: TestPortal;
-let browser: Browser;
+const e2e = usePortalAndBrowser();
 let partner: Org;
 
 beforeAll(async () => {
-  portal = await startPortal();
-  browser = await launchBrowser();
-  const { rows } = await portal.services.db.query<{ id: string; path: string; name: string }>(
+  const { rows } = await e2e.portal.services.db.query<{ id: string; path: string; name: string }>(
     'SELECT id, path, name FROM organizations WHERE id = $1',
-    [portal.rootOrganizationId],
+    [e2e.portal.rootOrganizationId],
   );
-  partner = await createOrg(portal, rows[0]!, 'Dealer Rechten', { canCreate: true });
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
+  partner = await createOrg(e2e.portal, rows[0]!, 'Dealer Rechten', { canCreate: true });
 });
 
 async function openRights(page: Page, email: string) {
@@ -44,12 +37,12 @@ const checkedNames = (page: Page) =>
 describe('the rights editor', () => {
   it('unticking full permission for all applications gives back every box as it was before the tick', async () => {
     const member = await createMember(
-      portal,
+      e2e.portal,
       partner,
       'nothing',
       rights((r) => (r.loyalty.user_request_manager = r.loyalty.user_access = true)),
     );
-    const context = await signedIn(browser, portal, portal.adminUserId);
+    const context = await signedIn(e2e.browser, e2e.portal, e2e.portal.adminUserId);
     const { page, watch } = await newPage(context);
     page.setDefaultTimeout(10_000);
     const dialog = await openRights(page, member.email);
@@ -72,7 +65,7 @@ describe('the rights editor', () => {
     // and what is saved is what was there
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'detached' });
-    const saved = await (await portal.sessionFor(portal.adminUserId)).get(`/api/members/rights/${member.memberId}`);
+    const saved = await (await e2e.portal.sessionFor(e2e.portal.adminUserId)).get(`/api/members/rights/${member.memberId}`);
     expect(saved.body.rights.global_full_permission).toBe(false);
     expect(saved.body.rights.partner_portal.user_full_permission).toBe(false);
     expect(saved.body.rights.loyalty).toMatchObject({ user_access: true, user_request_manager: true, user_full_permission: false });
@@ -82,19 +75,19 @@ describe('the rights editor', () => {
 
   it('disables, with the reason, the boxes a userManager does not hold, and every box of a member with more rights', async () => {
     const manager = await createMember(
-      portal,
+      e2e.portal,
       partner,
       'manager',
       rights((r) => (r.partner_portal.user_user_manager = true)),
     );
-    const plain = await createMember(portal, partner, 'plain', rights());
+    const plain = await createMember(e2e.portal, partner, 'plain', rights());
     const above = await createMember(
-      portal,
+      e2e.portal,
       partner,
       'above',
       rights((r) => (r.partner_portal.user_full_permission = true)),
     );
-    const context = await signedIn(browser, portal, manager.userId);
+    const context = await signedIn(e2e.browser, e2e.portal, manager.userId);
     const { page, watch } = await newPage(context);
     page.setDefaultTimeout(10_000);
 

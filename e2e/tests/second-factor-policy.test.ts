@@ -1,20 +1,26 @@
-import { createServer, type Server } from 'node:http';
 import { Secret, TOTP } from 'otpauth';
 import * as oidcClient from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext } from 'playwright-core';
 import {
   buildWorld,
   DCR_TOKEN,
   discover,
   registerClient,
   startAuthorization,
-  type TestPortal,
   USER_PASSWORD,
   type World,
 } from '@partner-portal/server/test-kit';
-import { addVirtualAuthenticator, launchBrowser } from '../support/browser.js';
-import { checkScreen, loginThroughUi, open, openContext, signedIn, startPortal } from '../support/portal.js';
+import { addVirtualAuthenticator } from '../support/browser.js';
+import {
+  checkScreen,
+  loginThroughUi,
+  open,
+  openContext,
+  signedIn,
+  useApplicationCallback,
+  usePortalAndBrowser,
+} from '../support/portal.js';
 
 /**
  * The second-factor policy in Chromium (docs/second-factors.md): the manage page shows each
@@ -23,27 +29,12 @@ import { checkScreen, loginThroughUi, open, openContext, signedIn, startPortal }
  * factor is led to set one up at the next sign-in — a passkey (DevTools virtual authenticator)
  * or an authenticator app — and reaches neither a client nor the portal before.
  */
-let portal: TestPortal;
-let browser: Browser;
+const e2e = usePortalAndBrowser({ DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN }, { publicHost: 'localhost' });
 let world: World;
-let application: Server;
-let REDIRECT_URI = '';
+const application = useApplicationCallback();
 
 beforeAll(async () => {
-  application = createServer((_req, res) =>
-    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Herd Monitor</title><h1>Signed in</h1>'),
-  );
-  await new Promise<void>((resolve) => application.listen(0, '127.0.0.1', resolve));
-  const address = application.address();
-  REDIRECT_URI = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/callback`;
-  portal = await startPortal({ DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN }, { publicHost: 'localhost' });
-  browser = await launchBrowser();
-  world = await buildWorld(portal);
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-  await new Promise((resolve) => application?.close(resolve));
+  world = await buildWorld(e2e.portal);
 });
 
 const code = (secret: string, stepsAhead = 0) =>
@@ -67,7 +58,7 @@ describe('the manage page', () => {
     const manager = await world.client('organizationManager');
     const started = await manager.post('/api/factors/totp');
     expect((await manager.post('/api/factors/totp/confirm', { code: code(started.body.secret) })).status).toBe(200);
-    const context = await signedIn(browser, portal, manager);
+    const context = await signedIn(e2e.browser, e2e.portal, manager);
     const { page, watch } = await open(context, `/manage-organization/${world.north.id}`);
     const card = page.getByTestId('second-factor-policy');
     await card.getByText('Not required: members may set up a second factor themselves in their profile.').waitFor();
@@ -99,7 +90,7 @@ describe('the manage page', () => {
     await checkScreen(page, watch, 'policy-inherited');
 
     // the provider's administrator requires it of dealer-a: its manager may not lift it, and sees the server's refusal
-    const admin = await portal.sessionFor(portal.adminUserId);
+    const admin = await e2e.portal.sessionFor(e2e.portal.adminUserId);
     expect((await admin.put(`/api/organizations/${world.dealerA.id}/second-factor-policy`, { required: true })).status).toBe(200);
     await page.goto(`/manage-organization/${world.dealerA.id}`);
     await card.getByText(`Required by ${world.dealerA.name}`).waitFor();
@@ -119,13 +110,13 @@ describe('the manage page', () => {
   });
 
   it('marks the organization in the side tree on a phone and a tablet, in Dutch and German', async () => {
-    const admin = await portal.sessionFor(portal.adminUserId);
+    const admin = await e2e.portal.sessionFor(e2e.portal.adminUserId);
     expect((await admin.put(`/api/organizations/${world.north.id}/second-factor-policy`, { required: true })).status).toBe(200);
     for (const [width, language, showTree, words, legend] of [
       [390, 'nl', 'Organisaties tonen', 'Tweede factor verplicht', 'Het schild markeert een organisatie'],
       [768, 'de', 'Organisationen anzeigen', 'Zweiter Faktor erforderlich', 'Das Schild markiert eine Organisation'],
     ] as const) {
-      const context = await signedIn(browser, portal, admin, { viewport: { width, height: 900 }, language });
+      const context = await signedIn(e2e.browser, e2e.portal, admin, { viewport: { width, height: 900 }, language });
       const { page, watch } = await open(context, `/manage-organization/${world.north.id}`);
       // on narrow screens the tree opens from a button above the page
       const show = page.getByRole('button', { name: showTree });
@@ -142,7 +133,7 @@ describe('the manage page', () => {
 
   it('a userManager sees the policy but cannot change it', async () => {
     const { page } = await open(
-      await signedIn(browser, portal, await world.client('userManager')),
+      await signedIn(e2e.browser, e2e.portal, await world.client('userManager')),
       `/manage-organization/${world.north.id}`,
     );
     await page.getByTestId('second-factor-policy').getByRole('heading', { name: 'Second factor' }).waitFor();
@@ -153,17 +144,17 @@ describe('the manage page', () => {
 
 describe('a member under a requirement without a factor', () => {
   beforeAll(async () => {
-    const admin = await portal.sessionFor(portal.adminUserId);
+    const admin = await e2e.portal.sessionFor(e2e.portal.adminUserId);
     expect((await admin.put(`/api/organizations/${world.north.id}/second-factor-policy`, { required: true })).status).toBe(200);
   });
 
   it('sets up a passkey at the sign-in of a client, reaching neither the client nor the portal before', async () => {
     const member = await world.fresh.member(world.north);
-    const client = await registerClient(portal, { client_name: 'Herd Monitor', redirect_uris: [REDIRECT_URI] });
-    const config = await discover(portal, client.client_id as string);
-    const start = await startAuthorization(config, REDIRECT_URI);
+    const client = await registerClient(e2e.portal, { client_name: 'Herd Monitor', redirect_uris: [application.redirectUri] });
+    const config = await discover(e2e.portal, client.client_id as string);
+    const start = await startAuthorization(config, application.redirectUri);
 
-    const context = await openContext(browser, portal);
+    const context = await openContext(e2e.browser, e2e.portal);
     const { page, watch } = await open(context, start.url.toString());
     await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.has('ReturnUrl'));
     await addVirtualAuthenticator(page);
@@ -179,7 +170,7 @@ describe('a member under a requirement without a factor', () => {
     expect(await page.getByTestId('recovery-codes').locator('li').count()).toBe(10);
     await checkScreen(page, watch, 'login-enrol-passkey-codes');
     await page.getByRole('button', { name: 'I have kept them' }).click();
-    await page.waitForURL((url) => url.toString().startsWith(REDIRECT_URI), { timeout: 20_000 });
+    await page.waitForURL((url) => url.toString().startsWith(application.redirectUri), { timeout: 20_000 });
 
     const tokens = await oidcClient.authorizationCodeGrant(config, new URL(page.url()), {
       pkceCodeVerifier: start.codeVerifier,
@@ -188,16 +179,16 @@ describe('a member under a requirement without a factor', () => {
     });
     expect(tokens.claims()?.email).toBe(member.email);
     expect(tokens.claims()?.amr).toEqual(['pwd', 'hwk', 'mfa']);
-    const factors = await portal.services.db.query<{ name: string }>('SELECT name FROM passkeys WHERE user_id = $1', [member.userId]);
+    const factors = await e2e.portal.services.db.query<{ name: string }>('SELECT name FROM passkeys WHERE user_id = $1', [member.userId]);
     expect(factors.rows).toEqual([{ name: 'Passkey 1' }]);
     await context.close();
   });
 
   it('sets up an authenticator app at the sign-in of the portal, reaching nothing before', async () => {
     const member = await world.fresh.member(world.north);
-    const client = await registerClient(portal, { client_name: 'Herd Monitor', redirect_uris: [REDIRECT_URI] });
-    const start = await startAuthorization(await discover(portal, client.client_id as string), REDIRECT_URI);
-    const context = await openContext(browser, portal);
+    const client = await registerClient(e2e.portal, { client_name: 'Herd Monitor', redirect_uris: [application.redirectUri] });
+    const start = await startAuthorization(await discover(e2e.portal, client.client_id as string), application.redirectUri);
+    const context = await openContext(e2e.browser, e2e.portal);
     const { page } = await open(context, '/login');
     await loginThroughUi(page, member.email, USER_PASSWORD);
     await page.getByRole('button', { name: 'Set up an authenticator app' }).click();

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { hashSecret, type TestPortal } from '@partner-portal/server/test-kit';
-import { launchBrowser, newPage, whenStill } from '../support/browser.js';
-import { signedIn, startPortal } from '../support/portal.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { hashSecret } from '@partner-portal/server/test-kit';
+import { newPage, whenStill } from '../support/browser.js';
+import { signedIn, usePortalAndBrowser } from '../support/portal.js';
 
 /**
  * Content security policy in a real browser: every page of docs/product.md, "Screens", anonymous and
@@ -11,24 +11,17 @@ import { signedIn, startPortal } from '../support/portal.js';
  * Violations are caught twice: the `securitypolicyviolation` DOM event (installed before any
  * page script runs) and Chromium's console report.
  */
-let portal: TestPortal;
-let browser: Browser;
+const e2e = usePortalAndBrowser();
 let invitation: { id: string; code: string };
 
 beforeAll(async () => {
-  portal = await startPortal();
-  browser = await launchBrowser();
   const code = randomBytes(32).toString('base64url');
-  const { rows } = await portal.services.db.query<{ id: string }>(
+  const { rows } = await e2e.portal.services.db.query<{ id: string }>(
     `INSERT INTO invitations (organization_id, email, state, code_hash, language_code, expires_at, last_sent_at)
      VALUES ($1, 'csp-invitee@example.com', 'PENDING', $2, 'en', now() + interval '7 days', now()) RETURNING id`,
-    [portal.rootOrganizationId, hashSecret(code)],
+    [e2e.portal.rootOrganizationId, hashSecret(code)],
   );
   invitation = { id: rows[0]!.id, code };
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
 });
 
 const anonymousPages = () => [
@@ -37,7 +30,7 @@ const anonymousPages = () => [
   '/loggedIn',
   '/forgot-password',
   '/forgot-password-confirmation',
-  `/reset-password?userId=${portal.adminUserId}&code=not-a-valid-code`,
+  `/reset-password?userId=${e2e.portal.adminUserId}&code=not-a-valid-code`,
   `/invitation/${invitation.id}?code=${invitation.code}`,
   `/invitation-external-identity/${invitation.id}?code=${invitation.code}`,
   '/error?errorId=unknown',
@@ -50,7 +43,7 @@ const signedInPages = () => [
   '/',
   '/profile',
   '/change-password',
-  `/manage-organization/${portal.rootOrganizationId}`,
+  `/manage-organization/${e2e.portal.rootOrganizationId}`,
   '/forbidden',
   '/error?errorId=unknown',
   '/this/page/does/not/exist',
@@ -91,7 +84,7 @@ async function settle(page: Page): Promise<void> {
 
 describe('content security policy in Chromium', () => {
   it('no page, anonymous, has a CSP violation, and the policy allows no inline script', async () => {
-    const context = await browser.newContext({ baseURL: portal.url });
+    const context = await e2e.browser.newContext({ baseURL: e2e.portal.url });
     try {
       const found: Record<string, string[]> = {};
       for (const path of anonymousPages()) {
@@ -107,7 +100,7 @@ describe('content security policy in Chromium', () => {
   });
 
   it('no page, signed in, has a CSP violation', async () => {
-    const context = await signedIn(browser, portal, portal.adminUserId, { reducedMotion: false });
+    const context = await signedIn(e2e.browser, e2e.portal, e2e.portal.adminUserId, { reducedMotion: false });
     try {
       const found: Record<string, string[]> = {};
       for (const path of signedInPages()) {
@@ -121,7 +114,7 @@ describe('content security policy in Chromium', () => {
   });
 
   it('an injected inline script is blocked and reported (the check itself works)', async () => {
-    const context = await browser.newContext({ baseURL: portal.url });
+    const context = await e2e.browser.newContext({ baseURL: e2e.portal.url });
     try {
       const { page } = await newPage(context);
       await page.addInitScript(() => {

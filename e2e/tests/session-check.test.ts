@@ -1,30 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Request } from 'playwright-core';
-import { createUser, type TestPortal } from '@partner-portal/server/test-kit';
-import { launchBrowser } from '../support/browser.js';
-import { loginThroughUi, open, openContext, startPortal } from '../support/portal.js';
+import { describe, expect, it } from 'vitest';
+import type { Request } from 'playwright-core';
+import { createUser } from '@partner-portal/server/test-kit';
+import { loginThroughUi, open, openContext, usePortalAndBrowser } from '../support/portal.js';
 
 /**
  * The once-a-second session check costs the server nothing: it reads the session indicator
  * cookie. An idle signed-in tab asks the server at most twice a minute; a logout in one tab
  * reloads the other within two seconds.
  */
-let portal: TestPortal;
-let browser: Browser;
-
-beforeAll(async () => {
-  portal = await startPortal();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-});
+const e2e = usePortalAndBrowser();
 
 describe('the session check', () => {
   it('an idle signed-in tab makes at most 2 server requests a minute', async () => {
-    const user = await createUser(portal);
-    const context = await openContext(browser, portal);
+    const user = await createUser(e2e.portal);
+    const context = await openContext(e2e.browser, e2e.portal);
     // the page's clock (timers, Date) under the test's control: the idle minute passes at once
     await context.clock.install();
     const { page } = await open(context, '/login');
@@ -34,7 +23,7 @@ describe('the session check', () => {
     await page.waitForLoadState('networkidle');
     const requests: string[] = [];
     const onRequest = (request: Request) => {
-      if (request.url().startsWith(portal.url)) requests.push(`${request.method()} ${new URL(request.url()).pathname}`);
+      if (request.url().startsWith(e2e.portal.url)) requests.push(`${request.method()} ${new URL(request.url()).pathname}`);
     };
     page.on('request', onRequest);
     // the minute really passes in the page: the session is asked for once in it (the refresh)
@@ -49,8 +38,8 @@ describe('the session check', () => {
   });
 
   it('logout in one tab reloads another within 2 s', async () => {
-    const user = await createUser(portal);
-    const context = await openContext(browser, portal);
+    const user = await createUser(e2e.portal);
+    const context = await openContext(e2e.browser, e2e.portal);
     const first = await open(context, '/login');
     await loginThroughUi(first.page, user.email, user.password);
     await first.page.waitForURL((url) => url.pathname === '/');

@@ -1,9 +1,8 @@
 import { Secret, TOTP } from 'otpauth';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { createUser, type TestPortal } from '@partner-portal/server/test-kit';
-import { addVirtualAuthenticator, launchBrowser } from '../support/browser.js';
-import { checkScreen, open, openContext, signedIn, startPortal } from '../support/portal.js';
+import { describe, expect, it } from 'vitest';
+import { createUser } from '@partner-portal/server/test-kit';
+import { addVirtualAuthenticator } from '../support/browser.js';
+import { checkScreen, open, openContext, signedIn, usePortalAndBrowser } from '../support/portal.js';
 
 /**
  * "Sign-in and security" of the profile and the second step of the login page, in Chromium:
@@ -12,17 +11,7 @@ import { checkScreen, open, openContext, signedIn, startPortal } from '../suppor
  * authenticator, then offered at the login page's e-mail step (conditional UI) and removed.
  * axe finds no serious violation on each screen.
  */
-let portal: TestPortal;
-let browser: Browser;
-
-beforeAll(async () => {
-  portal = await startPortal({}, { publicHost: 'localhost' });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-});
+const e2e = usePortalAndBrowser({}, { publicHost: 'localhost' });
 
 const code = (secret: string, stepsAhead = 0) =>
   new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({
@@ -31,8 +20,8 @@ const code = (secret: string, stepsAhead = 0) =>
 
 describe('authenticator app', () => {
   it('is set up from the profile, and the login page then asks for a code', async () => {
-    const user = await createUser(portal, { firstName: 'Tessa' });
-    const context = await signedIn(browser, portal, user.id);
+    const user = await createUser(e2e.portal, { firstName: 'Tessa' });
+    const context = await signedIn(e2e.browser, e2e.portal, user.id);
     const { page, watch } = await open(context, '/profile');
     await page.getByRole('heading', { name: 'Sign-in and security' }).waitFor();
     await checkScreen(page, watch, 'security');
@@ -52,7 +41,7 @@ describe('authenticator app', () => {
     await context.close();
 
     // the login page: e-mail, password, then the second step, by keyboard
-    const fresh = await openContext(browser, portal);
+    const fresh = await openContext(e2e.browser, e2e.portal);
     const login = await open(fresh, '/login');
     await login.page.getByLabel('E-mail address').fill(user.email);
     await login.page.keyboard.press('Enter');
@@ -74,8 +63,8 @@ describe('authenticator app', () => {
 
 describe('passkeys', () => {
   it('are added in the profile, offered at the e-mail step of the login page, and removed', async () => {
-    const user = await createUser(portal, { firstName: 'Pia' });
-    const context = await signedIn(browser, portal, user.id);
+    const user = await createUser(e2e.portal, { firstName: 'Pia' });
+    const context = await signedIn(e2e.browser, e2e.portal, user.id);
     const { page, watch } = await open(context, '/profile');
     await addVirtualAuthenticator(page);
     await page.getByLabel('Name of the passkey').fill('Work laptop');
@@ -118,8 +107,8 @@ describe('passkeys', () => {
 
 describe('renaming a passkey', () => {
   it('renames a passkey in the profile by keyboard; the list shows when it was added and last used', async () => {
-    const user = await createUser(portal, { firstName: 'Rik' });
-    const context = await signedIn(browser, portal, user.id);
+    const user = await createUser(e2e.portal, { firstName: 'Rik' });
+    const context = await signedIn(e2e.browser, e2e.portal, user.id);
     const { page, watch } = await open(context, '/profile');
     await addVirtualAuthenticator(page);
     await page.getByLabel('Name of the passkey').fill('Passkey');
@@ -143,7 +132,7 @@ describe('renaming a passkey', () => {
     await page.getByText('The passkey was renamed').waitFor();
     await page.getByText('Kitchen tablet', { exact: true }).waitFor();
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Rename passkey Kitchen tablet');
-    const { rows } = await portal.services.db.query<{ name: string }>('SELECT name FROM passkeys WHERE user_id = $1', [user.id]);
+    const { rows } = await e2e.portal.services.db.query<{ name: string }>('SELECT name FROM passkeys WHERE user_id = $1', [user.id]);
     expect(rows).toEqual([{ name: 'Kitchen tablet' }]);
     await context.close();
   });

@@ -1,22 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext } from 'playwright-core';
-import type { TestPortal } from '@partner-portal/server/test-kit';
-import { launchBrowser, newPage, seriousAxeViolations } from '../support/browser.js';
-import { startPortal } from '../support/portal.js';
+import type { BrowserContext } from 'playwright-core';
+import { newPage, seriousAxeViolations } from '../support/browser.js';
+import { usePortalAndBrowser } from '../support/portal.js';
 
-let portal: TestPortal;
-let browser: Browser;
+const e2e = usePortalAndBrowser();
 let context: BrowserContext;
 
 beforeAll(async () => {
-  portal = await startPortal();
-  browser = await launchBrowser();
-  context = await browser.newContext({ baseURL: portal.url });
+  context = await e2e.browser.newContext({ baseURL: e2e.portal.url });
 });
 afterAll(async () => {
   await context?.close();
-  await browser?.close();
-  await portal?.close();
 });
 
 describe('the web shell', () => {

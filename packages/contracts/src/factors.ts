@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { returnFields, trimmedText } from './fields.js';
 
 /**
  * Second factors: authenticator apps (TOTP, RFC 6238) with recovery codes, the second step of the
@@ -14,11 +15,7 @@ export const ACR_VALUES = [ACR_SINGLE_FACTOR, ACR_MULTI_FACTOR] as const;
 export const RECOVERY_CODE_COUNT = 10;
 
 /** A six-digit code of the authenticator app, or a recovery code (spaces and dashes ignored). */
-export const secondFactorCodeSchema = z
-  .string({ message: 'required_field' })
-  .trim()
-  .min(1, { message: 'required_field' })
-  .max(64, { message: 'second_factor_code_invalid' });
+export const secondFactorCodeSchema = trimmedText('required_field', 64, 'second_factor_code_invalid');
 
 /** The wire form of what the signed-in user has set up (GET /api/factors). */
 export const passkeySchema = z.object({
@@ -29,11 +26,7 @@ export const passkeySchema = z.object({
 });
 export type Passkey = z.infer<typeof passkeySchema>;
 
-export const passkeyNameSchema = z
-  .string({ message: 'required_field' })
-  .trim()
-  .min(1, { message: 'required_field' })
-  .max(100, { message: 'passkey_name_too_long' });
+export const passkeyNameSchema = trimmedText('required_field', 100, 'passkey_name_too_long');
 
 export const factorsResponseSchema = z.object({
   totp: z.object({ enabled: z.boolean(), confirmed_at: z.string().nullable() }),
@@ -129,7 +122,6 @@ export const webauthnOptionsSchema = webauthnJson;
 export const passkeyLoginRequestSchema = z.object({
   response: webauthnJson,
   remember: z.boolean().nullish(),
-  return_url: z.string().max(2000).nullish(),
-  return_path: z.string().max(2000).nullish(),
+  ...returnFields,
 });
 export type PasskeyLoginRequest = z.infer<typeof passkeyLoginRequestSchema>;

@@ -4,6 +4,7 @@ import { loginNextStepSchema } from './factors.js';
 import { rightsSchema } from './rights.js';
 import { PASSWORD_MAX_LENGTH } from './passwords.js';
 import { EMAIL_DOMAIN_PATTERN, normalizeEmailDomain } from './email-domains.js';
+import { pageFields, pageQuery, requiredText, returnFields, trimmedText } from './fields.js';
 
 /**
  * Every request and response payload of the API (docs/product.md, "People, organizations and invitations" and "Calls"), with the specification's field
@@ -13,13 +14,9 @@ import { EMAIL_DOMAIN_PATTERN, normalizeEmailDomain } from './email-domains.js';
 
 export const uuidSchema = z.uuid({ message: 'invalid_id' });
 export const languageCodeSchema = z.enum(USER_LANGUAGES, { message: 'invalid_language_code' });
-export const emailSchema = z
-  .string({ message: 'fill_in_email' })
-  .trim()
-  .min(1, { message: 'fill_in_email' })
-  .max(100, { message: 'invalid_email_address' })
-  .pipe(z.email({ message: 'invalid_email_address' }));
-const returnValue = z.string().max(2000).nullish();
+export const emailSchema = trimmedText('fill_in_email', 100, 'invalid_email_address').pipe(z.email({ message: 'invalid_email_address' }));
+/** The address typed at the sign-in (checked against the accounts, not as an address). */
+const loginEmail = trimmedText('fill_all_required_fields', 100);
 
 // ---- problem details (RFC 9457) -----------------------------------------------------------------
 
@@ -51,20 +48,18 @@ export const contextResponseSchema = z.object({
 export type ContextResponse = z.infer<typeof contextResponseSchema>;
 
 export const emailLoginRequestSchema = z.object({
-  email: z.string({ message: 'fill_all_required_fields' }).trim().min(1, { message: 'fill_all_required_fields' }).max(100),
+  email: loginEmail,
   invitation_login: z.boolean().nullish(),
-  return_url: returnValue,
-  return_path: returnValue,
+  ...returnFields,
 });
 export type EmailLoginRequest = z.infer<typeof emailLoginRequestSchema>;
 
 export const loginRequestSchema = z.object({
-  email: z.string({ message: 'fill_all_required_fields' }).trim().min(1, { message: 'fill_all_required_fields' }).max(100),
+  email: loginEmail,
   // up to the password policy's maximum (PASSWORD_MAX_LENGTH), so every password that can be set can sign in
   password: z.string({ message: 'fill_all_required_fields' }).min(1, { message: 'fill_all_required_fields' }).max(PASSWORD_MAX_LENGTH),
   remember: z.boolean().nullish(),
-  return_url: returnValue,
-  return_path: returnValue,
+  ...returnFields,
 });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
@@ -126,8 +121,6 @@ export const userInfoSchema = z.object({
 });
 export type UserInfo = z.infer<typeof userInfoSchema>;
 
-const requiredText = (key: string, max = 100) => z.string({ message: key }).min(1, { message: key }).max(max);
-
 export const changePasswordRequestSchema = z.object({
   current_password: requiredText('fill_all_required_fields', PASSWORD_MAX_LENGTH),
   new_password: requiredText('fill_all_required_fields', PASSWORD_MAX_LENGTH),
@@ -135,12 +128,16 @@ export const changePasswordRequestSchema = z.object({
 });
 export type ChangePasswordRequest = z.infer<typeof changePasswordRequestSchema>;
 
-const personName = (key: string) => z.string({ message: key }).trim().min(1, { message: key }).max(100, { message: 'invalid_member_name' });
+const personName = (key: string) => trimmedText(key, 100, 'invalid_member_name');
+const requiredLanguageCode = z
+  .string({ message: 'language_code_required' })
+  .min(1, { message: 'language_code_required' })
+  .pipe(languageCodeSchema);
 
 export const updateProfileRequestSchema = z.object({
   first_name: personName('first_name_required'),
   last_name: personName('last_name_required'),
-  language_code: z.string({ message: 'language_code_required' }).min(1, { message: 'language_code_required' }).pipe(languageCodeSchema),
+  language_code: requiredLanguageCode,
 });
 export type UpdateProfileRequest = z.infer<typeof updateProfileRequestSchema>;
 
@@ -171,14 +168,16 @@ export type App = z.infer<typeof appSchema>;
 export const subOrganizationSchema = z.object({ id: z.string(), name: z.string(), path: z.string(), can_be_deleted: z.boolean() });
 export type SubOrganization = z.infer<typeof subOrganizationSchema>;
 
+/** Which organization of the subtree a member or invitation belongs to (given by the subtree search). */
+const subtreePlacementFields = { organization_name: z.string().optional(), organization_path: z.string().optional() };
+
 export const organizationMemberSchema = z.object({
   id: z.string(),
   organization_id: z.string(),
   email_address: z.string(),
   first_name: z.string().optional(),
   last_name: z.string().optional(),
-  organization_name: z.string().optional(),
-  organization_path: z.string().optional(),
+  ...subtreePlacementFields,
   /** when the user last signed in (ISO 8601); null: never */
   last_sign_in_at: z.string().nullable().optional(),
 });
@@ -198,8 +197,7 @@ export const invitationSchema = z.object({
   is_external_identity_provider: z.boolean(),
   /** when a pending invitation's link stops working */
   expires_at: z.string().optional(),
-  organization_name: z.string().optional(),
-  organization_path: z.string().optional(),
+  ...subtreePlacementFields,
 });
 export type Invitation = z.infer<typeof invitationSchema>;
 
@@ -253,11 +251,7 @@ export const organizationNodeSchema: z.ZodType<OrganizationNode> = z.lazy(() =>
 // Recursive: registered with an id so the OpenAPI document can reference it as a component.
 z.globalRegistry.add(organizationNodeSchema, { id: 'OrganizationNode' });
 
-export const organizationNameSchema = z
-  .string({ message: 'organization_name_required' })
-  .trim()
-  .min(1, { message: 'organization_name_required' })
-  .max(100, { message: 'invalid_organization_name' });
+export const organizationNameSchema = trimmedText('organization_name_required', 100, 'invalid_organization_name');
 
 export const createOrganizationRequestSchema = z.object({
   parent_organization_id: uuidSchema,
@@ -305,7 +299,7 @@ export const acceptInvitationRequestSchema = z.object({
   email_address: z.string().max(100).optional(),
   first_name: personName('first_name_required'),
   last_name: personName('last_name_required'),
-  language_code: z.string({ message: 'language_code_required' }).min(1, { message: 'language_code_required' }).pipe(languageCodeSchema),
+  language_code: requiredLanguageCode,
   password: z.string().max(PASSWORD_MAX_LENGTH).nullish(),
   password_confirmation: z.string().max(PASSWORD_MAX_LENGTH).nullish(),
   opt_in_for_newsletter: z.boolean().default(false),
@@ -340,15 +334,13 @@ export const inactiveDaysSchema = z
 export const memberSearchQuerySchema = z.object({
   organizationId: uuidSchema,
   q: z.string().max(100).default(''),
-  page: z.coerce.number().int().min(1).max(100000).default(1),
+  page: pageQuery,
   pageSize: z.coerce.number().int().min(1).max(200).default(50),
   /** only members not signed in for this many days (never signed in counts as inactive); pending invitations are left out */
   inactiveDays: inactiveDaysSchema.optional(),
 });
 export const memberSearchResponseSchema = z.object({
-  total: z.number().int(),
-  page: z.number().int(),
-  page_size: z.number().int(),
+  ...pageFields,
   /** pending invitations matching (the invitations list is paged like the members list) */
   invitations_total: z.number().int().optional(),
   /** true when more members match than `total` (counting stops at 1,000) */
@@ -457,7 +449,7 @@ export const auditFilterSchema = z.object(auditFilterFields).refine(fromNotAfter
 export type AuditFilter = z.infer<typeof auditFilterSchema>;
 
 export const auditQuerySchema = z
-  .object({ ...auditFilterFields, page: z.coerce.number().int().min(1).max(100000).default(1) })
+  .object({ ...auditFilterFields, page: pageQuery })
   .refine(fromNotAfterTo, { message: 'validation_failed', path: ['to'] });
 
 export const auditEntrySchema = z.object({
@@ -476,9 +468,7 @@ export const auditEntrySchema = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 export const auditResponseSchema = z.object({
-  total: z.number().int(),
-  page: z.number().int(),
-  page_size: z.number().int(),
+  ...pageFields,
   entries: z.array(auditEntrySchema),
 });
 
