@@ -51,6 +51,11 @@ describe.each(CASES)('the header picker ($code at $width px)', (c) => {
     await page.getByRole('heading', { name: c.welcome }).waitFor();
     expect(await lang(page)).toBe(c.code);
     await expect.poll(() => savedLanguage(user.id)).toBe(c.code);
+    // the picker and the whole user menu fit in the header
+    const menu = await page
+      .getByRole('button', { name: /^(User menu of|Menu do usuário de|Gebruikersmenu van|Benutzermenü von)/ })
+      .boundingBox();
+    expect(menu!.x + menu!.width).toBeLessThanOrEqual(c.width);
     await checkScreen(page, watch, `language-choice-home-${c.code}`);
     await page.screenshot({ path: `${SHOTS}header-${c.width}-${c.code}.png` });
 

@@ -16,7 +16,7 @@ export function LanguageChoice({ user }: { user: UserInfo }) {
     <NativeSelect
       aria-label={t('interface_language')}
       size="xs"
-      w={{ base: 136, sm: 190 }}
+      w={{ base: 120, sm: 190 }}
       leftSection={<IconLanguage size={14} aria-hidden />}
       data={INTERFACE_LANGUAGES.map((code) => ({ value: code, label: LANGUAGE_NAMES[code] }))}
       value={knownInterfaceLanguage(i18n.language)}

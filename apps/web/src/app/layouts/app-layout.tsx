@@ -31,8 +31,14 @@ export function AppLayout() {
       <AppShell header={{ height: 60 }} padding={0}>
         <AppShell.Header px="md" withBorder>
           <Group h="100%" justify="space-between" wrap="nowrap">
-            <UnstyledButton component={Link} to="/">
-              <Logo size={30} />
+            {/* below 576 px the mark alone, so the language picker and the user menu fit at 390 px */}
+            <UnstyledButton component={Link} to="/" aria-label="Partner Portal">
+              <Box visibleFrom="xs">
+                <Logo size={30} />
+              </Box>
+              <Box hiddenFrom="xs">
+                <Logo size={30} withText={false} />
+              </Box>
             </UnstyledButton>
             {user && (
               <Group gap="xs" wrap="nowrap">
