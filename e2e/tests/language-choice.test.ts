@@ -80,7 +80,7 @@ describe.each(CASES)('the header picker ($code at $width px)', (c) => {
     await second.page.goto('/login');
     await second.page.getByLabel('E-mail address').fill(user.email);
     await second.page.getByRole('button', { name: 'Next' }).click();
-    await second.page.locator('input[name="password"]').fill(user.password!);
+    await second.page.locator('input[name="password"]').fill(user.password);
     await second.page.getByRole('button', { name: 'Log in' }).click();
     await second.page.getByRole('heading', { name: c.welcome }).waitFor();
     expect(await lang(second.page)).toBe(c.code);
@@ -157,7 +157,7 @@ describe('sign-out', () => {
     const { page } = await open(context, '/login');
     await page.getByLabel('E-mail address').fill(user.email);
     await page.getByRole('button', { name: 'Next' }).click();
-    await page.locator('input[name="password"]').fill(user.password!);
+    await page.locator('input[name="password"]').fill(user.password);
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.getByRole('heading', { name: 'Welkom, Terry' }).waitFor();
     await page.getByRole('button', { name: /Gebruikersmenu van/ }).click();

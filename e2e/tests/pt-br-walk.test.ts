@@ -52,7 +52,7 @@ describe('pt-BR walk at 390 px', () => {
     await page.getByRole('button', { name: 'Próximo' }).click();
     const password = page.locator('input[name="password"]');
     await password.waitFor();
-    await password.fill(user.password!);
+    await password.fill(user.password);
     await page.getByRole('button', { name: 'Entrar' }).click();
 
     // home, in Portuguese; the choice is the user's language now

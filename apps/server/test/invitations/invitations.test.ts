@@ -219,7 +219,9 @@ describe('PUT /api/invitations/{id}/accept', () => {
     expect((await portal.client().get(`/api/invitations/${id}?code=${code}`)).body.language_code).toBe('pt-BR');
     const res = await accept(id, { invitation_code: code, password: STRONG, password_confirmation: STRONG, language_code: 'pt-BR' });
     expect(res.status).toBe(204);
-    const user = await portal.services.db.query<{ language_code: string }>("SELECT language_code FROM users WHERE lower(email) = 'ana@example.com'");
+    const user = await portal.services.db.query<{ language_code: string }>(
+      "SELECT language_code FROM users WHERE lower(email) = 'ana@example.com'",
+    );
     expect(user.rows[0]!.language_code).toBe('pt-BR');
   });
 
