@@ -136,7 +136,7 @@ describe('guards', () => {
 });
 
 describe('logout and languages', () => {
-  it('applies the user language at login, and logout resets it to en-GB and lands on /login', async () => {
+  it('applies the user language at login, and logout keeps it and lands on /login', async () => {
     const user = await createUser(e2e.portal, { language: 'nl', firstName: 'Anke' });
     const context = await openContext(e2e.browser, e2e.portal);
     const { page, watch } = await open(context, '/login');
@@ -148,7 +148,7 @@ describe('logout and languages', () => {
     await page.getByRole('menuitem', { name: 'Uitloggen' }).click();
     await page.waitForURL((url) => url.pathname === '/login');
     await page.getByRole('heading', { name: 'Partner Portal' }).waitFor();
-    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en-GB');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('nl');
     // the session is gone
     const res = await page.evaluate(() => fetch('/api/identity/user-info', { headers: { 'X-CSRF': '1' } }).then((r) => r.status));
     expect(res).toBe(401);

@@ -39,7 +39,7 @@ export const ERRORS = {
   first_name_required: { status: 400, title: 'First name is required' },
   last_name_required: { status: 400, title: 'Last name is required' },
   language_code_required: { status: 400, title: 'Language is required' },
-  invalid_language_code: { status: 400, title: 'Language code must be one of en, nl, de, fr, es' },
+  invalid_language_code: { status: 400, title: 'Language code must be one of en, nl, de, fr, es, pt-BR' },
   token_required: { status: 400, title: 'Token is required' },
   user_id_required: { status: 400, title: 'User id is required' },
   reset_link_expired: { status: 409, title: 'Your reset link has already been used or is expired' },

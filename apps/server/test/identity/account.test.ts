@@ -123,10 +123,19 @@ describe('PUT /api/identity/update-profile', () => {
     expect(fieldKeys(res.body, 'language_code')).toContain('language_code_required');
   });
 
-  it('400 invalid_language_code for a language outside en, nl, de, fr, es', async () => {
-    const res = await (await aNewUser()).put('/api/identity/update-profile', { first_name: 'A', last_name: 'B', language_code: 'pt' });
-    expect(res.status).toBe(400);
-    expect(fieldKeys(res.body, 'language_code')).toContain('invalid_language_code');
+  it('400 invalid_language_code for a language outside en, nl, de, fr, es, pt-BR', async () => {
+    for (const language_code of ['pt', 'pt-br', 'it']) {
+      const res = await (await aNewUser()).put('/api/identity/update-profile', { first_name: 'A', last_name: 'B', language_code });
+      expect(res.status, language_code).toBe(400);
+      expect(fieldKeys(res.body, 'language_code')).toContain('invalid_language_code');
+    }
+  });
+
+  it('keeps pt-BR, the sixth user language (docs/decisions/012-user-languages.md)', async () => {
+    const client = await aNewUser();
+    const res = await client.put('/api/identity/update-profile', { first_name: 'Ana', last_name: 'Souza', language_code: 'pt-BR' });
+    expect(res.status).toBe(204);
+    expect((await client.get('/api/identity/user-info')).body.languageCode).toBe('pt-BR');
   });
 
   it('401 without a session', async () => {
@@ -149,6 +158,8 @@ describe('forgot, validate and reset password', () => {
     const url = new URL(link);
     expect(`${url.origin}${url.pathname}`).toBe(`${portal.url}/reset-password`);
     expect(url.searchParams.get('userId')).toBe(user.id);
+    // the page speaks the user's language whatever the browser's
+    expect(url.searchParams.get('lang')).toBe('de');
     const code = url.searchParams.get('code')!;
     expect(Buffer.from(code, 'base64url').length).toBeGreaterThanOrEqual(16);
     // only a hash is stored

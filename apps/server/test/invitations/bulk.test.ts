@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => portal?.close());
 
-const LANGUAGES = ['en', 'nl', 'de', 'fr', 'es', ''];
+const LANGUAGES = ['en', 'nl', 'de', 'fr', 'es', 'pt-BR', ''];
 
 interface Row {
   email: string;
@@ -72,7 +72,7 @@ async function buildRows(): Promise<Row[]> {
         email: `lang${i}@partner.example`,
         first: 'L',
         last: 'L',
-        language: n % 2 ? 'xx' : 'pt-BR',
+        language: n % 2 ? 'xx' : 'it',
         expected: 'invalid_language',
       });
     } else if (n < 10) {

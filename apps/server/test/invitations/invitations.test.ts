@@ -209,6 +209,22 @@ describe('resend and revoke', () => {
 });
 
 describe('PUT /api/invitations/{id}/accept', () => {
+  it('invites and registers in pt-BR: the e-mail in Portuguese, its link carrying the language', async () => {
+    const created = await invite(f.userMgrA.client, f.tree.north.id, { email_address: 'ana@example.com', language_code: 'pt-BR' });
+    expect(created.status).toBe(201);
+    expect(created.body.invitation.language_code).toBe('pt-BR');
+    const { id, code, url, mail } = await linkFor('ana@example.com');
+    expect(url.searchParams.get('lang')).toBe('pt-BR');
+    expect(mail.subject).toContain('Você foi convidado');
+    expect((await portal.client().get(`/api/invitations/${id}?code=${code}`)).body.language_code).toBe('pt-BR');
+    const res = await accept(id, { invitation_code: code, password: STRONG, password_confirmation: STRONG, language_code: 'pt-BR' });
+    expect(res.status).toBe(204);
+    const user = await portal.services.db.query<{ language_code: string }>(
+      "SELECT language_code FROM users WHERE lower(email) = 'ana@example.com'",
+    );
+    expect(user.rows[0]!.language_code).toBe('pt-BR');
+  });
+
   it('registers a native account with the invitation’s rights (argon2id password, names trimmed, language, newsletter, agreement)', async () => {
     // the inviter holds every right it hands out (docs/security.md, "Delegated administration")
     const created = await invite(f.admin.client, f.tree.farm.id, {

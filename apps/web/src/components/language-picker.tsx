@@ -2,19 +2,16 @@ import { NativeSelect } from '@mantine/core';
 import { IconLanguage } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { INTERFACE_LANGUAGES, knownInterfaceLanguage, type InterfaceLanguage } from '@partner-portal/contracts';
-import { changeLanguage } from '@/lib/i18n';
+import { changeLanguage, markLanguageChosen } from '@/lib/i18n';
 import { LANGUAGE_NAMES } from './language-names';
 
-const CHOSEN_KEY = 'pp.language.chosen';
-
-/** Whether the visitor picked a language themselves in this tab (then an invitation's language does not override it). */
-export function visitorChoseLanguage(): boolean {
-  return sessionStorage.getItem(CHOSEN_KEY) === '1';
-}
+export { visitorChoseLanguage } from '@/lib/i18n';
 
 /**
  * The interface language for visitors who are not signed in (login and invitation pages): all six
- * interface languages, each named in itself. Signed-in users' interface follows their profile.
+ * interface languages, each named in itself. The choice is marked as the visitor's own: an
+ * invitation's language does not override it, and a sign-in saves it to the profile
+ * (lib/session.ts, applyUserLanguage). Signed-in pages have LanguageChoice in their header.
  */
 export function LanguagePicker() {
   const { t, i18n } = useTranslation();
@@ -28,7 +25,7 @@ export function LanguagePicker() {
       data={INTERFACE_LANGUAGES.map((code) => ({ value: code, label: LANGUAGE_NAMES[code] }))}
       value={current}
       onChange={(e) => {
-        sessionStorage.setItem(CHOSEN_KEY, '1');
+        markLanguageChosen(true);
         void changeLanguage(e.currentTarget.value as InterfaceLanguage);
       }}
     />

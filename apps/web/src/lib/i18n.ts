@@ -1,6 +1,6 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { DEFAULT_INTERFACE_LANGUAGE, INTERFACE_LANGUAGES, knownInterfaceLanguage, type InterfaceLanguage } from '@partner-portal/contracts';
+import { DEFAULT_INTERFACE_LANGUAGE, INTERFACE_LANGUAGES, interfaceLanguageOf, type InterfaceLanguage } from '@partner-portal/contracts';
 import enGB from '../locales/en-GB.json';
 
 /**
@@ -16,10 +16,53 @@ const loaders: Record<Exclude<InterfaceLanguage, 'en-GB'>, () => Promise<{ defau
 };
 
 const STORAGE_KEY = 'pp.language';
+const CHOSEN_KEY = 'pp.language.chosen';
 
-export function storedLanguage(): InterfaceLanguage {
+/** The language picked earlier on this device, if any. */
+export function storedLanguage(): InterfaceLanguage | null {
   const value = localStorage.getItem(STORAGE_KEY);
-  return knownInterfaceLanguage(value);
+  return (INTERFACE_LANGUAGES as readonly string[]).includes(value ?? '') ? (value as InterfaceLanguage) : null;
+}
+
+/** Whether the visitor picked a language themselves in this tab (a link's or an invitation's language does not override it). */
+export function visitorChoseLanguage(): boolean {
+  return sessionStorage.getItem(CHOSEN_KEY) === '1';
+}
+
+/** Mark (or, once saved to the profile, unmark) the language shown as picked by the visitor in this tab. */
+export function markLanguageChosen(chosen: boolean): void {
+  if (chosen) sessionStorage.setItem(CHOSEN_KEY, '1');
+  else sessionStorage.removeItem(CHOSEN_KEY);
+}
+
+/** The language of the link the app was opened with (`lang`, which reset and invitation links carry), if any. */
+let linkLanguage: InterfaceLanguage | null = null;
+
+/** Whether the app was opened with a link that names its language (then it wins over the user's saved one). */
+export function openedWithLinkLanguage(): boolean {
+  return linkLanguage !== null;
+}
+
+/** The first of the browser's languages (Accept-Language) the interface speaks, if any. */
+function browserLanguage(): InterfaceLanguage | null {
+  for (const tag of navigator.languages.length ? navigator.languages : [navigator.language]) {
+    const language = interfaceLanguageOf(tag);
+    if (language) return language;
+  }
+  return null;
+}
+
+/**
+ * The language the app starts in (docs/decisions/012-user-languages.md): the link's, the one picked
+ * earlier on this device, the browser's, en-GB. A signed-in user's saved language follows once the
+ * session is known (app/layouts/app-layout.tsx).
+ */
+function startLanguage(): { language: InterfaceLanguage; remember: boolean } {
+  linkLanguage = visitorChoseLanguage() ? null : interfaceLanguageOf(new URLSearchParams(window.location.search).get('lang'));
+  if (linkLanguage) return { language: linkLanguage, remember: false };
+  const stored = storedLanguage();
+  if (stored) return { language: stored, remember: true };
+  return { language: browserLanguage() ?? DEFAULT_INTERFACE_LANGUAGE, remember: false };
 }
 
 /** Languages whose main bundle is loaded (a feature's bundle alone does not count). */
@@ -34,7 +77,7 @@ let switchingTo: InterfaceLanguage | null = null;
  * bundle of every feature shown so far. react-i18next renders again at the switch, not when a
  * bundle is added later, so a switch before a feature's bundle left that feature in English.
  */
-export async function changeLanguage(language: InterfaceLanguage): Promise<void> {
+export async function changeLanguage(language: InterfaceLanguage, options: { remember?: boolean } = {}): Promise<void> {
   switchingTo = language;
   try {
     if (!loadedMain.has(language)) {
@@ -47,7 +90,8 @@ export async function changeLanguage(language: InterfaceLanguage): Promise<void>
   } finally {
     if (switchingTo === language) switchingTo = null;
   }
-  localStorage.setItem(STORAGE_KEY, language);
+  // a language from a link or the browser is shown, not kept as this device's choice
+  if (options.remember !== false) localStorage.setItem(STORAGE_KEY, language);
   document.documentElement.lang = language;
   await i18n.changeLanguage(language);
 }
@@ -68,8 +112,8 @@ async function setUp(): Promise<typeof i18n> {
     interpolation: { escapeValue: false },
     returnNull: false,
   });
-  const language = storedLanguage();
-  if (language !== 'en-GB') await changeLanguage(language);
+  const { language, remember } = startLanguage();
+  if (language !== DEFAULT_INTERFACE_LANGUAGE) await changeLanguage(language, { remember });
   return i18n;
 }
 

@@ -1,8 +1,15 @@
 import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { interfaceLanguageFor, SESSION_INDICATOR_COOKIE, type UserInfo } from '@partner-portal/contracts';
+import {
+  interfaceLanguageFor,
+  knownInterfaceLanguage,
+  SESSION_INDICATOR_COOKIE,
+  userLanguageFor,
+  type InterfaceLanguage,
+  type UserInfo,
+} from '@partner-portal/contracts';
 import { ApiError, api } from './api';
-import { changeLanguage } from './i18n';
+import { changeLanguage, i18n, markLanguageChosen, visitorChoseLanguage } from './i18n';
 import { queryClient } from './query-client';
 
 /** The session user (GET /api/identity/user-info), or null when not logged in. */
@@ -57,15 +64,41 @@ export async function reloadSessionUser(): Promise<UserInfo | null> {
   return queryClient.fetchQuery({ queryKey: sessionQueryKey, queryFn: fetchSessionUser, staleTime: 0 });
 }
 
-/** After login: the interface follows the user's language (docs/product.md, "Flows and states"). */
-export async function applyUserLanguage(user: UserInfo | null): Promise<void> {
-  if (user) await changeLanguage(interfaceLanguageFor(user.languageCode));
+/**
+ * Save a language as the signed-in user's (PUT /api/identity/update-profile, names unchanged) and
+ * show it; the session user in the cache holds it at once, so nothing switches back.
+ */
+export async function saveUserLanguage(user: UserInfo, language: InterfaceLanguage): Promise<void> {
+  const languageCode = userLanguageFor(language);
+  await changeLanguage(language);
+  if (languageCode === user.languageCode) return;
+  await api.put('/identity/update-profile', { first_name: user.firstName, last_name: user.lastName, language_code: languageCode });
+  queryClient.setQueryData<UserInfo | null>(sessionQueryKey, (current) => (current ? { ...current, languageCode } : current));
 }
 
-/** After logout: every cached answer is dropped and the interface returns to en-GB (docs/product.md, "Flows and states"). */
+/**
+ * After login (docs/product.md, "Flows and states"): a language the visitor picked on the login page
+ * becomes the user's (docs/decisions/012-user-languages.md); otherwise the interface follows the
+ * user's saved language.
+ */
+export async function applyUserLanguage(user: UserInfo | null): Promise<void> {
+  if (!user) return;
+  const picked = visitorChoseLanguage() ? knownInterfaceLanguage(i18n.language) : null;
+  markLanguageChosen(false);
+  if (picked) {
+    try {
+      await saveUserLanguage(user, picked);
+      return;
+    } catch {
+      // not saved (the profile is incomplete, say): the saved language stays
+    }
+  }
+  await changeLanguage(interfaceLanguageFor(user.languageCode));
+}
+
+/** After logout: every cached answer is dropped; the interface keeps its language (docs/product.md, "Flows and states"). */
 export async function clearSession(): Promise<void> {
   await queryClient.cancelQueries();
   queryClient.clear();
   queryClient.setQueryData(sessionQueryKey, null);
-  await changeLanguage('en-GB');
 }

@@ -70,7 +70,8 @@ async function sendResetEmail(services: Services, oidc: Oidc, email: string): Pr
   if (!user || user.external_idp || oidc.upstream?.ownsEmail(user.email)) return;
   const code = newSecret();
   await q.createResetToken(services.db, user.id, hashSecret(code), config.RESET_TOKEN_TTL_SECONDS);
-  const link = `${config.publicUrl}/reset-password?userId=${encodeURIComponent(user.id)}&code=${encodeURIComponent(code)}`;
+  // the link carries the user's language: the page speaks it whatever the browser's
+  const link = `${config.publicUrl}/reset-password?userId=${encodeURIComponent(user.id)}&code=${encodeURIComponent(code)}&lang=${encodeURIComponent(user.language_code)}`;
   const message = passwordResetEmail({ language: user.language_code, link, firstName: user.first_name });
   await services.mailer.send({ to: user.email, ...message, kind: 'password-reset' });
 }

@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { BULK_INVITATION_MAX_ROWS, USER_LANGUAGES } from '@partner-portal/contracts';
+import { BULK_INVITATION_MAX_ROWS, userLanguageOf, type UserLanguage } from '@partner-portal/contracts';
 import { AppError } from '../../http/problem.js';
 
 /** Reading a bulk invitation file: csv-parse, the columns it may name, and the cells a row may hold. */
@@ -94,9 +94,8 @@ export function reported(value: string): string {
   return value.replace(NOT_TEXT_ALL, '\uFFFD');
 }
 
-export function languageOf(value: string): string | null | undefined {
-  const code = value.trim().toLowerCase();
-  if (!code) return null;
-  const base = code.split(/[-_]/)[0]!;
-  return (USER_LANGUAGES as readonly string[]).includes(base) ? base : undefined;
+/** A row's language: a user language (a tag such as 'nl-BE' or 'pt' names its own), null when empty, undefined when unknown. */
+export function languageOf(value: string): UserLanguage | null | undefined {
+  if (!value.trim()) return null;
+  return userLanguageOf(value) ?? undefined;
 }

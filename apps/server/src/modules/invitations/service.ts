@@ -29,9 +29,10 @@ import type { InvitationRow } from './queries.js';
  * as SHA-256 hashes; a resend issues a new code (the old link stops working).
  */
 
-export function invitationLink(config: Config, invitation: { id: string; isExternal: boolean }, code: string): string {
+/** The invitation page's link: its code, and its language (the page speaks the language of the e-mail). */
+export function invitationLink(config: Config, invitation: { id: string; isExternal: boolean; language: string }, code: string): string {
   const route = invitation.isExternal ? 'invitation-external-identity' : 'invitation';
-  return `${config.publicUrl}/${route}/${invitation.id}?code=${encodeURIComponent(code)}`;
+  return `${config.publicUrl}/${route}/${invitation.id}?code=${encodeURIComponent(code)}&lang=${encodeURIComponent(invitation.language)}`;
 }
 
 export function codeMatches(row: InvitationRow, code: string | undefined): boolean {
@@ -225,7 +226,7 @@ export class Invitations {
     inviterName: string,
   ): Promise<void> {
     const { config, mailer } = this.deps;
-    const link = invitationLink(config, { id: row.id, isExternal: row.is_external_identity_provider }, code);
+    const link = invitationLink(config, { id: row.id, isExternal: row.is_external_identity_provider, language: row.language_code }, code);
     await mailer.send({
       to: row.email,
       kind: 'invitation',

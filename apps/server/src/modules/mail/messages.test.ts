@@ -30,6 +30,6 @@ describe('e-mail messages', () => {
   });
 
   it('falls back to English for an unknown language', () => {
-    expect(passwordResetEmail({ language: 'pt', link }).subject).toBe(passwordResetEmail({ language: 'en', link }).subject);
+    expect(passwordResetEmail({ language: 'it', link }).subject).toBe(passwordResetEmail({ language: 'en', link }).subject);
   });
 });

@@ -2,7 +2,7 @@ import { USER_LANGUAGES, type UserLanguage } from '@partner-portal/contracts';
 import { button, emailHtml, linkFallback, paragraph } from './layout.js';
 
 /**
- * The e-mails of the portal in the five user languages (docs/product.md: the recipient's language,
+ * The e-mails of the portal in the six user languages (docs/product.md: the recipient's language,
  * multipart text and HTML). Pure functions: the caller sends the result with the mailer.
  */
 export interface RenderedEmail {
@@ -116,6 +116,23 @@ const TEXTS: Record<UserLanguage, Texts> = {
     inviteButton: 'Aceptar la invitación',
     inviteExpiry: 'La invitación caduca a las dos semanas. Si ha caducado, pide a tu administrador que la vuelva a enviar.',
     linkFallback: 'Si el botón no funciona, copia este enlace en tu navegador:',
+    signature: 'Partner Portal',
+  },
+  'pt-BR': {
+    resetSubject: 'Redefina sua senha do Partner Portal',
+    resetGreeting: (v) => (v.firstName ? `Olá, ${v.firstName},` : 'Olá,'),
+    resetIntro: 'Recebemos uma solicitação para redefinir a senha da sua conta do Partner Portal.',
+    resetButton: 'Escolher uma nova senha',
+    resetExpiry: 'Este link funciona uma única vez e expira em uma hora.',
+    resetIgnore: 'Se você não fez essa solicitação, pode ignorar este e-mail; sua senha continua a mesma.',
+    inviteSubject: (v) => `Você foi convidado para o Partner Portal de ${v.organizationName}`,
+    inviteGreeting: 'Olá,',
+    inviteIntro: (v) =>
+      `${v.inviterName} convida você a participar de ${v.organizationName} no Partner Portal: todos os aplicativos relevantes para parceiros e revendedores em um só lugar.`,
+    inviteIntroExternal: 'Você vai entrar com a conta da sua empresa.',
+    inviteButton: 'Aceitar o convite',
+    inviteExpiry: 'O convite expira após duas semanas. Se ele tiver expirado, peça ao seu administrador que o envie novamente.',
+    linkFallback: 'Se o botão não funcionar, copie este link no seu navegador:',
     signature: 'Partner Portal',
   },
 };

@@ -9,7 +9,7 @@ import { findRecipient } from './queries.js';
 
 /**
  * Security notices: the user hears of every change to how they sign in (second factors, the
- * password), in their language (en, nl, de, fr, es), as text and HTML, in the one layout of every
+ * password), in their language (en, nl, de, fr, es, pt-BR), as text and HTML, in the one layout of every
  * e-mail (layout.ts). `sendSecurityNotice` sends one; `securityNoticeEmail` renders it.
  */
 export type SecurityNotice = 'factor-added' | 'factor-removed' | 'password-changed' | 'factors-reset';
@@ -117,6 +117,25 @@ const TEXTS: Record<UserLanguage, NoticeTexts> = {
     },
     notYou: 'Si no has sido tú, cambia tu contraseña de inmediato y ponte en contacto con tu administrador.',
     link: 'Iniciar sesión:',
+    signature: 'Partner Portal',
+  },
+  'pt-BR': {
+    greeting: (n) => (n ? `Olá, ${n},` : 'Olá,'),
+    subjects: {
+      'factor-added': 'Um segundo fator foi adicionado à sua conta do Partner Portal',
+      'factor-removed': 'Um segundo fator foi removido da sua conta do Partner Portal',
+      'password-changed': 'Sua senha do Partner Portal foi alterada',
+      'factors-reset': 'Os segundos fatores da sua conta do Partner Portal foram redefinidos',
+    },
+    bodies: {
+      'factor-added': 'Um aplicativo autenticador acabou de ser configurado como segundo fator para entrar na sua conta.',
+      'factor-removed': 'Um aplicativo autenticador acabou de ser removido dos segundos fatores da sua conta.',
+      'password-changed': 'A senha da sua conta acabou de ser alterada.',
+      'factors-reset':
+        'Um administrador da sua organização acabou de remover todos os segundos fatores da sua conta. No seu próximo acesso, talvez seja solicitado que você configure um novo.',
+    },
+    notYou: 'Se não foi você, altere sua senha imediatamente e entre em contato com o seu administrador.',
+    link: 'Entrar:',
     signature: 'Partner Portal',
   },
 };

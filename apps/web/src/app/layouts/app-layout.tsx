@@ -1,16 +1,26 @@
+import { useEffect } from 'react';
 import { AppShell, Box, Group, UnstyledButton } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { Link, useMatch } from 'react-router';
+import { interfaceLanguageFor } from '@partner-portal/contracts';
+import { LanguageChoice } from '@/components/language-choice';
 import { Logo } from '@/components/logo';
+import { changeLanguage, i18n, openedWithLinkLanguage } from '@/lib/i18n';
 import { useSessionUser } from '@/lib/session';
 import { Footer } from '@/components/footer';
 import { RoutedView } from '../routed-view';
 import { UserMenu } from './user-menu';
 import { SkipLink } from './skip-link';
 
-/** Logged-in pages: header with the logo and the user dropdown, the page, the footer. */
+/** Logged-in pages: header with the logo, the language picker and the user dropdown, the page, the footer. */
 export function AppLayout() {
   const { data: user } = useSessionUser();
+  // the interface speaks the user's saved language, unless the page's link names one
+  // (docs/decisions/012-user-languages.md); the profile page shows another one until saved
+  const savedLanguage = user ? interfaceLanguageFor(user.languageCode) : null;
+  useEffect(() => {
+    if (savedLanguage && savedLanguage !== i18n.language && !openedWithLinkLanguage()) void changeLanguage(savedLanguage);
+  }, [savedLanguage]);
   // the organization-management page renders its own footer (docs/product.md, "Screens")
   const ownFooter = useMatch('/manage-organization/:organizationId') !== null;
   return (
@@ -21,10 +31,21 @@ export function AppLayout() {
       <AppShell header={{ height: 60 }} padding={0}>
         <AppShell.Header px="md" withBorder>
           <Group h="100%" justify="space-between" wrap="nowrap">
-            <UnstyledButton component={Link} to="/">
-              <Logo size={30} />
+            {/* below 576 px the mark alone, so the language picker and the user menu fit at 390 px */}
+            <UnstyledButton component={Link} to="/" aria-label="Partner Portal">
+              <Box visibleFrom="xs">
+                <Logo size={30} />
+              </Box>
+              <Box hiddenFrom="xs">
+                <Logo size={30} withText={false} />
+              </Box>
             </UnstyledButton>
-            {user && <UserMenu user={user} />}
+            {user && (
+              <Group gap="xs" wrap="nowrap">
+                <LanguageChoice user={user} />
+                <UserMenu user={user} />
+              </Group>
+            )}
           </Group>
         </AppShell.Header>
         <AppShell.Main id="main" tabIndex={-1} style={{ display: 'flex', flexDirection: 'column', minHeight: '100dvh' }}>

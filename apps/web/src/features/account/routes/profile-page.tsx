@@ -49,6 +49,8 @@ function ProfileForm({ user }: { user: UserInfo }) {
   });
   const { errors, isSubmitting } = form.formState;
   const language = useWatch({ control: form.control, name: 'language_code' });
+  // a language saved meanwhile (the header's picker) is the form's too
+  useEffect(() => form.resetField('language_code', { defaultValue: saved }), [form, saved]);
 
   // Leaving without saving puts the interface back in the saved language.
   useEffect(

@@ -17,6 +17,7 @@ import {
   isDomainAllowed,
 } from '@partner-portal/contracts';
 import { useInviteUser } from '../api/invite-user';
+import { LANGUAGE_NAMES } from '@/components/language-names';
 import { errorLines } from '@/components/notify';
 import { ModalFrame, ProblemSummary } from './modal-frame';
 import { RightsEditor } from './rights-editor';
@@ -98,7 +99,7 @@ export function InviteUserModal({
           <NativeSelect
             label={t('org_language')}
             {...register('language_code')}
-            data={USER_LANGUAGES.map((code) => ({ value: code, label: t(`language_${code}`) }))}
+            data={USER_LANGUAGES.map((code) => ({ value: code, label: LANGUAGE_NAMES[code] }))}
           />
           <Checkbox label={t('org_invite_rights')} checked={withRights} onChange={(e) => setWithRights(e.currentTarget.checked)} />
           {withRights ? (
