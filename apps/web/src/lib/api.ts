@@ -10,6 +10,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly problem: Problem | null,
+    /** the answer's Retry-After header (a 429 or 503), if any */
+    readonly retryAfter: string | null = null,
   ) {
     super(problem?.detail ?? problem?.title ?? `HTTP ${status}`);
     this.name = 'ApiError';
@@ -31,14 +33,18 @@ export interface ApiOptions {
 
 const RETRYABLE = (status: number) => status === 408 || status === 429 || (status >= 500 && status !== 501 && status !== 505);
 
+/** How long a Retry-After header says to wait, in milliseconds (seconds or an HTTP date); null when absent or unreadable. */
+export function retryAfterMs(retryAfter: string | null): number | null {
+  if (!retryAfter) return null;
+  const seconds = Number(retryAfter);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(retryAfter);
+  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : null;
+}
+
 export function retryDelayMs(status: number, attempt: number, retryAfter: string | null): number {
-  if ((status === 429 || status === 503) && retryAfter) {
-    const seconds = Number(retryAfter);
-    if (Number.isFinite(seconds)) return Math.min(seconds, 64) * 1000;
-    const date = Date.parse(retryAfter);
-    if (Number.isFinite(date)) return Math.min(Math.max(0, date - Date.now()), 64_000);
-  }
-  return Math.min(1000 * 2 ** attempt, 64_000);
+  const wait = status === 429 || status === 503 ? retryAfterMs(retryAfter) : null;
+  return Math.min(wait ?? 1000 * 2 ** attempt, 64_000);
 }
 
 const sleep = (ms: number, signal?: AbortSignal) =>
@@ -79,7 +85,7 @@ export async function apiRequest<T>(method: string, path: string, options: ApiOp
     } catch {
       problem = null;
     }
-    throw new ApiError(response.status, problem);
+    throw new ApiError(response.status, problem, response.headers.get('Retry-After'));
   }
 }
 

@@ -15,6 +15,7 @@ import type {
   TotpEnrolmentResponse,
 } from '@partner-portal/contracts';
 import { api } from './api';
+import { passkeysPossible } from './passkey-origin';
 
 /**
  * Second factors used by more than one feature: setting up an authenticator app (from the profile,
@@ -29,8 +30,10 @@ export const startTotp = () => api.post<TotpEnrolmentResponse>('/factors/totp');
 export const confirmTotp = (code: string) =>
   api.post<RecoveryCodesResponse & { valid_return_url?: string | null }>('/factors/totp/confirm', { code });
 
-export const passkeysSupported = () => browserSupportsWebAuthn();
-export const passkeyAutofillSupported = () => browserSupportsWebAuthnAutofill();
+/** Whether this browser, on this page, can use passkeys (never on an IP address: lib/passkey-origin.ts). */
+export const passkeysSupported = () => passkeysPossible() && browserSupportsWebAuthn();
+/** Whether the browser can offer passkeys in a field's suggestions here (conditional UI). */
+export const passkeyAutofillSupported = async () => passkeysPossible() && browserSupportsWebAuthnAutofill();
 
 /** Create a passkey in the browser from the portal's creation options; answers the browser's response. */
 export async function createPasskeyCredential(): Promise<Record<string, unknown>> {

@@ -3,6 +3,7 @@ import { Button, Stack, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { notifyError } from '@/components/notify';
 import { ApiError } from '@/lib/api';
+import { passkeysPossible } from '@/lib/passkey-origin';
 import { emailLogin } from '../api/email-login';
 import type { LoginStepProps } from './login-step';
 
@@ -59,7 +60,8 @@ export function EmailStep({
           label={t('email_address')}
           type="email"
           name="email"
-          autoComplete="username webauthn"
+          // the browser offers passkeys among the suggestions only where they can work (hooks/use-passkey-autofill.ts)
+          autoComplete={passkeysPossible() ? 'username webauthn' : 'username'}
           inputMode="email"
           required
           autoFocus

@@ -3,15 +3,17 @@ import { Button, Checkbox, PasswordInput, Stack } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { LoginConsentResponse } from '@partner-portal/contracts';
-import { notifyError } from '@/components/notify';
-import { ApiError } from '@/lib/api';
+import { ApiError, retryAfterMs } from '@/lib/api';
 import { login } from '../api/login';
 import type { LoginStepProps } from './login-step';
+import type { SignInPause } from './sign-in-paused';
 
 /**
  * The login's second step: the password (and "remember me") for the address given, which is a
  * button back to the first step. The portal may then ask for a second factor or for setting one
  * up (`onNextStep`), send the user to an external identity provider (`onExternal`), or sign in.
+ * Past the limit of failed passwords sign-in is paused for the account (`onPaused`, until the
+ * 429's Retry-After; null at the next try): the password typed stays for when the pause is over.
  */
 export function PasswordStep({
   email,
@@ -22,8 +24,10 @@ export function PasswordStep({
   onExternal,
   onNextStep,
   onSignedIn,
+  onPaused,
 }: LoginStepProps & {
   onBack: () => void;
+  onPaused: (pause: SignInPause | null) => void;
   onNextStep: (step: 'second_factor' | 'enrol') => void;
   onSignedIn: (result: LoginConsentResponse) => Promise<void>;
 }) {
@@ -39,6 +43,7 @@ export function PasswordStep({
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     onFormError(null);
+    onPaused(null);
     if (!email.trim() || !password) return onFormError(t('fill_all_required_fields'));
     setSubmitting(true);
     try {
@@ -51,8 +56,11 @@ export function PasswordStep({
       }
       await onSignedIn(result);
     } catch (err) {
-      if (err instanceof ApiError && err.status === 429) notifyError(err);
-      else if (err instanceof ApiError && err.key === 'interaction_expired') onFormError(t('interaction_expired'));
+      if (err instanceof ApiError && err.status === 429) {
+        const wait = retryAfterMs(err.retryAfter);
+        return onPaused({ email: email.trim(), until: wait === null ? null : Date.now() + wait });
+      }
+      if (err instanceof ApiError && err.key === 'interaction_expired') onFormError(t('interaction_expired'));
       else if (err instanceof ApiError && err.status >= 400 && err.status < 500) onFormError(t('invalid_login'));
       else onFormError(t('error_try_again'));
       setPassword('');

@@ -2,13 +2,17 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LoginConsentResponse } from '@partner-portal/contracts';
 import { ApiError } from '@/lib/api';
+import { passkeysPossible } from '@/lib/passkey-origin';
 
 // passkeys load when needed: the e-mail field comes first (docs/decisions/007-login-on-a-slow-connection.md)
 const factors = () => import('@/lib/factors');
 
 /**
  * A passkey signs in at the e-mail step: while `enabled`, the browser offers the passkeys in the
- * e-mail field's suggestions; a picked one signs in (`onSignedIn`), a failure says why (`onError`).
+ * e-mail field's suggestions (only where passkeys can work: lib/passkey-origin.ts); a picked one
+ * signs in (`onSignedIn`). The person did not ask for this request, so its failures stay silent
+ * (a browser that refuses it, a request that cannot start), except a picked passkey the portal
+ * does not accept (`onError`, translated).
  */
 export function usePasskeyAutofill({
   enabled,
@@ -25,16 +29,15 @@ export function usePasskeyAutofill({
 }): void {
   const { t } = useTranslation();
   useEffect(() => {
-    if (!enabled) return;
+    if (!enabled || !passkeysPossible()) return;
     let active = true;
-    void factors().then(async ({ passkeyAutofillSupported, signInWithPasskey, isPasskeyCancelled }) => {
+    void factors().then(async ({ passkeyAutofillSupported, signInWithPasskey }) => {
       if (!active || !(await passkeyAutofillSupported()) || !active) return;
       try {
         const result = await signInWithPasskey(true, { return_url: returnUrl, return_path: returnPath });
         if (active) await onSignedIn(result);
       } catch (err) {
-        if (active && !isPasskeyCancelled(err))
-          onError(t(err instanceof ApiError && err.key === 'passkey_not_verified' ? 'passkey_not_verified' : 'error_try_again'));
+        if (active && err instanceof ApiError && err.key === 'passkey_not_verified') onError(t('passkey_not_verified'));
       }
     });
     return () => {

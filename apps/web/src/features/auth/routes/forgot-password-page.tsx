@@ -2,7 +2,7 @@ import { Button, Stack, Text, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { forgotPasswordRequestSchema, type ForgotPasswordRequest } from '@partner-portal/contracts';
 import { notifyError } from '@/components/notify';
 import { ApiError } from '@/lib/api';
@@ -11,11 +11,18 @@ import { TextLink } from '@/components/text-link';
 import { TitledStack } from '@/components/titled-stack';
 import { forgotPassword } from '../api/forgot-password';
 
-/** Forgot password (docs/product.md, "Screens"): an e-mail address; a reset link is sent when the account exists. */
+/**
+ * Forgot password (docs/product.md, "Screens"): an e-mail address (filled in from ?email=, as the
+ * login page's link does when sign-in is paused); a reset link is sent when the account exists.
+ */
 export function ForgotPasswordPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const form = useForm<ForgotPasswordRequest>({ resolver: zodResolver(forgotPasswordRequestSchema), defaultValues: { email_address: '' } });
+  const [params] = useSearchParams();
+  const form = useForm<ForgotPasswordRequest>({
+    resolver: zodResolver(forgotPasswordRequestSchema),
+    defaultValues: { email_address: params.get('email')?.slice(0, 100) ?? '' },
+  });
   const { errors, isSubmitting } = form.formState;
 
   const onSubmit = form.handleSubmit(async (values) => {

@@ -15,6 +15,7 @@ import { loginErrorQuery } from '../api/get-login-error';
 import { EmailStep } from '../components/email-step';
 import type { LoginStepProps } from '../components/login-step';
 import { PasswordStep } from '../components/password-step';
+import type { SignInPause } from '../components/sign-in-paused';
 import { usePasskeyAutofill } from '../hooks/use-passkey-autofill';
 import { loginErrorMessageKey } from '../lib/login-error';
 
@@ -22,6 +23,8 @@ import { loginErrorMessageKey } from '../lib/login-error';
 // (docs/decisions/007-login-on-a-slow-connection.md)
 const SecondFactorStep = lazy(() => import('../components/second-factor-step').then((m) => ({ default: m.SecondFactorStep })));
 const EnrolSecondFactor = lazy(() => import('../components/enrol-second-factor').then((m) => ({ default: m.EnrolSecondFactor })));
+// and so does the message of a paused sign-in, seldom seen
+const SignInPaused = lazy(() => import('../components/sign-in-paused').then((m) => ({ default: m.SignInPaused })));
 
 /**
  * Two-step login (docs/product.md, "Screens" and "Flows and states"): the e-mail address first (it may log in through an external
@@ -47,6 +50,8 @@ export function LoginPage() {
   const registered = typeof registeredEmail === 'string' ? registeredEmail : null;
   const [email, setEmail] = useState(registered ?? '');
   const [formError, setFormError] = useState<string | null>(null);
+  const [pause, setPause] = useState<SignInPause | null>(null);
+  const endPause = useCallback(() => setPause(null), []);
   const [leaving, setLeaving] = useState(false);
   const emailRef = useRef<HTMLInputElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -137,6 +142,12 @@ export function LoginPage() {
           {t(loginErrorMessageKey(loginError.data.error))}
         </Alert>
       )}
+      {/* while it applies: the address it was for is still the one given */}
+      {pause && pause.email.toLowerCase() === email.trim().toLowerCase() && (
+        <Suspense fallback={null}>
+          <SignInPaused pause={pause} onOver={endPause} />
+        </Suspense>
+      )}
       {formError && (
         <Alert color="red" variant="light" icon={<IconAlertCircle aria-hidden />} role="alert">
           {formError}
@@ -157,7 +168,7 @@ export function LoginPage() {
           />
         </Suspense>
       ) : (
-        <PasswordStep {...flow} onBack={backToEmail} onNextStep={setStep} onSignedIn={finishLogin} />
+        <PasswordStep {...flow} onBack={backToEmail} onNextStep={setStep} onSignedIn={finishLogin} onPaused={setPause} />
       )}
 
       <TextLink to={paths.forgotPassword}>{t('forgot_your_password')}</TextLink>
