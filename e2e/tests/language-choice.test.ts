@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { createUser, type TestPortal } from '@partner-portal/server/test-kit';
-import { launchBrowser, newPage } from '../support/browser.js';
-import { checkScreen, mailLink, open, openContext, signedIn, startPortal } from '../support/portal.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { createUser } from '@partner-portal/server/test-kit';
+import { newPage } from '../support/browser.js';
+import { checkScreen, mailLink, open, openContext, signedIn, usePortalAndBrowser } from '../support/portal.js';
 
 /**
  * Which language the interface speaks (docs/decisions/012-user-languages.md): a choice in the
@@ -11,26 +11,16 @@ import { checkScreen, mailLink, open, openContext, signedIn, startPortal } from 
  */
 const SHOTS = process.env.E2E_SHOT_DIR ?? '/tmp/shots-lang/';
 
-let portal: TestPortal;
-let browser: Browser;
-
-beforeAll(async () => {
-  portal = await startPortal();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-});
+const e2e = usePortalAndBrowser();
 
 const lang = (page: Page) => page.evaluate(() => document.documentElement.lang);
 const savedLanguage = async (userId: string) =>
-  (await portal.services.db.query<{ language_code: string }>('SELECT language_code FROM users WHERE id = $1', [userId])).rows[0]!
+  (await e2e.portal.services.db.query<{ language_code: string }>('SELECT language_code FROM users WHERE id = $1', [userId])).rows[0]!
     .language_code;
 
-/** A context as a browser set to a language sends it (navigator.languages and Accept-Language), nothing picked before. */
+/** A context as a e2e.browser set to a language sends it (navigator.languages and Accept-Language), nothing picked before. */
 async function browserIn(locale: string, width = 1280) {
-  return browser.newContext({ baseURL: portal.url, locale, viewport: { width, height: 900 }, reducedMotion: 'reduce' });
+  return e2e.browser.newContext({ baseURL: e2e.portal.url, locale, viewport: { width, height: 900 }, reducedMotion: 'reduce' });
 }
 
 const CASES = [
@@ -41,8 +31,8 @@ const CASES = [
 
 describe.each(CASES)('the header picker ($code at $width px)', (c) => {
   it('offers six languages, saves the choice, and the choice sticks across a reload and a new sign-in', async () => {
-    const user = await createUser(portal);
-    const context = await signedIn(browser, portal, user.id, { viewport: { width: c.width, height: 900 } });
+    const user = await createUser(e2e.portal);
+    const context = await signedIn(e2e.browser, e2e.portal, user.id, { viewport: { width: c.width, height: 900 } });
     const { page, watch } = await open(context, '/');
     await page.getByRole('heading', { name: 'Welcome, Terry' }).waitFor();
     const picker = page.getByLabel('Language', { exact: true });
@@ -74,7 +64,7 @@ describe.each(CASES)('the header picker ($code at $width px)', (c) => {
     await page.screenshot({ path: `${SHOTS}profile-${c.width}-${c.code}.png`, fullPage: true });
     await context.close();
 
-    // another device, another browser language: the sign-in brings the saved language
+    // another device, another e2e.browser language: the sign-in brings the saved language
     const other = await browserIn('en-US', c.width);
     const second = await newPage(other);
     await second.page.goto('/login');
@@ -90,8 +80,8 @@ describe.each(CASES)('the header picker ($code at $width px)', (c) => {
 
 describe('the profile offers pt-BR', () => {
   it('saves Português (Brasil) from the profile and the header shows it', async () => {
-    const user = await createUser(portal, { language: 'nl' });
-    const context = await signedIn(browser, portal, user.id, { viewport: { width: 390, height: 900 } });
+    const user = await createUser(e2e.portal, { language: 'nl' });
+    const context = await signedIn(e2e.browser, e2e.portal, user.id, { viewport: { width: 390, height: 900 } });
     const { page } = await open(context, '/profile');
     await page.getByLabel('Voorkeurstaal').selectOption({ label: 'Português (Brasil)' });
     await page.getByRole('heading', { name: 'Perfil' }).waitFor();
@@ -103,12 +93,12 @@ describe('the profile offers pt-BR', () => {
   });
 });
 
-describe('the browser language on a first visit', () => {
+describe('the e2e.browser language on a first visit', () => {
   it.each([
     { locale: 'nl-NL', code: 'nl', label: 'E-mailadres' },
     { locale: 'de-DE', code: 'de', label: 'E-Mail-Adresse' },
     { locale: 'pt-BR', code: 'pt-BR', label: 'Endereço de e-mail' },
-  ])('a $locale browser sees the login page in $code', async ({ locale, code, label }) => {
+  ])('a $locale e2e.browser sees the login page in $code', async ({ locale, code, label }) => {
     const context = await browserIn(locale, 390);
     const { page, watch } = await newPage(context);
     await page.goto('/login');
@@ -119,7 +109,7 @@ describe('the browser language on a first visit', () => {
     await context.close();
   });
 
-  it('a language picked earlier on the device wins over the browser’s', async () => {
+  it('a language picked earlier on the device wins over the e2e.browser’s', async () => {
     const context = await browserIn('nl-NL');
     await context.addInitScript(() => localStorage.setItem('pp.language', 'fr'));
     const { page } = await newPage(context);
@@ -134,10 +124,10 @@ describe('a link’s language', () => {
   it.each([
     { language: 'nl', heading: 'Kies een nieuw wachtwoord' },
     { language: 'pt-BR', heading: 'Escolha uma nova senha' },
-  ])('a reset link of a $language user opened in a German browser shows $language', async ({ language, heading }) => {
-    const user = await createUser(portal, { language });
-    expect((await portal.client().post('/api/identity/forgot-password', { email_address: user.email })).status).toBe(204);
-    const link = await mailLink(portal, user.email, '/reset-password');
+  ])('a reset link of a $language user opened in a German e2e.browser shows $language', async ({ language, heading }) => {
+    const user = await createUser(e2e.portal, { language });
+    expect((await e2e.portal.client().post('/api/identity/forgot-password', { email_address: user.email })).status).toBe(204);
+    const link = await mailLink(e2e.portal, user.email, '/reset-password');
     expect(link.searchParams.get('lang')).toBe(language);
     const context = await browserIn('de-DE', 390);
     const { page, watch } = await newPage(context);
@@ -152,8 +142,8 @@ describe('a link’s language', () => {
 
 describe('sign-out', () => {
   it('keeps the language shown', async () => {
-    const user = await createUser(portal, { language: 'nl' });
-    const context = await openContext(browser, portal);
+    const user = await createUser(e2e.portal, { language: 'nl' });
+    const context = await openContext(e2e.browser, e2e.portal);
     const { page } = await open(context, '/login');
     await page.getByLabel('E-mail address').fill(user.email);
     await page.getByRole('button', { name: 'Next' }).click();

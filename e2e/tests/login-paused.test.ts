@@ -1,9 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { createUser, type TestPortal } from '@partner-portal/server/test-kit';
-import { axeProblems, launchBrowser, whenStill } from '../support/browser.js';
-import { open, openContext, startPortal } from '../support/portal.js';
+import { describe, expect, it } from 'vitest';
+import { createUser } from '@partner-portal/server/test-kit';
+import { axeProblems, whenStill } from '../support/browser.js';
+import { open, openContext, usePortalAndBrowser } from '../support/portal.js';
 
 /**
  * Sign-in paused for an account (the password step's limit, docs/security.md "Limits and
@@ -17,19 +16,9 @@ const WINDOW_SECONDS = 20;
 const SHOTS = '/tmp/shots-lockout/';
 mkdirSync(SHOTS, { recursive: true });
 
-let portal: TestPortal;
-let browser: Browser;
-
-beforeAll(async () => {
-  portal = await startPortal({
-    LOGIN_RATE_LIMIT_PER_ACCOUNT: String(LIMIT),
-    LOGIN_RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS),
-  });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
+const e2e = usePortalAndBrowser({
+  LOGIN_RATE_LIMIT_PER_ACCOUNT: String(LIMIT),
+  LOGIN_RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS),
 });
 
 const TEXTS = {
@@ -40,8 +29,8 @@ const TEXTS = {
 describe.each(Object.keys(TEXTS) as (keyof typeof TEXTS)[])('sign-in paused (%s, 390 px)', (language) => {
   it('says so in place, counting down, keeps the password, and lets the right password in once the pause is over', async () => {
     const texts = TEXTS[language];
-    const user = await createUser(portal);
-    const context = await openContext(browser, portal, { viewport: { width: 390, height: 844 }, language });
+    const user = await createUser(e2e.portal);
+    const context = await openContext(e2e.browser, e2e.portal, { viewport: { width: 390, height: 844 }, language });
     const { page, watch } = await open(context, '/login');
     page.setDefaultTimeout(15_000);
     await page.locator('input[name="email"]').fill(user.email);

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { createUser, type TestPortal } from '@partner-portal/server/test-kit';
-import { launchBrowser } from '../support/browser.js';
-import { checkScreen, open, openContext, startPortal } from '../support/portal.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { createUser } from '@partner-portal/server/test-kit';
+import { checkScreen, open, openContext, usePortalAndBrowser } from '../support/portal.js';
 
 /**
  * Português (Brasil) from the login page, where the visitor picks it, through the sign-in, home,
@@ -11,17 +10,7 @@ import { checkScreen, open, openContext, startPortal } from '../support/portal.j
  */
 const SHOTS = process.env.E2E_SHOT_DIR ?? '/tmp/shots-lang/';
 
-let portal: TestPortal;
-let browser: Browser;
-
-beforeAll(async () => {
-  portal = await startPortal();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-});
+const e2e = usePortalAndBrowser();
 
 const lang = (page: Page) => page.evaluate(() => document.documentElement.lang);
 
@@ -31,13 +20,13 @@ async function openUserMenu(page: Page): Promise<void> {
 
 describe('pt-BR walk at 390 px', () => {
   it('keeps Portuguese from the login page through sign-in, home, profile, manage page and sign-out', async () => {
-    const user = await createUser(portal, { firstName: 'Ana' });
+    const user = await createUser(e2e.portal, { firstName: 'Ana' });
     // a user manager of the root organization: the menu leads to the manage page
-    await portal.services.db.query(
+    await e2e.portal.services.db.query(
       `UPDATE memberships SET rights = '{"partner_portal": {"user_access": true, "user_user_manager": true}}' WHERE user_id = $1`,
       [user.id],
     );
-    const context = await openContext(browser, portal, { viewport: { width: 390, height: 844 } });
+    const context = await openContext(e2e.browser, e2e.portal, { viewport: { width: 390, height: 844 } });
     const { page, watch } = await open(context, '/login');
 
     // the login page: picked there
@@ -62,8 +51,8 @@ describe('pt-BR walk at 390 px', () => {
     await expect
       .poll(
         async () =>
-          (await portal.services.db.query<{ language_code: string }>('SELECT language_code FROM users WHERE id = $1', [user.id])).rows[0]
-            ?.language_code,
+          (await e2e.portal.services.db.query<{ language_code: string }>('SELECT language_code FROM users WHERE id = $1', [user.id]))
+            .rows[0]?.language_code,
       )
       .toBe('pt-BR');
     expect(await page.getByLabel('Idioma', { exact: true }).inputValue()).toBe('pt-BR');

@@ -119,16 +119,16 @@ const TEXTS: Record<UserLanguage, Texts> = {
     signature: 'Partner Portal',
   },
   'pt-BR': {
+    greeting: 'Olá,',
+    greetingByName: 'Olá, {{firstName}},',
     resetSubject: 'Redefina sua senha do Partner Portal',
-    resetGreeting: (v) => (v.firstName ? `Olá, ${v.firstName},` : 'Olá,'),
     resetIntro: 'Recebemos uma solicitação para redefinir a senha da sua conta do Partner Portal.',
     resetButton: 'Escolher uma nova senha',
     resetExpiry: 'Este link funciona uma única vez e expira em uma hora.',
     resetIgnore: 'Se você não fez essa solicitação, pode ignorar este e-mail; sua senha continua a mesma.',
-    inviteSubject: (v) => `Você foi convidado para o Partner Portal de ${v.organizationName}`,
-    inviteGreeting: 'Olá,',
-    inviteIntro: (v) =>
-      `${v.inviterName} convida você a participar de ${v.organizationName} no Partner Portal: todos os aplicativos relevantes para parceiros e revendedores em um só lugar.`,
+    inviteSubject: 'Você foi convidado para o Partner Portal de {{organizationName}}',
+    inviteIntro:
+      '{{inviterName}} convida você a participar de {{organizationName}} no Partner Portal: todos os aplicativos relevantes para parceiros e revendedores em um só lugar.',
     inviteIntroExternal: 'Você vai entrar com a conta da sua empresa.',
     inviteButton: 'Aceitar o convite',
     inviteExpiry: 'O convite expira após duas semanas. Se ele tiver expirado, peça ao seu administrador que o envie novamente.',
