@@ -15,29 +15,33 @@ import { PageTitleAndFocus } from './page-title';
  */
 type View = LazyExoticComponent<ComponentType> & { preload: () => Promise<unknown> };
 
-/**
- * A view loaded on demand, which can also be asked for before it renders (`preloadFirstView`).
- * Every view but the login page's comes with Mantine's whole stylesheet (`./all-styles.ts`); the
- * login page needs only the few styles the entry carries (`./login-styles.ts`).
- */
-function lazyView<M>(load: () => Promise<M>, pick: (m: M) => ComponentType, { allStyles }: { allStyles: boolean }): View {
-  let loading: Promise<{ default: ComponentType }> | undefined;
-  const start = () =>
-    (loading ??= (allStyles ? Promise.all([load(), import('./all-styles')]).then(([m]) => m) : load()).then((m) => ({ default: pick(m) })));
-  return Object.assign(lazy(start), { preload: start });
-}
-
-/** Modules that each export the view named by their key; `views` gives each view by that name. */
+/** Modules that each export the view named by their key. */
 type Loaders<K extends string> = { [Name in K]: () => Promise<Record<Name, ComponentType>> };
-function views<K extends string>(loaders: Loaders<K>, { allStyles = true } = {}): Record<K, View> {
-  const entries = Object.entries<() => Promise<Record<string, ComponentType>>>(loaders);
-  return Object.fromEntries(entries.map(([name, load]) => [name, lazyView(load, (m) => m[name]!, { allStyles })])) as Record<K, View>;
+
+/**
+ * Views loaded on demand, by the names their modules export them under; each can also be asked
+ * for before it renders (`preloadFirstView`). Every view but the login page's comes with Mantine's
+ * whole stylesheet (`./all-styles.ts`); the login page needs only the few styles the entry carries
+ * (`./login-styles.ts`).
+ */
+function lazyViews<K extends string>(loaders: Loaders<K>, allStyles = true): Record<K, View> {
+  const out = {} as Record<K, View>;
+  for (const name in loaders) {
+    const load = loaders[name];
+    let loading: Promise<{ default: ComponentType }> | undefined;
+    const start = () =>
+      (loading ??= (allStyles ? Promise.all([load(), import('./all-styles')]).then(([m]) => m) : load()).then((m) => ({
+        default: m[name],
+      })));
+    out[name] = Object.assign(lazy(start), { preload: start });
+  }
+  return out;
 }
 
 // The login page is where most visits start: it comes with the entry, so its code loads in
 // parallel with the shell instead of after it (docs/performance.md).
-const login = views({ LoginLayout: () => Promise.resolve(loginLayout), LoginPage: () => Promise.resolve(loginPage) }, { allStyles: false });
-const view = views({
+const login = lazyViews({ LoginLayout: () => Promise.resolve(loginLayout), LoginPage: () => Promise.resolve(loginPage) }, false);
+const view = lazyViews({
   AppLayout: () => import('./layouts/app-layout'),
   LoggedInPage: () => import('@/features/auth/routes/logged-in-page'),
   LogoutPage: () => import('@/features/auth/routes/logout-page'),
@@ -54,6 +58,19 @@ const view = views({
   ManageOrganizationPage: () => import('@/features/organizations/routes/manage-organization-page'),
   NotFoundPage: () => import('@/features/errors/routes/not-found-page'),
 });
+
+/** The pages in the login layout, by path. */
+const LOGIN_LAYOUT_PAGES: [string, View][] = [
+  ['login', login.LoginPage],
+  ['loggedIn', view.LoggedInPage],
+  ['logout', view.LogoutPage],
+  ['forgot-password', view.ForgotPasswordPage],
+  ['forgot-password-confirmation', view.ForgotPasswordConfirmationPage],
+  ['reset-password', view.ResetPasswordPage],
+  ['error', view.ErrorPage],
+  ['invitation/:invitationId', view.AcceptInvitationPage],
+  ['invitation-external-identity/:invitationId', view.AcceptExternalInvitationPage],
+];
 
 /** The views of the pages a visit most often starts on, by path. */
 const FIRST_VIEWS: [RegExp, View[]][] = [
@@ -79,15 +96,9 @@ function PortalRoutes() {
       <Loading>
         <Routes>
           <Route element={<login.LoginLayout />}>
-            <Route path="login" element={<login.LoginPage />} />
-            <Route path="loggedIn" element={<view.LoggedInPage />} />
-            <Route path="logout" element={<view.LogoutPage />} />
-            <Route path="forgot-password" element={<view.ForgotPasswordPage />} />
-            <Route path="forgot-password-confirmation" element={<view.ForgotPasswordConfirmationPage />} />
-            <Route path="reset-password" element={<view.ResetPasswordPage />} />
-            <Route path="error" element={<view.ErrorPage />} />
-            <Route path="invitation/:invitationId" element={<view.AcceptInvitationPage />} />
-            <Route path="invitation-external-identity/:invitationId" element={<view.AcceptExternalInvitationPage />} />
+            {LOGIN_LAYOUT_PAGES.map(([path, Page]) => (
+              <Route key={path} path={path} element={<Page />} />
+            ))}
           </Route>
           <Route element={<RequireAuth />}>
             <Route element={<view.AppLayout />}>
