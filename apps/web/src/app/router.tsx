@@ -15,55 +15,68 @@ import { PageTitleAndFocus } from './page-title';
  */
 type View = LazyExoticComponent<ComponentType> & { preload: () => Promise<unknown> };
 
-/**
- * A view loaded on demand, which can also be asked for before it renders (`preloadFirstView`).
- * Every view but the login page's comes with Mantine's whole stylesheet (`./all-styles.ts`); the
- * login page needs only the few styles the entry carries (`./login-styles.ts`).
- */
-function lazyView<M>(load: () => Promise<M>, pick: (m: M) => ComponentType, { allStyles }: { allStyles: boolean }): View {
-  let loading: Promise<{ default: ComponentType }> | undefined;
-  const start = () =>
-    (loading ??= (allStyles ? Promise.all([load(), import('./all-styles')]).then(([m]) => m) : load()).then((m) => ({ default: pick(m) })));
-  return Object.assign(lazy(start), { preload: start });
-}
+/** Modules that each export the view named by their key. */
+type Loaders<K extends string> = { [Name in K]: () => Promise<Record<Name, ComponentType>> };
 
-/** A view by the name its module exports it under. */
-type Named<K extends string> = Record<K, ComponentType>;
-const loginView = <K extends string>(load: () => Promise<Named<K>>, name: K) => lazyView(load, (m) => m[name], { allStyles: false });
-const view = <K extends string>(load: () => Promise<Named<K>>, name: K) => lazyView(load, (m) => m[name], { allStyles: true });
+/**
+ * Views loaded on demand, by the names their modules export them under; each can also be asked
+ * for before it renders (`preloadFirstView`). Every view but the login page's comes with Mantine's
+ * whole stylesheet (`./all-styles.ts`); the login page needs only the few styles the entry carries
+ * (`./login-styles.ts`).
+ */
+function lazyViews<K extends string>(loaders: Loaders<K>, allStyles = true): Record<K, View> {
+  const out = {} as Record<K, View>;
+  for (const name in loaders) {
+    const load = loaders[name];
+    let loading: Promise<{ default: ComponentType }> | undefined;
+    const start = () =>
+      (loading ??= (allStyles ? Promise.all([load(), import('./all-styles')]).then(([m]) => m) : load()).then((m) => ({
+        default: m[name],
+      })));
+    out[name] = Object.assign(lazy(start), { preload: start });
+  }
+  return out;
+}
 
 // The login page is where most visits start: it comes with the entry, so its code loads in
 // parallel with the shell instead of after it (docs/performance.md).
-const LoginLayout = loginView(() => Promise.resolve(loginLayout), 'LoginLayout');
-const AppLayout = view(() => import('./layouts/app-layout'), 'AppLayout');
+const login = lazyViews({ LoginLayout: () => Promise.resolve(loginLayout), LoginPage: () => Promise.resolve(loginPage) }, false);
+const view = lazyViews({
+  AppLayout: () => import('./layouts/app-layout'),
+  LoggedInPage: () => import('@/features/auth/routes/logged-in-page'),
+  LogoutPage: () => import('@/features/auth/routes/logout-page'),
+  ForgotPasswordPage: () => import('@/features/auth/routes/forgot-password-page'),
+  ForgotPasswordConfirmationPage: () => import('@/features/auth/routes/forgot-password-confirmation-page'),
+  ResetPasswordPage: () => import('@/features/auth/routes/reset-password-page'),
+  ErrorPage: () => import('@/features/errors/routes/error-page'),
+  AcceptInvitationPage: () => import('@/features/invitations/routes/accept-invitation-page'),
+  AcceptExternalInvitationPage: () => import('@/features/invitations/routes/accept-external-invitation-page'),
+  HomePage: () => import('@/features/home/routes/home-page'),
+  ProfilePage: () => import('@/features/account/routes/profile-page'),
+  ForbiddenPage: () => import('@/features/errors/routes/forbidden-page'),
+  ChangePasswordPage: () => import('@/features/account/routes/change-password-page'),
+  ManageOrganizationPage: () => import('@/features/organizations/routes/manage-organization-page'),
+  NotFoundPage: () => import('@/features/errors/routes/not-found-page'),
+});
 
-const LoginPage = loginView(() => Promise.resolve(loginPage), 'LoginPage');
-const LoggedInPage = view(() => import('@/features/auth/routes/logged-in-page'), 'LoggedInPage');
-const LogoutPage = view(() => import('@/features/auth/routes/logout-page'), 'LogoutPage');
-const ForgotPasswordPage = view(() => import('@/features/auth/routes/forgot-password-page'), 'ForgotPasswordPage');
-const ForgotPasswordConfirmationPage = view(
-  () => import('@/features/auth/routes/forgot-password-confirmation-page'),
-  'ForgotPasswordConfirmationPage',
-);
-const ResetPasswordPage = view(() => import('@/features/auth/routes/reset-password-page'), 'ResetPasswordPage');
-const ErrorPage = view(() => import('@/features/errors/routes/error-page'), 'ErrorPage');
-const AcceptInvitationPage = view(() => import('@/features/invitations/routes/accept-invitation-page'), 'AcceptInvitationPage');
-const AcceptExternalInvitationPage = view(
-  () => import('@/features/invitations/routes/accept-external-invitation-page'),
-  'AcceptExternalInvitationPage',
-);
-const HomePage = view(() => import('@/features/home/routes/home-page'), 'HomePage');
-const ProfilePage = view(() => import('@/features/account/routes/profile-page'), 'ProfilePage');
-const ForbiddenPage = view(() => import('@/features/errors/routes/forbidden-page'), 'ForbiddenPage');
-const ChangePasswordPage = view(() => import('@/features/account/routes/change-password-page'), 'ChangePasswordPage');
-const ManageOrganizationPage = view(() => import('@/features/organizations/routes/manage-organization-page'), 'ManageOrganizationPage');
-const NotFoundPage = view(() => import('@/features/errors/routes/not-found-page'), 'NotFoundPage');
+/** The pages in the login layout, by path. */
+const LOGIN_LAYOUT_PAGES: [string, View][] = [
+  ['login', login.LoginPage],
+  ['loggedIn', view.LoggedInPage],
+  ['logout', view.LogoutPage],
+  ['forgot-password', view.ForgotPasswordPage],
+  ['forgot-password-confirmation', view.ForgotPasswordConfirmationPage],
+  ['reset-password', view.ResetPasswordPage],
+  ['error', view.ErrorPage],
+  ['invitation/:invitationId', view.AcceptInvitationPage],
+  ['invitation-external-identity/:invitationId', view.AcceptExternalInvitationPage],
+];
 
 /** The views of the pages a visit most often starts on, by path. */
 const FIRST_VIEWS: [RegExp, View[]][] = [
-  [/^\/login\/?$/i, [LoginLayout, LoginPage]],
-  [/^\/?$/, [AppLayout, HomePage]],
-  [/^\/manage-organization\/[^/]+\/?$/i, [AppLayout, ManageOrganizationPage]],
+  [/^\/login\/?$/i, [login.LoginLayout, login.LoginPage]],
+  [/^\/?$/, [view.AppLayout, view.HomePage]],
+  [/^\/manage-organization\/[^/]+\/?$/i, [view.AppLayout, view.ManageOrganizationPage]],
 ];
 
 /**
@@ -82,31 +95,25 @@ function PortalRoutes() {
       <PageTitleAndFocus />
       <Loading>
         <Routes>
-          <Route element={<LoginLayout />}>
-            <Route path="login" element={<LoginPage />} />
-            <Route path="loggedIn" element={<LoggedInPage />} />
-            <Route path="logout" element={<LogoutPage />} />
-            <Route path="forgot-password" element={<ForgotPasswordPage />} />
-            <Route path="forgot-password-confirmation" element={<ForgotPasswordConfirmationPage />} />
-            <Route path="reset-password" element={<ResetPasswordPage />} />
-            <Route path="error" element={<ErrorPage />} />
-            <Route path="invitation/:invitationId" element={<AcceptInvitationPage />} />
-            <Route path="invitation-external-identity/:invitationId" element={<AcceptExternalInvitationPage />} />
+          <Route element={<login.LoginLayout />}>
+            {LOGIN_LAYOUT_PAGES.map(([path, Page]) => (
+              <Route key={path} path={path} element={<Page />} />
+            ))}
           </Route>
           <Route element={<RequireAuth />}>
-            <Route element={<AppLayout />}>
-              <Route index element={<HomePage />} />
-              <Route path="profile" element={<ProfilePage />} />
-              <Route path="forbidden" element={<ForbiddenPage />} />
+            <Route element={<view.AppLayout />}>
+              <Route index element={<view.HomePage />} />
+              <Route path="profile" element={<view.ProfilePage />} />
+              <Route path="forbidden" element={<view.ForbiddenPage />} />
               <Route element={<RequireNativeAccount />}>
-                <Route path="change-password" element={<ChangePasswordPage />} />
+                <Route path="change-password" element={<view.ChangePasswordPage />} />
               </Route>
               <Route element={<RequireManager />}>
-                <Route path="manage-organization/:organizationId" element={<ManageOrganizationPage />} />
+                <Route path="manage-organization/:organizationId" element={<view.ManageOrganizationPage />} />
               </Route>
             </Route>
           </Route>
-          <Route path="*" element={<NotFoundPage />} />
+          <Route path="*" element={<view.NotFoundPage />} />
         </Routes>
       </Loading>
     </RouteErrorBoundary>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Alert, Button, Code, Group, Image, List, Stack, Text } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -6,7 +6,7 @@ import type { TotpEnrolmentResponse } from '@partner-portal/contracts';
 import { ApiError } from '@/lib/api';
 import { confirmTotp, startTotp } from '@/lib/factors';
 import { notifyError } from './notify';
-import { OneTimeCodeInput } from './one-time-code-input';
+import { OneTimeCodeInput, useCodeEntry } from './one-time-code-input';
 // shown on the login page too (a sign-in that must set up an app), whose stylesheet holds only
 // the components it renders itself (app/login-styles.ts)
 import '@mantine/core/styles/Code.css';
@@ -30,12 +30,9 @@ export function TotpEnrolment({
 }) {
   const { t } = useTranslation();
   const [enrolment, setEnrolment] = useState<TotpEnrolmentResponse | null>(initial ?? null);
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { field, submit, busy, setError } = useCodeEntry();
   const [result, setResult] = useState<{ recovery_codes: string[]; valid_return_url?: string | null } | null>(null);
   const started = useRef(false);
-  const codesRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     if (started.current || initial) return;
@@ -48,45 +45,20 @@ export function TotpEnrolment({
       });
   }, [initial, onCancel]);
 
-  useEffect(() => {
-    if (result) codesRef.current?.focus();
-  }, [result]);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!code.trim()) return setError(t('fill_all_required_fields'));
-    setBusy(true);
-    setError(null);
-    try {
-      setResult(await confirmTotp(code.trim()));
-    } catch (err) {
-      if (err instanceof ApiError && err.key === 'second_factor_code_invalid') setError(t('second_factor_code_invalid'));
-      else notifyError(err);
-      setCode('');
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  if (result) {
-    return (
-      <Stack gap="sm" ref={codesRef} tabIndex={-1} aria-labelledby="recovery-codes-heading">
-        <Text fw={600} id="recovery-codes-heading">
-          {t('recovery_codes_title')}
-        </Text>
-        <Alert color="yellow" variant="light" icon={<IconAlertCircle aria-hidden />}>
-          {t('recovery_codes_show_once')}
-        </Alert>
-        <RecoveryCodeList codes={result.recovery_codes} />
-        <Group justify="flex-end">
-          <Button onClick={() => onDone(result)}>{t('recovery_codes_done')}</Button>
-        </Group>
-      </Stack>
+  const confirm = (event: FormEvent) =>
+    submit(
+      event,
+      async (code) => setResult(await confirmTotp(code)),
+      (err) => {
+        if (err instanceof ApiError && err.key === 'second_factor_code_invalid') setError(t('second_factor_code_invalid'));
+        else notifyError(err);
+      },
     );
-  }
+
+  if (result) return <FirstRecoveryCodes headingId="recovery-codes-heading" codes={result.recovery_codes} onDone={() => onDone(result)} />;
   if (!enrolment) return <Text c="dimmed">{t('loading')}</Text>;
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate>
+    <form onSubmit={confirm} noValidate>
       <Stack gap="sm">
         <Text size="sm">{t('totp_scan')}</Text>
         <Image src={enrolment.qr_code} alt={t('totp_qr_alt')} w={200} h={200} fit="contain" />
@@ -96,18 +68,7 @@ export function TotpEnrolment({
         <Code block aria-labelledby="totp-manual-key" style={{ wordBreak: 'break-all' }}>
           {enrolment.secret.replace(/(.{4})/g, '$1 ').trim()}
         </Code>
-        <OneTimeCodeInput
-          label={t('totp_code')}
-          name="code"
-          inputMode="numeric"
-          required
-          value={code}
-          onChange={(value) => {
-            setCode(value);
-            setError(null);
-          }}
-          error={error}
-        />
+        <OneTimeCodeInput label={t('totp_code')} inputMode="numeric" {...field} />
         <Group justify="flex-end" gap="sm">
           {onCancel && (
             <Button variant="default" onClick={onCancel}>
@@ -123,14 +84,53 @@ export function TotpEnrolment({
   );
 }
 
-export function RecoveryCodeList({ codes }: { codes: string[] }) {
+/**
+ * The recovery codes that come with a first second factor, shown once and focused as they
+ * appear; `notice` first says what was set up. Done hands on to what follows.
+ */
+export function FirstRecoveryCodes({
+  headingId,
+  codes,
+  notice,
+  onDone,
+}: {
+  headingId: string;
+  codes: string[];
+  notice?: ReactNode;
+  onDone: () => void;
+}) {
+  const { t } = useTranslation();
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => ref.current?.focus(), []);
   return (
-    <List spacing={4} size="sm" listStyleType="none" data-testid="recovery-codes">
-      {codes.map((c) => (
-        <List.Item key={c}>
-          <Code>{c}</Code>
-        </List.Item>
-      ))}
-    </List>
+    <Stack gap="sm" ref={ref} tabIndex={-1} aria-labelledby={headingId}>
+      {notice}
+      <Text fw={600} id={headingId}>
+        {t('recovery_codes_title')}
+      </Text>
+      <Alert color="yellow" variant="light" icon={<IconAlertCircle aria-hidden />}>
+        {t('recovery_codes_show_once')}
+      </Alert>
+      <RecoveryCodeList codes={codes} onDone={onDone} />
+    </Stack>
+  );
+}
+
+/** Recovery codes, one a line, and the button that says they are kept. */
+export function RecoveryCodeList({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <List spacing={4} size="sm" listStyleType="none" data-testid="recovery-codes">
+        {codes.map((c) => (
+          <List.Item key={c}>
+            <Code>{c}</Code>
+          </List.Item>
+        ))}
+      </List>
+      <Group justify="flex-end">
+        <Button onClick={onDone}>{t('recovery_codes_done')}</Button>
+      </Group>
+    </>
   );
 }

@@ -13,10 +13,7 @@ export function NewRecoveryCodes({ codes, onDone }: { codes: string[]; onDone: (
       <Alert color="yellow" variant="light">
         {t('recovery_codes_show_once')}
       </Alert>
-      <RecoveryCodeList codes={codes} />
-      <Group justify="flex-end">
-        <Button onClick={onDone}>{t('recovery_codes_done')}</Button>
-      </Group>
+      <RecoveryCodeList codes={codes} onDone={onDone} />
     </Stack>
   );
 }

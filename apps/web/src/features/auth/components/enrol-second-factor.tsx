@@ -1,9 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
-import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { Alert, Button, Stack, Text } from '@mantine/core';
 import { IconAlertCircle, IconDeviceMobile, IconKey } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { notifyError } from '@/components/notify';
-import { RecoveryCodeList, TotpEnrolment } from '@/components/totp-enrolment';
+import { FirstRecoveryCodes, TotpEnrolment } from '@/components/totp-enrolment';
 import { ApiError } from '@/lib/api';
 import { createPasskeyCredential, isPasskeyCancelled, passkeysSupported, registerPasskey } from '@/lib/factors';
 
@@ -26,11 +26,6 @@ export function EnrolSecondFactor({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [codes, setCodes] = useState<{ recovery_codes: string[]; valid_return_url?: string | null } | null>(null);
-  const codesRef = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    if (codes) codesRef.current?.focus();
-  }, [codes]);
 
   const setUpPasskey = async () => {
     setBusy(true);
@@ -51,21 +46,16 @@ export function EnrolSecondFactor({
 
   if (codes) {
     return (
-      <Stack gap="sm" ref={codesRef} tabIndex={-1} aria-labelledby="enrol-recovery-codes-heading">
-        <Alert color="green" variant="light" role="status">
-          {t('enrol_passkey_done')}
-        </Alert>
-        <Text fw={600} id="enrol-recovery-codes-heading">
-          {t('recovery_codes_title')}
-        </Text>
-        <Alert color="yellow" variant="light" icon={<IconAlertCircle aria-hidden />}>
-          {t('recovery_codes_show_once')}
-        </Alert>
-        <RecoveryCodeList codes={codes.recovery_codes} />
-        <Group justify="flex-end">
-          <Button onClick={() => onDone(codes)}>{t('recovery_codes_done')}</Button>
-        </Group>
-      </Stack>
+      <FirstRecoveryCodes
+        headingId="enrol-recovery-codes-heading"
+        codes={codes.recovery_codes}
+        notice={
+          <Alert color="green" variant="light" role="status">
+            {t('enrol_passkey_done')}
+          </Alert>
+        }
+        onDone={() => onDone(codes)}
+      />
     );
   }
 

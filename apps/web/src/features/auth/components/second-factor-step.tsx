@@ -1,10 +1,10 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, type FormEvent } from 'react';
 import { Button, Stack, Text } from '@mantine/core';
 import { IconKey } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { LoginConsentResponse } from '@partner-portal/contracts';
 import { notifyError } from '@/components/notify';
-import { OneTimeCodeInput } from '@/components/one-time-code-input';
+import { OneTimeCodeInput, useCodeEntry } from '@/components/one-time-code-input';
 import { ApiError } from '@/lib/api';
 import { isPasskeyCancelled, passkeysSupported, signInWithPasskey } from '@/lib/factors';
 import { secondFactor } from '../api/second-factor';
@@ -15,9 +15,7 @@ import { secondFactor } from '../api/second-factor';
  */
 export function SecondFactorStep({ onDone, onExpired }: { onDone: (result: LoginConsentResponse) => void; onExpired: () => void }) {
   const { t } = useTranslation();
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { field, submit, attempt, busy, setError } = useCodeEntry();
   const codeRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => codeRef.current?.focus(), []);
@@ -28,52 +26,31 @@ export function SecondFactorStep({ onDone, onExpired }: { onDone: (result: Login
     else notifyError(err);
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!code.trim()) return setError(t('fill_all_required_fields'));
-    setBusy(true);
-    setError(null);
-    try {
-      onDone(await secondFactor({ code: code.trim() }));
-    } catch (err) {
-      failed(err);
-      setCode('');
-      codeRef.current?.focus();
-    } finally {
-      setBusy(false);
-    }
-  };
+  const verify = (event: FormEvent) =>
+    submit(
+      event,
+      async (code) => onDone(await secondFactor({ code })),
+      (err) => {
+        failed(err);
+        codeRef.current?.focus();
+      },
+    );
 
-  const signInWithAPasskey = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      onDone(await signInWithPasskey(false, {}));
-    } catch (err) {
-      if (isPasskeyCancelled(err)) setError(t('passkey_cancelled'));
-      else failed(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const signInWithAPasskey = () =>
+    attempt(
+      async () => onDone(await signInWithPasskey(false, {})),
+      (err) => {
+        if (isPasskeyCancelled(err)) setError(t('passkey_cancelled'));
+        else failed(err);
+      },
+    );
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate>
+    <form onSubmit={verify} noValidate>
       <Stack gap="md">
         <Text fw={600}>{t('second_step_title')}</Text>
         <Text size="sm">{t('second_step_text')}</Text>
-        <OneTimeCodeInput
-          ref={codeRef}
-          label={t('second_step_code')}
-          name="code"
-          required
-          value={code}
-          onChange={(value) => {
-            setCode(value);
-            setError(null);
-          }}
-          error={error}
-        />
+        <OneTimeCodeInput ref={codeRef} label={t('second_step_code')} {...field} />
         <Button type="submit" loading={busy} fullWidth>
           {t('second_step_verify')}
         </Button>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Stack, Text } from '@mantine/core';
+import { Button, Stack, Text } from '@mantine/core';
 import { IconClockExclamation } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
@@ -14,10 +14,10 @@ import { ApiError } from '@/lib/api';
 import { describeError } from '@/lib/errors';
 import { passwordFormErrors } from '@/lib/password-form';
 import { paths } from '@/lib/paths';
-import { TextLink } from '@/components/text-link';
 import { TitledStack } from '@/components/titled-stack';
 import { resetPassword } from '../api/reset-password';
 import { validateResetToken } from '../api/validate-reset-token';
+import { MessageWithLink } from '../components/message-with-link';
 
 interface Values {
   password: string;
@@ -53,13 +53,11 @@ export function ResetPasswordPage() {
 
   if (!valid) {
     return (
-      <TitledStack title={t('reset_link_expired_title')} order={1} size="h2" gap="md">
-        <Alert color="orange" variant="light" icon={<IconClockExclamation aria-hidden />}>
-          {t('reset_link_expired')}
-        </Alert>
-        <Text size="sm">{t('submit_new_request')}</Text>
-        <TextLink to={paths.forgotPassword}>{t('request_new_link')}</TextLink>
-      </TitledStack>
+      <MessageWithLink
+        title={t('reset_link_expired_title')}
+        alert={{ color: 'orange', Icon: IconClockExclamation, text: t('reset_link_expired') }}
+        next={{ text: t('submit_new_request'), to: paths.forgotPassword, link: t('request_new_link') }}
+      />
     );
   }
 

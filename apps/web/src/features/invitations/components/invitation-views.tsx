@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Anchor, Button, Center, Loader, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -13,26 +14,31 @@ export function InvitationLoading() {
   );
 }
 
+/** An invitation page that tells the visitor something: its title, its text, and what follows. */
+function InvitationMessage({ title, text, children }: { title: string; text: string; children?: ReactNode }) {
+  return (
+    <TitledStack title={title} order={1} size="h2" gap="md">
+      <Text>{text}</Text>
+      {children}
+    </TitledStack>
+  );
+}
+
 /** The invitation could not be loaded (unknown, wrong code). */
 export function UnknownInvitation() {
   const { t } = useTranslation();
-  return (
-    <TitledStack title={t('inv_unknown_title')} order={1} size="h2" gap="md">
-      <Text>{t('inv_unknown_text')}</Text>
-    </TitledStack>
-  );
+  return <InvitationMessage title={t('inv_unknown_title')} text={t('inv_unknown_text')} />;
 }
 
 /** A logged-in visitor is told to log out first. */
 export function LoggedInVisitor() {
   const { t } = useTranslation();
   return (
-    <TitledStack title={t('inv_logged_in_title')} order={1} size="h2" gap="md">
-      <Text>{t('inv_logged_in_text')}</Text>
+    <InvitationMessage title={t('inv_logged_in_title')} text={t('inv_logged_in_text')}>
       <Anchor component={Link} to="/logout">
         {t('inv_logout')}
       </Anchor>
-    </TitledStack>
+    </InvitationMessage>
   );
 }
 
@@ -41,8 +47,10 @@ export function NotPendingInvitation({ invitation }: { invitation: Invitation })
   const { t } = useTranslation();
   const state = invitation.invitation_state.toLowerCase();
   return (
-    <TitledStack title={t('inv_not_pending_title')} order={1} size="h2" gap="md">
-      <Text>{state === 'revoked' ? t('inv_revoked_text') : t('inv_state_text', { invitation_state: t(`inv_state_${state}`) })}</Text>
+    <InvitationMessage
+      title={t('inv_not_pending_title')}
+      text={state === 'revoked' ? t('inv_revoked_text') : t('inv_state_text', { invitation_state: t(`inv_state_${state}`) })}
+    >
       {state === 'accepted' ? (
         <>
           <Text>{t('inv_accepted_login_text')}</Text>
@@ -52,6 +60,6 @@ export function NotPendingInvitation({ invitation }: { invitation: Invitation })
         </>
       ) : null}
       <Text c="gray.7">{t('inv_contact_hint')}</Text>
-    </TitledStack>
+    </InvitationMessage>
   );
 }

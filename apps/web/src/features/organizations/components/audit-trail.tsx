@@ -24,6 +24,7 @@ import { errorLines, notifyError } from '@/components/notify';
 import { downloadAuditExport, useAuditTrail, type AuditFilters } from '../api/audit-trail';
 import { auditDifference } from '../lib/audit-diff';
 import { administrationLocales } from '../lib/locales';
+import { DayFilter } from './day-filter';
 
 /** The organizations of a subtree, depth first, each with its depth below the subtree's root. */
 function subtreeOf(root: OrganizationNode | undefined, id: string): { id: string; label: string; depth: number }[] {
@@ -163,19 +164,12 @@ function AuditTrailBody({ organizationId }: { organizationId: string }) {
           value={actor}
           onChange={(e) => change(setActor)(e.currentTarget.value)}
         />
-        <TextInput
-          type="date"
-          label={t('adm_audit_filter_from')}
-          value={from}
-          max={to || undefined}
-          onChange={(e) => change(setFrom)(e.currentTarget.value)}
-        />
-        <TextInput
-          type="date"
+        <DayFilter label={t('adm_audit_filter_from')} value={from} onChange={change(setFrom)} max={to} />
+        <DayFilter
           label={t('adm_audit_filter_to')}
           value={to}
-          min={from || undefined}
-          onChange={(e) => change(setTo)(e.currentTarget.value)}
+          onChange={change(setTo)}
+          min={from}
           error={rangeInvalid ? t('adm_audit_range_invalid') : undefined}
         />
       </SimpleGrid>

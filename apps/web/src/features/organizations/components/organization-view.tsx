@@ -26,8 +26,6 @@ export function OrganizationView({ organization, user }: { organization: Organiz
   const [debounced] = useDebouncedValue(search.trim(), 250);
   const searching = search.trim().length > 0;
   const results = useMemberSearch(organization.id, debounced);
-  const [showAllUsers, setShowAllUsers] = useState(false);
-  const [showAllInvitations, setShowAllInvitations] = useState(false);
   const resend = useResendInvitation();
 
   const canManageUsers = user.userManager;
@@ -85,8 +83,6 @@ export function OrganizationView({ organization, user }: { organization: Organiz
       <UsersTable
         rows={members}
         searching={searching}
-        showAll={showAllUsers}
-        onToggleAll={() => setShowAllUsers(!showAllUsers)}
         canManage={canManageUsers}
         ownEmail={user.email}
         onEditRights={(member) => setModal({ type: 'rights', member })}
@@ -96,8 +92,6 @@ export function OrganizationView({ organization, user }: { organization: Organiz
       <InvitationsTable
         rows={invitations}
         searching={searching}
-        showAll={showAllInvitations}
-        onToggleAll={() => setShowAllInvitations(!showAllInvitations)}
         canManage={canManageUsers}
         onResend={onResend}
         onRevoke={(invitation) => setModal({ type: 'revoke', invitation })}

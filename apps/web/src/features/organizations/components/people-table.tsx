@@ -1,4 +1,4 @@
-import { Fragment, type ReactNode } from 'react';
+import { Fragment, useState, type ReactNode } from 'react';
 import { ActionIcon, Button, Group, Paper, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { useElementSize, useMediaQuery } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
@@ -109,54 +109,58 @@ export function RowActions({ actions }: { actions: RowAction[] }) {
 }
 
 /**
+ * Which people a table lists. Its element ids (`org-users-table`, `org-users-heading`) and texts
+ * (`org_users`, `org_user_count`, `org_no_users`, `org_no_match_users`; likewise for invitations)
+ * follow from it.
+ */
+export type PeopleKind = 'user' | 'invitation';
+
+/** The narrowest sections that still show their columns without sideways scrolling in every language. */
+const MIN_WIDTH: Record<PeopleKind, number> = { user: 680, invitation: 760 };
+
+/** The people a table lists (the organization's, or a search's), and whether the user may manage them. */
+export interface PeopleList<T> {
+  rows: T[];
+  searching: boolean;
+  canManage: boolean;
+}
+
+/**
  * A table of people (users or invitations): a counted heading, the e-mail address first, then
  * `columns`, then the row actions when the user may manage them; on narrow sections one card per
  * row with the address, `details` and the actions; 4 rows unless 'view all'.
  */
 export function PeopleTable<T extends { email_address: string }>({
-  id,
-  headingId,
-  title,
-  count,
-  empty,
-  minWidth,
+  kind,
   rows,
   rowKey,
   searching,
-  showAll,
-  onToggleAll,
+  canManage,
   columns,
   details,
-  actions,
-}: {
-  id: string;
-  headingId: string;
-  title: string;
-  count: string;
-  /** shown instead of the table when there are no rows */
-  empty: string;
-  /** the narrowest section width that shows the table rather than cards */
-  minWidth: number;
-  rows: T[];
+  actions: rowActions,
+}: PeopleList<T> & {
+  kind: PeopleKind;
   rowKey: (row: T) => string;
-  searching: boolean;
-  showAll: boolean;
-  onToggleAll: () => void;
   columns: PeopleColumn<T>[];
   /** a card's lines below the address */
   details: (row: T) => ReactNode;
-  /** the row's actions; undefined when the user may not manage these rows */
-  actions?: ((row: T) => ReactNode) | undefined;
+  /** the row's actions, shown when the user may manage these rows */
+  actions: (row: T) => ReactNode;
 }) {
   const { t } = useTranslation();
-  const { ref, cards } = useCards(minWidth);
+  const [showAll, setShowAll] = useState(false);
+  const { ref, cards } = useCards(MIN_WIDTH[kind]);
   const { shown, toggle } = limit(rows, searching, showAll);
+  const actions = canManage ? rowActions : undefined;
+  const id = `org-${kind}s-table`;
+  const headingId = `org-${kind}s-heading`;
   return (
     <section aria-labelledby={headingId} ref={ref}>
-      <CountedHeading id={headingId} title={title} count={count} />
+      <CountedHeading id={headingId} title={t(`org_${kind}s`)} count={t(`org_${kind}_count`, { count: rows.length })} />
       {rows.length === 0 ? (
         <Text c="gray.7" size="sm" py="sm">
-          {empty}
+          {t(searching ? `org_no_match_${kind}s` : `org_no_${kind}s`)}
         </Text>
       ) : cards ? (
         <Stack component="ul" id={id} gap="xs" className={classes.cards}>
@@ -202,7 +206,7 @@ export function PeopleTable<T extends { email_address: string }>({
           </Table.Tbody>
         </Table>
       )}
-      {toggle ? <ViewAllToggle showAll={showAll} onToggle={onToggleAll} controls={id} /> : null}
+      {toggle ? <ViewAllToggle showAll={showAll} onToggle={() => setShowAll(!showAll)} controls={id} /> : null}
     </section>
   );
 }

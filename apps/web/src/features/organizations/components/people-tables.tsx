@@ -4,12 +4,8 @@ import { useTranslation } from 'react-i18next';
 import type { Invitation, OrganizationMember } from '@partner-portal/contracts';
 import { formatInvitationDate } from '../lib/format';
 import { LastSignIn } from './member-access';
-import { PeopleTable, RowActions, type PeopleColumn } from './people-table';
+import { PeopleTable, RowActions, type PeopleColumn, type PeopleList } from './people-table';
 import classes from './people-tables.module.css';
-
-/** The narrowest sections that still show their columns without sideways scrolling in every language. */
-const USERS_TABLE_MIN_WIDTH = 680;
-const INVITATIONS_TABLE_MIN_WIDTH = 760;
 
 /** A row action: its accessible name and tooltip (translation keys), and which handler of the table it calls. */
 interface ActionSpec<Handler> {
@@ -33,26 +29,48 @@ const INVITATION_ACTIONS: ActionSpec<'onResend' | 'onRevoke'>[] = [
   { label: 'org_revoke_of', tip: 'org_revoke_invitation', color: 'red', Icon: IconX, on: 'onRevoke' },
 ];
 
-interface TableProps<T> {
-  rows: T[];
-  searching: boolean;
-  showAll: boolean;
-  onToggleAll: () => void;
-  canManage: boolean;
+/** A row's actions by their specs, each named with the row's address; on the user's `own` row, those with a reason are refused. */
+function SpecifiedActions<T extends { email_address: string }, H extends string>({
+  row,
+  specs,
+  handlers,
+  own = false,
+}: {
+  row: T;
+  specs: ActionSpec<H>[];
+  handlers: Record<H, (row: T) => void>;
+  own?: boolean;
+}) {
+  const { t } = useTranslation();
+  return (
+    <RowActions
+      actions={specs.map(({ label, tip, own: ownReason, color, Icon, on }) => ({
+        label: t(label, { email: row.email_address }),
+        tip: t(tip),
+        reason: own && ownReason ? t(ownReason) : undefined,
+        color,
+        icon: <Icon size={18} aria-hidden />,
+        onClick: () => handlers[on](row),
+      }))}
+    />
+  );
 }
+
+/** A column of an invitation's dates, each on one line. */
+const invitationDateColumn = <T,>(header: string, day: (row: T) => string | null | undefined): PeopleColumn<T> => ({
+  header,
+  cell: (row) => formatInvitationDate(day(row)),
+  className: classes.date,
+});
 
 /** The organization's users (or the search's): name, organization when searching, last sign-in; rights, removal, sign-out. */
 export function UsersTable({
-  rows,
-  searching,
-  showAll,
-  onToggleAll,
-  canManage,
   ownEmail,
   onEditRights,
   onRemove,
   onSignOut,
-}: TableProps<OrganizationMember> & {
+  ...list
+}: PeopleList<OrganizationMember> & {
   /** the signed-in user's address: their own row offers no rights editing and no removal */
   ownEmail: string;
   onEditRights: (m: OrganizationMember) => void;
@@ -61,26 +79,11 @@ export function UsersTable({
   onSignOut: (m: OrganizationMember) => void;
 }) {
   const { t } = useTranslation();
+  const { searching } = list;
   const name = (member: OrganizationMember) => [member.first_name, member.last_name].filter(Boolean).join(' ');
   const organizationColumn: PeopleColumn<OrganizationMember> = {
     header: t('org_col_organization'),
     cell: (member) => member.organization_name,
-  };
-  const handlers = { onEditRights, onRemove, onSignOut };
-  const actions = (member: OrganizationMember) => {
-    const own = member.email_address.toLowerCase() === ownEmail.toLowerCase();
-    return (
-      <RowActions
-        actions={MEMBER_ACTIONS.map(({ label, tip, own: ownReason, color, Icon, on }) => ({
-          label: t(label, { email: member.email_address }),
-          tip: t(tip),
-          reason: own && ownReason ? t(ownReason) : undefined,
-          color,
-          icon: <Icon size={18} aria-hidden />,
-          onClick: () => handlers[on](member),
-        }))}
-      />
-    );
   };
   const lastSignInColumn: PeopleColumn<OrganizationMember> = {
     header: t('adm_last_sign_in'),
@@ -89,17 +92,9 @@ export function UsersTable({
   };
   return (
     <PeopleTable
-      id="org-users-table"
-      headingId="org-users-heading"
-      title={t('org_users')}
-      count={t('org_user_count', { count: rows.length })}
-      empty={searching ? t('org_no_match_users') : t('org_no_users')}
-      minWidth={USERS_TABLE_MIN_WIDTH}
-      rows={rows}
+      {...list}
+      kind="user"
       rowKey={(member) => member.id}
-      searching={searching}
-      showAll={showAll}
-      onToggleAll={onToggleAll}
       columns={[{ header: t('org_col_name'), cell: name }, ...(searching ? [organizationColumn] : []), lastSignInColumn]}
       details={(member) => (
         <>
@@ -114,7 +109,14 @@ export function UsersTable({
           </Text>
         </>
       )}
-      actions={canManage ? actions : undefined}
+      actions={(member) => (
+        <SpecifiedActions
+          row={member}
+          specs={MEMBER_ACTIONS}
+          handlers={{ onEditRights, onRemove, onSignOut }}
+          own={member.email_address.toLowerCase() === ownEmail.toLowerCase()}
+        />
+      )}
     />
   );
 }
@@ -133,48 +135,24 @@ function StateBadge({ invitation }: { invitation: Invitation }) {
 
 /** The organization's invitations (or the search's): state and dates; resend and revoke while pending. */
 export function InvitationsTable({
-  rows,
-  searching,
-  showAll,
-  onToggleAll,
-  canManage,
   onResend,
   onRevoke,
-}: TableProps<Invitation> & { onResend: (i: Invitation) => void; onRevoke: (i: Invitation) => void }) {
+  ...list
+}: PeopleList<Invitation> & { onResend: (i: Invitation) => void; onRevoke: (i: Invitation) => void }) {
   const { t } = useTranslation();
+  const { searching } = list;
   const columns: PeopleColumn<Invitation>[] = [
     { header: t('org_col_state'), cell: (invitation) => <StateBadge invitation={invitation} /> },
-    { header: t('org_col_created'), cell: (invitation) => formatInvitationDate(invitation.created_at), className: classes.date },
-    { header: t('org_col_last_sent'), cell: (invitation) => formatInvitationDate(invitation.last_sent_at), className: classes.date },
-    { header: t('org_col_expires'), cell: (invitation) => formatInvitationDate(invitation.expires_at), className: classes.date },
+    invitationDateColumn(t('org_col_created'), (invitation) => invitation.created_at),
+    invitationDateColumn(t('org_col_last_sent'), (invitation) => invitation.last_sent_at),
+    invitationDateColumn(t('org_col_expires'), (invitation) => invitation.expires_at),
     ...(searching ? [{ header: t('org_col_organization'), cell: (invitation: Invitation) => invitation.organization_name }] : []),
   ];
-  const handlers = { onResend, onRevoke };
-  const actions = (invitation: Invitation) =>
-    invitation.invitation_state === 'PENDING' ? (
-      <RowActions
-        actions={INVITATION_ACTIONS.map(({ label, tip, color, Icon, on }) => ({
-          label: t(label, { email: invitation.email_address }),
-          tip: t(tip),
-          color,
-          icon: <Icon size={18} aria-hidden />,
-          onClick: () => handlers[on](invitation),
-        }))}
-      />
-    ) : null;
   return (
     <PeopleTable
-      id="org-invitations-table"
-      headingId="org-invitations-heading"
-      title={t('org_invitations')}
-      count={t('org_invitation_count', { count: rows.length })}
-      empty={searching ? t('org_no_match_invitations') : t('org_no_invitations')}
-      minWidth={INVITATIONS_TABLE_MIN_WIDTH}
-      rows={rows}
+      {...list}
+      kind="invitation"
       rowKey={(invitation) => invitation.invitation_id}
-      searching={searching}
-      showAll={showAll}
-      onToggleAll={onToggleAll}
       columns={columns}
       details={(invitation) => (
         <>
@@ -193,7 +171,11 @@ export function InvitationsTable({
           </Text>
         </>
       )}
-      actions={canManage ? actions : undefined}
+      actions={(invitation) =>
+        invitation.invitation_state === 'PENDING' ? (
+          <SpecifiedActions row={invitation} specs={INVITATION_ACTIONS} handlers={{ onResend, onRevoke }} />
+        ) : null
+      }
     />
   );
 }
