@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startPortal as startServerPortal, type HttpClient, type TestPortal } from '@partner-portal/server/test-kit';
 import { axeProblems, launchBrowser, newPage, whenStill, type PageWatch } from './browser.js';
+import { userLanguageFor } from '@partner-portal/contracts';
 
 /**
  * The portal in Chromium: the portal started for a test file, browser contexts (anonymous or
@@ -121,6 +122,12 @@ export async function signedIn(
   as: string | HttpClient,
   options: ContextOptions = {},
 ): Promise<BrowserContext> {
+  // a signed-in page speaks the user's saved language (docs/decisions/012-user-languages.md): the
+  // language asked for becomes the user's, as if they had chosen it in the picker
+  if (options.language) {
+    const userId = typeof as === 'string' ? as : ((await as.get('/api/identity/user-info')).body as { id: string }).id;
+    await portal.services.db.query('UPDATE users SET language_code = $2 WHERE id = $1', [userId, userLanguageFor(options.language)]);
+  }
   const client = typeof as === 'string' ? await portal.sessionFor(as) : as;
   const context = await openContext(browser, portal, options);
   await context.addCookies([...client.cookies].map(([name, value]) => ({ name, value, url: portal.url })));

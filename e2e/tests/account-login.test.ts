@@ -147,7 +147,7 @@ describe('logout and languages', () => {
     await page.getByRole('button', { name: /Gebruikersmenu van/ }).click();
     await page.getByRole('menuitem', { name: 'Uitloggen' }).click();
     await page.waitForURL((url) => url.pathname === '/login');
-    await page.getByRole('heading', { name: 'Partner Portal' }).waitFor();
+    await page.getByRole('heading', { name: 'Partnerportaal' }).waitFor();
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('nl');
     // the session is gone
     const res = await page.evaluate(() => fetch('/api/identity/user-info', { headers: { 'X-CSRF': '1' } }).then((r) => r.status));

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import {
   type ActorRef,
@@ -52,6 +52,11 @@ beforeAll(async () => {
   ).rows[0]!;
   dealer = await createOrg(e2e.portal, root, 'Dealer Day', { canCreate: true });
   ({ context, page, watch } = await languageContext('en-GB'));
+});
+// a context in another language makes it the administrator's saved language (e2e/support/portal.ts,
+// signedIn): every test starts from English, the language of the shared page
+beforeEach(async () => {
+  await e2e.portal.services.db.query("UPDATE users SET language_code = 'en' WHERE id = $1", [e2e.portal.adminUserId]);
 });
 afterEach(async (ctx) => {
   if (ctx.task.result?.state === 'fail') {
