@@ -120,6 +120,27 @@ describe('invitation pages', () => {
     expect(watch.problems).toEqual([]);
   });
 
+  it('says an expired invitation has expired, in the invitation’s language (de, pt-BR at 390 px; en-GB at 1280)', async () => {
+    const cases = [
+      { language: 'de', text: 'Ihre Einladung ist abgelaufen', viewport: { width: 390, height: 844 } },
+      { language: 'pt-BR', text: 'Seu convite expirou', viewport: { width: 390, height: 844 } },
+      { language: 'en', text: 'Your invitation has expired', viewport: VIEWPORTS.wide },
+    ];
+    for (const { language, text, viewport } of cases) {
+      const link = await invite(`expired.${language.toLowerCase()}@example.com`, { language_code: language });
+      const id = link.pathname.split('/').pop();
+      await e2e.portal.services.db.query("UPDATE invitations SET expires_at = now() - interval '1 day' WHERE id = $1", [id]);
+      const visitor = await openContext(e2e.browser, e2e.portal, { viewport });
+      const { page: expired, watch: expiredWatch } = await newPage(visitor);
+      await expired.goto(link.pathname + link.search);
+      await expired.getByText(text, { exact: true }).waitFor();
+      expect(await axeProblems(expired)).toEqual([]);
+      await screenshot(expired, `invitation-expired-${language}-${viewport.width}`);
+      expect(expiredWatch.problems).toEqual([]);
+      await visitor.close();
+    }
+  });
+
   it('sends an external-identity invitation to its own page, accepts it without a password and goes to the upstream login', async () => {
     const email = 'extern@partner.example';
     const link = await invite(email, { is_external_identity_provider: true });

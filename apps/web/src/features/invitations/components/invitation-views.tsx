@@ -49,7 +49,9 @@ export function NotPendingInvitation({ invitation }: { invitation: Invitation })
   return (
     <InvitationMessage
       title={t('inv_not_pending_title')}
-      text={state === 'revoked' ? t('inv_revoked_text') : t('inv_state_text', { invitation_state: t(`inv_state_${state}`) })}
+      text={
+        state === 'revoked' ? t('inv_revoked_text') : t('inv_state_text', { context: state, invitation_state: t(`inv_state_${state}`) })
+      }
     >
       {state === 'accepted' ? (
         <>
