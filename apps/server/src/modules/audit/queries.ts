@@ -53,6 +53,27 @@ export interface AuditRow {
   request_id: string | null;
 }
 
+/** An entry as the trail lists it: with the names its sentence needs, as they are now (null when gone). */
+export interface AuditRowWithNames extends AuditRow {
+  actor_name: string | null;
+  subject_name: string | null;
+  subject_email: string | null;
+  organization_name: string | null;
+}
+
+/** The names of an entry's actor, subject (a member or an invitation) and organization, read now. */
+const AUDIT_NAMES = `
+  (SELECT nullif(btrim(u.first_name || ' ' || u.last_name), '') FROM users u WHERE u.id = audit_log.actor_user_id) AS actor_name,
+  CASE WHEN audit_log.target_type = 'member' THEN
+    (SELECT nullif(btrim(u.first_name || ' ' || u.last_name), '') FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.id::text = audit_log.target_id)
+  END AS subject_name,
+  CASE
+    WHEN audit_log.target_type = 'member' THEN
+      (SELECT u.email FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.id::text = audit_log.target_id)
+    WHEN audit_log.target_type = 'invitation' THEN (SELECT i.email FROM invitations i WHERE i.id::text = audit_log.target_id)
+  END AS subject_email,
+  (SELECT o.name FROM organizations o WHERE o.id = audit_log.organization_id) AS organization_name`;
+
 /** The optional filters of an audit listing (see `auditFilterSchema` in packages/contracts). */
 export interface AuditEntryFilter {
   action?: string | undefined;
@@ -93,11 +114,11 @@ export async function listAuditEntries(
   limit: number,
   offset: number,
   filter: AuditEntryFilter = {},
-): Promise<{ total: number; rows: AuditRow[] }> {
+): Promise<{ total: number; rows: AuditRowWithNames[] }> {
   const { where, params } = auditWhere(path, filter);
   const total = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_log WHERE ${where}`, params);
-  const { rows } = await db.query<AuditRow>(
-    `SELECT ${AUDIT_COLUMNS} FROM audit_log WHERE ${where} ORDER BY occurred_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+  const { rows } = await db.query<AuditRowWithNames>(
+    `SELECT ${AUDIT_COLUMNS}, ${AUDIT_NAMES} FROM audit_log WHERE ${where} ORDER BY occurred_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
     [...params, limit, offset],
   );
   return { total: total.rows[0]?.n ?? 0, rows };
