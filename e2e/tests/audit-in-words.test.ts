@@ -17,6 +17,7 @@ const WORDS = {
     show: 'Änderungsprotokoll anzeigen',
     action: 'Aktion',
     removed: (who: string, org: string) => `Klaus Müller hat ${who} entfernt (${org})`,
+    signedOut: (who: string, org: string) => `Klaus Müller hat ${who} überall abgemeldet (${org})`,
     rights: (who: string, org: string) => `Klaus Müller hat die Rechte von ${who} geändert (${org})`,
     given: '+ Hinzugefügt: Treue & Inzahlungnahme: Zugriff',
     taken: '− Entzogen: Academy: Zugriff',
@@ -28,6 +29,7 @@ const WORDS = {
     show: 'Mostrar a trilha de auditoria',
     action: 'Ação',
     removed: (who: string, org: string) => `Klaus Müller removeu ${who} (${org})`,
+    signedOut: (who: string, org: string) => `Klaus Müller desconectou ${who} de todos os lugares (${org})`,
     rights: (who: string, org: string) => `Klaus Müller alterou as permissões de ${who} (${org})`,
     given: '+ Adicionado: Fidelidade e troca: Acesso',
     taken: '− Retirado: Academy: Acesso',
@@ -56,6 +58,8 @@ async function changesIn(name: string): Promise<{ org: Org; removed: string; cha
     'Bruno',
     rights((r) => (r.academy.user_access = true)),
   );
+  // signed out everywhere first: the trail keeps her name after her removal
+  expect((await admin.post(`/api/members/${julia.memberId}/sign-out`)).status).toBeLessThan(300);
   expect((await admin.delete(`/api/organizations/${org.id}/members/${julia.memberId}`)).status).toBeLessThan(300);
   const changed = await admin.put(`/api/members/rights/${bruno.memberId}`, { rights: rights((r) => (r.loyalty.user_access = true)) });
   expect(changed.status).toBeLessThan(300);
@@ -66,7 +70,7 @@ async function changesIn(name: string): Promise<{ org: Org; removed: string; cha
   const tag = org.path.split('/').pop();
   const csv = `email,first_name,last_name,language\nrui.${tag}@example.com,Rui,Costa,pt-BR\nlea.${tag}@example.com,Lea,Berg,de\nnot-an-address,No,Body,de`;
   expect((await admin.post(`/api/organizations/${org.id}/invitations/bulk`, { csv })).status).toBe(200);
-  return { org, removed: julia.email, changed: 'Bruno Tester', invited };
+  return { org, removed: 'Julia Tester', changed: 'Bruno Tester', invited };
 }
 
 describe.each([
@@ -90,6 +94,7 @@ describe.each([
       expect(sentences).toEqual(
         expect.arrayContaining([
           words.removed(removed, org.name),
+          words.signedOut(removed, org.name),
           words.rights(changed, org.name),
           words.revoked(invited, org.name),
           words.bulk(org.name),
