@@ -465,6 +465,12 @@ export const auditEntrySchema = z.object({
   before: z.unknown(),
   after: z.unknown(),
   request_id: z.string().nullable(),
+  /** the names the entry's sentence needs, as they are now (null when gone, e.g. a removed member's) */
+  actor_name: z.string().nullable(),
+  /** the member or the invitation the entry is about */
+  subject_name: z.string().nullable(),
+  subject_email: z.string().nullable(),
+  organization_name: z.string().nullable(),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 export const auditResponseSchema = z.object({

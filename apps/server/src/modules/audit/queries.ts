@@ -19,10 +19,22 @@ export interface AuditEntryInput extends AuditChange {
   requestId: string | null;
 }
 
+/** A user's name as a sentence shows it ("Julia Weber"), null when they have none. */
+const userName = (alias: string) => `nullif(btrim(${alias}.first_name || ' ' || ${alias}.last_name), '')`;
+
+/**
+ * Write an entry, with the names of its actor and of the member it is about as they are now (an
+ * actor that is not a session's, such as a user accepting an invitation, is found by id).
+ */
 export async function insertAuditEntry(db: Queryable, e: AuditEntryInput): Promise<void> {
   await db.query(
-    `INSERT INTO audit_log (actor_user_id, actor_email, organization_id, organization_path, action, target_type, target_id, before, after, request_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    `INSERT INTO audit_log (actor_user_id, actor_email, organization_id, organization_path, action, target_type, target_id, before, after, request_id,
+                            actor_name, subject_name)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
+             (SELECT ${userName('u')} FROM users u WHERE u.id = $1),
+             CASE WHEN $6 = 'member' THEN
+               (SELECT ${userName('u')} FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.id::text = $7)
+             END)`,
     [
       e.actorUserId,
       e.actorEmail,
@@ -52,6 +64,38 @@ export interface AuditRow {
   after: unknown;
   request_id: string | null;
 }
+
+/** An entry as the trail lists it: with the names its sentence needs, as they are now (null when gone). */
+export interface AuditRowWithNames extends AuditRow {
+  actor_name: string | null;
+  subject_name: string | null;
+  subject_email: string | null;
+  organization_name: string | null;
+}
+
+/**
+ * The names of an entry's actor, subject (a member or an invitation) and organization: those kept
+ * when it was written, else as they are now. A removed member's name is that of an earlier entry
+ * about them, or of one they made themselves (accepting their invitation, for one).
+ */
+const AUDIT_NAMES = `
+  COALESCE(audit_log.actor_name, (SELECT ${userName('u')} FROM users u WHERE u.id = audit_log.actor_user_id)) AS actor_name,
+  CASE WHEN audit_log.target_type = 'member' THEN COALESCE(
+    audit_log.subject_name,
+    (SELECT ${userName('u')} FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.id::text = audit_log.target_id),
+    (SELECT a.subject_name FROM audit_log a
+      WHERE a.target_type = 'member' AND a.target_id = audit_log.target_id AND a.subject_name IS NOT NULL ORDER BY a.id DESC LIMIT 1),
+    CASE WHEN audit_log.action LIKE 'member.remove%' AND audit_log.before->>'user_id' ~ '^[0-9a-f-]{36}$' THEN
+      (SELECT a.actor_name FROM audit_log a
+        WHERE a.actor_user_id = (audit_log.before->>'user_id')::uuid AND a.actor_name IS NOT NULL ORDER BY a.id DESC LIMIT 1)
+    END)
+  END AS subject_name,
+  CASE
+    WHEN audit_log.target_type = 'member' THEN
+      (SELECT u.email FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.id::text = audit_log.target_id)
+    WHEN audit_log.target_type = 'invitation' THEN (SELECT i.email FROM invitations i WHERE i.id::text = audit_log.target_id)
+  END AS subject_email,
+  (SELECT o.name FROM organizations o WHERE o.id = audit_log.organization_id) AS organization_name`;
 
 /** The optional filters of an audit listing (see `auditFilterSchema` in packages/contracts). */
 export interface AuditEntryFilter {
@@ -93,11 +137,11 @@ export async function listAuditEntries(
   limit: number,
   offset: number,
   filter: AuditEntryFilter = {},
-): Promise<{ total: number; rows: AuditRow[] }> {
+): Promise<{ total: number; rows: AuditRowWithNames[] }> {
   const { where, params } = auditWhere(path, filter);
   const total = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_log WHERE ${where}`, params);
-  const { rows } = await db.query<AuditRow>(
-    `SELECT ${AUDIT_COLUMNS} FROM audit_log WHERE ${where} ORDER BY occurred_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+  const { rows } = await db.query<AuditRowWithNames>(
+    `SELECT ${AUDIT_COLUMNS}, ${AUDIT_NAMES} FROM audit_log WHERE ${where} ORDER BY occurred_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
     [...params, limit, offset],
   );
   return { total: total.rows[0]?.n ?? 0, rows };

@@ -5,7 +5,7 @@ import type { DownloadFile } from '../../http/route-kit.js';
 import type { Actor } from '../../http/session.js';
 import { neutralizeFormula } from '../spreadsheets/cells.js';
 import { organizationForActor } from '../scope/service.js';
-import { listAuditEntries, listAuditEntriesForExport, type AuditRow } from './queries.js';
+import { listAuditEntries, listAuditEntriesForExport, type AuditRow, type AuditRowWithNames } from './queries.js';
 
 /**
  * Reading the audit log (docs/decisions/018-the-administrators-day.md, "Audit trail"): the
@@ -34,6 +34,17 @@ function entryOf(r: AuditRow) {
   };
 }
 
+/** An entry of the trail with the names its sentence needs (the web app's audit-sentences.ts). */
+function entryWithNames(r: AuditRowWithNames) {
+  return {
+    ...entryOf(r),
+    actor_name: r.actor_name,
+    subject_name: r.subject_name,
+    subject_email: r.subject_email,
+    organization_name: r.organization_name,
+  };
+}
+
 export const AUDIT_EXPORT_COLUMNS = [
   'occurred_at',
   'actor_email',
@@ -57,7 +68,7 @@ export class AuditTrail {
     const { db } = this.deps;
     const { org } = await organizationForActor(db, actor, query.organizationId, { role: 'any' });
     const { total, rows } = await listAuditEntries(db, org.path, AUDIT_PAGE_SIZE, (query.page - 1) * AUDIT_PAGE_SIZE, query);
-    return { total, page: query.page, page_size: AUDIT_PAGE_SIZE, entries: rows.map(entryOf) };
+    return { total, page: query.page, page_size: AUDIT_PAGE_SIZE, entries: rows.map(entryWithNames) };
   }
 
   /** The same entries as the listing, all pages (up to AUDIT_EXPORT_LIMIT), as CSV. */

@@ -1,9 +1,10 @@
-import { Fragment, use, useId, useMemo, useState } from 'react';
+import { use, useId, useMemo, useState } from 'react';
 import {
   Alert,
   Badge,
   Button,
   Group,
+  List,
   Loader,
   Pagination,
   Paper,
@@ -22,8 +23,8 @@ import { AUDIT_ACTIONS, type AuditEntry, type OrganizationNode } from '@partner-
 import { useOrganizationTree } from '@/features/organizations/api/get-organization-tree';
 import { errorLines, notifyError } from '@/components/notify';
 import { downloadAuditExport, useAuditTrail, type AuditFilters } from '../api/audit-trail';
-import { auditDifference } from '../lib/audit-diff';
 import { administrationLocales } from '../lib/locales';
+import { auditWords } from './audit-sentences';
 import { DayFilter } from './day-filter';
 
 /** The organizations of a subtree, depth first, each with its depth below the subtree's root. */
@@ -62,7 +63,7 @@ export function useActionLabel() {
 /**
  * The audit trail of the selected organization's subtree (docs/decisions/018-the-administrators-day.md,
  * "Audit trail"): newest first, filtered by organization within it, action, actor and days;
- * each entry's before and after as the lines that changed; the same selection as CSV.
+ * each entry as a sentence with what changed (audit-sentences.ts); the same selection as CSV.
  */
 export function AuditTrail({ organizationId }: { organizationId: string }) {
   use(administrationLocales());
@@ -156,6 +157,8 @@ function AuditTrailBody({ organizationId }: { organizationId: string }) {
           onChange={change(setAction)}
           clearable
           searchable
+          // the whole list, without a scrolling region of its own that the keyboard could not reach
+          withScrollArea={false}
           comboboxProps={{ zIndex: 1200 }}
         />
         <TextInput
@@ -195,8 +198,10 @@ function AuditTrailBody({ organizationId }: { organizationId: string }) {
             key={entry.id}
             entry={entry}
             when={when.format(new Date(entry.occurred_at))}
-            organization={(entry.organization_id && names.get(entry.organization_id)) || entry.organization_path || '—'}
-            actionLabel={actionLabel(entry.action)}
+            organization={
+              entry.organization_name ?? ((entry.organization_id && names.get(entry.organization_id)) || entry.organization_path || '—')
+            }
+            actionLabel={actionLabel}
           />
         ))}
       </Stack>
@@ -223,14 +228,14 @@ function AuditEntryCard({
   entry: AuditEntry;
   when: string;
   organization: string;
-  actionLabel: string;
+  actionLabel: (action: string) => string;
 }) {
   const { t } = useTranslation();
-  const lines = auditDifference(entry.before, entry.after);
+  const { sentence, changes } = auditWords(entry, t, { organization, actionLabel });
   const refused = entry.action.endsWith('.refused');
   return (
     <Paper component="li" withBorder p="sm" data-testid="audit-entry" data-action={entry.action}>
-      <Group gap="xs" wrap="wrap" mb={lines.length > 0 ? 'xs' : 0}>
+      <Group gap="xs" wrap="wrap" mb={4}>
         <Badge
           color={refused ? 'red' : 'brand'}
           variant="light"
@@ -239,43 +244,37 @@ function AuditEntryCard({
             label: { whiteSpace: 'normal', overflow: 'visible', textOverflow: 'clip' },
           }}
         >
-          {actionLabel}
+          {actionLabel(entry.action)}
         </Badge>
-        <Text size="sm" fw={600}>
+        <Text size="sm" c="gray.7">
           <time dateTime={entry.occurred_at}>{when}</time>
         </Text>
-        <Text size="sm" style={{ wordBreak: 'break-word' }}>
-          {t('adm_audit_by', { actor: entry.actor_email ?? t('adm_audit_system'), organization })}
-        </Text>
       </Group>
-      {lines.length > 0 ? (
-        <dl
-          aria-label={t('adm_audit_change_of', { action: actionLabel, when })}
-          style={{ display: 'grid', gridTemplateColumns: 'minmax(0, max-content) minmax(0, 1fr)', gap: '2px 12px', margin: 0 }}
-        >
-          {lines.map((line) => (
-            <Fragment key={line.path}>
-              <Text component="dt" size="sm" c="gray.8" style={{ wordBreak: 'break-word' }}>
-                <code>{line.path}</code>
-              </Text>
-              <Text component="dd" size="sm" m={0} style={{ wordBreak: 'break-word' }}>
-                {line.before === null ? null : (
-                  <>
-                    <VisuallyHidden>{t('adm_audit_before')}: </VisuallyHidden>
-                    <del>{line.before || t('adm_audit_none')}</del>
-                  </>
-                )}
-                {line.before !== null && line.after !== null ? ' → ' : null}
-                {line.after === null ? null : (
-                  <>
-                    <VisuallyHidden>{t('adm_audit_after')}: </VisuallyHidden>
-                    <ins>{line.after || t('adm_audit_none')}</ins>
-                  </>
-                )}
-              </Text>
-            </Fragment>
+      <Text size="sm" fw={600} style={{ wordBreak: 'break-word' }} data-testid="audit-sentence">
+        {sentence}
+      </Text>
+      {changes.length > 0 ? (
+        <List size="sm" mt={4} listStyleType="none" spacing={2} style={{ wordBreak: 'break-word' }} data-testid="audit-changes">
+          {changes.map((line, index) => (
+            <List.Item key={index}>
+              {line.kind === 'added' ? (
+                <ins style={{ textDecoration: 'none' }}>
+                  <span aria-hidden>+ </span>
+                  <VisuallyHidden>{t('auditWords.added')}: </VisuallyHidden>
+                  {line.text}
+                </ins>
+              ) : line.kind === 'removed' ? (
+                <del style={{ textDecoration: 'none' }}>
+                  <span aria-hidden>− </span>
+                  <VisuallyHidden>{t('auditWords.removed')}: </VisuallyHidden>
+                  {line.text}
+                </del>
+              ) : (
+                line.text
+              )}
+            </List.Item>
           ))}
-        </dl>
+        </List>
       ) : null}
     </Paper>
   );
