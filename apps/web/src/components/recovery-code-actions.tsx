@@ -32,7 +32,10 @@ export function PrintableRecoveryCodes({ codes, children }: { codes: readonly st
   const text = recoveryCodesText(codes, t('authenticatorOnPhone.fileTitle'), t('authenticatorOnPhone.fileNote'));
   return (
     <>
-      <div className={classes.printed}>{children}</div>
+      <div className={classes.printed}>
+        <p className={classes.printTitle}>{t('authenticatorOnPhone.fileTitle')}</p>
+        {children}
+      </div>
       <Group gap="xs" wrap="wrap">
         <Button
           variant="default"
