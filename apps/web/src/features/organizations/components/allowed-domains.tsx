@@ -67,7 +67,8 @@ export function AllowedDomainsField({
           <Pill
             withRemoveButton
             onRemove={onRemove}
-            removeButtonProps={{ 'aria-label': t('allowedDomainsField.remove', { domain }) }}
+            // each chip removable by keyboard and screen reader too (Backspace reaches only the last)
+            removeButtonProps={{ 'aria-label': t('allowedDomainsField.remove', { domain }), 'aria-hidden': false, tabIndex: 0 }}
             data-invalid={invalid || undefined}
             bg={invalid ? 'red.0' : undefined}
             c={invalid ? 'red.9' : undefined}
