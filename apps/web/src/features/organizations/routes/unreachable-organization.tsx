@@ -23,8 +23,10 @@ export function UnreachableOrganization({ error, ownId }: { error: unknown; ownI
   const forbidden = status === 403;
   return (
     <Alert
-      color={forbidden ? 'orange' : 'gray'}
+      color={forbidden ? 'yellow' : 'gray'}
       role="alert"
+      // the title in the text colour: the light variant's own shade is too faint on yellow
+      styles={{ title: { color: 'var(--mantine-color-text)' } }}
       title={t(forbidden ? 'manageOutsideSubtree.forbiddenTitle' : 'manageOutsideSubtree.notFoundTitle')}
     >
       <Text size="sm">{t(forbidden ? 'manageOutsideSubtree.forbidden' : 'manageOutsideSubtree.notFound')}</Text>
