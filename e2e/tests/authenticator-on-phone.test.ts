@@ -99,7 +99,7 @@ describe.each([
     // download: a .txt with a title line and the codes
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: words.download }).click()]);
     expect(download.suggestedFilename()).toBe('recovery-codes.txt');
-    const text = await readFile((await download.path())!, 'utf8');
+    const text = await readFile(await download.path(), 'utf8');
     expect(text.split('\n')[0]).toBe(words.fileTitle);
     for (const c of codes) expect(text).toContain(`\n${c}\n`);
 
