@@ -1,8 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { createOrg, type Org } from '@partner-portal/server/test-kit';
-import { axeProblems, whenStill } from '../support/browser.js';
-import { open, openDialog, signedIn, usePortalAndBrowser } from '../support/portal.js';
+import { describe, expect, it } from 'vitest';
+import { createOrg } from '@partner-portal/server/test-kit';
+import { rootOrganization } from '../support/organizations.js';
+import { checkScreen, open, openDialog, signedIn, usePortalAndBrowser } from '../support/portal.js';
 
 /**
  * The allowed-domains field of the edit-organization modal (provider administrators): each chip is
@@ -11,7 +10,6 @@ import { open, openDialog, signedIn, usePortalAndBrowser } from '../support/port
  * In German and Brazilian Portuguese at 1280 px (and 390 px for the look).
  */
 const e2e = usePortalAndBrowser();
-const SHOTS = '/tmp/shots-manage/';
 
 const TEXTS = {
   de: {
@@ -34,20 +32,6 @@ const TEXTS = {
   },
 } as const;
 
-let current: Page | undefined;
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === 'fail' && current)
-    await current.screenshot({ path: `${SHOTS}failure-domains-${Date.now()}.png` }).catch(() => undefined);
-  current = undefined;
-});
-
-async function rootOrg(): Promise<Org> {
-  const { rows } = await e2e.portal.services.db.query<Org>('SELECT id, path, name FROM organizations WHERE id = $1', [
-    e2e.portal.rootOrganizationId,
-  ]);
-  return rows[0]!;
-}
-
 describe.each([
   ['de', 1280],
   ['pt-BR', 1280],
@@ -55,10 +39,9 @@ describe.each([
 ] as const)('the allowed-domains field (%s, %i px)', (language, width) => {
   it('keeps "bad domain!" one chip, shows it refused by name, and saves once it is gone', async () => {
     const words = TEXTS[language];
-    const org = await createOrg(e2e.portal, await rootOrg(), `Dealer Domains ${language} ${width}`);
+    const org = await createOrg(e2e.portal, await rootOrganization(e2e.portal), `Dealer Domains ${language} ${width}`);
     const context = await signedIn(e2e.browser, e2e.portal, e2e.portal.adminUserId, { language, viewport: { width, height: 900 } });
-    const { page } = await open(context, `/manage-organization/${org.id}`);
-    current = page;
+    const { page, watch } = await open(context, `/manage-organization/${org.id}`);
     await page.getByRole('button', { name: words.edit }).click();
     const dialog = await openDialog(page, words.title(org.name));
     const field = dialog.getByLabel(words.label, { exact: true });
@@ -72,9 +55,7 @@ describe.each([
     await dialog.getByText(words.refused).waitFor();
     expect(await field.getAttribute('aria-invalid')).toBe('true');
     expect(await dialog.getByRole('button', { name: words.update }).isDisabled()).toBe(true);
-    await whenStill(page);
-    await page.screenshot({ path: `${SHOTS}domains-refused-${language}-${width}.png` });
-    expect(await axeProblems(page)).toEqual([]);
+    await checkScreen(page, watch, `domains-refused-${language}`);
 
     // removed, the field is clean and the form saves the domain kept
     await dialog.getByRole('button', { name: words.remove('bad domain!') }).click();
@@ -93,7 +74,7 @@ describe.each([
 
 describe('the server', () => {
   it('names the refused domain, read by the same rule', async () => {
-    const org = await createOrg(e2e.portal, await rootOrg(), 'Dealer Domains API');
+    const org = await createOrg(e2e.portal, await rootOrganization(e2e.portal), 'Dealer Domains API');
     const admin = await e2e.portal.sessionFor(e2e.portal.adminUserId);
     const answer = await admin.put(`/api/organizations/${org.id}/allowed-email-domains`, {
       allowed_email_domains: ['farm.example', ' @Bad Domain!'],

@@ -1,10 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { Secret, TOTP } from 'otpauth';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { createUser } from '@partner-portal/server/test-kit';
-import { axeProblems, whenStill } from '../support/browser.js';
-import { open, signedIn, usePortalAndBrowser } from '../support/portal.js';
+import { checkScreen, open, signedIn, SCREENSHOTS, usePortalAndBrowser } from '../support/portal.js';
 
 /**
  * An authenticator app set up on the phone that shows the page (the QR code cannot be scanned by
@@ -13,7 +11,6 @@ import { open, signedIn, usePortalAndBrowser } from '../support/portal.js';
  * screenshots at 768 and 1280 px.
  */
 const e2e = usePortalAndBrowser();
-const SHOTS = '/tmp/shots-manage/';
 
 const code = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate();
 
@@ -44,21 +41,6 @@ const TEXTS = {
   },
 } as const;
 
-let current: Page | undefined;
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === 'fail' && current)
-    await current.screenshot({ path: `${SHOTS}failure-authenticator-${Date.now()}.png` }).catch(() => undefined);
-  current = undefined;
-});
-
-async function look(page: Page, name: string) {
-  await whenStill(page);
-  await page.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true });
-  expect(await axeProblems(page), `axe on ${name}`).toEqual([]);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow, `horizontal overflow on ${name}`).toBeLessThanOrEqual(0);
-}
-
 describe.each([
   ['pt-BR', 390],
   ['nl', 390],
@@ -70,8 +52,7 @@ describe.each([
     const user = await createUser(e2e.portal);
     const context = await signedIn(e2e.browser, e2e.portal, user.id, { language, viewport: { width, height: 844 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    const { page } = await open(context, '/profile');
-    current = page;
+    const { page, watch } = await open(context, '/profile');
     await page.getByRole('button', { name: words.setUp }).click();
 
     // the link opens the authenticator app with the same key the QR code holds
@@ -81,7 +62,7 @@ describe.each([
     expect(href).toMatch(/^otpauth:\/\/totp\//);
     const key = (await page.getByLabel(words.key).innerText()).replace(/\s+/g, '');
     expect(new URL(href).searchParams.get('secret')).toBe(key);
-    await look(page, `authenticator-link-${language}-${width}`);
+    await checkScreen(page, watch, `authenticator-link-${language}`);
 
     await page.getByLabel(words.code).fill(code(key));
     await page.getByLabel(words.code).press('Enter');
@@ -89,7 +70,7 @@ describe.each([
     await list.waitFor();
     const codes = (await list.locator('li').allInnerTexts()).map((c) => c.trim());
     expect(codes).toHaveLength(10);
-    await look(page, `authenticator-codes-${language}-${width}`);
+    await checkScreen(page, watch, `authenticator-codes-${language}`);
 
     // copy: the codes, one a line
     await page.getByRole('button', { name: words.copy }).click();
@@ -115,7 +96,7 @@ describe.each([
       page.evaluate((selector) => getComputedStyle(document.querySelector(selector)!).visibility, target);
     expect(await visibility('[data-testid="recovery-codes"] li')).toBe('visible');
     expect(await visibility('header')).toBe('hidden');
-    await page.screenshot({ path: `${SHOTS}authenticator-print-${language}-${width}.png`, fullPage: true });
+    await page.screenshot({ path: `${SCREENSHOTS}account-authenticator-print-${language}-${width}.png`, fullPage: true });
     await page.emulateMedia({ media: 'screen' });
 
     await page.getByRole('button', { name: words.done }).click();

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { createMember, createOrg, type Org } from '@partner-portal/server/test-kit';
-import { axeProblems, whenStill } from '../support/browser.js';
-import { open, signedIn, usePortalAndBrowser } from '../support/portal.js';
+import { describe, expect, it } from 'vitest';
+import { createMember, createOrg } from '@partner-portal/server/test-kit';
+import { rootOrganization } from '../support/organizations.js';
+import { checkScreen, open, signedIn, usePortalAndBrowser } from '../support/portal.js';
 
 /**
  * A manager who opens /manage-organization/{id} of an organization outside their subtree (a
@@ -12,7 +11,6 @@ import { open, signedIn, usePortalAndBrowser } from '../support/portal.js';
  * Brazilian Portuguese at 390 and 1280 px.
  */
 const e2e = usePortalAndBrowser();
-const SHOTS = '/tmp/shots-manage/';
 
 const TEXTS = {
   nl: {
@@ -29,28 +27,6 @@ const TEXTS = {
   },
 } as const;
 
-let current: Page | undefined;
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === 'fail' && current)
-    await current.screenshot({ path: `${SHOTS}failure-outside-${Date.now()}.png` }).catch(() => undefined);
-  current = undefined;
-});
-
-async function rootOrg(): Promise<Org> {
-  const { rows } = await e2e.portal.services.db.query<Org>('SELECT id, path, name FROM organizations WHERE id = $1', [
-    e2e.portal.rootOrganizationId,
-  ]);
-  return rows[0]!;
-}
-
-async function look(page: Page, name: string) {
-  await whenStill(page);
-  await page.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true });
-  expect(await axeProblems(page), `axe on ${name}`).toEqual([]);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow, `horizontal overflow on ${name}`).toBeLessThanOrEqual(0);
-}
-
 describe.each([
   ['nl', 390],
   ['nl', 1280],
@@ -59,7 +35,7 @@ describe.each([
 ] as const)('an organization that is not yours (%s, %i px)', (language, width) => {
   it('says it is not yours to manage, or that it does not exist, with the way back to your own', async () => {
     const words = TEXTS[language];
-    const root = await rootOrg();
+    const root = await rootOrganization(e2e.portal);
     const own = await createOrg(e2e.portal, root, `Eigen Dealer ${language} ${width}`, { canCreate: true });
     const other = await createOrg(e2e.portal, root, `Andere Dealer ${language} ${width}`);
     const manager = await createMember(e2e.portal, own, 'manager', (r) => {
@@ -69,13 +45,12 @@ describe.each([
     const context = await signedIn(e2e.browser, e2e.portal, manager.userId, { language, viewport: { width, height: 844 } });
 
     // a bookmark of another dealer's organization: the server answers 403
-    const { page } = await open(context, `/manage-organization/${other.id}`);
-    current = page;
+    const { page, watch } = await open(context, `/manage-organization/${other.id}`);
     const alert = page.getByRole('alert').filter({ hasText: words.forbiddenTitle });
     await alert.waitFor();
     expect(await page.getByText(words.generic).count()).toBe(0);
     expect(await page.getByText(other.name).count()).toBe(0);
-    await look(page, `outside-forbidden-${language}-${width}`);
+    await checkScreen(page, watch, `outside-forbidden-${language}`);
     await alert.getByRole('link', { name: words.back }).click();
     await page.waitForURL((url) => url.pathname === `/manage-organization/${own.id}`);
     await page.getByRole('heading', { level: 1, name: own.name }).waitFor();
@@ -84,7 +59,7 @@ describe.each([
     await page.goto(`/manage-organization/${randomUUID()}`);
     const gone = page.getByRole('alert').filter({ hasText: words.notFoundTitle });
     await gone.waitFor();
-    await look(page, `outside-not-found-${language}-${width}`);
+    await checkScreen(page, watch, `outside-not-found-${language}`);
     await gone.getByRole('link', { name: words.back }).click();
     await page.waitForURL((url) => url.pathname === `/manage-organization/${own.id}`);
     await context.close();
