@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
 import { Button, Group } from '@mantine/core';
 import { useClipboard } from '@mantine/hooks';
-import { IconCheck, IconCopy, IconDownload, IconPrinter } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import classes from './recovery-code-actions.module.css';
 
@@ -37,18 +36,13 @@ export function PrintableRecoveryCodes({ codes, children }: { codes: readonly st
         {children}
       </div>
       <Group gap="xs" wrap="wrap">
-        <Button
-          variant="default"
-          size="xs"
-          leftSection={clipboard.copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
-          onClick={() => clipboard.copy(codes.join('\n'))}
-        >
+        <Button variant="default" size="xs" onClick={() => clipboard.copy(codes.join('\n'))}>
           {clipboard.copied ? t('authenticatorOnPhone.copied') : t('authenticatorOnPhone.copy')}
         </Button>
-        <Button variant="default" size="xs" leftSection={<IconDownload size={14} aria-hidden />} onClick={() => download(text)}>
+        <Button variant="default" size="xs" onClick={() => download(text)}>
           {t('authenticatorOnPhone.download')}
         </Button>
-        <Button variant="default" size="xs" leftSection={<IconPrinter size={14} aria-hidden />} onClick={() => window.print()}>
+        <Button variant="default" size="xs" onClick={() => window.print()}>
           {t('authenticatorOnPhone.print')}
         </Button>
       </Group>

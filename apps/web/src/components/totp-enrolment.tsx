@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Alert, Button, Code, Group, Image, List, Stack, Text } from '@mantine/core';
-import { IconAlertCircle, IconExternalLink } from '@tabler/icons-react';
+import { IconAlertCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { TotpEnrolmentResponse } from '@partner-portal/contracts';
 import { ApiError } from '@/lib/api';
@@ -71,7 +71,6 @@ export function TotpEnrolment({
           component="a"
           href={enrolment.otpauth_uri}
           variant="light"
-          leftSection={<IconExternalLink size={16} aria-hidden />}
           aria-describedby="totp-open-in-app-hint"
           style={{ alignSelf: 'flex-start' }}
         >
