@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emailDomain, isDomainAllowed, isEmailDomain, normalizeEmailDomain } from './email-domains.js';
-import { allowedEmailDomainsRequestSchema } from './schemas.js';
+import { emailDomain, isDomainAllowed, isEmailDomain, normalizeEmailDomain, readEmailDomain } from './email-domains.js';
 
 describe('e-mail domains', () => {
   it('normalises as they are kept: trimmed, lower case, no leading @', () => {
@@ -23,10 +22,10 @@ describe('e-mail domains', () => {
     expect(isDomainAllowed('a@y.com', ['@x.com'])).toBe(false);
   });
 
-  it('is the rule of the allowed-domains request', () => {
-    expect(allowedEmailDomainsRequestSchema.parse({ allowed_email_domains: [' @Farm.Example'] })).toEqual({
-      allowed_email_domains: ['farm.example'],
-    });
-    expect(allowedEmailDomainsRequestSchema.safeParse({ allowed_email_domains: ['bad domain!'] }).success).toBe(false);
+  it('reads a typed domain once, for the field and the server: kept form and verdict', () => {
+    expect(readEmailDomain(' @Farm.Example ')).toEqual({ domain: 'farm.example', valid: true });
+    // a space inside is part of the domain, which is then refused by name
+    expect(readEmailDomain('bad domain!')).toEqual({ domain: 'bad domain!', valid: false });
+    expect(readEmailDomain('farm .example')).toEqual({ domain: 'farm .example', valid: false });
   });
 });

@@ -12,9 +12,18 @@ export function normalizeEmailDomain(value: string): string {
   return value.trim().toLowerCase().replace(/^@/, '');
 }
 
+/**
+ * A typed domain as the portal keeps it (normalizeEmailDomain) and whether the portal accepts it:
+ * the one rule of the allowed-domains field and of the server that stores them.
+ */
+export function readEmailDomain(value: string): { domain: string; valid: boolean } {
+  const domain = normalizeEmailDomain(value);
+  return { domain, valid: EMAIL_DOMAIN_PATTERN.test(domain) };
+}
+
 /** Whether a value (with or without `@`, any case) is an e-mail domain the portal accepts. */
 export function isEmailDomain(value: string): boolean {
-  return EMAIL_DOMAIN_PATTERN.test(normalizeEmailDomain(value));
+  return readEmailDomain(value).valid;
 }
 
 /** The domain of an address, normalised, or '' when it has no `@`. */

@@ -362,8 +362,12 @@ describe('PUT /api/organizations/{id}/allowed-email-domains', () => {
       (await portal.client().put(`/api/organizations/${f.tree.south.id}/allowed-email-domains`, { allowed_email_domains: [] })).status,
     ).toBe(401);
     const bad = await f.admin.client.put(`/api/organizations/${f.tree.south.id}/allowed-email-domains`, {
-      allowed_email_domains: ['not a domain'],
+      allowed_email_domains: ['barn.example', ' @Bad Domain! '],
     });
     expect(bad.status).toBe(400);
+    // the refused domain is named, read as the field reads it (trimmed, lower case, no leading @)
+    expect(bad.body).toMatchObject({ i18NTranslationKey: 'invalid_email_domain', params: { domain: 'bad domain!' } });
+    const org = await f.admin.client.get(`/api/organizations/${f.tree.south.id}`);
+    expect(org.body.allowed_email_domains).not.toContain('barn.example');
   });
 });

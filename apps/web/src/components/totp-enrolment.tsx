@@ -7,6 +7,7 @@ import { ApiError } from '@/lib/api';
 import { confirmTotp, startTotp } from '@/lib/factors';
 import { notifyError } from './notify';
 import { OneTimeCodeInput, useCodeEntry } from './one-time-code-input';
+import { PrintableRecoveryCodes } from './recovery-code-actions';
 // shown on the login page too (a sign-in that must set up an app), whose stylesheet holds only
 // the components it renders itself (app/login-styles.ts)
 import '@mantine/core/styles/Code.css';
@@ -14,9 +15,9 @@ import '@mantine/core/styles/Image.css';
 import '@mantine/core/styles/List.css';
 
 /**
- * Setting up an authenticator app: the QR code and the key to type by hand, confirmed with a
- * first code; then the recovery codes, shown once. Used by the profile and by a sign-in that must
- * set up a second factor first.
+ * Setting up an authenticator app: the QR code, the otpauth: link that opens the app on the phone
+ * showing the page, and the key to type by hand, confirmed with a first code; then the recovery
+ * codes, shown once. Used by the profile and by a sign-in that must set up a second factor first.
  */
 export function TotpEnrolment({
   initial,
@@ -62,6 +63,19 @@ export function TotpEnrolment({
       <Stack gap="sm">
         <Text size="sm">{t('totp_scan')}</Text>
         <Image src={enrolment.qr_code} alt={t('totp_qr_alt')} w={200} h={200} fit="contain" />
+        {/* the QR code cannot be scanned by the phone that shows it: the app opens the key itself */}
+        <Text size="sm" c="dimmed" id="totp-open-in-app-hint">
+          {t('authenticatorOnPhone.openInAppHint')}
+        </Text>
+        <Button
+          component="a"
+          href={enrolment.otpauth_uri}
+          variant="light"
+          aria-describedby="totp-open-in-app-hint"
+          style={{ alignSelf: 'flex-start' }}
+        >
+          {t('authenticatorOnPhone.openInApp')}
+        </Button>
         <Text size="sm" fw={600} id="totp-manual-key">
           {t('totp_manual_key')}
         </Text>
@@ -116,18 +130,20 @@ export function FirstRecoveryCodes({
   );
 }
 
-/** Recovery codes, one a line, and the button that says they are kept. */
+/** Recovery codes, one a line, to copy, download or print, and the button that says they are kept. */
 export function RecoveryCodeList({ codes, onDone }: { codes: string[]; onDone: () => void }) {
   const { t } = useTranslation();
   return (
     <>
-      <List spacing={4} size="sm" listStyleType="none" data-testid="recovery-codes">
-        {codes.map((c) => (
-          <List.Item key={c}>
-            <Code>{c}</Code>
-          </List.Item>
-        ))}
-      </List>
+      <PrintableRecoveryCodes codes={codes}>
+        <List spacing={4} size="sm" listStyleType="none" data-testid="recovery-codes">
+          {codes.map((c) => (
+            <List.Item key={c}>
+              <Code>{c}</Code>
+            </List.Item>
+          ))}
+        </List>
+      </PrintableRecoveryCodes>
       <Group justify="flex-end">
         <Button onClick={onDone}>{t('recovery_codes_done')}</Button>
       </Group>

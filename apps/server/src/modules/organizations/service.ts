@@ -1,4 +1,4 @@
-import { MAX_ORGANIZATION_DEPTH, organizationPathSegment, type OrganizationNode } from '@partner-portal/contracts';
+import { MAX_ORGANIZATION_DEPTH, organizationPathSegment, readEmailDomain, type OrganizationNode } from '@partner-portal/contracts';
 import type { Database, Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
 import { moveAuditPaths } from '../audit/queries.js';
@@ -253,10 +253,21 @@ export class Organizations {
     }
   }
 
-  /** Allowed e-mail domains: provider administrators only. */
-  async setAllowedEmailDomains(actor: Actor, organizationId: string, domains: string[]): Promise<void> {
+  /**
+   * Allowed e-mail domains: provider administrators only; each read by the contracts' rule
+   * (readEmailDomain), the first it refuses named in the problem's params.
+   */
+  async setAllowedEmailDomains(actor: Actor, organizationId: string, typed: string[]): Promise<void> {
     const { db } = this.deps;
     requireProviderAdministrator(actor);
+    const read = typed.map(readEmailDomain);
+    const refused = read.find((d) => !d.valid);
+    if (refused)
+      throw new AppError('invalid_email_domain', {
+        detail: `Invalid e-mail domain: ${refused.domain}`,
+        params: { domain: refused.domain },
+      });
+    const domains = read.map((d) => d.domain);
     await db.transaction(async (tx) => {
       const { org } = await organizationForActor(tx, actor, organizationId, { role: 'organization', forUpdate: true });
       const before = await q.listEmailDomains(tx, org.id);

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { Organization } from '@partner-portal/contracts';
 import { appName } from '../lib/app-names';
 import { ProblemSummary } from './modal-frame';
-import { AllowedDomainsField } from '@/features/organizations/components/allowed-domains';
+import { AllowedDomainsField, refusedDomains } from '@/features/organizations/components/allowed-domains';
 
 export interface OrganizationFormValues {
   /** trimmed, never empty */
@@ -53,11 +53,13 @@ export function OrganizationForm({
   const [allowChildren, setAllowChildren] = useState(initial.allowChildren);
   const [allowedDomains, setAllowedDomains] = useState<string[]>(initial.allowedDomains ?? []);
   const trimmed = name.trim();
+  // a refused domain is shown and named in the field; the form waits until it is corrected or removed
+  const ready = trimmed !== '' && !(offerDomains && refusedDomains(allowedDomains).length > 0);
   return (
     <form
       onSubmit={(e) => {
         e.preventDefault();
-        if (trimmed)
+        if (ready)
           onSubmit({
             name: trimmed,
             clientIds,
@@ -97,7 +99,7 @@ export function OrganizationForm({
           <Button variant="default" onClick={onCancel}>
             {t('org_cancel')}
           </Button>
-          <Button type="submit" disabled={!trimmed} loading={busy}>
+          <Button type="submit" disabled={!ready} loading={busy}>
             {submitLabel}
           </Button>
         </Group>

@@ -1,5 +1,5 @@
 import { lazy, Suspense, use, useEffect, useState } from 'react';
-import { Alert, Box, Button, Center, Collapse, Loader, Paper } from '@mantine/core';
+import { Box, Button, Center, Collapse, Loader, Paper } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconBinaryTree } from '@tabler/icons-react';
 import { useNavigate, useParams } from 'react-router';
@@ -12,7 +12,8 @@ import { OrganizationTree } from '../components/organization-tree';
 import { OrganizationView } from '../components/organization-view';
 import { organizationLocales } from '../lib/locales';
 import { administrationLocales } from '@/features/organizations/lib/locales';
-import { errorLines, notifyError } from '@/components/notify';
+import { notifyError } from '@/components/notify';
+import { UnreachableOrganization } from './unreachable-organization';
 
 // the administrator's tools (audit trail, access review, bulk invitations) load after the page
 const AdministratorTools = lazy(() =>
@@ -98,11 +99,7 @@ function ManageOrganization() {
         </Box>
         <Box component="section" style={{ flex: 1, minWidth: 0 }} aria-busy={organization.isPending}>
           {organization.isPending ? <PageLoader /> : null}
-          {organization.isError ? (
-            <Alert color="red" role="alert" title={t('org_error_title')}>
-              {errorLines(organization.error).join(' ')}
-            </Alert>
-          ) : null}
+          {organization.isError ? <UnreachableOrganization error={organization.error} ownId={tree.data?.key} /> : null}
           {organization.data && user ? <OrganizationView key={organization.data.id} organization={organization.data} user={user} /> : null}
           {organization.data && user && user.manageUsersOrOrganizations ? (
             <Suspense fallback={null}>
