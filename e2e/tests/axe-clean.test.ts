@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { createUser, type HttpClient } from '@partner-portal/server/test-kit';
 import { newPage, whenStill } from '../support/browser.js';
 import { invitationLink, openContext, screenshot, signedIn, usePortalAndBrowser } from '../support/portal.js';
+import { webText } from '../support/texts.js';
 
 /**
  * axe on the screens and dialogs where dealers met its failures, in Dutch and Brazilian Portuguese,
@@ -33,21 +34,6 @@ async function axeFailures(page: Page): Promise<string[]> {
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical' || MODERATE_RULES.includes(v.id))
     .map((v) => `${v.id} (${v.impact}) at ${v.targets.join(', ')}`);
-}
-
-/** The web app's text for a key in a language, from its locale files. */
-const LOCALES = fileURLToPath(new URL('../../apps/web/src/', import.meta.url));
-function tr(language: string, key: string): string {
-  const folders = ['locales', ...readdirSync(`${LOCALES}features`).map((f) => `features/${f}/locales`)];
-  for (const folder of [...folders, 'features/organizations/locales/administration']) {
-    try {
-      const texts = JSON.parse(readFileSync(`${LOCALES}${folder}/${language}.json`, 'utf8')) as Record<string, unknown>;
-      if (typeof texts[key] === 'string') return texts[key];
-    } catch {
-      // not every feature has every folder
-    }
-  }
-  throw new Error(`no text ${key} in ${language}`);
 }
 
 const code = (secret: string) =>
@@ -92,7 +78,7 @@ for (const language of LANGUAGES) {
         await page.goto('/login');
         const email = page.locator('input[name="email"]');
         await email.press('Enter');
-        await page.getByText(tr(language, 'fill_all_required_fields')).waitFor();
+        await page.getByText(webText(language, 'fill_all_required_fields')).waitFor();
         expect(await axeFailures(page), 'login').toEqual([]);
         await shot(page, 'login-error');
 
@@ -104,7 +90,7 @@ for (const language of LANGUAGES) {
         const oneTime = page.locator('input[autocomplete="one-time-code"]');
         await oneTime.fill('000000');
         await oneTime.press('Enter');
-        await page.getByText(tr(language, 'second_factor_code_invalid')).waitFor();
+        await page.getByText(webText(language, 'second_factor_code_invalid')).waitFor();
         expect(await axeFailures(page), 'second step').toEqual([]);
         await shot(page, 'second-step-error');
         await context.close();
@@ -142,7 +128,7 @@ for (const language of LANGUAGES) {
         context = await signedIn(e2e.browser, e2e.portal, totpUser.id, { language, viewport });
         const { page } = await newPage(context);
         await page.goto('/profile');
-        await page.getByText(tr(language, 'totp_enabled').split('{{')[0]!.trim()).waitFor();
+        await page.getByText(webText(language, 'totp_enabled').split('{{')[0]!.trim()).waitFor();
         expect(await axeFailures(page), 'sign-in security').toEqual([]);
         await shot(page, 'sign-in-security');
         await context.close();
@@ -157,7 +143,7 @@ for (const language of LANGUAGES) {
         await page.getByRole('heading', { level: 1, name: 'Dealer Oost' }).waitFor();
         expect(await axeFailures(page), 'manage page').toEqual([]);
 
-        await page.getByRole('button', { name: tr(language, 'org_export_members') }).click();
+        await page.getByRole('button', { name: webText(language, 'org_export_members') }).click();
         await page.getByRole('menu').waitFor();
         expect(await axeFailures(page), 'export menu').toEqual([]);
         await shot(page, 'export-menu');
@@ -171,7 +157,7 @@ for (const language of LANGUAGES) {
           ['org_delete_organization', 'delete'],
         ];
         for (const [key, name] of dialogs) {
-          await page.getByRole('button', { name: tr(language, key), exact: true }).click();
+          await page.getByRole('button', { name: webText(language, key), exact: true }).click();
           await page.getByRole('dialog').waitFor();
           if (name === 'invite') {
             await page.getByRole('dialog').locator('form button[type="submit"]').click();
