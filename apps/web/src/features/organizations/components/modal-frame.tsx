@@ -1,8 +1,12 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Alert, List, Modal } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { useReturnFocus } from '@/components/return-focus';
 
-/** A modal of this feature: above the overlay (modal layer 1100, overlay 1000; docs/product.md, "Limits and constants"). */
+/**
+ * A modal of this feature: above the overlay (modal layer 1100, overlay 1000; docs/product.md, "Limits
+ * and constants"). Shown while it is mounted; closed, it gives the focus back to what opened it.
+ */
 export function ModalFrame({
   title,
   onClose,
@@ -15,6 +19,7 @@ export function ModalFrame({
   size?: string;
 }) {
   const { t } = useTranslation();
+  useReturnFocus(true);
   return (
     <Modal
       opened
