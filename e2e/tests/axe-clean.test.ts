@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { createUser, type HttpClient } from '@partner-portal/server/test-kit';
+import { createOrg, createUser, type HttpClient, type Org } from '@partner-portal/server/test-kit';
 import { newPage, whenStill } from '../support/browser.js';
 import { invitationLink, openContext, screenshot, signedIn, usePortalAndBrowser } from '../support/portal.js';
 import { webText } from '../support/texts.js';
@@ -45,14 +45,8 @@ let totpUser: { id: string; email: string; password: string };
 
 beforeAll(async () => {
   adminApi = await e2e.portal.sessionFor(e2e.portal.adminUserId);
-  const created = await adminApi.post('/api/organizations', {
-    parent_organization_id: e2e.portal.rootOrganizationId,
-    name: 'Dealer Oost',
-    client_ids: ['loyalty-app'],
-    can_create_sub_organization: true,
-  });
-  expect(created.status).toBeLessThan(300);
-  organizationId = created.body.id;
+  const { rows } = await e2e.portal.services.db.query<Org>('SELECT id, path, name FROM organizations WHERE parent_id IS NULL');
+  organizationId = (await createOrg(e2e.portal, rows[0]!, 'Dealer Oost', { canCreate: true })).id;
   totpUser = await createUser(e2e.portal, { firstName: 'Tessa' });
   const client = await e2e.portal.sessionFor(totpUser.id);
   const started = await client.post('/api/factors/totp');

@@ -1,6 +1,6 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { createMember, createOrg, createUser, rights, setPassword, type HttpClient, type Org } from '@partner-portal/server/test-kit';
 import { newPage, whenStill } from '../support/browser.js';
 import { openContext, screenshot, signedIn, usePortalAndBrowser } from '../support/portal.js';
@@ -106,6 +106,7 @@ describe('the manage page', () => {
       await page.getByRole('treeitem', { name: dealer.name }).click();
       await headingOf(page, dealer.name).waitFor();
       await expect.poll(() => focused(page)).toMatchObject({ tag: 'h1', text: dealer.name });
+      await screenshot(page, `focus-tree-choice-${language}-${width}`);
     });
   }
 
@@ -131,6 +132,16 @@ describe('the manage page', () => {
   }
 });
 
+/** With the session's sign-in an hour old, the control asks "Confirm it is you" first; Escape closes that. */
+async function escapeConfirmIdentity(page: Page, userId: string, control: Locator): Promise<void> {
+  await e2e.portal.services.db.query("UPDATE sessions SET authenticated_at = now() - interval '1 hour' WHERE user_id = $1", [userId]);
+  await control.click();
+  await page.getByRole('dialog').waitFor();
+  await whenStill(page);
+  await page.keyboard.press('Escape');
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+}
+
 describe('the sign-in security of the profile', () => {
   for (const language of ['pt-BR', 'fr']) {
     it(`"Set up an authenticator app" focuses the set-up; Escape on "Confirm it is you" returns to the button (${language})`, async () => {
@@ -140,13 +151,7 @@ describe('the sign-in security of the profile', () => {
       );
       await page.goto('/profile');
       const setUp = page.getByRole('button', { name: webText(language, 'totp_set_up'), exact: true });
-      // the session's sign-in is an hour old: the portal asks who it is first
-      await e2e.portal.services.db.query("UPDATE sessions SET authenticated_at = now() - interval '1 hour' WHERE user_id = $1", [user.id]);
-      await setUp.click();
-      await page.getByRole('dialog').waitFor();
-      await whenStill(page);
-      await page.keyboard.press('Escape');
-      await page.getByRole('dialog').waitFor({ state: 'detached' });
+      await escapeConfirmIdentity(page, user.id, setUp);
       await expect.poll(() => focused(page)).toMatchObject({ tag: 'button', text: webText(language, 'totp_set_up') });
 
       await e2e.portal.services.db.query('UPDATE sessions SET authenticated_at = now() WHERE user_id = $1', [user.id]);
@@ -169,12 +174,7 @@ describe('the sign-in security of the profile', () => {
       await page.goto('/profile');
       const remove = page.getByRole('button', { name: webText(language, 'totp_remove'), exact: true });
       await remove.waitFor();
-      await e2e.portal.services.db.query("UPDATE sessions SET authenticated_at = now() - interval '1 hour' WHERE user_id = $1", [user.id]);
-      await remove.click();
-      await page.getByRole('dialog').waitFor();
-      await whenStill(page);
-      await page.keyboard.press('Escape');
-      await page.getByRole('dialog').waitFor({ state: 'detached' });
+      await escapeConfirmIdentity(page, user.id, remove);
       await expect.poll(() => focused(page)).toMatchObject({ tag: 'button', text: webText(language, 'totp_remove') });
     });
   }
@@ -210,26 +210,24 @@ describe('a focused field', () => {
       await page.goto('/login');
       const email = page.locator('input[name="email"]');
       await email.waitFor();
-      const ring = () =>
-        email.evaluate((el) => {
-          const style = getComputedStyle(el);
-          return { outline: `${style.outlineStyle} ${style.outlineWidth}`, offset: style.outlineOffset, shadow: style.boxShadow };
-        });
-      await page.locator('body').click({ position: { x: 5, y: 5 } });
-      const unfocused = await ring();
-      await email.focus();
-      const focusedRing = await ring();
-      expect(focusedRing).not.toEqual(unfocused);
-      expect(focusedRing.outline).toBe('solid 2px');
-
+      // the field's outline and shadow unfocused, then focused: they differ, with a 2 px ring
+      const expectRing = async (state: string) => {
+        const ring = () =>
+          email.evaluate((el) => {
+            const style = getComputedStyle(el);
+            return { outline: `${style.outlineStyle} ${style.outlineWidth}`, offset: style.outlineOffset, shadow: style.boxShadow };
+          });
+        await page.locator('body').click({ position: { x: 5, y: 5 } });
+        const unfocused = await ring();
+        await email.focus();
+        const withFocus = await ring();
+        expect(withFocus, state).not.toEqual(unfocused);
+        expect(withFocus.outline, state).toBe('solid 2px');
+      };
+      await expectRing('without an error');
       await email.press('Enter');
       await page.getByText(webText(language, 'fill_all_required_fields')).waitFor();
-      await page.locator('body').click({ position: { x: 5, y: 5 } });
-      const unfocusedInError = await ring();
-      await email.focus();
-      const focusedInError = await ring();
-      expect(focusedInError).not.toEqual(unfocusedInError);
-      expect(focusedInError.outline).toBe('solid 2px');
+      await expectRing('with an error');
       await screenshot(page, `focus-ring-error-${language}`);
     });
   }
