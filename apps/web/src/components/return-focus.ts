@@ -1,14 +1,13 @@
 import { useLayoutEffect } from 'react';
 
 /**
- * While a dialog is open, remembers the element that had the focus when it opened, and gives the
- * focus back to it once the dialog has closed (Escape, its close button, Cancel) when nothing else
- * took it: a dialog shown only while open (unmounted on closing) never gets Mantine's own return.
- * A layout effect, so it runs before the dialog moves the focus inside.
+ * For a dialog shown only while it is mounted (unmounted on closing, so Mantine's own focus return
+ * never runs): remembers the element that had the focus when it opened, and gives the focus back to
+ * it once the dialog is gone (Escape, its close button, Cancel), unless something else took it. A
+ * layout effect, so it runs before the dialog moves the focus inside.
  */
-export function useReturnFocus(opened: boolean): void {
+export function useReturnFocusOnUnmount(): void {
   useLayoutEffect(() => {
-    if (!opened) return;
     const opener = document.activeElement;
     return () => {
       // after the dialog has released its focus trap
@@ -17,5 +16,5 @@ export function useReturnFocus(opened: boolean): void {
         if (lost && opener instanceof HTMLElement && opener.isConnected) opener.focus();
       }, 0);
     };
-  }, [opened]);
+  }, []);
 }

@@ -1,7 +1,7 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Alert, List, Modal } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { useReturnFocus } from '@/components/return-focus';
+import { useReturnFocusOnUnmount } from '@/components/return-focus';
 
 /**
  * A modal of this feature: above the overlay (modal layer 1100, overlay 1000; docs/product.md, "Limits
@@ -19,7 +19,7 @@ export function ModalFrame({
   size?: string;
 }) {
   const { t } = useTranslation();
-  useReturnFocus(true);
+  useReturnFocusOnUnmount();
   return (
     <Modal
       opened
