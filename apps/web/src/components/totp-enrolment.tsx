@@ -23,17 +23,26 @@ export function TotpEnrolment({
   initial,
   onDone,
   onCancel,
+  focusOnShow = true,
 }: {
   /** an enrolment already started by the caller (else it starts here) */
   initial?: TotpEnrolmentResponse;
   onDone: (result: { valid_return_url?: string | null }) => void;
   onCancel?: () => void;
+  /** whether the set-up takes the focus as it shows (it follows the button that started it) */
+  focusOnShow?: boolean;
 }) {
   const { t } = useTranslation();
   const [enrolment, setEnrolment] = useState<TotpEnrolmentResponse | null>(initial ?? null);
   const { field, submit, busy, setError } = useCodeEntry();
   const [result, setResult] = useState<{ recovery_codes: string[]; valid_return_url?: string | null } | null>(null);
   const started = useRef(false);
+  const form = useRef<HTMLFormElement>(null);
+  const shown = enrolment !== null;
+  // the set-up takes the place of the button that started it: the focus goes to its start
+  useEffect(() => {
+    if (shown && focusOnShow) form.current?.focus();
+  }, [shown, focusOnShow]);
 
   useEffect(() => {
     if (started.current || initial) return;
@@ -59,9 +68,11 @@ export function TotpEnrolment({
   if (result) return <FirstRecoveryCodes headingId="recovery-codes-heading" codes={result.recovery_codes} onDone={() => onDone(result)} />;
   if (!enrolment) return <Text c="dimmed">{t('loading')}</Text>;
   return (
-    <form onSubmit={confirm} noValidate>
+    <form onSubmit={confirm} noValidate ref={form} tabIndex={-1} aria-labelledby="totp-scan" data-testid="totp-enrolment">
       <Stack gap="sm">
-        <Text size="sm">{t('totp_scan')}</Text>
+        <Text size="sm" id="totp-scan">
+          {t('totp_scan')}
+        </Text>
         <Image src={enrolment.qr_code} alt={t('totp_qr_alt')} w={200} h={200} fit="contain" />
         {/* the QR code cannot be scanned by the phone that shows it: the app opens the key itself */}
         <Text size="sm" c="dimmed" id="totp-open-in-app-hint">

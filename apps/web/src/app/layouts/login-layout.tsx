@@ -26,7 +26,7 @@ export function LoginLayout() {
       <div className={classes.shade} aria-hidden="true" />
       <Center className={classes.content}>
         <Stack gap="lg" w="100%" maw={440} align="stretch">
-          <Center>
+          <Center component="header">
             <Link to="/" className={classes.logoLink}>
               <Logo size={40} inverted />
             </Link>

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Modal, PasswordInput, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { FormActions } from '@/components/form-actions';
@@ -13,26 +13,42 @@ type Action = () => Promise<unknown>;
 /**
  * Changes that need a password or code checked in the last five minutes: `guarded` runs one; when
  * the portal asks for a fresh password or code, the modal (`modal` props) asks for it and the
- * change runs again after.
+ * change runs again after. Closed, the modal gives the focus back to the control that started the
+ * change, as it was when clicked (a button busy with its request has lost the focus by the time
+ * the modal opens).
  */
 export function useIdentityGuard() {
   const [pending, setPending] = useState<Action | null>(null);
+  const opener = useRef<Element | null>(null);
 
   const guarded = async (action: Action) => {
+    const focusedBefore = document.activeElement;
     try {
       await action();
     } catch (err) {
-      if (err instanceof ApiError && err.key === 'recent_authentication_required') setPending(() => action);
-      else if (!isPasskeyCancelled(err)) notifyError(err);
+      if (err instanceof ApiError && err.key === 'recent_authentication_required') {
+        opener.current = focusedBefore;
+        setPending(() => action);
+      } else if (!isPasskeyCancelled(err)) notifyError(err);
     }
+  };
+
+  const close = () => {
+    setPending(null);
+    const target = opener.current;
+    opener.current = null;
+    // after the modal has released its focus trap
+    window.setTimeout(() => {
+      if (target instanceof HTMLElement && target.isConnected) target.focus();
+    }, 0);
   };
 
   const modal = {
     opened: pending !== null,
-    onClose: () => setPending(null),
+    onClose: close,
     onConfirmed: () => {
       const action = pending;
-      setPending(null);
+      close();
       if (action) void guarded(action);
     },
   };
@@ -67,7 +83,14 @@ export function ConfirmIdentityModal({ opened, onClose, onConfirmed }: { opened:
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title={t('confirm_identity_title')} closeButtonProps={{ 'aria-label': t('close') }}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={t('confirm_identity_title')}
+      closeButtonProps={{ 'aria-label': t('close') }}
+      // useIdentityGuard gives the focus back
+      returnFocus={false}
+    >
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           <Text size="sm">{t('confirm_identity_text')}</Text>

@@ -1,13 +1,10 @@
-import { useState, type CSSProperties, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Button, Group, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Passkey } from '@partner-portal/contracts';
 import { notifyError, notifySuccess } from '@/components/notify';
 import { ApiError } from '@/lib/api';
 import { useRenamePasskey } from '../api/passkeys';
-
-// error texts one step darker than Mantine's red, for WCAG AA contrast on white
-const DARKER_ERRORS = { '--mantine-color-error': 'var(--mantine-color-red-9)' } as CSSProperties;
 
 /** A new name for a passkey (no fresh password needed: a name changes nothing about signing in). Escape closes it. */
 export function RenamePasskeyForm({ passkey, onClose }: { passkey: Passkey; onClose: () => void }) {
@@ -36,7 +33,6 @@ export function RenamePasskeyForm({ passkey, onClose }: { passkey: Passkey; onCl
 
   return (
     <form
-      style={DARKER_ERRORS}
       onSubmit={submit}
       onKeyDown={(e) => {
         if (e.key === 'Escape') onClose();

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Stack, Text } from '@mantine/core';
 import { IconAlertCircle, IconDeviceMobile, IconKey } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -26,6 +26,9 @@ export function EnrolSecondFactor({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [codes, setCodes] = useState<{ recovery_codes: string[]; valid_return_url?: string | null } | null>(null);
+  const title = useRef<HTMLParagraphElement>(null);
+  // the step takes the place of the password form: the focus goes to its title
+  useEffect(() => title.current?.focus(), []);
 
   const setUpPasskey = async () => {
     setBusy(true);
@@ -61,7 +64,9 @@ export function EnrolSecondFactor({
 
   return (
     <Stack gap="sm">
-      <Text fw={600}>{t('enrol_title')}</Text>
+      <Text fw={600} ref={title} tabIndex={-1}>
+        {t('enrol_title')}
+      </Text>
       <Text size="sm">{t('enrol_text')}</Text>
       {error ? (
         <Alert color="red" variant="light" icon={<IconAlertCircle aria-hidden />} role="alert">
@@ -69,7 +74,7 @@ export function EnrolSecondFactor({
         </Alert>
       ) : null}
       {choice === 'totp' ? (
-        <TotpEnrolment onDone={onDone} onCancel={canPasskey ? () => setChoice('choose') : onExpired} />
+        <TotpEnrolment onDone={onDone} onCancel={canPasskey ? () => setChoice('choose') : onExpired} focusOnShow={canPasskey} />
       ) : (
         <Stack gap="sm">
           {canPasskey ? (

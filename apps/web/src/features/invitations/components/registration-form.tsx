@@ -1,4 +1,4 @@
-import { useState, type CSSProperties } from 'react';
+import { useState } from 'react';
 import { Alert, Anchor, Button, Checkbox, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Controller, useForm, useWatch, type FieldPath } from 'react-hook-form';
@@ -90,7 +90,7 @@ export function RegistrationForm({
 
   const message = (key: string | undefined) => (key ? t(key) : undefined);
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate style={{ '--mantine-color-error': 'var(--mantine-color-red-9)' } as CSSProperties}>
+    <form onSubmit={(e) => void submit(e)} noValidate>
       <Stack gap="sm">
         <Title order={1} size="h2">
           {t('inv_title')}

@@ -1,4 +1,4 @@
-import { use, useId, useMemo, useState } from 'react';
+import { use, useId, useMemo, useRef, useState } from 'react';
 import { ActionIcon, Button, Checkbox, Group, Loader, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconLogout, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -18,6 +18,7 @@ export function AccessReview({ organizationId, ownEmail }: { organizationId: str
   use(administrationLocales());
   const { t } = useTranslation();
   const headingId = useId();
+  const heading = useRef<HTMLHeadingElement>(null);
   const [days, setDays] = useState<InactiveDays | null>(null);
   const inactive = useInactiveMembers(organizationId, days);
   const members = useMemo(() => (days === null ? [] : (inactive.data?.members ?? [])), [days, inactive.data]);
@@ -36,7 +37,7 @@ export function AccessReview({ organizationId, ownEmail }: { organizationId: str
 
   return (
     <Stack component="section" aria-labelledby={headingId} gap="sm" data-testid="access-review">
-      <Title order={2} size="h3" id={headingId}>
+      <Title order={2} size="h3" id={headingId} ref={heading} tabIndex={-1}>
         {t('adm_access_review_title')}
       </Title>
       <Group align="flex-end" gap="sm" wrap="wrap">
@@ -130,6 +131,8 @@ export function AccessReview({ organizationId, ownEmail }: { organizationId: str
             notifySuccess(t('adm_bulk_remove_done', { count }));
             setSelected(new Set());
             setModal(null);
+            // the removed members' rows and the button are gone: the focus goes to the review's heading
+            window.setTimeout(() => heading.current?.focus(), 0);
           }}
         />
       ) : null}

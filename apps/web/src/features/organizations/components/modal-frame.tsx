@@ -1,11 +1,12 @@
-import { useEffect, useRef, type CSSProperties, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Alert, List, Modal } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { useReturnFocusOnUnmount } from '@/components/return-focus';
 
-/** Error texts one step darker than Mantine's default red, for WCAG AA contrast on white. */
-const ERROR_CONTRAST = { '--mantine-color-error': 'var(--mantine-color-red-9)' } as CSSProperties;
-
-/** A modal of this feature: above the overlay (modal layer 1100, overlay 1000; docs/product.md, "Limits and constants"). */
+/**
+ * A modal of this feature: above the overlay (modal layer 1100, overlay 1000; docs/product.md, "Limits
+ * and constants"). Shown while it is mounted; closed, it gives the focus back to what opened it.
+ */
 export function ModalFrame({
   title,
   onClose,
@@ -18,6 +19,7 @@ export function ModalFrame({
   size?: string;
 }) {
   const { t } = useTranslation();
+  useReturnFocusOnUnmount();
   return (
     <Modal
       opened
@@ -27,7 +29,6 @@ export function ModalFrame({
       zIndex={1100}
       overlayProps={{ zIndex: 1000 }}
       closeButtonProps={{ 'aria-label': t('org_close') }}
-      styles={{ content: ERROR_CONTRAST }}
       centered
     >
       {children}

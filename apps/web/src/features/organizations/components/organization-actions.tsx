@@ -83,7 +83,9 @@ export function OrganizationActions({
     <Group gap="xs">
       {before.map(button)}
       {canExport ? (
-        <Menu position="bottom-end" withinPortal zIndex={1200}>
+        // in place, inside the page's main landmark; the first item takes the focus (no placeholder
+        // element, which a menu may not hold)
+        <Menu position="bottom-end" withinPortal={false} withInitialFocusPlaceholder={false} zIndex={1200}>
           <Menu.Target>
             <Button variant="default" leftSection={<IconDownload size={16} aria-hidden />}>
               {t('org_export_members')}

@@ -8,6 +8,7 @@ import { useOrganizationTree } from '../api/get-organization-tree';
 import { useRemoveMember } from '../api/remove-member';
 import { useRevokeInvitation } from '../api/revoke-invitation';
 import type { OrganizationModal } from '../hooks/use-modal';
+import { FOCUS_HEADING } from '../lib/heading-focus';
 import { ConfirmModal } from './confirm-modal';
 import { SignOutMemberModal } from './member-access';
 
@@ -69,7 +70,7 @@ function FormModal({ modal, organization, user, features, close }: Props) {
           onClose={close}
           onCreated={(id, name) => {
             done(t('org_created', { name }));
-            void navigate(`/manage-organization/${id}`);
+            void navigate(`/manage-organization/${id}`, { state: FOCUS_HEADING });
           }}
         />
       );
@@ -142,7 +143,7 @@ function ConfirmationModal({ modal, organization, close }: Props) {
           onConfirm: async () => {
             await deletion.mutateAsync(organization.id);
             done(t('org_deleted'));
-            if (organization.parent_id) void navigate(`/manage-organization/${organization.parent_id}`);
+            if (organization.parent_id) void navigate(`/manage-organization/${organization.parent_id}`, { state: FOCUS_HEADING });
           },
         }
       : modal?.type === 'remove'

@@ -1,14 +1,16 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Group, Loader, Stack, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconInfoCircle, IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
 import { featuresFrom, type Invitation, type Organization, type UserInfo } from '@partner-portal/contracts';
 import { notifyError, notifySuccess } from '@/components/notify';
 import { useFeatures } from '../api/get-features';
 import { useResendInvitation } from '../api/resend-invitation';
 import { useMemberSearch } from '../api/search-members';
 import { useModal } from '../hooks/use-modal';
+import { asksHeadingFocus } from '../lib/heading-focus';
 import { AllowedDomains } from './allowed-domains';
 import { OrganizationActions } from './organization-actions';
 import { OrganizationModals } from './organization-modals';
@@ -27,6 +29,11 @@ export function OrganizationView({ organization, user }: { organization: Organiz
   const searching = search.trim().length > 0;
   const results = useMemberSearch(organization.id, debounced);
   const resend = useResendInvitation();
+  const location = useLocation();
+  const focusHeading = asksHeadingFocus(location.state);
+  useEffect(() => {
+    if (focusHeading) heading.current?.focus();
+  }, [focusHeading, location.key, heading]);
 
   const canManageUsers = user.userManager;
   // a fresh install: the provider's organization with only its administrator and nothing below it

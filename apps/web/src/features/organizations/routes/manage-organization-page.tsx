@@ -11,6 +11,7 @@ import { useOrganization } from '../api/get-organization';
 import { OrganizationTree } from '../components/organization-tree';
 import { OrganizationView } from '../components/organization-view';
 import { organizationLocales } from '../lib/locales';
+import { FOCUS_HEADING } from '../lib/heading-focus';
 import { administrationLocales } from '@/features/organizations/lib/locales';
 import { notifyError } from '@/components/notify';
 import { UnreachableOrganization } from './unreachable-organization';
@@ -56,8 +57,13 @@ function ManageOrganization() {
   }, [tree.isError, tree.error]);
 
   const select = (id: string) => {
-    if (narrow) setTreeOpen(false);
-    if (id !== organizationId) void navigate(`/manage-organization/${id}`);
+    if (!narrow) {
+      if (id !== organizationId) void navigate(`/manage-organization/${id}`);
+      return;
+    }
+    // the tree folds away with the focused item: the focus goes to the chosen organization's heading
+    setTreeOpen(false);
+    void navigate(`/manage-organization/${id}`, { state: FOCUS_HEADING, replace: id === organizationId });
   };
 
   const treePanel = tree.data ? (
