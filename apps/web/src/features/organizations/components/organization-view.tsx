@@ -9,6 +9,7 @@ import { useFeatures } from '../api/get-features';
 import { useResendInvitation } from '../api/resend-invitation';
 import { useMemberSearch } from '../api/search-members';
 import { useModal } from '../hooks/use-modal';
+import { rightsBeyondUser } from '../lib/member-rules';
 import { AllowedDomains } from './allowed-domains';
 import { OrganizationActions } from './organization-actions';
 import { OrganizationModals } from './organization-modals';
@@ -38,10 +39,13 @@ export function OrganizationView({ organization, user }: { organization: Organiz
     organization.pending_invitations.length === 0;
 
   const members = searching ? (results.data?.members ?? []) : organization.members;
-  const invitations = searching ? (results.data?.invitations ?? []) : organization.pending_invitations;
+  // the expired ones too, marked so, to be sent again
+  const invitations = searching
+    ? (results.data?.invitations ?? [])
+    : [...organization.pending_invitations, ...(organization.expired_invitations ?? [])];
 
   const onResend = (invitation: Invitation) =>
-    resend.mutate(invitation.invitation_id, {
+    resend.mutate(invitation, {
       onSuccess: () => notifySuccess(t('org_invitation_resent')),
       onError: (error) => notifyError(error),
     });
@@ -85,7 +89,9 @@ export function OrganizationView({ organization, user }: { organization: Organiz
         searching={searching}
         canManage={canManageUsers}
         ownEmail={user.email}
+        rightsBeyond={(member) => rightsBeyondUser(user, member)}
         onEditRights={(member) => setModal({ type: 'rights', member })}
+        onResetFactors={(member) => setModal({ type: 'reset-factors', member })}
         onRemove={(member) => setModal({ type: 'remove', member })}
         onSignOut={(member) => setModal({ type: 'sign-out', member })}
       />
