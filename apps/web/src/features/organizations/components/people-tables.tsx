@@ -1,5 +1,5 @@
 import { Badge, Group, Text } from '@mantine/core';
-import { IconDeviceMobileOff, IconLogout, IconMailForward, IconShieldCog, IconTrash, IconX } from '@tabler/icons-react';
+import { IconDeviceMobileOff, IconLogout, IconMailForward, IconShieldCheck, IconShieldCog, IconTrash, IconX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { Invitation, OrganizationMember } from '@partner-portal/contracts';
 import { formatInvitationDate } from '../lib/format';
@@ -79,14 +79,21 @@ const invitationDateColumn = <T,>(header: string, day: (row: T) => string | null
   className: classes.date,
 });
 
-/** Whether a member has a second factor (told to userManagers only: nothing shown without it). */
-function SecondFactorBadge({ member }: { member: OrganizationMember }) {
+/** Whether a member has a second factor (told to userManagers only: nothing shown without it); the words carry it, the icon only adds to them. */
+function SecondFactorMark({ member }: { member: OrganizationMember }) {
   const { t } = useTranslation();
   if (member.has_second_factor === undefined) return null;
-  return (
-    <Badge variant="light" color={member.has_second_factor ? 'green' : 'gray'} autoContrast className={classes.badge}>
-      {t(member.has_second_factor ? 'membersUi.second_factor_set' : 'membersUi.second_factor_none')}
-    </Badge>
+  return member.has_second_factor ? (
+    <Group gap={4} wrap="nowrap" component="span">
+      <IconShieldCheck size={16} color="var(--mantine-color-green-8)" aria-hidden />
+      <Text span size="sm">
+        {t('membersUi.second_factor_set')}
+      </Text>
+    </Group>
+  ) : (
+    <Text span size="sm" c="gray.7">
+      {t('membersUi.second_factor_none')}
+    </Text>
   );
 }
 
@@ -125,7 +132,7 @@ export function UsersTable({
   };
   // told only to userManagers: the column when the answer carries it
   const secondFactorColumns: PeopleColumn<OrganizationMember>[] = list.rows.some((m) => m.has_second_factor !== undefined)
-    ? [{ header: t('membersUi.col_second_factor'), cell: (member) => <SecondFactorBadge member={member} /> }]
+    ? [{ header: t('membersUi.col_second_factor'), cell: (member) => <SecondFactorMark member={member} /> }]
     : [];
   const refused = (member: OrganizationMember): Partial<Record<MemberHandler, string>> => {
     const beyond = rightsBeyond(member);
@@ -162,7 +169,7 @@ export function UsersTable({
               <Text size="sm" c="gray.7">
                 {t('membersUi.col_second_factor')}:
               </Text>
-              <SecondFactorBadge member={member} />
+              <SecondFactorMark member={member} />
             </Group>
           ) : null}
         </>
