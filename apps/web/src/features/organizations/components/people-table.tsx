@@ -100,7 +100,8 @@ export function RowActions({ actions }: { actions: RowAction[] }) {
       {actions.map(({ label, tip, reason, color, icon, onClick }) => {
         const common = {
           color,
-          'aria-label': reason ? `${label} (${reason})` : label,
+          // with its words shown, the name starts with them (WCAG 2.5.3, label in name)
+          'aria-label': `${labelled ? `${tip} – ` : ''}${label}${reason ? ` (${reason})` : ''}`,
           'aria-disabled': reason ? true : undefined,
           'data-disabled': reason ? true : undefined,
           onClick: (e: MouseEvent) => {
