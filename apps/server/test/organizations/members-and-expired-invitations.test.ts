@@ -12,7 +12,9 @@ const memberOf = (body: { members: { id: string }[] }, id: string) => body.membe
 
 describe('GET /api/organizations/{id}: what a userManager sees of members', () => {
   it('tells which members have a second factor, and their rights', async () => {
-    await portal.services.db.query("INSERT INTO user_totp (user_id, secret_encrypted, confirmed_at) VALUES ($1, 'x', now())", [f.plainA.userId]);
+    await portal.services.db.query("INSERT INTO user_totp (user_id, secret_encrypted, confirmed_at) VALUES ($1, 'x', now())", [
+      f.plainA.userId,
+    ]);
     const res = await f.userMgrA.client.get(`/api/organizations/${f.tree.a.id}`);
     expect(res.status).toBe(200);
     expect(memberOf(res.body, f.plainA.memberId)).toMatchObject({ has_second_factor: true });
@@ -66,7 +68,7 @@ describe('expired invitations', () => {
     const id = await expiredInvitation('swept@example.com');
     await portal.services.db.query("UPDATE invitations SET state = 'EXPIRED' WHERE id = $1", [id]);
     expect((await f.userMgrA.client.put(`/api/invitations/${id}/resend`)).status).toBe(204);
-    expect((await portal.services.db.query('SELECT state FROM invitations WHERE id = $1', [id])).rows[0].state).toBe('PENDING');
+    expect((await portal.services.db.query('SELECT state FROM invitations WHERE id = $1', [id])).rows[0]?.state).toBe('PENDING');
 
     const old = await expiredInvitation('twice@example.com');
     const again = await f.userMgrA.client.post(`/api/organizations/${f.tree.south.id}/invitations`, { email_address: 'twice@example.com' });

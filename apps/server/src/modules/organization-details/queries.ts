@@ -76,7 +76,10 @@ export async function findOrganizationPage(db: Queryable, id: string): Promise<O
 }
 
 /** The facts of members that only userManagers see (second factor, rights), by membership id. */
-export async function findMemberFacts(db: Queryable, memberIds: string[]): Promise<Map<string, Pick<MemberRow, 'has_second_factor' | 'rights'>>> {
+export async function findMemberFacts(
+  db: Queryable,
+  memberIds: string[],
+): Promise<Map<string, Pick<MemberRow, 'has_second_factor' | 'rights'>>> {
   if (memberIds.length === 0) return new Map();
   const { rows } = await db.query<Pick<MemberRow, 'id' | 'has_second_factor' | 'rights'>>(
     `SELECT m.id, m.rights, ${HAS_SECOND_FACTOR_SQL('m.user_id')} AS has_second_factor FROM memberships m WHERE m.id = ANY($1::uuid[])`,

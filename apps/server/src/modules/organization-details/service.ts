@@ -96,7 +96,8 @@ export class OrganizationDetails {
       searchMembers(db, org.path, filter, query.pageSize, offset),
       query.inactiveDays === undefined ? searchPendingInvitations(db, org.path, text, query.pageSize, offset) : Promise.resolve([]),
     ]);
-    const facts = hasRole(actor.user, 'user') ? await q.findMemberFacts(db, members.map((m) => m.id)) : new Map();
+    // only userManagers see them: no lookup for anyone else
+    const facts = await q.findMemberFacts(db, hasRole(actor.user, 'user') ? members.map((m) => m.id) : []);
     return {
       total: Math.min(counted, SEARCH_COUNT_CAP),
       total_capped: counted > SEARCH_COUNT_CAP,
@@ -104,7 +105,11 @@ export class OrganizationDetails {
       page_size: query.pageSize,
       invitations_total: invitations[0]?.total ?? 0,
       members: members.map((m) =>
-        withManagerFacts(actor, { ...toMember(m), organization_name: m.organization_name, organization_path: m.organization_path }, facts.get(m.id)),
+        withManagerFacts(
+          actor,
+          { ...toMember(m), organization_name: m.organization_name, organization_path: m.organization_path },
+          facts.get(m.id),
+        ),
       ),
       invitations: invitations.map((i) => toInvitation(i, true)),
     };
