@@ -99,44 +99,50 @@ describe('member and invitation actions', () => {
       await context.close();
     });
 
-    it(`shows every row action with its words on a phone (${language}, 390 px)`, async () => {
-      const invitation = await world.fresh.invitation(world.dealerA);
-      const context = await signedIn(e2e.browser, e2e.portal, world.users.userManager.id, {
-        language,
-        viewport: { width: 390, height: 844 },
-      });
-      const { page, watch } = await open(context, `/manage-organization/${world.dealerA.id}`);
-      const users = page.locator('#org-users-table');
-      await users.waitFor();
-      const invitations = page.locator('#org-invitations-table');
-      await invitations.getByText(invitation.email).waitFor();
-      for (const [list, words] of [
-        [users, WORDS[language][0]],
-        [invitations, WORDS[language][1]],
-      ] as const) {
-        const buttons = await list
-          .getByRole('button')
-          .evaluateAll((all) => all.map((b) => ({ text: (b as HTMLElement).innerText.trim(), right: b.getBoundingClientRect().right })));
-        expect(buttons.length).toBeGreaterThan(0);
-        for (const b of buttons) {
-          expect(words).toContain(b.text);
-          expect(b.right).toBeLessThanOrEqual(390);
+    for (const width of [390, 768]) {
+      it(`shows every row action with its words on a phone or small tablet (${language}, ${width} px)`, async () => {
+        // an organization of its own: its few rows all shown (4 unless 'view all')
+        const organization = await world.fresh.organization(world.dealerA);
+        await world.fresh.member(organization);
+        const invitation = await world.fresh.invitation(organization);
+        const context = await signedIn(e2e.browser, e2e.portal, world.users.userManager.id, {
+          language,
+          viewport: { width, height: 900 },
+        });
+        const { page, watch } = await open(context, `/manage-organization/${organization.id}`);
+        const users = page.locator('#org-users-table');
+        await users.waitFor();
+        const invitations = page.locator('#org-invitations-table');
+        await invitations.getByText(invitation.email).waitFor();
+        for (const [list, words] of [
+          [users, WORDS[language][0]],
+          [invitations, WORDS[language][1]],
+        ] as const) {
+          const buttons = await list
+            .getByRole('button')
+            .evaluateAll((all) => all.map((b) => ({ text: (b as HTMLElement).innerText.trim(), right: b.getBoundingClientRect().right })));
+          expect(buttons.length).toBeGreaterThan(0);
+          for (const b of buttons) {
+            expect(words).toContain(b.text);
+            expect(b.right).toBeLessThanOrEqual(width);
+          }
         }
-      }
-      await whenStill(page);
-      expect(await axeProblems(page)).toEqual([]);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      expect(overflow).toBeLessThanOrEqual(0);
-      await page.screenshot({ path: `/tmp/shots-members-ui/actions-${language}-390.png`, fullPage: true });
-      expect(watch.problems).toEqual([]);
-      await context.close();
-    });
+        await whenStill(page);
+        expect(await axeProblems(page)).toEqual([]);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        expect(overflow).toBeLessThanOrEqual(0);
+        await page.screenshot({ path: `/tmp/shots-members-ui/actions-${language}-${width}.png`, fullPage: true });
+        expect(watch.problems).toEqual([]);
+        await context.close();
+      });
+    }
 
     it(`shows an expired invitation, marked so, and sends it again (${language}, 1280 px)`, async () => {
-      const invitation = await world.fresh.invitation(world.dealerA);
+      const organization = await world.fresh.organization(world.dealerA);
+      const invitation = await world.fresh.invitation(organization);
       await e2e.portal.services.db.query("UPDATE invitations SET expires_at = now() - interval '1 day' WHERE id = $1", [invitation.id]);
       const context = await signedIn(e2e.browser, e2e.portal, world.users.userManager.id, { language, viewport: 'wide' });
-      const { page, watch } = await open(context, `/manage-organization/${world.dealerA.id}`);
+      const { page, watch } = await open(context, `/manage-organization/${organization.id}`);
       const text = EXPIRED[language];
       const row = page.locator('#org-invitations-table').getByRole('row').filter({ hasText: invitation.email });
       await row.getByText(text.states[0], { exact: true }).waitFor();
