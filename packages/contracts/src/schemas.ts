@@ -179,6 +179,10 @@ export const organizationMemberSchema = z.object({
   ...subtreePlacementFields,
   /** when the user last signed in (ISO 8601); null: never */
   last_sign_in_at: z.string().nullable().optional(),
+  /** whether the member has a second factor (an authenticator app or a passkey); given to userManagers */
+  has_second_factor: z.boolean().optional(),
+  /** the member's rights, given to userManagers: the web app tells beforehand whether they may manage the member (delegation.ts) */
+  rights: rightsSchema.optional(),
 });
 export type OrganizationMember = z.infer<typeof organizationMemberSchema>;
 
@@ -194,7 +198,7 @@ export const invitationSchema = z.object({
   last_sent_at: z.string().nullable(),
   language_code: z.string(),
   is_external_identity_provider: z.boolean(),
-  /** when a pending invitation's link stops working */
+  /** when a pending invitation's link stops working (an expired one's: stopped) */
   expires_at: z.string().optional(),
   ...subtreePlacementFields,
 });
@@ -209,6 +213,8 @@ export const organizationSchema = z.object({
   sub_organization_can_have_children: z.boolean(),
   sub_organizations: z.array(subOrganizationSchema),
   pending_invitations: z.array(invitationSchema),
+  /** invitations past their expiry (state EXPIRED) that a userManager may send again; none for an address with a live invitation or an account */
+  expired_invitations: z.array(invitationSchema).optional(),
   members: z.array(organizationMemberSchema),
   apps: z.array(appSchema),
   allowed_email_domains: z.array(z.string()),

@@ -37,7 +37,7 @@ export function toInvitation(row: InvitationRow, withOrganization = false): Invi
     last_sent_at: row.last_sent_at ? new Date(row.last_sent_at).toISOString() : null,
     language_code: row.language_code,
     is_external_identity_provider: row.is_external_identity_provider,
-    ...(row.state === 'PENDING' ? { expires_at: new Date(row.expires_at).toISOString() } : {}),
+    ...(row.state === 'PENDING' || row.state === 'EXPIRED' ? { expires_at: new Date(row.expires_at).toISOString() } : {}),
     ...(withOrganization ? { organization_name: row.organization_name, organization_path: row.organization_path } : {}),
   };
 }
@@ -53,6 +53,16 @@ export async function findInvitation(db: Queryable, id: string, options: { forUp
 /** SQL of the live pending invitations of the organization $1, unordered. */
 export const PENDING_INVITATIONS_OF_SQL = `SELECT ${COLUMNS} FROM invitations i JOIN organizations o ON o.id = i.organization_id
    WHERE i.organization_id = $1 AND i.state = 'PENDING' AND i.expires_at > now()`;
+
+/**
+ * SQL of the invitations of the organization $1 past their expiry that may be sent again, unordered:
+ * the latest one per address, none for an address with a live pending invitation or an account.
+ */
+export const EXPIRED_INVITATIONS_OF_SQL = `SELECT DISTINCT ON (lower(i.email)) ${COLUMNS} FROM invitations i JOIN organizations o ON o.id = i.organization_id
+   WHERE i.organization_id = $1 AND (i.state = 'EXPIRED' OR (i.state = 'PENDING' AND i.expires_at <= now()))
+     AND NOT EXISTS (SELECT 1 FROM invitations l WHERE lower(l.email) = lower(i.email) AND l.state = 'PENDING' AND l.expires_at > now())
+     AND NOT EXISTS (SELECT 1 FROM users u WHERE lower(u.email) = lower(i.email))
+   ORDER BY lower(i.email), i.expires_at DESC`;
 
 /** Mark the PENDING invitations past their expiry as EXPIRED (all, or those of one e-mail address). */
 export async function sweepExpired(db: Queryable, email?: string): Promise<number> {
@@ -103,9 +113,10 @@ export async function insertInvitation(
   return rows[0]!.id;
 }
 
+/** A new code and expiry; an expired invitation is pending again. */
 export async function renewCode(db: Queryable, id: string, codeHash: string, ttlHours: number): Promise<void> {
   await db.query(
-    `UPDATE invitations SET code_hash = $2, last_sent_at = now(), expires_at = now() + make_interval(hours => $3) WHERE id = $1`,
+    `UPDATE invitations SET state = 'PENDING', code_hash = $2, last_sent_at = now(), expires_at = now() + make_interval(hours => $3) WHERE id = $1`,
     [id, codeHash, ttlHours],
   );
 }

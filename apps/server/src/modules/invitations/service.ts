@@ -26,7 +26,8 @@ import type { InvitationRow } from './queries.js';
 /**
  * Invitations (docs/product.md, "Flows and states" and "Validation" and "Calls"). userManagers of an organization's subtree invite, resend and
  * revoke; anyone holding the link's code reads and accepts. Codes carry 256 bits and are kept only
- * as SHA-256 hashes; a resend issues a new code (the old link stops working).
+ * as SHA-256 hashes; a resend issues a new code (the old link stops working). An expired invitation may be resent (it is pending
+ * again) or revoked.
  */
 
 /** The invitation page's link: its code, and its language (the page speaks the language of the e-mail). */
@@ -78,6 +79,13 @@ async function loadForManager(
 
 function loadForManagerTx(tx: Queryable, actor: Actor, invitationId: string): Promise<InvitationRow> {
   return loadForManager(tx, actor, invitationId, { forUpdate: true });
+}
+
+/** An expired invitation is sent again only while its address has no account and no other pending invitation (as when inviting). */
+async function assertMayRenew(tx: Queryable, email: string): Promise<void> {
+  if (await q.userExists(tx, email)) throw new AppError('email_address_already_exists');
+  await q.sweepExpired(tx, email);
+  if (await q.hasPendingInvitation(tx, email)) throw new AppError('invitation_already_pending');
 }
 
 /**
@@ -183,8 +191,9 @@ export class Invitations {
     const code = newSecret();
     const row = await db.transaction(async (tx) => {
       const inv = await loadForManagerTx(tx, actor, invitationId);
-      if (inv.state !== 'PENDING')
+      if (inv.state !== 'PENDING' && inv.state !== 'EXPIRED')
         throw new AppError('only_pending_invitations_can_be_resent', { params: { invitation_state: inv.state } });
+      if (inv.state === 'EXPIRED') await assertMayRenew(tx, inv.email);
       await q.renewCode(tx, inv.id, hashSecret(code), config.INVITATION_TTL_HOURS);
       await audit(tx, actor, {
         organizationId: inv.organization_id,
@@ -204,7 +213,7 @@ export class Invitations {
     const { db } = this.deps;
     await db.transaction(async (tx) => {
       const inv = await loadForManagerTx(tx, actor, invitationId);
-      if (inv.state !== 'PENDING')
+      if (inv.state !== 'PENDING' && inv.state !== 'EXPIRED')
         throw new AppError('only_pending_invitations_can_be_revoked', { params: { invitation_state: inv.state } });
       await q.markRevoked(tx, inv.id);
       await audit(tx, actor, {

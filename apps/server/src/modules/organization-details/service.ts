@@ -1,7 +1,7 @@
-import type { InactiveDays, Organization } from '@partner-portal/contracts';
+import { toRights, type InactiveDays, type Organization, type OrganizationMember } from '@partner-portal/contracts';
 import type { Database } from '../../db/client.js';
 import type { Actor } from '../../http/session.js';
-import { assertInSubtree, requireRole } from '../scope/access.js';
+import { assertInSubtree, hasRole, requireRole } from '../scope/access.js';
 import { AppError } from '../../http/problem.js';
 import { searchPendingInvitations, toInvitation } from '../invitations/queries.js';
 import { countMembersMatching, searchMembers } from '../members/queries.js';
@@ -35,6 +35,16 @@ function toMember(m: {
   };
 }
 
+/** What only userManagers see of a member: whether they have a second factor, and their rights (to tell beforehand whether they may manage them). */
+function withManagerFacts(
+  actor: Actor,
+  member: OrganizationMember,
+  facts: { has_second_factor: boolean; rights: unknown } | undefined,
+): OrganizationMember {
+  if (!facts || !hasRole(actor.user, 'user')) return member;
+  return { ...member, has_second_factor: facts.has_second_factor, rights: toRights(facts.rights) };
+}
+
 /** Totals of a search are exact up to this many matches; above it, total is the cap and total_capped is set. */
 export const SEARCH_COUNT_CAP = 1_000;
 
@@ -49,7 +59,7 @@ export class OrganizationDetails {
     const org = await q.findOrganizationPage(db, organizationId);
     if (!org) throw new AppError('not_found');
     assertInSubtree(member, org.path);
-    const { children, invitations, members, apps, allowed_email_domains: domains } = org;
+    const { children, invitations, expired_invitations: expired, members, apps, allowed_email_domains: domains } = org;
     return {
       id: org.id,
       parent_id: org.parent_id,
@@ -59,7 +69,8 @@ export class OrganizationDetails {
       sub_organization_can_have_children: org.sub_organization_can_have_children,
       sub_organizations: children.map((c) => ({ id: c.id, name: c.name, path: c.path, can_be_deleted: !c.has_children && !c.has_members })),
       pending_invitations: invitations.map((i) => toInvitation(i)),
-      members: members.map(toMember),
+      expired_invitations: expired.map((i) => toInvitation(i)),
+      members: members.map((m) => withManagerFacts(actor, toMember(m), m)),
       apps: apps.map((a) => ({ client_id: a.client_id, name: a.name, available_for_sub_organizations: a.available_for_sub_organizations })),
       allowed_email_domains: domains,
     };
@@ -85,13 +96,21 @@ export class OrganizationDetails {
       searchMembers(db, org.path, filter, query.pageSize, offset),
       query.inactiveDays === undefined ? searchPendingInvitations(db, org.path, text, query.pageSize, offset) : Promise.resolve([]),
     ]);
+    // only userManagers see them: no lookup for anyone else
+    const facts = await q.findMemberFacts(db, hasRole(actor.user, 'user') ? members.map((m) => m.id) : []);
     return {
       total: Math.min(counted, SEARCH_COUNT_CAP),
       total_capped: counted > SEARCH_COUNT_CAP,
       page: query.page,
       page_size: query.pageSize,
       invitations_total: invitations[0]?.total ?? 0,
-      members: members.map((m) => ({ ...toMember(m), organization_name: m.organization_name, organization_path: m.organization_path })),
+      members: members.map((m) =>
+        withManagerFacts(
+          actor,
+          { ...toMember(m), organization_name: m.organization_name, organization_path: m.organization_path },
+          facts.get(m.id),
+        ),
+      ),
       invitations: invitations.map((i) => toInvitation(i, true)),
     };
   }

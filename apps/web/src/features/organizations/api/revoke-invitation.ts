@@ -9,13 +9,14 @@ export function revokeInvitation(id: string): Promise<void> {
   return api.put(`/invitations/${encodeURIComponent(id)}/revoke`);
 }
 
-/** Revokes a pending invitation: one fewer in the tree's count, and the tables reload before the call settles. */
+/** Revokes a pending (or expired) invitation: a pending one fewer in the tree's count, and the tables reload before the call settles. */
 export function useRevokeInvitation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (invitation: Pick<Invitation, 'invitation_id' | 'organization_id'>) => revokeInvitation(invitation.invitation_id),
-    onSuccess: async (_, { organization_id }) => {
-      patchTree(queryClient, (root) => changeCount(root, organization_id, 'pending_invitations', -1));
+    mutationFn: (invitation: Pick<Invitation, 'invitation_id' | 'organization_id' | 'invitation_state'>) =>
+      revokeInvitation(invitation.invitation_id),
+    onSuccess: async (_, { organization_id, invitation_state }) => {
+      if (invitation_state === 'PENDING') patchTree(queryClient, (root) => changeCount(root, organization_id, 'pending_invitations', -1));
       await refreshPeople(queryClient);
     },
   });

@@ -2,9 +2,10 @@ import { useState } from 'react';
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { errorLines } from '@/components/notify';
+import { withRightsInWords } from '../lib/member-rules';
 import { ModalFrame, ProblemSummary } from './modal-frame';
 
-/** A confirmation for an irreversible action (delete organization, remove user, revoke invitation). */
+/** A confirmation for an irreversible action (delete organization, remove user, reset second factors, revoke invitation); a refusal names rights in words. */
 export function ConfirmModal({
   title,
   message,
@@ -27,7 +28,7 @@ export function ConfirmModal({
     try {
       await onConfirm();
     } catch (error) {
-      setProblems(errorLines(error));
+      setProblems(errorLines(withRightsInWords(error, t)));
       setBusy(false);
     }
   };

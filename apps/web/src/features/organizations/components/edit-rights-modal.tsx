@@ -5,6 +5,7 @@ import { canManageMember, type Delegator, type Features, type Rights } from '@pa
 import { useMemberRights, type MemberRights } from '../api/get-member-rights';
 import { useChangeMemberRights } from '../api/change-member-rights';
 import { errorLines } from '@/components/notify';
+import { withRightsInWords } from '../lib/member-rules';
 import { ModalFrame, ProblemSummary } from './modal-frame';
 import { RightsEditor } from './rights-editor';
 
@@ -78,7 +79,10 @@ function RightsForm({
       onSubmit={(e) => {
         e.preventDefault();
         setProblems(null);
-        save.mutate({ memberId: data.member_id, rights }, { onSuccess: onSaved, onError: (error) => setProblems(errorLines(error)) });
+        save.mutate(
+          { memberId: data.member_id, rights },
+          { onSuccess: onSaved, onError: (error) => setProblems(errorLines(withRightsInWords(error, t))) },
+        );
       }}
     >
       <Stack>

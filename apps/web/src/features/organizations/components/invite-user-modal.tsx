@@ -19,6 +19,7 @@ import {
 import { useInviteUser } from '../api/invite-user';
 import { LANGUAGE_NAMES } from '@/components/language-names';
 import { errorLines } from '@/components/notify';
+import { withRightsInWords } from '../lib/member-rules';
 import { ModalFrame, ProblemSummary } from './modal-frame';
 import { RightsEditor } from './rights-editor';
 
@@ -72,7 +73,7 @@ export function InviteUserModal({
     setProblems(null);
     invite.mutate(
       { organizationId: organization.id, email_address: email, language_code: values.language_code, ...(withRights ? { rights } : {}) },
-      { onSuccess: ({ invitation }) => onInvited(invitation), onError: (error) => setProblems(errorLines(error)) },
+      { onSuccess: ({ invitation }) => onInvited(invitation), onError: (error) => setProblems(errorLines(withRightsInWords(error, t))) },
     );
   });
 

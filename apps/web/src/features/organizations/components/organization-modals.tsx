@@ -1,11 +1,12 @@
 import { lazy, Suspense } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { Features, Organization, UserInfo } from '@partner-portal/contracts';
+import type { Features, Organization, OrganizationMember, UserInfo } from '@partner-portal/contracts';
 import { notifySuccess } from '@/components/notify';
 import { useDeleteOrganization } from '../api/delete-organization';
 import { useOrganizationTree } from '../api/get-organization-tree';
 import { useRemoveMember } from '../api/remove-member';
+import { useResetSecondFactors } from '../api/reset-second-factors';
 import { useRevokeInvitation } from '../api/revoke-invitation';
 import type { OrganizationModal } from '../hooks/use-modal';
 import { FOCUS_HEADING } from '../lib/heading-focus';
@@ -119,11 +120,26 @@ function ConfirmationModal({ modal, organization, close }: Props) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const remove = useRemoveMember();
+  const resetFactors = useResetSecondFactors();
   const revoke = useRevokeInvitation();
   const deletion = useDeleteOrganization();
   const done = (message: string) => {
     notifySuccess(message);
     close();
+  };
+
+  // a lost phone (docs/second-factors.md): the member by name, and what the reset does
+  const resetFactorsConfirmation = (member: OrganizationMember) => {
+    const name = [member.first_name, member.last_name].filter(Boolean).join(' ') || member.email_address;
+    return {
+      title: t('membersUi.reset_factors_title'),
+      message: `${t('membersUi.reset_factors_confirm', { name })} ${t('membersUi.reset_factors_effect')}`,
+      confirmLabel: t('membersUi.reset_factors_confirm_button'),
+      onConfirm: async () => {
+        await resetFactors.mutateAsync(member.id);
+        done(t('membersUi.reset_factors_done', { name }));
+      },
+    };
   };
 
   if (modal?.type === 'sign-out')
@@ -159,16 +175,18 @@ function ConfirmationModal({ modal, organization, close }: Props) {
               done(t('org_user_removed', { email: modal.member.email_address }));
             },
           }
-        : modal?.type === 'revoke'
-          ? {
-              title: t('org_revoke_title'),
-              message: t('org_revoke_confirm', { email: modal.invitation.email_address }),
-              confirmLabel: t('org_revoke'),
-              onConfirm: async () => {
-                await revoke.mutateAsync(modal.invitation);
-                done(t('org_invitation_revoked'));
-              },
-            }
-          : null;
+        : modal?.type === 'reset-factors'
+          ? resetFactorsConfirmation(modal.member)
+          : modal?.type === 'revoke'
+            ? {
+                title: t('org_revoke_title'),
+                message: t('org_revoke_confirm', { email: modal.invitation.email_address }),
+                confirmLabel: t('org_revoke'),
+                onConfirm: async () => {
+                  await revoke.mutateAsync(modal.invitation);
+                  done(t('org_invitation_revoked'));
+                },
+              }
+            : null;
   return confirmation ? <ConfirmModal {...confirmation} onClose={close} /> : null;
 }

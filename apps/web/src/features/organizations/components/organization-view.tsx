@@ -11,6 +11,7 @@ import { useResendInvitation } from '../api/resend-invitation';
 import { useMemberSearch } from '../api/search-members';
 import { useModal } from '../hooks/use-modal';
 import { asksHeadingFocus } from '../lib/heading-focus';
+import { rightsBeyondUser } from '../lib/member-rules';
 import { AllowedDomains } from './allowed-domains';
 import { OrganizationActions } from './organization-actions';
 import { OrganizationModals } from './organization-modals';
@@ -45,10 +46,13 @@ export function OrganizationView({ organization, user }: { organization: Organiz
     organization.pending_invitations.length === 0;
 
   const members = searching ? (results.data?.members ?? []) : organization.members;
-  const invitations = searching ? (results.data?.invitations ?? []) : organization.pending_invitations;
+  // the expired ones too, marked so, to be sent again
+  const invitations = searching
+    ? (results.data?.invitations ?? [])
+    : [...organization.pending_invitations, ...(organization.expired_invitations ?? [])];
 
   const onResend = (invitation: Invitation) =>
-    resend.mutate(invitation.invitation_id, {
+    resend.mutate(invitation, {
       onSuccess: () => notifySuccess(t('org_invitation_resent')),
       onError: (error) => notifyError(error),
     });
@@ -92,7 +96,9 @@ export function OrganizationView({ organization, user }: { organization: Organiz
         searching={searching}
         canManage={canManageUsers}
         ownEmail={user.email}
+        rightsBeyond={(member) => rightsBeyondUser(user, member)}
         onEditRights={(member) => setModal({ type: 'rights', member })}
+        onResetFactors={(member) => setModal({ type: 'reset-factors', member })}
         onRemove={(member) => setModal({ type: 'remove', member })}
         onSignOut={(member) => setModal({ type: 'sign-out', member })}
       />

@@ -1,4 +1,4 @@
-import { Fragment, useState, type ReactNode } from 'react';
+import { createContext, Fragment, use, useState, type MouseEvent, type ReactNode } from 'react';
 import { ActionIcon, Button, Group, Paper, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { useElementSize, useMediaQuery } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
@@ -15,14 +15,21 @@ export interface PeopleColumn<T> {
 /** Below this width the tables become one card per row (docs/design.md, tables on phones). */
 export const CARDS_QUERY = '(max-width: 40em)';
 
+/** At this width or narrower (phones, small tablets) the rows are cards whose actions carry their words: no hover there to show a tooltip. */
+const LABELLED_ACTIONS_QUERY = '(max-width: 768px)';
+
+/** Whether row actions show their words (in cards) or only their icons (in a table). */
+const LabelledActions = createContext(false);
+
 /**
  * Cards or a table, by the width the section really has (the side tree takes room beside it on
- * tablets); before the first measurement, by the viewport.
+ * tablets); before the first measurement, by the viewport; always cards at 768 px or narrower.
  */
 function useCards(minWidth: number) {
   const { ref, width } = useElementSize<HTMLElement>();
   const phone = useMediaQuery(CARDS_QUERY, false, { getInitialValueInEffect: false });
-  return { ref, cards: width > 0 ? width < minWidth : phone };
+  const narrow = useMediaQuery(LABELLED_ACTIONS_QUERY, false, { getInitialValueInEffect: false });
+  return { ref, cards: narrow || (width > 0 ? width < minWidth : phone) };
 }
 
 /** 4 rows unless 'view all'; the toggle only above 4 rows and without a search (docs/product.md, "Screens" and "Limits and constants"). */
@@ -82,28 +89,48 @@ export interface RowAction {
   onClick: () => void;
 }
 
-/** A row's actions side by side, as icon buttons with tooltips. */
+/**
+ * A row's actions side by side: in a table icon buttons with tooltips, in cards buttons with their
+ * words. One the user may not take stays, disabled, its reason in the tooltip (shown on touch too).
+ */
 export function RowActions({ actions }: { actions: RowAction[] }) {
+  const labelled = use(LabelledActions);
   return (
-    <Group gap={4} wrap="nowrap">
-      {actions.map(({ label, tip, reason, color, icon, onClick }) => (
-        <Tooltip key={tip} label={reason ? `${tip}: ${reason}` : tip} zIndex={1200} multiline maw={260}>
-          <ActionIcon
-            variant="subtle"
-            color={color}
-            size="lg"
-            aria-label={reason ? `${label} (${reason})` : label}
-            aria-disabled={reason ? true : undefined}
-            data-disabled={reason ? true : undefined}
-            onClick={(e) => {
-              if (reason) e.preventDefault();
-              else onClick();
-            }}
+    <Group gap={labelled ? 'xs' : 4} wrap={labelled ? 'wrap' : 'nowrap'}>
+      {actions.map(({ label, tip, reason, color, icon, onClick }) => {
+        const common = {
+          color,
+          // with its words shown, the name starts with them (WCAG 2.5.3, label in name)
+          'aria-label': `${labelled ? `${tip} – ` : ''}${label}${reason ? ` (${reason})` : ''}`,
+          'aria-disabled': reason ? true : undefined,
+          'data-disabled': reason ? true : undefined,
+          onClick: (e: MouseEvent) => {
+            if (reason) e.preventDefault();
+            else onClick();
+          },
+        };
+        return (
+          <Tooltip
+            key={tip}
+            label={reason ? `${tip}: ${reason}` : tip}
+            zIndex={1200}
+            multiline
+            maw={260}
+            events={{ hover: true, focus: true, touch: true }}
+            disabled={labelled && !reason}
           >
-            {icon}
-          </ActionIcon>
-        </Tooltip>
-      ))}
+            {labelled ? (
+              <Button variant="light" size="compact-sm" leftSection={icon} {...common}>
+                {tip}
+              </Button>
+            ) : (
+              <ActionIcon variant="subtle" size="lg" {...common}>
+                {icon}
+              </ActionIcon>
+            )}
+          </Tooltip>
+        );
+      })}
     </Group>
   );
 }
@@ -166,15 +193,13 @@ export function PeopleTable<T extends { email_address: string }>({
         <Stack component="ul" id={id} gap="xs" className={classes.cards}>
           {shown.map((row) => (
             <Paper component="li" key={rowKey(row)} withBorder p="sm" className={classes.card}>
-              <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
-                <Stack gap={4} miw={0}>
-                  <Text fw={600} size="sm">
-                    <Address value={row.email_address} />
-                  </Text>
-                  {details(row)}
-                </Stack>
-                {actions ? actions(row) : null}
-              </Group>
+              <Stack gap={4} miw={0}>
+                <Text fw={600} size="sm">
+                  <Address value={row.email_address} />
+                </Text>
+                {details(row)}
+                {actions ? <LabelledActions value>{actions(row)}</LabelledActions> : null}
+              </Stack>
             </Paper>
           ))}
         </Stack>

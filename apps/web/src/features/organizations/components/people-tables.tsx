@@ -1,8 +1,9 @@
 import { Badge, Group, Text } from '@mantine/core';
-import { IconLogout, IconMailForward, IconShieldCog, IconTrash, IconX } from '@tabler/icons-react';
+import { IconDeviceMobileOff, IconLogout, IconMailForward, IconShieldCheck, IconShieldCog, IconTrash, IconX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { Invitation, OrganizationMember } from '@partner-portal/contracts';
 import { formatInvitationDate } from '../lib/format';
+import { rightInWords } from '../lib/member-rules';
 import { LastSignIn } from './member-access';
 import { PeopleTable, RowActions, type PeopleColumn, type PeopleList } from './people-table';
 import classes from './people-tables.module.css';
@@ -18,8 +19,18 @@ interface ActionSpec<Handler> {
   on: Handler;
 }
 
-const MEMBER_ACTIONS: ActionSpec<'onEditRights' | 'onRemove' | 'onSignOut'>[] = [
+type MemberHandler = 'onEditRights' | 'onResetFactors' | 'onRemove' | 'onSignOut';
+
+const MEMBER_ACTIONS: ActionSpec<MemberHandler>[] = [
   { label: 'org_edit_rights_of', tip: 'org_edit_rights', own: 'org_own_rights_reason', Icon: IconShieldCog, on: 'onEditRights' },
+  {
+    label: 'membersUi.reset_factors_of',
+    tip: 'membersUi.reset_factors',
+    own: 'membersUi.reset_factors_own_reason',
+    color: 'red',
+    Icon: IconDeviceMobileOff,
+    on: 'onResetFactors',
+  },
   { label: 'org_remove_user_of', tip: 'org_remove_user', own: 'cannot_remove_yourself', color: 'red', Icon: IconTrash, on: 'onRemove' },
   { label: 'adm_sign_out_of', tip: 'adm_sign_out', own: 'adm_sign_out_own_reason', color: 'red', Icon: IconLogout, on: 'onSignOut' },
 ];
@@ -29,17 +40,22 @@ const INVITATION_ACTIONS: ActionSpec<'onResend' | 'onRevoke'>[] = [
   { label: 'org_revoke_of', tip: 'org_revoke_invitation', color: 'red', Icon: IconX, on: 'onRevoke' },
 ];
 
-/** A row's actions by their specs, each named with the row's address; on the user's `own` row, those with a reason are refused. */
+/**
+ * A row's actions by their specs, each named with the row's address; on the user's `own` row, those
+ * with a reason are refused; so are those given a reason in `refused` (already translated).
+ */
 function SpecifiedActions<T extends { email_address: string }, H extends string>({
   row,
   specs,
   handlers,
   own = false,
+  refused = {},
 }: {
   row: T;
   specs: ActionSpec<H>[];
   handlers: Record<H, (row: T) => void>;
   own?: boolean;
+  refused?: Partial<Record<H, string | undefined>>;
 }) {
   const { t } = useTranslation();
   return (
@@ -47,7 +63,7 @@ function SpecifiedActions<T extends { email_address: string }, H extends string>
       actions={specs.map(({ label, tip, own: ownReason, color, Icon, on }) => ({
         label: t(label, { email: row.email_address }),
         tip: t(tip),
-        reason: own && ownReason ? t(ownReason) : undefined,
+        reason: own && ownReason ? t(ownReason) : refused[on],
         color,
         icon: <Icon size={18} aria-hidden />,
         onClick: () => handlers[on](row),
@@ -63,17 +79,41 @@ const invitationDateColumn = <T,>(header: string, day: (row: T) => string | null
   className: classes.date,
 });
 
-/** The organization's users (or the search's): name, organization when searching, last sign-in; rights, removal, sign-out. */
+/** Whether a member has a second factor (told to userManagers only: nothing shown without it); the words carry it, the icon only adds to them. */
+function SecondFactorMark({ member }: { member: OrganizationMember }) {
+  const { t } = useTranslation();
+  if (member.has_second_factor === undefined) return null;
+  return member.has_second_factor ? (
+    <Group gap={4} wrap="nowrap" component="span">
+      <IconShieldCheck size={16} color="var(--mantine-color-green-8)" aria-hidden />
+      <Text span size="sm">
+        {t('membersUi.second_factor_set')}
+      </Text>
+    </Group>
+  ) : (
+    <Text span size="sm" c="gray.7">
+      {t('membersUi.second_factor_none')}
+    </Text>
+  );
+}
+
+/** The organization's users (or the search's): name, organization when searching, last sign-in, second factor; rights, second-factor reset, removal, sign-out. */
 export function UsersTable({
   ownEmail,
+  rightsBeyond,
   onEditRights,
+  onResetFactors,
   onRemove,
   onSignOut,
   ...list
 }: PeopleList<OrganizationMember> & {
   /** the signed-in user's address: their own row offers no rights editing and no removal */
   ownEmail: string;
+  /** the rights a member holds that the signed-in user does not: then no removal and no second-factor reset (as the server refuses) */
+  rightsBeyond: (m: OrganizationMember) => string[];
   onEditRights: (m: OrganizationMember) => void;
+  /** reset the member's second factors (a lost phone; docs/second-factors.md) */
+  onResetFactors: (m: OrganizationMember) => void;
   onRemove: (m: OrganizationMember) => void;
   /** sign the member out everywhere (docs/decisions/018-the-administrators-day.md) */
   onSignOut: (m: OrganizationMember) => void;
@@ -90,12 +130,29 @@ export function UsersTable({
     cell: (member) => <LastSignIn value={member.last_sign_in_at} />,
     className: classes.date,
   };
+  // told only to userManagers: the column when the answer carries it
+  const secondFactorColumns: PeopleColumn<OrganizationMember>[] = list.rows.some((m) => m.has_second_factor !== undefined)
+    ? [{ header: t('membersUi.col_second_factor'), cell: (member) => <SecondFactorMark member={member} /> }]
+    : [];
+  const refused = (member: OrganizationMember): Partial<Record<MemberHandler, string>> => {
+    const beyond = rightsBeyond(member);
+    const moreRights = beyond.length
+      ? `${t('cannot_manage_member_with_more_rights')}: ${beyond.map((code) => rightInWords(code, t)).join(', ')}`
+      : undefined;
+    const noFactor = member.has_second_factor === false ? t('membersUi.reset_factors_none_reason') : undefined;
+    return { onRemove: moreRights, onResetFactors: moreRights ?? noFactor };
+  };
   return (
     <PeopleTable
       {...list}
       kind="user"
       rowKey={(member) => member.id}
-      columns={[{ header: t('org_col_name'), cell: name }, ...(searching ? [organizationColumn] : []), lastSignInColumn]}
+      columns={[
+        { header: t('org_col_name'), cell: name },
+        ...(searching ? [organizationColumn] : []),
+        lastSignInColumn,
+        ...secondFactorColumns,
+      ]}
       details={(member) => (
         <>
           {name(member) ? <Text size="sm">{name(member)}</Text> : null}
@@ -107,33 +164,50 @@ export function UsersTable({
           <Text size="sm" c="gray.7">
             {t('adm_last_sign_in')}: <LastSignIn value={member.last_sign_in_at} />
           </Text>
+          {member.has_second_factor !== undefined ? (
+            <Group gap="xs">
+              <Text size="sm" c="gray.7">
+                {t('membersUi.col_second_factor')}:
+              </Text>
+              <SecondFactorMark member={member} />
+            </Group>
+          ) : null}
         </>
       )}
       actions={(member) => (
         <SpecifiedActions
           row={member}
           specs={MEMBER_ACTIONS}
-          handlers={{ onEditRights, onRemove, onSignOut }}
+          handlers={{ onEditRights, onResetFactors, onRemove, onSignOut }}
           own={member.email_address.toLowerCase() === ownEmail.toLowerCase()}
+          refused={refused(member)}
         />
       )}
     />
   );
 }
 
-const STATE_COLOR: Record<string, string> = { PENDING: 'blue', ACCEPTED: 'green', REVOKED: 'gray', EXPIRED: 'orange', REJECTED: 'red' };
+const STATE_COLOR: Record<string, string> = { PENDING: 'blue', ACCEPTED: 'green', REVOKED: 'gray', EXPIRED: 'red', REJECTED: 'red' };
+/** text darker than the light variant's where that falls short of contrast (an expired invitation is listed for the manager to act on) */
+const STATE_TEXT: Record<string, string> = { EXPIRED: 'red.9' };
 
 /** An invitation's state: the whole word, never cut (docs/design.md, badges). */
 function StateBadge({ invitation }: { invitation: Invitation }) {
   const { t } = useTranslation();
   return (
-    <Badge variant="light" color={STATE_COLOR[invitation.invitation_state] ?? 'gray'} autoContrast className={classes.badge}>
+    <Badge
+      variant="light"
+      color={STATE_COLOR[invitation.invitation_state] ?? 'gray'}
+      c={STATE_TEXT[invitation.invitation_state]}
+      autoContrast
+      className={classes.badge}
+    >
       {t(`invitation_status_${invitation.invitation_state.toLowerCase()}`)}
     </Badge>
   );
 }
 
-/** The organization's invitations (or the search's): state and dates; resend and revoke while pending. */
+/** The organization's invitations (or the search's): state and dates; resend and revoke while pending or expired. */
 export function InvitationsTable({
   onResend,
   onRevoke,
@@ -172,7 +246,7 @@ export function InvitationsTable({
         </>
       )}
       actions={(invitation) =>
-        invitation.invitation_state === 'PENDING' ? (
+        invitation.invitation_state === 'PENDING' || invitation.invitation_state === 'EXPIRED' ? (
           <SpecifiedActions row={invitation} specs={INVITATION_ACTIONS} handlers={{ onResend, onRevoke }} />
         ) : null
       }

@@ -9,6 +9,7 @@ export type OrganizationModal =
   | { type: 'invite' }
   | { type: 'rights'; member: OrganizationMember }
   | { type: 'remove'; member: OrganizationMember }
+  | { type: 'reset-factors'; member: OrganizationMember }
   | { type: 'revoke'; invitation: Invitation }
   | { type: 'sign-out'; member: OrganizationMember }
   | { type: 'bulk-invite' };
