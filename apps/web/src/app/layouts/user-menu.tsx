@@ -52,8 +52,22 @@ export function UserMenu({ user }: { user: UserInfo }) {
           color="dark"
           rightSection={<IconChevronDown size={16} aria-hidden />}
           aria-label={t('user_menu_label', { name: user.fullName })}
+          // a name longer than two lines is cut off: its full text is the button's title (and in its name)
+          title={user.fullName || user.email}
+          h="auto"
+          mih={36}
+          styles={{ label: { whiteSpace: 'normal' } }}
         >
-          <Text component="span" fw={600} truncate maw={{ base: 140, sm: 260 }}>
+          <Text
+            component="span"
+            data-user-name
+            fw={600}
+            size="sm"
+            lh={1.2}
+            lineClamp={2}
+            maw={{ base: 140, sm: 260 }}
+            style={{ overflowWrap: 'anywhere' }}
+          >
             {user.fullName || user.email}
           </Text>
         </Button>

@@ -80,9 +80,14 @@ export function PasswordStep({
           leftSection={<IconArrowLeft size={16} aria-hidden />}
           justify="flex-start"
           aria-label={t('change_email_address', { email: email.trim() })}
-          styles={{ label: { overflow: 'hidden', textOverflow: 'ellipsis' } }}
+          title={email.trim()}
+          // a long address wraps, shown whole on a phone
+          h="auto"
+          mih={36}
+          py={6}
+          styles={{ label: { whiteSpace: 'normal', overflowWrap: 'anywhere', textAlign: 'start', height: 'auto' } }}
         >
-          {email.trim()}
+          <span data-login-address>{email.trim()}</span>
         </Button>
         <PasswordInput
           ref={passwordRef}

@@ -26,9 +26,12 @@ export function HomePage() {
     routerPath: tile.router_path,
     uri: tile.uri,
   }));
-  const hasManagementTile = views.some((v) => v.routerPath?.startsWith('/manage-organization'));
-  if (user?.manageUsersOrOrganizations && user.organizationId && !hasManagementTile) {
-    views.push({
+  // the portal's own administration tile comes first, where an administrator looks for it (on a
+  // phone the tiles are one column, and the last one far down the page)
+  const management = views.findIndex((v) => v.routerPath?.startsWith('/manage-organization'));
+  if (management > 0) views.unshift(...views.splice(management, 1));
+  if (user?.manageUsersOrOrganizations && user.organizationId && management < 0) {
+    views.unshift({
       name: t('user_management_tile'),
       description: t('user_management_tile_description'),
       icon: <IconUsers size={26} stroke={1.6} />,

@@ -157,7 +157,14 @@ export function OrganizationTree({
         onKeyDown={onKeyDown}
         onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
         className="pp-org-tree"
-        style={{ height, overflowY: 'auto', position: 'relative', outlineOffset: -2, display: rows.length === 0 ? 'none' : undefined }}
+        // at most `height`: a short tree leaves no empty space below its rows
+        style={{
+          maxHeight: height,
+          overflowY: 'auto',
+          position: 'relative',
+          outlineOffset: -2,
+          display: rows.length === 0 ? 'none' : undefined,
+        }}
       >
         <div style={{ height: rows.length * ROW_HEIGHT, position: 'relative' }}>
           {drawn.map(({ row, r: i }) => {
@@ -176,6 +183,8 @@ export function OrganizationTree({
                   onSelect(row.node.key);
                 }}
                 title={[
+                  // the name first: a long one is cut off in the row
+                  row.node.label,
                   t('org_tree_members', { count: row.node.members }),
                   t('org_tree_invitations', { count: row.node.pending_invitations }),
                   ...(row.node.second_factor_required ? [t('org_tree_second_factor')] : []),

@@ -1,5 +1,5 @@
 import { createContext, Fragment, use, useState, type MouseEvent, type ReactNode } from 'react';
-import { ActionIcon, Button, Group, Paper, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Group, Pagination, Paper, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { useElementSize, useMediaQuery } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { TABLE_ROWS_DEFAULT } from '@partner-portal/contracts';
@@ -32,10 +32,19 @@ function useCards(minWidth: number) {
   return { ref, cards: narrow || (width > 0 ? width < minWidth : phone) };
 }
 
-/** 4 rows unless 'view all'; the toggle only above 4 rows and without a search (docs/product.md, "Screens" and "Limits and constants"). */
-function limit<T>(rows: T[], searching: boolean, showAll: boolean): { shown: T[]; toggle: boolean } {
+/** Rows on one page of a long list (all of them, or a search's), so 254 invitations do not make one endless page. */
+const PAGE_ROWS = 50;
+
+/**
+ * 4 rows unless 'view all'; the toggle only above 4 rows and without a search (docs/product.md, "Screens" and "Limits and
+ * constants"). All of them, or a search's, come 50 to a page.
+ */
+function limit<T>(rows: T[], searching: boolean, showAll: boolean, page: number) {
   const toggle = !searching && rows.length > TABLE_ROWS_DEFAULT;
-  return { shown: toggle && !showAll ? rows.slice(0, TABLE_ROWS_DEFAULT) : rows, toggle };
+  if (toggle && !showAll) return { shown: rows.slice(0, TABLE_ROWS_DEFAULT), toggle, pages: 1, page: 1 };
+  const pages = Math.max(1, Math.ceil(rows.length / PAGE_ROWS));
+  const shownPage = Math.min(page, pages);
+  return { shown: rows.slice((shownPage - 1) * PAGE_ROWS, shownPage * PAGE_ROWS), toggle, pages, page: shownPage };
 }
 
 function ViewAllToggle({ showAll, onToggle, controls }: { showAll: boolean; onToggle: () => void; controls: string }) {
@@ -44,6 +53,30 @@ function ViewAllToggle({ showAll, onToggle, controls }: { showAll: boolean; onTo
     <Button variant="subtle" size="compact-sm" onClick={onToggle} aria-expanded={showAll} aria-controls={controls} mt={4}>
       {showAll ? t('org_view_less') : t('org_view_all')}
     </Button>
+  );
+}
+
+/** The pages of a long list; a page chosen, the list's heading comes into view. */
+function Pages({ page, pages, onChange, headingId }: { page: number; pages: number; onChange: (page: number) => void; headingId: string }) {
+  const { t } = useTranslation();
+  const controls = { first: 'first', previous: 'previous', next: 'next', last: 'last' } as const;
+  return (
+    <nav aria-label={t('layoutOnPhones.pages')}>
+      <Pagination
+        total={pages}
+        value={page}
+        onChange={(next) => {
+          onChange(next);
+          document.getElementById(headingId)?.scrollIntoView({ block: 'start' });
+        }}
+        size="sm"
+        siblings={1}
+        boundaries={1}
+        mt="xs"
+        getItemProps={(n) => ({ 'aria-label': t('layoutOnPhones.page', { page: n }) })}
+        getControlProps={(control) => ({ 'aria-label': t(`layoutOnPhones.${controls[control]}`) })}
+      />
+    </nav>
   );
 }
 
@@ -155,7 +188,7 @@ export interface PeopleList<T> {
 /**
  * A table of people (users or invitations): a counted heading, the e-mail address first, then
  * `columns`, then the row actions when the user may manage them; on narrow sections one card per
- * row with the address, `details` and the actions; 4 rows unless 'view all'.
+ * row with the address, `details` and the actions; 4 rows unless 'view all', and 50 to a page.
  */
 export function PeopleTable<T extends { email_address: string }>({
   kind,
@@ -177,8 +210,9 @@ export function PeopleTable<T extends { email_address: string }>({
 }) {
   const { t } = useTranslation();
   const [showAll, setShowAll] = useState(false);
+  const [page, setPage] = useState(1);
   const { ref, cards } = useCards(MIN_WIDTH[kind]);
-  const { shown, toggle } = limit(rows, searching, showAll);
+  const { shown, toggle, pages, page: shownPage } = limit(rows, searching, showAll, page);
   const actions = canManage ? rowActions : undefined;
   const id = `org-${kind}s-table`;
   const headingId = `org-${kind}s-heading`;
@@ -231,7 +265,17 @@ export function PeopleTable<T extends { email_address: string }>({
           </Table.Tbody>
         </Table>
       )}
-      {toggle ? <ViewAllToggle showAll={showAll} onToggle={() => setShowAll(!showAll)} controls={id} /> : null}
+      {pages > 1 ? <Pages page={shownPage} pages={pages} onChange={setPage} headingId={headingId} /> : null}
+      {toggle ? (
+        <ViewAllToggle
+          showAll={showAll}
+          onToggle={() => {
+            setShowAll(!showAll);
+            setPage(1);
+          }}
+          controls={id}
+        />
+      ) : null}
     </section>
   );
 }
