@@ -6,7 +6,7 @@ export function PageLoader({ minHeight = 200 }: { minHeight?: number | string })
   const { t } = useTranslation();
   return (
     <Center mih={minHeight} role="status" aria-live="polite">
-      <Loader aria-label={t('loading')} />
+      <Loader role="status" aria-label={t('loading')} />
     </Center>
   );
 }

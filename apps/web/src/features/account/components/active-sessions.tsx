@@ -58,7 +58,7 @@ function SessionsPanel() {
 
   return (
     <AccountSection id="active-sessions-title" title={t('sessions_title')} intro={t('sessions_intro')}>
-      {sessions.isPending && <Loader size="sm" aria-label={t('sessions_title')} />}
+      {sessions.isPending && <Loader size="sm" role="status" aria-label={t('sessions_title')} />}
       {sessions.isError && (
         <Alert color="red" variant="light" role="alert" title={t('sessions_load_failed')}>
           {errorText(sessions.error)}

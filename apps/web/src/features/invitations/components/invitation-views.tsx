@@ -9,7 +9,7 @@ export function InvitationLoading() {
   const { t } = useTranslation();
   return (
     <Center py="xl">
-      <Loader aria-label={t('inv_loading')} />
+      <Loader role="status" aria-label={t('inv_loading')} />
     </Center>
   );
 }

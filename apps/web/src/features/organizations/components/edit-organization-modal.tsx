@@ -34,7 +34,7 @@ export function EditOrganizationModal({
   return (
     <ModalFrame title={t('org_edit_title', { name: organization.name })} onClose={onClose}>
       {parent.isPending ? (
-        <Loader aria-label={t('org_loading')} />
+        <Loader role="status" aria-label={t('org_loading')} />
       ) : (
         <EditOrganizationForm
           organization={organization}

@@ -31,7 +31,7 @@ export function EditRightsModal({
   const query = useMemberRights(memberId);
   return (
     <ModalFrame title={t('org_rights_title', { email })} onClose={onClose} size="xl">
-      {query.isPending ? <Loader aria-label={t('org_loading')} /> : null}
+      {query.isPending ? <Loader role="status" aria-label={t('org_loading')} /> : null}
       {query.isError ? <ProblemSummary lines={errorLines(query.error)} /> : null}
       {query.data ? (
         <RightsForm

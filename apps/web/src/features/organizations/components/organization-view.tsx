@@ -80,7 +80,7 @@ export function OrganizationView({ organization, user }: { organization: Organiz
         label={t('org_search_label')}
         placeholder={t('org_search_placeholder')}
         leftSection={<IconSearch size={16} aria-hidden />}
-        rightSection={searching && results.isFetching ? <Loader size="xs" aria-label={t('org_loading')} /> : null}
+        rightSection={searching && results.isFetching ? <Loader size="xs" role="status" aria-label={t('org_loading')} /> : null}
         value={search}
         onChange={(e) => setSearch(e.currentTarget.value)}
         maw={480}

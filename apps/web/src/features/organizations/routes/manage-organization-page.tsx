@@ -69,7 +69,7 @@ function ManageOrganization() {
   const treePanel = tree.data ? (
     <OrganizationTree root={tree.data} selectedId={organizationId} onSelect={select} height={narrow ? 320 : 'calc(100vh - 220px)'} />
   ) : tree.isPending ? (
-    <Loader size="sm" aria-label={t('org_loading')} />
+    <Loader size="sm" role="status" aria-label={t('org_loading')} />
   ) : null;
 
   return (
