@@ -56,7 +56,13 @@ describe('first run with a generated administrator password', () => {
     const client = await signIn(new HttpClient(url), { email: EMAIL, password: generated });
     const me = await client.get('/api/identity/user-info');
     expect(me.status).toBe(200);
-    expect(me.body).toMatchObject({ email: EMAIL, firstName: 'Portal', lastName: 'Administrator', fullName: 'Portal Administrator', mustChangePassword: true });
+    expect(me.body).toMatchObject({
+      email: EMAIL,
+      firstName: 'Portal',
+      lastName: 'Administrator',
+      fullName: 'Portal Administrator',
+      mustChangePassword: true,
+    });
   });
 
   it('refuses every other signed-in call with 403 password_change_required until the password is changed', async () => {
