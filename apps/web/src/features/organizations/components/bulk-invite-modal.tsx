@@ -106,8 +106,14 @@ export function BulkInviteModal({ organization, onClose }: { organization: BulkI
               }}
               data-autofocus
             />
-            <Group gap="xs" wrap="nowrap" align="center">
-              <Button variant="light" size="xs" leftSection={<IconDownload size={14} aria-hidden />} onClick={downloadTemplate}>
+            <Group gap="xs" wrap="wrap" align="center">
+              <Button
+                variant="light"
+                size="xs"
+                style={{ flexShrink: 0 }}
+                leftSection={<IconDownload size={14} aria-hidden />}
+                onClick={downloadTemplate}
+              >
                 {t('bulkFile.template')}
               </Button>
               <Text size="xs" c="dimmed">
