@@ -193,7 +193,7 @@ describe('focus, skip link, titles and the user menu', () => {
     const { page } = await newPage(ctx);
     await page.goto('/');
     await page.getByRole('heading', { level: 1 }).waitFor();
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Welcome, Administrator');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Welcome, Portal');
     const homeTitle = await page.title();
     await page.keyboard.press('Tab');
     expect(await focused(page)).toBe('a:Skip to main content');

@@ -59,7 +59,7 @@ export async function bootstrap(
       );
       const user = await tx.query<{ id: string }>(
         `INSERT INTO users (email, first_name, last_name, language_code, password_hash, is_developer, terms_accepted_at, password_changed_at, must_change_password)
-         VALUES ($1, 'Administrator', '', 'en', $2, true, now(), now(), $3)
+         VALUES ($1, 'Portal', 'Administrator', 'en', $2, true, now(), now(), $3)
          ON CONFLICT (lower(email)) DO UPDATE SET is_developer = true RETURNING id`,
         // a generated password was only ever printed in a log: the administrator must replace it
         [options.adminEmail, passwordHash, options.adminPassword === undefined],

@@ -93,7 +93,7 @@ export const bulkInvitationRowSchema = z.object({
   email_address: z.string(),
   first_name: z.string(),
   last_name: z.string(),
-  /** the invitation's language; null: the inviter's */
+  /** the invitation's language; null: the inviter's; of a row refused as invalid_language, the value the file gave */
   language_code: z.string().nullable(),
   outcome: bulkInvitationOutcomeSchema,
   /** the invitation made (sent rows only) */

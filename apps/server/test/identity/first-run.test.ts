@@ -51,12 +51,18 @@ afterAll(async () => {
 });
 
 describe('first run with a generated administrator password', () => {
-  it('marks the administrator as having to change the password, and names them Administrator', async () => {
+  it('marks the administrator as having to change the password, and names them Portal Administrator', async () => {
     expect(generated).toBeTruthy();
     const client = await signIn(new HttpClient(url), { email: EMAIL, password: generated });
     const me = await client.get('/api/identity/user-info');
     expect(me.status).toBe(200);
-    expect(me.body).toMatchObject({ email: EMAIL, firstName: 'Administrator', fullName: 'Administrator', mustChangePassword: true });
+    expect(me.body).toMatchObject({
+      email: EMAIL,
+      firstName: 'Portal',
+      lastName: 'Administrator',
+      fullName: 'Portal Administrator',
+      mustChangePassword: true,
+    });
   });
 
   it('refuses every other signed-in call with 403 password_change_required until the password is changed', async () => {

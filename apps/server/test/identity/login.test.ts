@@ -29,9 +29,9 @@ describe('GET /api/identity/user-info', () => {
     expect(res.body).toEqual({
       id: portal.adminUserId,
       email: ADMIN_EMAIL,
-      firstName: 'Administrator',
-      lastName: '',
-      fullName: 'Administrator',
+      firstName: 'Portal',
+      lastName: 'Administrator',
+      fullName: 'Portal Administrator',
       languageCode: 'en',
       organizationId: portal.rootOrganizationId,
       organizationName: 'Nedap',

@@ -85,7 +85,8 @@ describe('authorization code with PKCE', () => {
     expect(claims.iss).toBe(portal.url);
     expect(claims.sub).toBe(portal.adminUserId);
     expect(claims.email).toBe(ADMIN_EMAIL);
-    expect(claims.given_name).toBe('Administrator');
+    expect(claims.given_name).toBe('Portal');
+    expect(claims.family_name).toBe('Administrator');
     expect(claims.organization_id).toBe(portal.rootOrganizationId);
   });
 
@@ -95,8 +96,9 @@ describe('authorization code with PKCE', () => {
       sub: portal.adminUserId,
       email: ADMIN_EMAIL,
       email_verified: true,
-      name: 'Administrator',
-      given_name: 'Administrator',
+      name: 'Portal Administrator',
+      given_name: 'Portal',
+      family_name: 'Administrator',
       locale: 'en',
       organization_id: portal.rootOrganizationId,
       organization_name: 'Nedap',

@@ -15,7 +15,7 @@ const description =
   'Optional `rights_from_member_id` copies that member’s rights (a member the actor may edit) to every invitation, checked against the organization as ' +
   'the invitation form checks rights (409 invalid_rights); without it the invitations carry no rights. Each row gets an outcome: ok (would be sent), ' +
   'invalid_address, domain_not_allowed, already_member, already_invited, duplicate_in_file (a later row of an address already in the file), ' +
-  'invalid_language (not one of en, nl, de, fr, es, pt-BR — a tag such as nl-BE or pt names its language; empty: the inviter’s language) or invalid_name (over 100 characters, or a control character such as NUL). ' +
+  'invalid_language (not one of en, nl, de, fr, es, pt-BR — a tag such as nl-BE or pt names its language; empty: the inviter’s language; the row’s language_code then answers the value the file gave) or invalid_name (over 100 characters, or a control character such as NUL). ' +
   'Every cell is checked before anything is made; a control character in a cell is answered and reported as U+FFFD.';
 /** What the dry run and the sending both take and answer: a CSV file for an organization, and what became of each row. */
 const csvOfOrganization = {

@@ -120,7 +120,8 @@ export class BulkInvitations {
         email_address: reported(email),
         first_name: reported(r.firstName),
         last_name: reported(r.lastName),
-        language_code: language ?? null,
+        // a language refused is answered as the file gave it, so the verdict can name it
+        language_code: language === undefined ? reported(r.language) : language,
         outcome: verdict,
       };
     });

@@ -171,19 +171,24 @@ export function LoginPage() {
         <PasswordStep {...flow} onBack={backToEmail} onNextStep={setStep} onSignedIn={finishLogin} onPaused={setPause} />
       )}
 
-      <TextLink to={paths.forgotPassword}>{t('forgot_your_password')}</TextLink>
-      <Divider />
-      <Box>
-        <Text size="sm" fw={600}>
-          {t('no_account_title')}
-        </Text>
-        <Text size="sm" c="dimmed">
-          {t('no_account_help')}{' '}
-          <Anchor href={`mailto:${config.sales_contact_email}`} size="sm">
-            {config.sales_contact_email}
-          </Anchor>
-        </Text>
-      </Box>
+      {/* the way to a new password and to an account belong to the e-mail and password steps, not to the second factor's */}
+      {step === 'email' || step === 'password' ? (
+        <>
+          <TextLink to={paths.forgotPassword}>{t('forgot_your_password')}</TextLink>
+          <Divider />
+          <Box>
+            <Text size="sm" fw={600}>
+              {t('no_account_title')}
+            </Text>
+            <Text size="sm" c="dimmed">
+              {t('no_account_help')}{' '}
+              <Anchor href={`mailto:${config.sales_contact_email}`} size="sm">
+                {config.sales_contact_email}
+              </Anchor>
+            </Text>
+          </Box>
+        </>
+      ) : null}
     </Stack>
   );
 }

@@ -3,11 +3,11 @@ import { Badge, Button, FileInput, Group, NativeSelect, Paper, Progress, ScrollA
 import { useMediaQuery } from '@mantine/hooks';
 import { IconDownload, IconFileTypeCsv } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { BULK_INVITATION_MAX_ROWS, type BulkInvitationOutcome, type BulkInvitationRow } from '@partner-portal/contracts';
+import { BULK_INVITATION_MAX_ROWS, userLanguageOf, type BulkInvitationOutcome, type BulkInvitationRow } from '@partner-portal/contracts';
 import { ModalFrame, ProblemSummary } from '@/features/organizations/components/modal-frame';
 import { errorLines } from '@/components/notify';
 import { useBulkInvitation } from '../api/bulk-invitations';
-import { reportCsv } from '../lib/bulk-csv';
+import { reportCsv, templateCsv, type ReportColumn } from '../lib/bulk-csv';
 import { administrationLocales } from '../lib/locales';
 import { saveFile } from '@/lib/download';
 import { CARDS_QUERY } from './people-table';
@@ -24,6 +24,19 @@ const outcomeColor = (outcome: BulkInvitationOutcome) =>
   outcome === 'ok' || outcome === 'sent' ? 'green' : outcome === 'failed' ? 'red' : 'orange';
 
 const download = (name: string, text: string) => saveFile(new Blob([text], { type: 'text/csv;charset=utf-8' }), name);
+
+/**
+ * The report's column names (lib/bulk-csv.ts, REPORT_COLUMNS) in the interface language; the
+ * columns of codes for machines (outcome, invitation_id) keep the names of the server's report.
+ */
+const REPORT_COLUMN_TEXT: Partial<Record<ReportColumn, string>> = {
+  line: 'adm_bulk_line',
+  email_address: 'adm_bulk_email',
+  first_name: 'bulkFile.firstName',
+  last_name: 'bulkFile.lastName',
+  language_code: 'adm_bulk_language',
+  verdict: 'adm_bulk_outcome',
+};
 
 /**
  * Invite from a CSV file (docs/decisions/018-the-administrators-day.md, "Bulk invitations"): the
@@ -45,6 +58,21 @@ export function BulkInviteModal({ organization, onClose }: { organization: BulkI
   );
   const toSend = dryRun?.ok ?? 0;
   const busy = phase === 'checking' || phase === 'sending';
+  /** A row's verdict in words: a language refused names the value the file gave. */
+  const verdict = (r: BulkInvitationRow) =>
+    r.outcome === 'invalid_language' && r.language_code
+      ? t('bulkFile.invalidLanguage', { value: r.language_code })
+      : t(`adm_bulk_outcome_${r.outcome}`);
+  const downloadTemplate = () => {
+    const domain = organization.allowed_email_domains[0]?.replace(/^@/, '') ?? 'example.com';
+    const csv = templateCsv({
+      email: `${t('bulkFile.exampleLocalPart')}@${domain}`,
+      firstName: t('bulkFile.exampleFirstName'),
+      lastName: t('bulkFile.exampleLastName'),
+      language: userLanguageOf(i18n.language) ?? 'en',
+    });
+    download('invitations-template.csv', csv);
+  };
 
   const check = async () => {
     if (!file) return;
@@ -78,6 +106,20 @@ export function BulkInviteModal({ organization, onClose }: { organization: BulkI
               }}
               data-autofocus
             />
+            <Group gap="xs" wrap="wrap" align="center">
+              <Button
+                variant="light"
+                size="xs"
+                style={{ flexShrink: 0 }}
+                leftSection={<IconDownload size={14} aria-hidden />}
+                onClick={downloadTemplate}
+              >
+                {t('bulkFile.template')}
+              </Button>
+              <Text size="xs" c="dimmed">
+                {t('bulkFile.templateHelp')}
+              </Text>
+            </Group>
             <NativeSelect
               label={t('adm_bulk_rights')}
               value={rightsFrom}
@@ -126,7 +168,7 @@ export function BulkInviteModal({ organization, onClose }: { organization: BulkI
                           {t('adm_bulk_line')} {r.line}
                         </Text>
                         <Text span size="sm" fw={r.outcome === 'ok' || r.outcome === 'sent' ? 400 : 600}>
-                          {t(`adm_bulk_outcome_${r.outcome}`)}
+                          {verdict(r)}
                         </Text>
                       </Group>
                       <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
@@ -158,7 +200,7 @@ export function BulkInviteModal({ organization, onClose }: { organization: BulkI
                         <Table.Td>{r.language_code ?? '—'}</Table.Td>
                         <Table.Td>
                           <Text span size="sm" fw={r.outcome === 'ok' || r.outcome === 'sent' ? 400 : 600}>
-                            {t(`adm_bulk_outcome_${r.outcome}`)}
+                            {verdict(r)}
                           </Text>
                         </Table.Td>
                       </Table.Tr>
@@ -195,7 +237,18 @@ export function BulkInviteModal({ organization, onClose }: { organization: BulkI
           {phase === 'done' && report ? (
             <Button
               leftSection={<IconDownload size={16} aria-hidden />}
-              onClick={() => download(`invitations-report-${new Date().toISOString().slice(0, 10)}.csv`, reportCsv(report))}
+              onClick={() =>
+                download(
+                  `invitations-report-${new Date().toISOString().slice(0, 10)}.csv`,
+                  reportCsv(report, {
+                    column: (c) => {
+                      const key = REPORT_COLUMN_TEXT[c];
+                      return key ? t(key) : c;
+                    },
+                    verdict,
+                  }),
+                )
+              }
             >
               {t('adm_bulk_download_report')}
             </Button>

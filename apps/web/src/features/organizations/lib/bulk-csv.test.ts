@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import type { BulkInvitationRow } from '@partner-portal/contracts';
-import { chunkCsv, chunks, reportCsv } from './bulk-csv';
+import { chunkCsv, chunks, reportCsv, templateCsv } from './bulk-csv';
 
 const row = (over: Partial<BulkInvitationRow>): BulkInvitationRow => ({
   line: 2,
@@ -27,16 +27,42 @@ describe('bulk invitation CSV', () => {
 
   it('writes the report with one line per row and its outcome', () => {
     const parsed = parse<Record<string, string>>(
-      reportCsv([row({ outcome: 'sent', invitation_id: 'x' }), row({ line: 3, outcome: 'duplicate_in_file' })]),
+      reportCsv(
+        [
+          row({ outcome: 'sent', invitation_id: 'x' }),
+          row({ line: 3, outcome: 'duplicate_in_file' }),
+          row({ line: 4, outcome: 'invalid_language', language_code: 'xx' }),
+        ],
+        { column: (c) => (c === 'outcome' ? 'outcome' : `[${c}]`), verdict: (r) => `«${r.outcome} ${r.language_code ?? ''}»` },
+      ),
       {
         columns: true,
         bom: true,
       },
     );
-    expect(parsed.map((r) => [r.line, r.outcome, r.invitation_id])).toEqual([
-      ['2', 'sent', 'x'],
-      ['3', 'duplicate_in_file', ''],
+    expect(Object.keys(parsed[0]!)).toEqual([
+      '[line]',
+      '[email_address]',
+      '[first_name]',
+      '[last_name]',
+      '[language_code]',
+      '[verdict]',
+      'outcome',
+      '[invitation_id]',
     ]);
+    expect(parsed.map((r) => [r['[line]'], r['[verdict]'], r.outcome, r['[invitation_id]']])).toEqual([
+      ['2', '«sent »', 'sent', 'x'],
+      ['3', '«duplicate_in_file »', 'duplicate_in_file', ''],
+      ['4', '«invalid_language xx»', 'invalid_language', ''],
+    ]);
+  });
+
+  it('writes a template the server reads: its header and one example row', () => {
+    const parsed = parse<Record<string, string>>(
+      templateCsv({ email: 'ana.souza@dealer.example', firstName: 'Ana', lastName: 'Souza, Jr.', language: 'pt-BR' }),
+      { columns: true, bom: true },
+    );
+    expect(parsed).toEqual([{ email: 'ana.souza@dealer.example', first_name: 'Ana', last_name: 'Souza, Jr.', language: 'pt-BR' }]);
   });
 
   it('splits into chunks', () => {

@@ -17,9 +17,31 @@ export function chunkCsv(rows: readonly BulkInvitationRow[]): string {
   ].join('\r\n');
 }
 
-/** The whole file's report: every row with its outcome (the columns of the server's stored report). */
-export function reportCsv(rows: readonly BulkInvitationRow[]): string {
-  return `\uFEFF${[line([...BULK_REPORT_COLUMNS]), ...rows.map((r) => line(bulkReportCells(r)))].join('\r\n')}\r\n`;
+/** The columns of the downloaded report: the server's stored report's, with the verdict in words before the outcome's code. */
+export const REPORT_COLUMNS = [...BULK_REPORT_COLUMNS.slice(0, 5), 'verdict', ...BULK_REPORT_COLUMNS.slice(5)] as const;
+export type ReportColumn = (typeof REPORT_COLUMNS)[number];
+
+/**
+ * The whole file's report: every row with its outcome, for the person who sent it — the column
+ * names and each row's verdict in the interface language, the outcome's code kept for machines.
+ */
+export function reportCsv(
+  rows: readonly BulkInvitationRow[],
+  text: { column: (column: ReportColumn) => string; verdict: (row: BulkInvitationRow) => string },
+): string {
+  const body = rows.map((r) => {
+    const cells = bulkReportCells(r);
+    return line([...cells.slice(0, 5), text.verdict(r), ...cells.slice(5)]);
+  });
+  return `\uFEFF${[line(REPORT_COLUMNS.map(text.column)), ...body].join('\r\n')}\r\n`;
+}
+
+/** A file to start from: the header the server recognises and one example row. */
+export function templateCsv(example: { email: string; firstName: string; lastName: string; language: string }): string {
+  return `\uFEFF${[
+    ['email', 'first_name', 'last_name', 'language'].join(','),
+    line([example.email, example.firstName, example.lastName, example.language]),
+  ].join('\r\n')}\r\n`;
 }
 
 /** Split a list into chunks of `size`. */
