@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { AccountSession } from '@partner-portal/contracts';
 import { errorText, notifyError, notifySuccess } from '@/components/notify';
-import { formatDate } from '@/lib/dates';
+import { useFormatDate } from '@/lib/dates';
 import { AccountSection } from './account-section';
 import { endOtherSessions, endSession, sessionsQuery } from '../api/sessions';
 import { accountLocales } from '../lib/locales';
@@ -20,14 +20,6 @@ export function ActiveSessions() {
       <SessionsPanel />
     </Suspense>
   );
-}
-
-const timeFormatter = new Intl.DateTimeFormat('nl-NL', { hour: '2-digit', minute: '2-digit', hour12: false });
-
-/** Day/month/year as everywhere in the portal, then the time of day (24 h). */
-function formatDateTime(value: string): string {
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? '' : `${formatDate(date)} ${timeFormatter.format(date)}`;
 }
 
 function SessionsPanel() {
@@ -94,8 +86,9 @@ function SessionsPanel() {
 
 function SessionItem({ session, ending, onEnd }: { session: AccountSession; ending: boolean; onEnd: () => void }) {
   const { t } = useTranslation();
+  const formatDate = useFormatDate();
   const browser = session.browser ?? t('sessions_unknown_browser');
-  const lastSeen = formatDateTime(session.last_seen_at);
+  const lastSeen = formatDate(session.last_seen_at, { time: true });
   return (
     <Paper component="li" withBorder radius="md" p="sm">
       <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
@@ -117,7 +110,7 @@ function SessionItem({ session, ending, onEnd }: { session: AccountSession; endi
                 {t('sessions_address', { address: session.ip_address })}
               </Text>
             )}
-            <Text size="sm">{t('sessions_started', { date: formatDateTime(session.created_at) })}</Text>
+            <Text size="sm">{t('sessions_started', { date: formatDate(session.created_at, { time: true }) })}</Text>
             <Text size="sm">{t('sessions_last_seen', { date: lastSeen })}</Text>
           </Stack>
         </Group>

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { FactorsResponse, TotpEnrolmentResponse } from '@partner-portal/contracts';
 import { notifySuccess } from '@/components/notify';
 import { TotpEnrolment } from '@/components/totp-enrolment';
-import { formatDate } from '@/lib/dates';
+import { useFormatDate } from '@/lib/dates';
 import { startTotp } from '@/lib/factors';
 import { useRefreshFactors, useRemoveTotp } from '../api/factors';
 import { AccountSubsection } from './account-subsection';
@@ -13,6 +13,7 @@ import type { Guarded } from './confirm-identity';
 /** The authenticator app: set it up (the QR code, a first code), or see since when it is on and remove it. */
 export function AuthenticatorApp({ totp, guarded }: { totp: FactorsResponse['totp'] | undefined; guarded: Guarded }) {
   const { t } = useTranslation();
+  const formatDate = useFormatDate();
   const [enrolling, setEnrolling] = useState<TotpEnrolmentResponse | null>(null);
   const refresh = useRefreshFactors();
   const remove = useRemoveTotp();

@@ -4,7 +4,7 @@ import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { Passkey } from '@partner-portal/contracts';
 import { notifySuccess } from '@/components/notify';
-import { formatDate } from '@/lib/dates';
+import { useFormatDate } from '@/lib/dates';
 import { passkeysSupported } from '@/lib/factors';
 import { useAddPasskey, useRemovePasskey } from '../api/passkeys';
 import { AccountSubsection } from './account-subsection';
@@ -59,6 +59,7 @@ export function Passkeys({
 
 function PasskeyItem({ passkey, guarded, onRename }: { passkey: Passkey; guarded: Guarded; onRename: () => void }) {
   const { t } = useTranslation();
+  const formatDate = useFormatDate();
   const remove = useRemovePasskey();
   return (
     <Group component="li" justify="space-between" wrap="nowrap">

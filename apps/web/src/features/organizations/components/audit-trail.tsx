@@ -26,6 +26,7 @@ import { downloadAuditExport, useAuditTrail, type AuditFilters } from '../api/au
 import { administrationLocales } from '../lib/locales';
 import { auditWords } from './audit-sentences';
 import { DayFilter } from './day-filter';
+import { useFormatDate } from '@/lib/dates';
 
 /** The organizations of a subtree, depth first, each with its depth below the subtree's root. */
 function subtreeOf(root: OrganizationNode | undefined, id: string): { id: string; label: string; depth: number }[] {
@@ -111,9 +112,10 @@ function AuditTrailBody({ organizationId }: { organizationId: string }) {
     from: from || undefined,
     to: rangeInvalid ? undefined : to || undefined,
   };
+  const filtered = scope !== organizationId || Boolean(action || debouncedActor || from || to);
   const trail = useAuditTrail(filters, page);
   const actionLabel = useActionLabel();
-  const when = useMemo(() => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }), [i18n.language]);
+  const formatDate = useFormatDate();
   const change =
     <T,>(set: (v: T) => void) =>
     (v: T) => {
@@ -191,13 +193,15 @@ function AuditTrailBody({ organizationId }: { organizationId: string }) {
         ) : null}
       </Group>
 
-      {trail.data && trail.data.entries.length === 0 ? <Text c="gray.7">{t('adm_audit_empty')}</Text> : null}
+      {trail.data && trail.data.entries.length === 0 ? (
+        <Text c="gray.7">{t(filtered ? 'adm_audit_empty' : 'textsAndDates.audit_none_yet')}</Text>
+      ) : null}
       <Stack component="ol" gap="xs" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label={t('adm_audit_title')}>
         {trail.data?.entries.map((entry) => (
           <AuditEntryCard
             key={entry.id}
             entry={entry}
-            when={when.format(new Date(entry.occurred_at))}
+            when={formatDate(entry.occurred_at, { time: true })}
             organization={
               entry.organization_name ?? ((entry.organization_id && names.get(entry.organization_id)) || entry.organization_path || '—')
             }

@@ -1,8 +1,9 @@
-import { use, useMemo, useState } from 'react';
+import { use, useState } from 'react';
 import { Button, Group, List, NativeSelect, ScrollArea, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { INACTIVE_DAYS, type InactiveDays, type OrganizationMember } from '@partner-portal/contracts';
 import { ApiError } from '@/lib/api';
+import { useFormatDate } from '@/lib/dates';
 import { ModalFrame, ProblemSummary } from '@/features/organizations/components/modal-frame';
 import { errorLines } from '@/components/notify';
 import { useBulkRemoveMembers, useSignOutMember } from '../api/members';
@@ -11,8 +12,8 @@ import { administrationLocales } from '../lib/locales';
 /** A member's last sign-in, in the interface language; "Never signed in" when there was none. */
 export function LastSignIn({ value }: { value: string | null | undefined }) {
   use(administrationLocales());
-  const { t, i18n } = useTranslation();
-  const format = useMemo(() => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }), [i18n.language]);
+  const { t } = useTranslation();
+  const formatDate = useFormatDate();
   if (!value)
     return (
       <Text span size="sm" c="gray.7" data-last-sign-in="never">
@@ -21,7 +22,7 @@ export function LastSignIn({ value }: { value: string | null | undefined }) {
     );
   return (
     <time dateTime={value} data-last-sign-in={value}>
-      {format.format(new Date(value))}
+      {formatDate(value)}
     </time>
   );
 }
@@ -74,13 +75,13 @@ export function BulkRemoveModal({
     });
   };
   return (
-    <ModalFrame title={t('adm_bulk_remove_title')} onClose={onClose}>
+    <ModalFrame title={t('adm_bulk_remove_title', { count: members.length })} onClose={onClose}>
       <Stack>
         <Text>{t('adm_bulk_remove_confirm', { count: members.length })}</Text>
         <ScrollArea.Autosize
           mah={240}
           type="auto"
-          viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': t('adm_bulk_remove_title') }}
+          viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': t('adm_bulk_remove_title', { count: members.length }) }}
         >
           <List size="sm" data-testid="bulk-remove-names">
             {members.map((m) => (

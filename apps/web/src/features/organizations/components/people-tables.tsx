@@ -2,7 +2,7 @@ import { Badge, Group, Text } from '@mantine/core';
 import { IconDeviceMobileOff, IconLogout, IconMailForward, IconShieldCheck, IconShieldCog, IconTrash, IconX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { Invitation, OrganizationMember } from '@partner-portal/contracts';
-import { formatInvitationDate } from '../lib/format';
+import { useFormatDate, type DateValue } from '@/lib/dates';
 import { rightInWords } from '../lib/member-rules';
 import { LastSignIn } from './member-access';
 import { PeopleTable, RowActions, type PeopleColumn, type PeopleList } from './people-table';
@@ -73,9 +73,13 @@ function SpecifiedActions<T extends { email_address: string }, H extends string>
 }
 
 /** A column of an invitation's dates, each on one line. */
-const invitationDateColumn = <T,>(header: string, day: (row: T) => string | null | undefined): PeopleColumn<T> => ({
+const invitationDateColumn = <T,>(
+  header: string,
+  day: (row: T) => DateValue,
+  formatDate: (value: DateValue) => string,
+): PeopleColumn<T> => ({
   header,
-  cell: (row) => formatInvitationDate(day(row)),
+  cell: (row) => formatDate(day(row)),
   className: classes.date,
 });
 
@@ -214,12 +218,13 @@ export function InvitationsTable({
   ...list
 }: PeopleList<Invitation> & { onResend: (i: Invitation) => void; onRevoke: (i: Invitation) => void }) {
   const { t } = useTranslation();
+  const formatDate = useFormatDate();
   const { searching } = list;
   const columns: PeopleColumn<Invitation>[] = [
     { header: t('org_col_state'), cell: (invitation) => <StateBadge invitation={invitation} /> },
-    invitationDateColumn(t('org_col_created'), (invitation) => invitation.created_at),
-    invitationDateColumn(t('org_col_last_sent'), (invitation) => invitation.last_sent_at),
-    invitationDateColumn(t('org_col_expires'), (invitation) => invitation.expires_at),
+    invitationDateColumn(t('org_col_created'), (invitation) => invitation.created_at, formatDate),
+    invitationDateColumn(t('org_col_last_sent'), (invitation) => invitation.last_sent_at, formatDate),
+    invitationDateColumn(t('org_col_expires'), (invitation) => invitation.expires_at, formatDate),
     ...(searching ? [{ header: t('org_col_organization'), cell: (invitation: Invitation) => invitation.organization_name }] : []),
   ];
   return (
@@ -239,9 +244,8 @@ export function InvitationsTable({
             ) : null}
           </Group>
           <Text size="xs" c="gray.7">
-            {t('org_col_created')}: {formatInvitationDate(invitation.created_at)} · {t('org_col_last_sent')}:{' '}
-            {formatInvitationDate(invitation.last_sent_at)}
-            {invitation.expires_at ? ` · ${t('org_col_expires')}: ${formatInvitationDate(invitation.expires_at)}` : ''}
+            {t('org_col_created')}: {formatDate(invitation.created_at)} · {t('org_col_last_sent')}: {formatDate(invitation.last_sent_at)}
+            {invitation.expires_at ? ` · ${t('org_col_expires')}: ${formatDate(invitation.expires_at)}` : ''}
           </Text>
         </>
       )}
