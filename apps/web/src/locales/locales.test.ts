@@ -92,6 +92,14 @@ describe('locale parity', () => {
     });
   }
 
+  it('speaks to the reader as "je" in Dutch, never "u" or "uw"', () => {
+    const formal = /(^|[^\p{L}{])(u|uw|U|Uw)(?=$|[^\p{L}}])/u;
+    for (const folder of folders) {
+      const found = Object.entries(read(folder, 'nl')).filter(([, v]) => formal.test(String(v)));
+      expect({ folder: relative(SRC, folder), found }).toEqual({ folder: relative(SRC, folder), found: [] });
+    }
+  });
+
   it('translates every server error key in every language', () => {
     const main = join(SRC, 'locales');
     for (const language of INTERFACE_LANGUAGES) {
