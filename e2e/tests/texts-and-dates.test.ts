@@ -182,4 +182,19 @@ describe('texts and dates', () => {
     expect(await page.getByRole('option', { name: /withdrawn/i }).count()).toBe(0);
     await en.close();
   });
+
+  it('says in a Dutch sentence that a sub-organization of that name already exists (nl, 390 px)', async () => {
+    const nl = await signedIn(e2e.browser, e2e.portal, world.users.ancestorManager.id, {
+      language: 'nl',
+      viewport: { width: 390, height: 844 },
+    });
+    const { page } = await open(nl, `/manage-organization/${world.dealerA.id}`);
+    await page.getByRole('button', { name: 'Suborganisatie aanmaken' }).click();
+    const dialog = await openDialog(page, /^Suborganisatie aanmaken in /);
+    await dialog.getByLabel('Naam').fill(world.north.name);
+    await dialog.getByRole('button', { name: 'Aanmaken', exact: true }).click();
+    await dialog.getByRole('alert').getByText('Er is al een suborganisatie met dit pad').waitFor();
+    expect(await axeProblems(page)).toEqual([]);
+    await nl.close();
+  });
 });
