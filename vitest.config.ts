@@ -30,6 +30,9 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'integration',
+          // the files of a worker share their imports (the server's modules load once per worker, not
+          // once per file); each file still starts its own portal on its own database
+          isolate: false,
           sequence: { groupOrder: 1 },
           environment: 'node',
           include: ['apps/server/test/**/*.test.ts'],
@@ -44,6 +47,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'e2e',
+          isolate: false,
           // beside the integration tests: both spend much of their time waiting (on Chromium, timers, SMTP)
           sequence: { groupOrder: 1 },
           environment: 'node',
