@@ -5,7 +5,7 @@ const contracts = fileURLToPath(new URL('./packages/contracts/src/index.ts', imp
 // the server's test kit for the end-to-end tests (apps/server/package.json, "exports")
 const serverTestKit = fileURLToPath(new URL('./apps/server/test/support/index.ts', import.meta.url));
 /** Browser test files run at once (TEST_E2E_WORKERS; 1 runs them one after another). */
-const e2eWorkers = Number(process.env.TEST_E2E_WORKERS ?? 2);
+const e2eWorkers = Number(process.env.TEST_E2E_WORKERS ?? 3);
 const alias = { '@partner-portal/contracts': contracts, '@partner-portal/server/test-kit': serverTestKit };
 
 /**
