@@ -4,8 +4,11 @@ import { defineConfig } from 'vitest/config';
 const contracts = fileURLToPath(new URL('./packages/contracts/src/index.ts', import.meta.url));
 // the server's test kit for the end-to-end tests (apps/server/package.json, "exports")
 const serverTestKit = fileURLToPath(new URL('./apps/server/test/support/index.ts', import.meta.url));
-/** Browser test files run at once (TEST_E2E_WORKERS; 1 runs them one after another). */
-const e2eWorkers = Number(process.env.TEST_E2E_WORKERS ?? 3);
+/**
+ * Test files run at once in each of the integration and e2e projects (TEST_WORKERS; 1 runs them one
+ * after another). The two projects run side by side, and vitest wants the same number for both.
+ */
+const workers = Number(process.env.TEST_WORKERS ?? 2);
 const alias = { '@partner-portal/contracts': contracts, '@partner-portal/server/test-kit': serverTestKit };
 
 /**
@@ -40,7 +43,7 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
-          maxWorkers: 2,
+          maxWorkers: workers,
         },
       },
       {
@@ -56,7 +59,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: 'forks',
-          maxWorkers: e2eWorkers,
+          maxWorkers: workers,
         },
       },
       {
