@@ -391,6 +391,9 @@ describe('organization management', () => {
     expect(await axeProblems(narrow)).toEqual([]);
     await screenshot(narrow, 'manage-768');
     await toggle.click();
+    // the tree opens with an animation: choose once it stands still
+    await narrow.getByRole('button', { name: 'Hide organizations' }).waitFor();
+    await whenStill(narrow);
     await narrow.getByRole('treeitem', { name: 'Dealer Zuid-West' }).click();
     await narrow.getByRole('heading', { level: 1, name: 'Dealer Zuid-West' }).waitFor();
     await narrow.getByRole('button', { name: 'Show organizations' }).click();
