@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /**
@@ -19,6 +20,15 @@ const url = (protocols: string[], what: string) =>
     },
     { message: `must be ${what}` },
   );
+
+/** An IP address, or ip:port ([v6]:port), as dns.Resolver#setServers takes it. */
+function isResolverAddress(value: string): boolean {
+  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(value);
+  if (bracketed) return isIP(bracketed[1]!) === 6 && (!bracketed[2] || Number(bracketed[2]) <= 65535);
+  if (isIP(value)) return true;
+  const withPort = /^([^:]+):(\d{1,5})$/.exec(value);
+  return !!withPort && isIP(withPort[1]!) === 4 && Number(withPort[2]) <= 65535;
+}
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -47,6 +57,22 @@ const envSchema = z.object({
         .map((d) => d.trim().toLowerCase().replace(/^@/, ''))
         .filter(Boolean),
     ),
+  // verified domains (modules/domains): the resolvers asked for TXT records, comma-separated ip or
+  // ip:port ([v6]:port); unset: the system's. Domains are looked at again every DOMAIN_RECHECK_HOURS.
+  DNS_SERVERS: z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().refine((s) => isResolverAddress(s), { message: 'must be a comma-separated list of ip or ip:port' })))
+    .optional(),
+  DOMAIN_RECHECK_HOURS: positiveInt.max(24 * 30).default(24),
+  // outgoing calls (SSO discovery and sign-in, back-channel logout, webhooks) to loopback and private
+  // addresses are refused in production unless this is true (http/outbound.ts)
+  OUTBOUND_ALLOW_PRIVATE_NETWORKS: bool.default(false),
   REDIS_URL: url(['redis:', 'rediss:'], 'a redis:// URL').optional(),
   SESSION_SECRET: z.string().min(32, { message: 'must be at least 32 characters' }).optional(),
   KEY_ENCRYPTION_KEY: z.string().min(32, { message: 'must be at least 32 characters' }).optional(),

@@ -64,6 +64,24 @@ export const ERRORS = {
   second_factor_policy_inherited: { status: 409, title: 'A parent organization requires a second factor; it cannot be lifted here' },
   second_factor_policy_set_above: { status: 409, title: 'A higher organization set this requirement; only its managers can lift it' },
 
+  // dealers' own identity: verified domains, SSO connections, access requests
+  invalid_domain: { status: 400, title: 'Enter a domain such as dealer.example' },
+  domain_not_claimable: { status: 409, title: 'Domains of public e-mail providers cannot be claimed' },
+  domain_claimed: { status: 409, title: 'Another organization has already verified this domain' },
+  domain_verification_failed: { status: 409, title: 'The TXT record was not found. Publish it and try again' },
+  domain_not_verified: { status: 409, title: 'Verify the domain before a connection uses it' },
+  invalid_issuer: { status: 400, title: 'Enter the issuer URL of the identity provider' },
+  sso_discovery_failed: { status: 409, title: 'The identity provider could not be found at this issuer' },
+  sso_domain_in_use: { status: 409, title: 'Another connection already signs in addresses of this domain' },
+  sso_connection_inherited: { status: 409, title: 'This connection belongs to a higher organization; change it there' },
+  sso_connection_configured: { status: 409, title: 'This connection is set by the server configuration' },
+  sso_email_not_confirmed: { status: 400, title: '{{connection}} did not confirm this e-mail address' },
+  sso_no_account: {
+    status: 400,
+    title: '{{connection}} signed you in, but no portal account belongs to this address. Ask your administrator for an invitation',
+  },
+  access_request_not_pending: { status: 409, title: 'This request has already been answered' },
+
   // organizations
   organization_name_required: { status: 400, title: 'Organization name is required' },
   invalid_organization_name: { status: 400, title: 'Invalid organization name' },

@@ -11,3 +11,4 @@ export * from './return-path.js';
 export * from './factors.js';
 export * from './email-domains.js';
 export * from './display-name.js';
+export * from './dealer-identity.js';
