@@ -401,6 +401,13 @@ export const memberExportQuerySchema = z.object({
 
 /** The actions the audit log records (a refused change is the action followed by `.refused`). */
 export const AUDIT_ACTIONS = [
+  'access_request.approve',
+  'access_request.create',
+  'access_request.decline',
+  'domain.claim',
+  'domain.delete',
+  'domain.unverified',
+  'domain.verify',
   'invitation.accept',
   'invitation.bulk',
   'invitation.create',
@@ -418,6 +425,10 @@ export const AUDIT_ACTIONS = [
   'organization.second_factor_policy.lift',
   'organization.second_factor_policy.require',
   'organization.update',
+  'sso_connection.create',
+  'sso_connection.delete',
+  'sso_connection.member_joined',
+  'sso_connection.update',
 ] as const;
 
 /**
