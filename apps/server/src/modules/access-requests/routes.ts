@@ -53,7 +53,7 @@ export const accessRequestRoutes: FastifyPluginAsyncZod<{ accessRequests: Access
       'invitation is e-mailed in the request’s language. A refused invitation leaves the request pending. 409 access_request_not_pending ' +
       'when it was already answered.',
     params: accessRequestIdParamsSchema,
-    body: accessRequestApproveSchema.optional(),
+    body: accessRequestApproveSchema.nullish(),
     response: { 201: accessRequestApprovedSchema },
     answer: (actor, { params, body }) => accessRequests.approve(actor, params.id, body ?? {}),
   });

@@ -43,6 +43,11 @@ export interface ApproveInput {
   rights?: Rights | null | undefined;
 }
 
+/** What a visitor typed, as PostgreSQL's text keeps it (it has no NUL character; nothing else is changed). */
+function typed(text: string): string {
+  return text.replace(/\0/g, '').trim();
+}
+
 /** Who asks, as the audit log names a visitor: no user, the address they gave, the request's id. */
 function visitor(email: string, requestId: string) {
   return { userId: null, email, requestId };
@@ -95,10 +100,10 @@ export class AccessRequests {
     }
     if (await q.hasPendingRequest(db, email)) return;
     const requester: RequesterDetails = {
-      firstName: input.first_name.trim(),
-      lastName: input.last_name.trim(),
+      firstName: typed(input.first_name),
+      lastName: typed(input.last_name),
       email,
-      message: input.message?.trim() || null,
+      message: typed(input.message ?? '') || null,
     };
     const language = input.language_code ?? DEFAULT_USER_LANGUAGE;
     const routed = await routeRequest(db, email);

@@ -59,7 +59,13 @@ describe('access request e-mails', () => {
       email: 'evil@dealer.example',
       message: '<script>alert("x")</script> & more',
     };
-    const manager = accessRequestManagerEmail({ language: 'en', firstName: 'Jan', requester: evil, organizationName: 'A & B', link: manageLink });
+    const manager = accessRequestManagerEmail({
+      language: 'en',
+      firstName: 'Jan',
+      requester: evil,
+      organizationName: 'A & B',
+      link: manageLink,
+    });
     expect(manager.html).not.toContain('<script>');
     expect(manager.html).not.toContain('<img');
     expect(manager.html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; more');
@@ -82,7 +88,9 @@ describe('access request e-mails', () => {
   });
 
   it('speaks the recipient’s language and falls back to English', () => {
-    expect(accessRequestDeclinedEmail({ language: 'de', firstName: 'Anna' }).subject).toBe('Ihre Anfrage für den Zugang zum Partner Portal');
+    expect(accessRequestDeclinedEmail({ language: 'de', firstName: 'Anna' }).subject).toBe(
+      'Ihre Anfrage für den Zugang zum Partner Portal',
+    );
     expect(accessRequestDeclinedEmail({ language: 'it', firstName: 'Anna' }).subject).toBe(
       accessRequestDeclinedEmail({ language: 'en', firstName: 'Anna' }).subject,
     );

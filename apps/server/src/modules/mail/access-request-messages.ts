@@ -33,16 +33,19 @@ interface AccessRequestTexts {
 const TEXTS: Record<UserLanguage, AccessRequestTexts> = {
   en: {
     managerSubject: '{{name}} asks for access to the Partner Portal',
-    managerIntro: '{{name}} ({{email}}) asks for an account on the Partner Portal. The request comes to you as a user manager of {{organizationName}}.',
+    managerIntro:
+      '{{name}} ({{email}}) asks for an account on the Partner Portal. The request comes to you as a user manager of {{organizationName}}.',
     managerMessage: 'Their message:',
     managerAction: 'Approve the request to send an invitation, or decline it, on the organization’s page in the Partner Portal.',
     managerButton: 'Review the request',
     salesSubject: 'Request for access to the Partner Portal from {{email}}',
-    salesIntro: '{{name}} ({{email}}) asks for an account on the Partner Portal. No organization has verified the domain {{domain}}, so the request comes to you.',
+    salesIntro:
+      '{{name}} ({{email}}) asks for an account on the Partner Portal. No organization has verified the domain {{domain}}, so the request comes to you.',
     salesLanguage: 'Preferred language: {{language}}',
     salesAction: 'If the request is welcome, invite {{email}} into their organization in the Partner Portal.',
     reminderSubject: 'You already have a Partner Portal account',
-    reminderIntro: 'Someone asked for access to the Partner Portal with this e-mail address. You already have an account: sign in with this address.',
+    reminderIntro:
+      'Someone asked for access to the Partner Portal with this e-mail address. You already have an account: sign in with this address.',
     reminderButton: 'Sign in',
     reminderForgot: 'Forgot your password? Choose “Forgot your password?” on the sign-in page.',
     reminderIgnore: 'If you did not ask for access, you can ignore this e-mail.',
@@ -52,16 +55,20 @@ const TEXTS: Record<UserLanguage, AccessRequestTexts> = {
   },
   nl: {
     managerSubject: '{{name}} vraagt toegang tot het Partner Portal',
-    managerIntro: '{{name}} ({{email}}) vraagt een account aan op het Partner Portal. Je ontvangt dit verzoek als gebruikersbeheerder van {{organizationName}}.',
+    managerIntro:
+      '{{name}} ({{email}}) vraagt een account aan op het Partner Portal. Je ontvangt dit verzoek als gebruikersbeheerder van {{organizationName}}.',
     managerMessage: 'Bericht:',
-    managerAction: 'Keur het verzoek goed om een uitnodiging te versturen, of wijs het af, op de pagina van de organisatie in het Partner Portal.',
+    managerAction:
+      'Keur het verzoek goed om een uitnodiging te versturen, of wijs het af, op de pagina van de organisatie in het Partner Portal.',
     managerButton: 'Verzoek bekijken',
     salesSubject: 'Verzoek om toegang tot het Partner Portal van {{email}}',
-    salesIntro: '{{name}} ({{email}}) vraagt een account aan op het Partner Portal. Geen enkele organisatie heeft het domein {{domain}} geverifieerd, daarom komt het verzoek bij jou.',
+    salesIntro:
+      '{{name}} ({{email}}) vraagt een account aan op het Partner Portal. Geen enkele organisatie heeft het domein {{domain}} geverifieerd, daarom komt het verzoek bij jou.',
     salesLanguage: 'Voorkeurstaal: {{language}}',
     salesAction: 'Is het verzoek welkom, nodig {{email}} dan uit in de eigen organisatie in het Partner Portal.',
     reminderSubject: 'Je hebt al een account voor het Partner Portal',
-    reminderIntro: 'Iemand heeft met dit e-mailadres toegang tot het Partner Portal gevraagd. Je hebt al een account: meld je aan met dit adres.',
+    reminderIntro:
+      'Iemand heeft met dit e-mailadres toegang tot het Partner Portal gevraagd. Je hebt al een account: meld je aan met dit adres.',
     reminderButton: 'Aanmelden',
     reminderForgot: 'Wachtwoord vergeten? Kies „Wachtwoord vergeten?” op de aanmeldpagina.',
     reminderIgnore: 'Heb je geen toegang gevraagd? Dan kun je deze e-mail negeren.',
@@ -71,16 +78,20 @@ const TEXTS: Record<UserLanguage, AccessRequestTexts> = {
   },
   de: {
     managerSubject: '{{name}} bittet um Zugang zum Partner Portal',
-    managerIntro: '{{name}} ({{email}}) bittet um ein Konto im Partner Portal. Sie erhalten diese Anfrage als Benutzerverwalter von {{organizationName}}.',
+    managerIntro:
+      '{{name}} ({{email}}) bittet um ein Konto im Partner Portal. Sie erhalten diese Anfrage als Benutzerverwalter von {{organizationName}}.',
     managerMessage: 'Nachricht:',
-    managerAction: 'Genehmigen Sie die Anfrage, um eine Einladung zu senden, oder lehnen Sie sie ab – auf der Seite der Organisation im Partner Portal.',
+    managerAction:
+      'Genehmigen Sie die Anfrage, um eine Einladung zu senden, oder lehnen Sie sie ab – auf der Seite der Organisation im Partner Portal.',
     managerButton: 'Anfrage ansehen',
     salesSubject: 'Zugangsanfrage zum Partner Portal von {{email}}',
-    salesIntro: '{{name}} ({{email}}) bittet um ein Konto im Partner Portal. Keine Organisation hat die Domain {{domain}} verifiziert, daher geht die Anfrage an Sie.',
+    salesIntro:
+      '{{name}} ({{email}}) bittet um ein Konto im Partner Portal. Keine Organisation hat die Domain {{domain}} verifiziert, daher geht die Anfrage an Sie.',
     salesLanguage: 'Bevorzugte Sprache: {{language}}',
     salesAction: 'Wenn die Anfrage willkommen ist, laden Sie {{email}} in die eigene Organisation im Partner Portal ein.',
     reminderSubject: 'Sie haben bereits ein Partner-Portal-Konto',
-    reminderIntro: 'Jemand hat mit dieser E-Mail-Adresse Zugang zum Partner Portal angefragt. Sie haben bereits ein Konto: Melden Sie sich mit dieser Adresse an.',
+    reminderIntro:
+      'Jemand hat mit dieser E-Mail-Adresse Zugang zum Partner Portal angefragt. Sie haben bereits ein Konto: Melden Sie sich mit dieser Adresse an.',
     reminderButton: 'Anmelden',
     reminderForgot: 'Passwort vergessen? Wählen Sie auf der Anmeldeseite „Passwort vergessen?“.',
     reminderIgnore: 'Wenn Sie keinen Zugang angefragt haben, können Sie diese E-Mail ignorieren.',
@@ -112,7 +123,8 @@ const TEXTS: Record<UserLanguage, AccessRequestTexts> = {
   },
   es: {
     managerSubject: '{{name}} solicita acceso al Partner Portal',
-    managerIntro: '{{name}} ({{email}}) solicita una cuenta en el Partner Portal. Recibes esta solicitud como gestor de usuarios de {{organizationName}}.',
+    managerIntro:
+      '{{name}} ({{email}}) solicita una cuenta en el Partner Portal. Recibes esta solicitud como gestor de usuarios de {{organizationName}}.',
     managerMessage: 'Su mensaje:',
     managerAction: 'Aprueba la solicitud para enviar una invitación, o recházala, en la página de la organización en el Partner Portal.',
     managerButton: 'Ver la solicitud',
@@ -122,7 +134,8 @@ const TEXTS: Record<UserLanguage, AccessRequestTexts> = {
     salesLanguage: 'Idioma preferido: {{language}}',
     salesAction: 'Si la solicitud es bienvenida, invita a {{email}} a su organización en el Partner Portal.',
     reminderSubject: 'Ya tienes una cuenta del Partner Portal',
-    reminderIntro: 'Alguien ha solicitado acceso al Partner Portal con esta dirección de correo. Ya tienes una cuenta: inicia sesión con esta dirección.',
+    reminderIntro:
+      'Alguien ha solicitado acceso al Partner Portal con esta dirección de correo. Ya tienes una cuenta: inicia sesión con esta dirección.',
     reminderButton: 'Iniciar sesión',
     reminderForgot: '¿Has olvidado tu contraseña? Elige «¿Has olvidado tu contraseña?» en la página de inicio de sesión.',
     reminderIgnore: 'Si no has solicitado acceso, puedes ignorar este correo.',
@@ -132,12 +145,14 @@ const TEXTS: Record<UserLanguage, AccessRequestTexts> = {
   },
   'pt-BR': {
     managerSubject: '{{name}} pede acesso ao Partner Portal',
-    managerIntro: '{{name}} ({{email}}) pede uma conta no Partner Portal. Você recebe este pedido como gestor de usuários de {{organizationName}}.',
+    managerIntro:
+      '{{name}} ({{email}}) pede uma conta no Partner Portal. Você recebe este pedido como gestor de usuários de {{organizationName}}.',
     managerMessage: 'Mensagem:',
     managerAction: 'Aprove o pedido para enviar um convite, ou recuse-o, na página da organização no Partner Portal.',
     managerButton: 'Ver o pedido',
     salesSubject: 'Pedido de acesso ao Partner Portal de {{email}}',
-    salesIntro: '{{name}} ({{email}}) pede uma conta no Partner Portal. Nenhuma organização verificou o domínio {{domain}}, por isso o pedido chegou a você.',
+    salesIntro:
+      '{{name}} ({{email}}) pede uma conta no Partner Portal. Nenhuma organização verificou o domínio {{domain}}, por isso o pedido chegou a você.',
     salesLanguage: 'Idioma preferido: {{language}}',
     salesAction: 'Se o pedido for bem-vindo, convide {{email}} para a organização dele no Partner Portal.',
     reminderSubject: 'Você já tem uma conta do Partner Portal',
