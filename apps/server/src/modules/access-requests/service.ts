@@ -88,7 +88,7 @@ export class AccessRequests {
    * its userManagers e-mailed, or, when nobody in the portal is to be asked, the sales contact is
    * e-mailed (nothing stored: nobody could see it).
    */
-  async receive(input: AccessRequestInput, requestId: string): Promise<void> {
+  private async receive(input: AccessRequestInput, requestId: string): Promise<void> {
     const { db, config, mailer } = this.deps;
     const email = input.email_address.trim();
     const account = await q.findAccount(db, email);
