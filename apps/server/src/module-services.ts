@@ -1,5 +1,8 @@
 import { AuditTrail } from './modules/audit/read.js';
 import { DeveloperExport } from './modules/developer/service.js';
+import { createTxtLookup } from './modules/domains/dns.js';
+import { DomainRecheck } from './modules/domains/recheck.js';
+import { Domains } from './modules/domains/service.js';
 import { createFactorServices, type FactorServices } from './modules/factors/services.js';
 import { InvitationAcceptance } from './modules/invitations/acceptance.js';
 import { BulkInvitations } from './modules/invitations/bulk.js';
@@ -32,6 +35,9 @@ export interface ModuleServices {
   invitations: Invitations;
   invitationAcceptance: InvitationAcceptance;
   bulkInvitations: BulkInvitations;
+  domains: Domains;
+  /** the hourly re-verification of verified domains (jobs.ts) */
+  domainRecheck: DomainRecheck;
 }
 
 export function createModuleServices(services: Services, oidc: Oidc): ModuleServices {
@@ -40,6 +46,8 @@ export function createModuleServices(services: Services, oidc: Oidc): ModuleServ
   const treeCache = new TreeCache((hit) => metrics.cacheLookup('organization_tree', hit));
   const members = new Members({ db, sessions, access });
   const invitations = new Invitations({ db, config, mailer });
+  const dns = createTxtLookup(config);
+  const domainRecheck = new DomainRecheck({ db, dns, mailer, config, log });
   return {
     access,
     factors: createFactorServices({ services, oidc, access }),
@@ -54,5 +62,7 @@ export function createModuleServices(services: Services, oidc: Oidc): ModuleServ
     invitations,
     invitationAcceptance: new InvitationAcceptance({ db }),
     bulkInvitations: new BulkInvitations({ db, log, invitations, members }),
+    domains: new Domains({ db, dns, recheck: domainRecheck }),
+    domainRecheck,
   };
 }
