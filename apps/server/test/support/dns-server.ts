@@ -2,6 +2,9 @@ import dns2, { type DnsServer as Dns2Server } from 'dns2';
 
 const { Packet } = dns2;
 
+/** How a handler answers: dns2 sends the packet (refused once the server has stopped: a late answer goes nowhere). */
+type Send = (response: InstanceType<typeof Packet>) => Promise<unknown>;
+
 /**
  * A real DNS server for tests (dns2, over UDP on 127.0.0.1 and a free port) serving TXT records
  * from a map that the test changes as it goes: `set` publishes records at a name, `remove` takes
@@ -82,12 +85,12 @@ export class DnsServer {
     await server?.close();
   }
 
-  private answer(request: InstanceType<typeof Packet>, send: (response: InstanceType<typeof Packet>) => void): void {
+  private answer(request: InstanceType<typeof Packet>, send: Send): void {
     const response = Packet.createResponseFromRequest(request);
     const [question] = request.questions;
     if (!question) {
       response.header.rcode = Packet.RCODE.FORMERR;
-      send(response);
+      send(response).catch(() => undefined);
       return;
     }
     const name = key(question.name);
@@ -101,11 +104,7 @@ export class DnsServer {
     this.reply(question, response, send);
   }
 
-  private reply(
-    question: InstanceType<typeof Packet>['questions'][number],
-    response: InstanceType<typeof Packet>,
-    send: (response: InstanceType<typeof Packet>) => void,
-  ): void {
+  private reply(question: InstanceType<typeof Packet>['questions'][number], response: InstanceType<typeof Packet>, send: Send): void {
     const name = key(question.name);
     const rcode = this.failing.get(name);
     const records = this.records.get(name);
@@ -114,7 +113,7 @@ export class DnsServer {
     else if (question.type === Packet.TYPE.TXT) {
       for (const data of records) response.answers.push(Packet.createResourceFromQuestion(question, { ttl: 0, data }));
     }
-    send(response);
+    send(response).catch(() => undefined);
   }
 }
 
