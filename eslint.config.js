@@ -35,7 +35,7 @@ const SERVER_LAYERS = [
   ['oidc'],
   ['modules/scope'],
   ['modules/audit', 'modules/sessions', 'modules/health', 'modules/web'],
-  ['modules/organizations'],
+  ['modules/organizations', 'modules/service-accounts'],
   ['modules/members', 'modules/portal', 'modules/developer'],
   ['modules/factors'],
   ['modules/identity'],

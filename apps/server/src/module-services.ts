@@ -10,6 +10,7 @@ import { OrganizationDetails } from './modules/organization-details/service.js';
 import { Organizations } from './modules/organizations/service.js';
 import { TreeCache } from './modules/organizations/tree-cache.js';
 import { Portal } from './modules/portal/service.js';
+import { ServiceAccounts } from './modules/service-accounts/service.js';
 import { AccountAccess, SessionList } from './modules/sessions/service.js';
 import type { Oidc } from './oidc/runtime.js';
 import type { Services } from './services.js';
@@ -32,6 +33,7 @@ export interface ModuleServices {
   invitations: Invitations;
   invitationAcceptance: InvitationAcceptance;
   bulkInvitations: BulkInvitations;
+  serviceAccounts: ServiceAccounts;
 }
 
 export function createModuleServices(services: Services, oidc: Oidc): ModuleServices {
@@ -54,5 +56,6 @@ export function createModuleServices(services: Services, oidc: Oidc): ModuleServ
     invitations,
     invitationAcceptance: new InvitationAcceptance({ db }),
     bulkInvitations: new BulkInvitations({ db, log, invitations, members }),
+    serviceAccounts: new ServiceAccounts({ db }),
   };
 }

@@ -35,10 +35,42 @@ export interface SessionUser {
   mustChangePassword: boolean;
 }
 
-/** Who asks, as every administrative operation knows it (request.actor(), http/route-kit.ts): the signed-in user and the request. */
-export interface Actor {
-  user: SessionUser;
-  requestId: string;
+/**
+ * The organization and rights someone acts with: a signed-in person's membership (a SessionUser
+ * holds them all) or a service account's (http/bearer.ts).
+ */
+export interface ActingRights {
+  organizationId: string | null;
+  organizationPath: string | null;
+  /** the organization is the provider's root organization */
+  isProviderOrganization: boolean;
+  rights: Rights;
+  userManager: boolean;
+  organizationManager: boolean;
+  isDeveloper: boolean;
+}
+
+/** A service account as a request acts with it (http/bearer.ts): its organization as it is now, the rights it was given, no user. */
+export interface ServiceAccountPrincipal extends ActingRights {
+  id: string;
+  name: string;
+  clientId: string;
+  organizationId: string;
+  organizationPath: string;
+}
+
+/**
+ * Who asks, as every administrative operation knows it (request.actor(), http/route-kit.ts), with
+ * the request: the signed-in user, or a service account, which has no user of its own
+ * (docs/integrations.md, "Service accounts").
+ */
+export type Actor =
+  | { user: SessionUser; serviceAccount?: undefined; requestId: string }
+  | { user: null; serviceAccount: ServiceAccountPrincipal; requestId: string };
+
+/** The organization and rights the actor acts with: the person's, or the service account's. */
+export function actingAs(actor: Actor): ActingRights {
+  return actor.user === null ? actor.serviceAccount : actor.user;
 }
 
 export function hashSecret(secret: string): string {
@@ -240,9 +272,11 @@ export class SessionStore {
   /**
    * The signed-in user, or a 401. A user who must first change a generated password gets a 403
    * `password_change_required`, except where `allowPendingPasswordChange` (reading who is signed
-   * in, changing the password).
+   * in, changing the password). A service account gets a 403: these are a person's calls.
    */
   async require(request: FastifyRequest, options: { allowPendingPasswordChange?: boolean } = {}): Promise<SessionUser> {
+    // a service account's request reaches only the routes of request.actor() (http/bearer.ts): this is a person's call
+    if (request.serviceAccount) throw new AppError('service_account_not_allowed');
     const user = await this.current(request);
     if (!user) throw new AppError('unauthorized');
     if (user.mustChangePassword && !options.allowPendingPasswordChange) throw new AppError('password_change_required');
