@@ -7,7 +7,7 @@ import Provider, {
   type KoaContextWithOIDC,
 } from 'oidc-provider';
 import type { JWK } from 'jose';
-import { ACR_VALUES } from '@partner-portal/contracts';
+import { ACR_VALUES, SERVICE_ACCOUNT_SCOPE } from '@partner-portal/contracts';
 import type { Services } from '../services.js';
 import { hashSecret, SESSION_COOKIE } from '../http/session.js';
 import { findAccount, isAccountId, SCOPE_CLAIMS } from './account.js';
@@ -124,7 +124,10 @@ export function createProvider(
       ...Object.fromEntries(Object.entries(SCOPE_CLAIMS).map(([k, v]) => [k, [...v]])),
       openid: [...SCOPE_CLAIMS.openid, 'acr', 'amr', 'auth_time'],
     },
-    scopes: ['openid', 'offline_access', 'email', 'profile', 'organization', 'rights'],
+    // partner_portal_api: a service account's scope (service-account-clients.ts); /api accepts it
+    // only on a service account's client-credentials token (http/bearer.ts), so another client's
+    // token that carries it opens nothing
+    scopes: ['openid', 'offline_access', 'email', 'profile', 'organization', 'rights', SERVICE_ACCOUNT_SCOPE],
     conformIdTokenClaims: false,
     acrValues: [...ACR_VALUES],
     responseTypes: ['code'],
