@@ -188,7 +188,11 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       components: {
         securitySchemes: {
           session: { type: 'apiKey', in: 'cookie', name: 'pp_session' },
-          serviceAccount: { type: 'http', scheme: 'bearer', description: 'A service account’s token from POST /connect/token (client_credentials)' },
+          serviceAccount: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A service account’s token from POST /connect/token (client_credentials)',
+          },
         },
       },
     },

@@ -455,7 +455,7 @@ const fromNotAfterTo = (f: { from?: string | undefined; to?: string | undefined 
 /**
  * The audit log's filters, all optional: `organizationId` chooses the subtree (default: the
  * actor's organization); `action` one action, its refusals (`action.refused`) included; `actor`
- * part of the actor's e-mail address, in any letter case; `from`/`to` days (UTC), both included.
+ * part of the actor's e-mail address (or of a service account's name), in any letter case; `from`/`to` days (UTC), both included.
  */
 export const auditFilterSchema = z.object(auditFilterFields).refine(fromNotAfterTo, { message: 'validation_failed', path: ['to'] });
 export type AuditFilter = z.infer<typeof auditFilterSchema>;

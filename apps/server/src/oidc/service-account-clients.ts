@@ -48,9 +48,12 @@ export function secretMatchesHash(sent: unknown, keptHash: unknown): boolean {
 export function compareHashedServiceAccountSecrets(provider: Provider): void {
   const prototype = provider.Client.prototype;
   const libraryCompare = Object.getOwnPropertyDescriptor(prototype, 'compareClientSecret')?.value as unknown;
-  if (typeof libraryCompare !== 'function') throw new Error('oidc-provider has no Client#compareClientSecret to hash service accounts’ secrets');
+  if (typeof libraryCompare !== 'function')
+    throw new Error('oidc-provider has no Client#compareClientSecret to hash service accounts’ secrets');
   prototype.compareClientSecret = function compareClientSecret(this: typeof prototype, actual: string) {
-    return isServiceAccountClientId(this.clientId) ? secretMatchesHash(actual, this.clientSecret) : (libraryCompare as typeof prototype.compareClientSecret).call(this, actual);
+    return isServiceAccountClientId(this.clientId)
+      ? secretMatchesHash(actual, this.clientSecret)
+      : (libraryCompare as typeof prototype.compareClientSecret).call(this, actual);
   };
 }
 

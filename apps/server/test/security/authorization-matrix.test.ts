@@ -228,7 +228,10 @@ const MATRIX: Record<string, Entry | Entry[]> = {
   'GET /api/developer/organization-export': { expect: PROVIDER_ADMIN },
 
   // service accounts (docs/integrations.md): people who manage the organization's subtree; an account without rights is anyone's of them to give
-  'GET /api/organizations/{organizationId}/service-accounts': [{ expect: ANY_MANAGER_OF_TARGET }, { ...OWN, expect: ANY_MANAGER_OF_TARGET }],
+  'GET /api/organizations/{organizationId}/service-accounts': [
+    { expect: ANY_MANAGER_OF_TARGET },
+    { ...OWN, expect: ANY_MANAGER_OF_TARGET },
+  ],
   'POST /api/organizations/{organizationId}/service-accounts': [
     { expect: ANY_MANAGER_OF_TARGET, body: () => ({ name: `Matrix ${randomUUID()}` }) },
     { ...OWN, expect: ANY_MANAGER_OF_TARGET, body: () => ({ name: `Matrix ${randomUUID()}` }) },
@@ -292,8 +295,7 @@ async function paramsFor(
         [id, organization.id],
       );
       params[name] = id;
-    }
-    else throw new Error(`the matrix has no value for path parameter {${name}} of ${route.key}: add one in paramsFor`);
+    } else throw new Error(`the matrix has no value for path parameter {${name}} of ${route.key}: add one in paramsFor`);
   }
   // a body that names a member (bulk removal): a fresh one in the target
   if (route.key === 'POST /api/members/bulk-remove') extra.memberId = (await world.fresh.member(target)).membershipId;

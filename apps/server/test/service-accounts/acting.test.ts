@@ -71,14 +71,22 @@ describe('a service account on /api', () => {
     expect(invited.status, invited.text).toBe(201);
     // organizationManager only: no people changes
     expect(
-      (await treeOnly.post(`/api/organizations/${f.tree.north.id}/invitations`, { email_address: 'x@north.example.com', language_code: 'en' }))
-        .status,
+      (
+        await treeOnly.post(`/api/organizations/${f.tree.north.id}/invitations`, {
+          email_address: 'x@north.example.com',
+          language_code: 'en',
+        })
+      ).status,
     ).toBe(403);
-    expect((await treeOnly.post('/api/organizations', { parent_organization_id: f.tree.north.id, name: 'Branch Office' })).status).toBe(201);
+    expect((await treeOnly.post('/api/organizations', { parent_organization_id: f.tree.north.id, name: 'Branch Office' })).status).toBe(
+      201,
+    );
 
     // delegation: it hands on the manager rights it holds, nothing else, and leaves alone those who hold more
     const member = await createMember(portal, f.tree.north, 'delegated', () => undefined);
-    const granted = await usersOnly.put(`/api/members/rights/${member.memberId}`, { rights: { partner_portal: { user_user_manager: true } } });
+    const granted = await usersOnly.put(`/api/members/rights/${member.memberId}`, {
+      rights: { partner_portal: { user_user_manager: true } },
+    });
     expect(granted.status, granted.text).toBe(204);
     const app = await usersOnly.put(`/api/members/rights/${member.memberId}`, { rights: { loyalty: { user_access: true } } });
     expect(app.status).toBe(403);

@@ -33,7 +33,12 @@ describe('POST /api/organizations/{organizationId}/service-accounts', () => {
     // the secret is nowhere at rest, in no answer after this one
     const stored = await db().query<Record<string, unknown>>('SELECT * FROM service_accounts WHERE id = $1', [id]);
     expect(JSON.stringify(stored.rows)).not.toContain(secret);
-    expect(stored.rows[0]).toMatchObject({ name: 'ERP sync', user_manager: true, organization_manager: false, created_by: f.userMgrA.userId });
+    expect(stored.rows[0]).toMatchObject({
+      name: 'ERP sync',
+      user_manager: true,
+      organization_manager: false,
+      created_by: f.userMgrA.userId,
+    });
     const everywhere = await db().query<{ n: number }>(
       `SELECT count(*)::int AS n FROM (SELECT payload::text AS t FROM oidc_payloads UNION ALL SELECT after::text FROM audit_log) x WHERE t LIKE '%' || $1 || '%'`,
       [secret],

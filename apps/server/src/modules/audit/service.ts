@@ -19,7 +19,13 @@ export function organizationChange(org: { id: string; path: string }, action: st
 function whoOf(actor: Actor | { userId: string | null; email: string | null; requestId: string | null }) {
   if (!('user' in actor)) return { ...actor, serviceAccountId: null, name: null };
   if (actor.user === null)
-    return { userId: null, email: null, serviceAccountId: actor.serviceAccount.id, name: actor.serviceAccount.name, requestId: actor.requestId };
+    return {
+      userId: null,
+      email: null,
+      serviceAccountId: actor.serviceAccount.id,
+      name: actor.serviceAccount.name,
+      requestId: actor.requestId,
+    };
   return { userId: actor.user.id, email: actor.user.email, serviceAccountId: null, name: null, requestId: actor.requestId };
 }
 

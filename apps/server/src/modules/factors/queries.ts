@@ -223,7 +223,12 @@ export async function userUnderPolicy(db: Queryable, userId: string): Promise<bo
   return rows[0]?.required ?? false;
 }
 
-export async function insertPolicy(db: Queryable, organizationId: string, setByOrganizationId: string, setByUserId: string | null): Promise<void> {
+export async function insertPolicy(
+  db: Queryable,
+  organizationId: string,
+  setByOrganizationId: string,
+  setByUserId: string | null,
+): Promise<void> {
   await db.query(
     `INSERT INTO second_factor_policies (organization_id, set_by_organization_id, set_by_user_id) VALUES ($1, $2, $3)
      ON CONFLICT (organization_id) DO NOTHING`,

@@ -14,7 +14,8 @@ export interface ServiceAccountRow {
   last_used_at: Date | string | null;
 }
 
-const COLUMNS = 'sa.id, sa.organization_id, sa.name, sa.client_id, sa.user_manager, sa.organization_manager, sa.created_at, sa.last_used_at';
+const COLUMNS =
+  'sa.id, sa.organization_id, sa.name, sa.client_id, sa.user_manager, sa.organization_manager, sa.created_at, sa.last_used_at';
 
 export async function insertServiceAccount(
   db: Queryable,

@@ -50,7 +50,8 @@ export const serviceAccountRoutes: FastifyPluginAsyncZod<{ serviceAccounts: Serv
   });
 
   route('DELETE /api/organizations/:organizationId/service-accounts/:serviceAccountId', {
-    summary: 'Delete a service account: its tokens stop working at once (a person who manages the subtree and holds every right of the account)',
+    summary:
+      'Delete a service account: its tokens stop working at once (a person who manages the subtree and holds every right of the account)',
     params: serviceAccountParamsSchema,
     response: { 204: noContent },
     answer: (actor, { params }) => serviceAccounts.delete(actor, params.organizationId, params.serviceAccountId),

@@ -1,10 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  rightsNotHeld,
-  serviceAccountRights,
-  type ServiceAccount,
-  type ServiceAccountCreated,
-} from '@partner-portal/contracts';
+import { rightsNotHeld, serviceAccountRights, type ServiceAccount, type ServiceAccountCreated } from '@partner-portal/contracts';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
 import { actingAs, hashSecret, newSecret, type Actor } from '../../http/session.js';
@@ -125,7 +120,12 @@ export class ServiceAccounts {
           action: 'service_account.delete',
           targetType: 'service_account',
           targetId: row.id,
-          before: { name: row.name, client_id: row.client_id, user_manager: row.user_manager, organization_manager: row.organization_manager },
+          before: {
+            name: row.name,
+            client_id: row.client_id,
+            user_manager: row.user_manager,
+            organization_manager: row.organization_manager,
+          },
         };
         const missing = notHeldBy(actor, row);
         if (missing.length)
