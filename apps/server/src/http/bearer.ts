@@ -96,8 +96,11 @@ export class BearerAuth {
 
 /** The 401 of a bearer request that is refused, with the RFC 6750 challenge. */
 function invalidToken(key: 'invalid_bearer_token' | 'bearer_token_with_cookie'): AppError {
-  const description = key === 'bearer_token_with_cookie' ? 'send the token without the session cookie' : 'the access token is not valid';
-  return new AppError(key, { headers: { 'www-authenticate': `Bearer error="invalid_token", error_description="${description}"` } });
+  const challenge =
+    key === 'bearer_token_with_cookie'
+      ? 'Bearer error="invalid_request", error_description="send the token without the session cookie"'
+      : 'Bearer error="invalid_token", error_description="the access token is not valid"';
+  return new AppError(key, { headers: { 'www-authenticate': challenge } });
 }
 
 /**

@@ -4,6 +4,7 @@ import { SESSION_INDICATOR_COOKIE, type Rights } from '@partner-portal/contracts
 import type { Database, Queryable } from '../db/client.js';
 import type { SqlStatement } from '../db/sql.js';
 import { AppError } from './problem.js';
+import type { ActingRights, ServiceAccountPrincipal } from './actor.js';
 import type { SessionCache } from './session-cache.js';
 
 /**
@@ -36,30 +37,6 @@ export interface SessionUser {
 }
 
 /**
- * The organization and rights someone acts with: a signed-in person's membership (a SessionUser
- * holds them all) or a service account's (http/bearer.ts).
- */
-export interface ActingRights {
-  organizationId: string | null;
-  organizationPath: string | null;
-  /** the organization is the provider's root organization */
-  isProviderOrganization: boolean;
-  rights: Rights;
-  userManager: boolean;
-  organizationManager: boolean;
-  isDeveloper: boolean;
-}
-
-/** A service account as a request acts with it (http/bearer.ts): its organization as it is now, the rights it was given, no user. */
-export interface ServiceAccountPrincipal extends ActingRights {
-  id: string;
-  name: string;
-  clientId: string;
-  organizationId: string;
-  organizationPath: string;
-}
-
-/**
  * Who asks, as every administrative operation knows it (request.actor(), http/route-kit.ts), with
  * the request: the signed-in user, or a service account, which has no user of its own
  * (docs/integrations.md, "Service accounts").
@@ -67,6 +44,8 @@ export interface ServiceAccountPrincipal extends ActingRights {
 export type Actor =
   | { user: SessionUser; serviceAccount?: undefined; requestId: string }
   | { user: null; serviceAccount: ServiceAccountPrincipal; requestId: string };
+
+export type { ActingRights, ServiceAccountPrincipal };
 
 /** The organization and rights the actor acts with: the person's, or the service account's. */
 export function actingAs(actor: Actor): ActingRights {
