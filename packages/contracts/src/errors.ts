@@ -82,6 +82,10 @@ export const ERRORS = {
   },
   access_request_not_pending: { status: 409, title: 'This request has already been answered' },
 
+  // SCIM
+  unknown_scim_token: { status: 404, title: 'Unknown SCIM token' },
+  too_many_scim_tokens: { status: 409, title: 'This organization has the most SCIM tokens it may keep. Delete one first' },
+
   // organizations
   organization_name_required: { status: 400, title: 'Organization name is required' },
   invalid_organization_name: { status: 400, title: 'Invalid organization name' },
