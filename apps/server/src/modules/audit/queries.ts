@@ -16,6 +16,8 @@ export interface AuditChange {
 export interface AuditEntryInput extends AuditChange {
   actorUserId: string | null;
   actorEmail: string | null;
+  /** the actor's name when it is no user's (a directory's token: "SCIM: <token name>"); else the user's name is read */
+  actorName?: string | null;
   requestId: string | null;
 }
 
@@ -31,7 +33,7 @@ export async function insertAuditEntry(db: Queryable, e: AuditEntryInput): Promi
     `INSERT INTO audit_log (actor_user_id, actor_email, organization_id, organization_path, action, target_type, target_id, before, after, request_id,
                             actor_name, subject_name)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
-             (SELECT ${userName('u')} FROM users u WHERE u.id = $1),
+             COALESCE($11::text, (SELECT ${userName('u')} FROM users u WHERE u.id = $1)),
              CASE WHEN $6 = 'member' THEN
                (SELECT ${userName('u')} FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.id::text = $7)
              END)`,
@@ -46,6 +48,7 @@ export async function insertAuditEntry(db: Queryable, e: AuditEntryInput): Promi
       e.before === undefined ? null : JSON.stringify(e.before),
       e.after === undefined ? null : JSON.stringify(e.after),
       e.requestId,
+      e.actorName ?? null,
     ],
   );
 }

@@ -15,16 +15,20 @@ export function organizationChange(org: { id: string; path: string }, action: st
   return { organizationId: org.id, organizationPath: org.path, action, targetType: 'organization', targetId: org.id, before, after };
 }
 
+/**
+ * Who an entry names: a signed-in user (Actor), or an actor given by its parts — a user who is not
+ * signed in (accepting an invitation), or one that is no user (a directory's SCIM token), whose
+ * `name` the entry keeps.
+ */
+export type AuditActor = Actor | { userId: string | null; email: string | null; requestId: string | null; name?: string | null };
+
 /** Record an administrative change, in the caller's transaction. */
-export async function audit(
-  tx: Queryable,
-  actor: Actor | { userId: string | null; email: string | null; requestId: string | null },
-  change: AuditChange,
-): Promise<void> {
-  const who = 'user' in actor ? { userId: actor.user.id, email: actor.user.email, requestId: actor.requestId } : actor;
+export async function audit(tx: Queryable, actor: AuditActor, change: AuditChange): Promise<void> {
+  const who = 'user' in actor ? { userId: actor.user.id, email: actor.user.email, requestId: actor.requestId, name: null } : actor;
   await insertAuditEntry(tx, {
     actorUserId: who.userId,
     actorEmail: who.email,
+    actorName: who.name ?? null,
     requestId: who.requestId,
     organizationId: change.organizationId,
     organizationPath: change.organizationPath,
@@ -59,12 +63,12 @@ export class RefusedChange extends AppError {
 }
 
 /** Write a refusal to the audit log, outside the rolled-back transaction of the refused change. */
-export async function auditRefusal(db: Queryable, actor: Actor, refusal: RefusedChange): Promise<void> {
+export async function auditRefusal(db: Queryable, actor: AuditActor, refusal: RefusedChange): Promise<void> {
   await audit(db, actor, refusal.change);
 }
 
 /** Run an administrative change; a RefusedChange it throws is written to the audit log, then rethrown. */
-export async function withRefusalAudit<T>(db: Queryable, actor: Actor, work: () => Promise<T>): Promise<T> {
+export async function withRefusalAudit<T>(db: Queryable, actor: AuditActor, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
