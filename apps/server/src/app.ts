@@ -38,6 +38,8 @@ import { organizationRoutes } from './modules/organizations/routes.js';
 import { portalRoutes } from './modules/portal/routes.js';
 import { sessionRoutes } from './modules/sessions/routes.js';
 import { registerWebApp } from './modules/web/static.js';
+import { registerScim, SCIM_PREFIX, sendScimError } from './modules/scim/routes.js';
+import { scimTokenRoutes } from './modules/scim/token-routes.js';
 import type { Services } from './services.js';
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
@@ -86,9 +88,10 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       const caller = typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? { caller_request_id: given } : {};
       return logger.child({ ...bindings, ...caller }, options);
     },
-    // a malformed URL (bad percent-encoding) is answered before routing: as a problem too
+    // a malformed URL (bad percent-encoding) is answered before routing: as a problem too (a SCIM error on the SCIM endpoints)
     frameworkErrors: (error, request, reply) => {
-      void sendProblem(request, reply, new AppError('validation_failed', { detail: error.message }));
+      if (request.url.startsWith(`${SCIM_PREFIX}/`)) void sendScimError(reply, 400, 'invalidValue', error.message);
+      else void sendProblem(request, reply, new AppError('validation_failed', { detail: error.message }));
     },
   }).withTypeProvider<ZodTypeProvider>() as unknown as FastifyInstance;
 
@@ -192,6 +195,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(auditRoutes, { auditTrail: modules.auditTrail });
   await app.register(developerRoutes, { developerExport: modules.developerExport });
   await app.register(factorRoutes, { oidc, factors });
+  await app.register(scimTokenRoutes, { scimTokens: modules.scimTokens });
+  await registerScim(app, { scimTokens: modules.scimTokens, scimUsers: modules.scimUsers });
 
   await registerWebApp(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);
   return app;

@@ -11,6 +11,8 @@ import { Organizations } from './modules/organizations/service.js';
 import { TreeCache } from './modules/organizations/tree-cache.js';
 import { Portal } from './modules/portal/service.js';
 import { AccountAccess, SessionList } from './modules/sessions/service.js';
+import { ScimTokens } from './modules/scim/tokens.js';
+import { ScimUsers } from './modules/scim/users.js';
 import type { Oidc } from './oidc/runtime.js';
 import type { Services } from './services.js';
 
@@ -32,6 +34,8 @@ export interface ModuleServices {
   invitations: Invitations;
   invitationAcceptance: InvitationAcceptance;
   bulkInvitations: BulkInvitations;
+  scimTokens: ScimTokens;
+  scimUsers: ScimUsers;
 }
 
 export function createModuleServices(services: Services, oidc: Oidc): ModuleServices {
@@ -54,5 +58,7 @@ export function createModuleServices(services: Services, oidc: Oidc): ModuleServ
     invitations,
     invitationAcceptance: new InvitationAcceptance({ db }),
     bulkInvitations: new BulkInvitations({ db, log, invitations, members }),
+    scimTokens: new ScimTokens({ db }),
+    scimUsers: new ScimUsers({ db, log, config, access, invitations }),
   };
 }
