@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { uuidSchema } from '@partner-portal/contracts';
+import { SCIM_ORGANIZATION_EXTENSION as ORGANIZATION_EXTENSION, uuidSchema } from '@partner-portal/contracts';
 import { pgErrorCode } from '../../db/errors.js';
 import { toAppError } from '../../http/problem.js';
 import { usersUrl } from './representation.js';
@@ -10,6 +10,7 @@ import {
   MAX_PAGE_SIZE,
   SCIM_CONTENT_TYPE,
   SCIMMY,
+  USER_SCHEMA,
   withBooleans,
   withUserStore,
   type ScimObject,
@@ -35,9 +36,15 @@ function send(reply: FastifyReply, status: number, body: ScimObject): FastifyRep
   return reply.code(status).header('content-type', SCIM_CONTENT_TYPE).send(JSON.stringify(body));
 }
 
+/** A resource as sent: with its schemas, which scimmy leaves out when `attributes` names others. */
+function shown(resource: unknown): ScimObject {
+  const body = JSON.parse(JSON.stringify(resource)) as ScimObject;
+  return body.schemas ? body : { schemas: [USER_SCHEMA, ORGANIZATION_EXTENSION], ...body };
+}
+
 /** A single resource with its ETag (meta.version). */
 function sendResource(reply: FastifyReply, status: number, resource: unknown): FastifyReply {
-  const body = JSON.parse(JSON.stringify(resource)) as ScimObject & { meta?: { version?: string; location?: string } };
+  const body = shown(resource) as ScimObject & { meta?: { version?: string; location?: string } };
   if (body.meta?.version) void reply.header('etag', body.meta.version);
   if (status === 201 && body.meta?.location) void reply.header('location', body.meta.location);
   return send(reply, status, body);
@@ -106,6 +113,8 @@ export const scimRoutes: FastifyPluginAsync<{ scimTokens: ScimTokens; scimUsers:
   const actors = new WeakMap<FastifyRequest, ScimActor>();
   const actorOf = (request: FastifyRequest) => actors.get(request)!;
 
+  // SCIM's media type and JSON, nothing else (415)
+  app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('application/scim+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
   app.setErrorHandler((error, request, reply) => answerError(error, request, reply));
   app.setNotFoundHandler((request, reply) => sendScimError(reply, 404, null, `No SCIM endpoint at ${request.method} ${request.url.split('?')[0]}`));
@@ -147,13 +156,13 @@ export const scimRoutes: FastifyPluginAsync<{ scimTokens: ScimTokens; scimUsers:
     const page = pageOf(query);
     const resource = new SCIMMY.Resources.User(undefined, resourceParams(query));
     const { total, resources } = await scimUsers.list(actorOf(request), { filter: resource.filter, ...page });
-    const shown = resources.map((user) => new SCIMMY.Schemas.User(user, 'out', undefined, resource.attributes));
+    const users = resources.map((user) => shown(new SCIMMY.Schemas.User(user, 'out', undefined, resource.attributes)));
     return send(reply, 200, {
       schemas: [LIST_RESPONSE_SCHEMA],
       totalResults: total,
       startIndex: page.startIndex,
-      itemsPerPage: shown.length,
-      Resources: JSON.parse(JSON.stringify(shown)) as unknown,
+      itemsPerPage: users.length,
+      Resources: users,
     });
   });
 
