@@ -226,6 +226,14 @@ const MATRIX: Record<string, Entry | Entry[]> = {
   ],
   'GET /api/audit/export': { expect: ANY_MANAGER_OF_TARGET, query: (c) => ({ organizationId: c.target.id }) },
   'GET /api/developer/organization-export': { expect: PROVIDER_ADMIN },
+
+  // SCIM (docs/integrations.md, "SCIM 2.0"): the tokens of directories; /scim/v2 itself is no /api route
+  'POST /api/organizations/{organizationId}/scim-tokens': [
+    { expect: USER_MANAGER_OF_TARGET, body: () => ({ name: 'Directory' }) },
+    { ...OWN, expect: USER_MANAGER_OF_TARGET, body: () => ({ name: 'Directory' }) },
+  ],
+  'GET /api/organizations/{organizationId}/scim-tokens': [{ expect: USER_MANAGER_OF_TARGET }, { ...OWN, expect: USER_MANAGER_OF_TARGET }],
+  'DELETE /api/organizations/{organizationId}/scim-tokens/{tokenId}': { expect: USER_MANAGER_OF_TARGET },
 };
 
 const portal = await startPortal(NO_LOGIN_LIMITS);
@@ -274,6 +282,13 @@ async function paramsFor(
       );
       params[name] = rows[0]!.id;
     } else if (name === 'passkeyId') params[name] = randomUUID();
+    else if (name === 'tokenId') {
+      const { rows } = await portal.services.db.query<{ id: string }>(
+        `INSERT INTO scim_tokens (organization_id, name, token_hash, rights) VALUES ($1, 'Matrix', $2, '{}') RETURNING id`,
+        [organization.id, randomUUID()],
+      );
+      params[name] = rows[0]!.id;
+    }
     else throw new Error(`the matrix has no value for path parameter {${name}} of ${route.key}: add one in paramsFor`);
   }
   // a body that names a member (bulk removal): a fresh one in the target

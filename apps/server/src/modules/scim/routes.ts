@@ -9,6 +9,7 @@ import {
   LIST_RESPONSE_SCHEMA,
   MAX_PAGE_SIZE,
   SCIM_CONTENT_TYPE,
+  readInput,
   SCIMMY,
   USER_SCHEMA,
   withBooleans,
@@ -88,6 +89,21 @@ function resourceParams(query: Record<string, unknown>): { filter?: string; attr
   return params;
 }
 
+/** The User resource of a request: its id (when any), filter and attributes as scimmy reads them (400 invalidFilter when it cannot). */
+function userResource(id: string | undefined, query: unknown): SCIMMY.Resources.User {
+  const params = resourceParams(query as Record<string, unknown>);
+  return readInput('invalidFilter', () => new SCIMMY.Resources.User(id, params));
+}
+
+/** A schema or resource type by its id: what scimmy cannot find, or cannot even read as an id, is none (404). */
+async function discovered<T>(id: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch {
+    throw scimErrorOf(404, null, `${id} not found`);
+  }
+}
+
 /** The member id of a path: a UUID, else no resource (404). */
 function memberId(request: FastifyRequest): string {
   const { id } = request.params as { id: string };
@@ -142,21 +158,23 @@ export const scimRoutes: FastifyPluginAsync<{ scimTokens: ScimTokens; scimUsers:
   );
   app.get('/ResourceTypes/:id', hidden, async (request, reply) => {
     const { id } = request.params as { id: string };
-    return send(reply, 200, locatedOne(await new SCIMMY.Resources.ResourceType(id).read(), `${base}/ResourceTypes`));
+    const type = await discovered(id, () => new SCIMMY.Resources.ResourceType(id).read());
+    return send(reply, 200, locatedOne(type, `${base}/ResourceTypes`));
   });
 
   app.get('/Schemas', hidden, async (_request, reply) => send(reply, 200, located(await new SCIMMY.Resources.Schema().read(), `${base}/Schemas`)));
   app.get('/Schemas/:id', hidden, async (request, reply) => {
     const { id } = request.params as { id: string };
-    return send(reply, 200, locatedOne(await new SCIMMY.Resources.Schema(id).read(), `${base}/Schemas`));
+    const schema = await discovered(id, () => new SCIMMY.Resources.Schema(id).read());
+    return send(reply, 200, locatedOne(schema, `${base}/Schemas`));
   });
 
   app.get('/Users', hidden, async (request, reply) => {
     const query = request.query as Record<string, unknown>;
     const page = pageOf(query);
-    const resource = new SCIMMY.Resources.User(undefined, resourceParams(query));
+    const resource = userResource(undefined, query);
     const { total, resources } = await scimUsers.list(actorOf(request), { filter: resource.filter, ...page });
-    const users = resources.map((user) => shown(new SCIMMY.Schemas.User(user, 'out', undefined, resource.attributes)));
+    const users = readInput('invalidFilter', () => resources.map((user) => shown(new SCIMMY.Schemas.User(user, 'out', undefined, resource.attributes))));
     return send(reply, 200, {
       schemas: [LIST_RESPONSE_SCHEMA],
       totalResults: total,
@@ -167,13 +185,13 @@ export const scimRoutes: FastifyPluginAsync<{ scimTokens: ScimTokens; scimUsers:
   });
 
   app.get('/Users/:id', hidden, async (request, reply) => {
-    const resource = new SCIMMY.Resources.User(memberId(request), resourceParams(request.query as Record<string, unknown>));
+    const resource = userResource(memberId(request), request.query);
     const user = await scimUsers.read(actorOf(request), (store) => withUserStore(store, (ctx) => resource.read(ctx)));
     return sendResource(reply, 200, user);
   });
 
   app.post('/Users', hidden, async (request, reply) => {
-    const resource = new SCIMMY.Resources.User(undefined, resourceParams(request.query as Record<string, unknown>));
+    const resource = userResource(undefined, request.query);
     const body = withBooleans(request.body);
     const user = await scimUsers.change(actorOf(request), null, (store) => withUserStore(store, (ctx) => resource.write(body, ctx)));
     return sendResource(reply, 201, user);
@@ -181,7 +199,7 @@ export const scimRoutes: FastifyPluginAsync<{ scimTokens: ScimTokens; scimUsers:
 
   app.put('/Users/:id', hidden, async (request, reply) => {
     const id = memberId(request);
-    const resource = new SCIMMY.Resources.User(id, resourceParams(request.query as Record<string, unknown>));
+    const resource = userResource(id, request.query);
     const body = withBooleans(request.body);
     const user = await scimUsers.change(actorOf(request), ifMatchOf(request, id), (store) =>
       withUserStore(store, (ctx) => resource.write(body, ctx)),
@@ -191,7 +209,7 @@ export const scimRoutes: FastifyPluginAsync<{ scimTokens: ScimTokens; scimUsers:
 
   app.patch('/Users/:id', hidden, async (request, reply) => {
     const id = memberId(request);
-    const resource = new SCIMMY.Resources.User(id, resourceParams(request.query as Record<string, unknown>));
+    const resource = userResource(id, request.query);
     const message = keptPatch(request.body);
     const user = await scimUsers.change(actorOf(request), ifMatchOf(request, id), (store) =>
       withUserStore(store, async (ctx) => (message && (await resource.patch(message as never, ctx))) || resource.read(ctx)),

@@ -94,7 +94,8 @@ SCIMMY.Resources.User.extend(SCIMMY.Schemas.EnterpriseUser, false);
 
 /**
  * Run calls of the User resource (read, write, patch, dispose) against a store. An error of the
- * store that is no SCIM error is thrown as it was (so that the route answers it as what it is).
+ * store that is no SCIM error is thrown as it was (so that the route answers it as what it is); a
+ * TypeError of scimmy's own is its refusal of the input (400 invalidValue).
  */
 export async function withUserStore<T>(store: UserStore, call: (ctx: HandlerContext) => Promise<T>): Promise<T> {
   const ctx: HandlerContext = { store };
@@ -102,6 +103,20 @@ export async function withUserStore<T>(store: UserStore, call: (ctx: HandlerCont
     return await call(ctx);
   } catch (err) {
     if (ctx.failure !== undefined) throw ctx.failure;
+    if (err instanceof TypeError) throw scimError(400, 'invalidValue', err.message);
+    throw err;
+  }
+}
+
+/**
+ * Something scimmy reads from a request (a filter, attributes, a resource to show with them): its
+ * TypeErrors are refusals of the input (400 with `scimType`), as its SCIM errors are.
+ */
+export function readInput<T>(scimType: 'invalidFilter' | 'invalidValue', read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof TypeError) throw scimError(400, scimType, err.message);
     throw err;
   }
 }
@@ -129,14 +144,16 @@ const BOOLEAN_ATTRIBUTES = new Set(['active', 'primary']);
  * A payload with the booleans `active` and `primary` as booleans where a directory sends them as
  * strings (Microsoft Entra ID sends "True" and "False").
  */
-export function withBooleans(value: unknown, key?: string): unknown {
+export function withBooleans(value: unknown, key?: string, depth = 0): unknown {
   if (typeof value === 'string' && key !== undefined && BOOLEAN_ATTRIBUTES.has(key.toLowerCase())) {
     const text = value.trim().toLowerCase();
     return text === 'true' ? true : text === 'false' ? false : value;
   }
-  if (Array.isArray(value)) return value.map((item) => withBooleans(item, key));
+  // a User's booleans sit at most three levels down (emails[].primary, an extension's attribute)
+  if (depth > 4) return value;
+  if (Array.isArray(value)) return value.map((item) => withBooleans(item, key, depth + 1));
   if (value !== null && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, withBooleans(item, name)]));
+    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, withBooleans(item, name, depth + 1)]));
   return value;
 }
 
