@@ -40,6 +40,7 @@ const SERVER_LAYERS = [
   ['modules/factors'],
   ['modules/identity'],
   ['modules/invitations'],
+  ['modules/scim'],
   ['modules/organization-details'],
   ['module-services.ts'],
   ['bootstrap.ts', 'jobs.ts', 'app.ts'],

@@ -6,7 +6,16 @@ import { startLogoutReceiver, type LogoutReceiver } from '../support/logout-rece
 import { NO_LOGIN_LIMITS, startPortal, type TestPortal } from '../support/portal.js';
 import { login, signIn } from '../support/sign-in.js';
 import { buildFixtureWithLoyaltyManager, type Fixture } from '../organizations/fixtures.js';
-import { Directory, entraUser, expectScimError, LIST_RESPONSE, makeToken, ORGANIZATION_EXTENSION, patchOp, USER_SCHEMA } from './support.js';
+import {
+  Directory,
+  entraUser,
+  expectScimError,
+  LIST_RESPONSE,
+  makeToken,
+  ORGANIZATION_EXTENSION,
+  patchOp,
+  USER_SCHEMA,
+} from './support.js';
 
 /**
  * A directory provisions a person the way Microsoft Entra ID's provisioning service does: it looks
@@ -116,7 +125,9 @@ describe('a directory provisions a person as Entra ID does', () => {
     );
     expect(member.rows[0]).toMatchObject({ organization_id: f.tree.a.id, password_hash: null });
     userId = member.rows[0]!.user_id;
-    expect(await auditOf('member.provision', id)).toEqual([{ actor_email: 'SCIM: Entra ID', actor_name: 'SCIM: Entra ID', actor_user_id: null }]);
+    expect(await auditOf('member.provision', id)).toEqual([
+      { actor_email: 'SCIM: Entra ID', actor_name: 'SCIM: Entra ID', actor_user_id: null },
+    ]);
 
     // the invitation: in German, and accepting it gives the provisioned member their password
     const mail = await portal.smtp.waitFor(email);
@@ -222,7 +233,11 @@ describe('a directory provisions a person as Entra ID does', () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ externalId: 'entra-object-id-1', preferredLanguage: 'fr', name: { familyName: 'Smit-Weber' } });
     expect(res.body.meta.version).not.toBe(current.body.meta.version);
-    const stale = await entra.put(`/Users/${id}`, { ...body, preferredLanguage: 'nl' }, { headers: { 'if-match': current.headers.get('etag')! } });
+    const stale = await entra.put(
+      `/Users/${id}`,
+      { ...body, preferredLanguage: 'nl' },
+      { headers: { 'if-match': current.headers.get('etag')! } },
+    );
     expectScimError(stale, 412);
     expect((await entra.get(`/Users/${id}`)).body.preferredLanguage).toBe('fr');
   });
@@ -238,6 +253,8 @@ describe('a directory provisions a person as Entra ID does', () => {
     expectScimError(await entra.get(`/Users/${id}`), 404);
     expectScimError(await entra.delete(`/Users/${id}`), 404);
     expect((await entra.findByUserName(newEmail)).body.totalResults).toBe(0);
-    expect(await auditOf('member.remove', id)).toEqual([{ actor_email: 'SCIM: Entra ID', actor_name: 'SCIM: Entra ID', actor_user_id: null }]);
+    expect(await auditOf('member.remove', id)).toEqual([
+      { actor_email: 'SCIM: Entra ID', actor_name: 'SCIM: Entra ID', actor_user_id: null },
+    ]);
   });
 });

@@ -75,7 +75,7 @@ describe('discovery', () => {
       const res = await fetch(`${portal.url}/scim/v2/ServiceProviderConfig`, { headers: authorization ? { authorization } : {} });
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
-      expect((await res.json()) as unknown).toMatchObject({ schemas: [ERROR_SCHEMA], status: '401' });
+      expect(await res.json()).toMatchObject({ schemas: [ERROR_SCHEMA], status: '401' });
     }
     // a session of the portal is no SCIM token, and the endpoints need no X-CSRF
     const withSession = await fetch(`${portal.url}/scim/v2/Users`, { headers: { cookie: f.userMgrA.client.cookieHeader() } });
@@ -122,7 +122,9 @@ describe('GET /Users: filters and paging', () => {
     expect((await q(`emails.value eq "${emails[2]!.toUpperCase()}"`)).totalResults).toBe(1);
     expect((await q(`externalId eq "PAGE-1"`)).totalResults).toBe(0);
     expect((await q(`name.givenName eq "julia" and userName ew "@paging.example"`)).totalResults).toBe(5);
-    expect((await q(`${ORGANIZATION_EXTENSION}:organizationId eq "${f.tree.a.id}" and externalId pr`)).totalResults).toBeGreaterThanOrEqual(5);
+    expect((await q(`${ORGANIZATION_EXTENSION}:organizationId eq "${f.tree.a.id}" and externalId pr`)).totalResults).toBeGreaterThanOrEqual(
+      5,
+    );
     const narrow = await q(`externalId eq "page-0"`, '&attributes=userName');
     expect(Object.keys(narrow.Resources[0]).sort()).toEqual(['id', 'schemas', 'userName']);
   });
@@ -237,7 +239,10 @@ describe('errors are SCIM errors, never 5xx', () => {
     // the member is as it was
     expect((await scim.get(`/Users/${id}`)).body.active).toBe(true);
     // only what the portal does not keep: nothing changes, the member comes back
-    const ignored = await scim.patch(`/Users/${id}`, patchOp({ op: 'Add', path: 'phoneNumbers[type eq "mobile"].value', value: '+31 6 1234' }));
+    const ignored = await scim.patch(
+      `/Users/${id}`,
+      patchOp({ op: 'Add', path: 'phoneNumbers[type eq "mobile"].value', value: '+31 6 1234' }),
+    );
     expect(ignored.status, ignored.text).toBe(200);
     expect(ignored.body.id).toBe(id);
   });
@@ -245,7 +250,10 @@ describe('errors are SCIM errors, never 5xx', () => {
   it('uniqueness: an address of another account, or of a pending invitation elsewhere (409)', async () => {
     expectScimError(await scim.post('/Users', entraUser(f.mgrB.email)), 409, 'uniqueness');
     const email = unique('invited');
-    const invited = await f.mgrB.client.post(`/api/organizations/${f.tree.b.id}/invitations`, { email_address: email, language_code: 'en' });
+    const invited = await f.mgrB.client.post(`/api/organizations/${f.tree.b.id}/invitations`, {
+      email_address: email,
+      language_code: 'en',
+    });
     expect(invited.status).toBe(201);
     expectScimError(await scim.post('/Users', entraUser(email)), 409, 'uniqueness');
     // an invitation of the token's own subtree is superseded by the directory
@@ -262,6 +270,10 @@ describe('errors are SCIM errors, never 5xx', () => {
       { state: 'PENDING', member_id: created.body.id },
     ]);
     // a change of address to a taken one
-    expectScimError(await scim.patch(`/Users/${created.body.id}`, patchOp({ op: 'replace', path: 'userName', value: f.plainA.email })), 409, 'uniqueness');
+    expectScimError(
+      await scim.patch(`/Users/${created.body.id}`, patchOp({ op: 'replace', path: 'userName', value: f.plainA.email })),
+      409,
+      'uniqueness',
+    );
   });
 });

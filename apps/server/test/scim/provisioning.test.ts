@@ -26,7 +26,12 @@ const unique = (label: string, domain = 'dealer-a.example') => `${label}.${Date.
 
 const account = async (membershipId: string) =>
   (
-    await portal.services.db.query<{ external_idp: string | null; password_hash: string | null; deactivated_at: Date | null; email: string }>(
+    await portal.services.db.query<{
+      external_idp: string | null;
+      password_hash: string | null;
+      deactivated_at: Date | null;
+      email: string;
+    }>(
       'SELECT u.external_idp, u.password_hash, u.deactivated_at, u.email FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.id = $1',
       [membershipId],
     )
@@ -136,7 +141,10 @@ describe('what a directory may change', () => {
     await f.admin.client.put(`/api/organizations/${strict.id}/allowed-email-domains`, { allowed_email_domains: ['strict.example'] });
     const refused = await scim.post('/Users', entraUser(unique('outsider'), { [ORGANIZATION_EXTENSION]: { organizationId: strict.id } }));
     expectScimError(refused, 400, 'invalidValue');
-    const allowed = await scim.post('/Users', entraUser(unique('insider', 'strict.example'), { [ORGANIZATION_EXTENSION]: { organizationId: strict.id } }));
+    const allowed = await scim.post(
+      '/Users',
+      entraUser(unique('insider', 'strict.example'), { [ORGANIZATION_EXTENSION]: { organizationId: strict.id } }),
+    );
     expect(allowed.status, allowed.text).toBe(201);
     // nor does a move bring an address the organization does not allow
     const elsewhere = await scim.post('/Users', entraUser(unique('mover')));

@@ -24,7 +24,8 @@ beforeAll(async () => {
 });
 afterAll(() => portal?.close());
 
-const INTERNALS = /(\bat [\w.<>]+ \(|node_modules|\.ts:\d+|\.js:\d+|syntax error at or near|violates .* constraint|duplicate key value|relation "|column "|invalid input syntax)/i;
+const INTERNALS =
+  /(\bat [\w.<>]+ \(|node_modules|\.ts:\d+|\.js:\d+|syntax error at or near|violates .* constraint|duplicate key value|relation "|column "|invalid input syntax)/i;
 
 function checkAnswer(res: HttpResponse, what: string): string | null {
   if (res.status >= 500) return `${what} → ${res.status} ${res.text.slice(0, 200)}`;
@@ -32,7 +33,8 @@ function checkAnswer(res: HttpResponse, what: string): string | null {
     const type = res.headers.get('content-type') ?? '';
     if (!type.startsWith('application/scim+json')) return `${what} → ${res.status} with content-type ${type}`;
     const body = res.body as { schemas?: string[]; status?: string };
-    if (body.schemas?.[0] !== ERROR_SCHEMA || body.status !== String(res.status)) return `${what} → ${res.status} ${res.text.slice(0, 200)}`;
+    if (body.schemas?.[0] !== ERROR_SCHEMA || body.status !== String(res.status))
+      return `${what} → ${res.status} ${res.text.slice(0, 200)}`;
   }
   if (INTERNALS.test(res.text)) return `${what} → leaks internals: ${res.text.slice(0, 200)}`;
   return null;
@@ -44,7 +46,10 @@ const userBody = fc.record(
     schemas: fc.oneof(fc.constant([USER_SCHEMA]), fc.array(hostileString, { maxLength: 2 }), anyJson),
     userName: fc.oneof(hostileString, fc.emailAddress(), anyJson),
     name: fc.oneof(fc.record({ givenName: fc.oneof(hostileString, anyJson), familyName: hostileString }, { requiredKeys: [] }), anyJson),
-    emails: fc.oneof(fc.array(fc.record({ value: fc.oneof(hostileString, fc.emailAddress()), primary: anyJson, type: hostileString })), anyJson),
+    emails: fc.oneof(
+      fc.array(fc.record({ value: fc.oneof(hostileString, fc.emailAddress()), primary: anyJson, type: hostileString })),
+      anyJson,
+    ),
     active: fc.oneof(fc.boolean(), fc.constantFrom('True', 'False', 'yes', ''), anyJson),
     preferredLanguage: fc.oneof(hostileString, anyJson),
     externalId: fc.oneof(hostileString, anyJson),
@@ -63,7 +68,14 @@ const patchBody = fc.oneof(
             {
               op: fc.oneof(fc.constantFrom('add', 'Replace', 'REMOVE', 'copy'), hostileString, anyJson),
               path: fc.oneof(
-                fc.constantFrom('active', 'userName', 'name.givenName', 'emails[type eq "work"].value', 'emails[', `${ORGANIZATION_EXTENSION}:organizationId`),
+                fc.constantFrom(
+                  'active',
+                  'userName',
+                  'name.givenName',
+                  'emails[type eq "work"].value',
+                  'emails[',
+                  `${ORGANIZATION_EXTENSION}:organizationId`,
+                ),
                 hostileString,
                 anyJson,
               ),
@@ -85,7 +97,10 @@ type Body = { kind: 'none' } | { kind: 'json'; value: unknown } | { kind: 'raw';
 const rawBody = fc.oneof(
   malformedJson.map((text): Body => ({ kind: 'raw', text, contentType: 'application/scim+json' })),
   fc
-    .tuple(fc.constantFrom('text/plain', 'application/xml', 'application/scim+json; charset=utf-16', 'multipart/form-data; boundary=x'), fc.constantFrom('a=1', HUGE, '{}'))
+    .tuple(
+      fc.constantFrom('text/plain', 'application/xml', 'application/scim+json; charset=utf-16', 'multipart/form-data; boundary=x'),
+      fc.constantFrom('a=1', HUGE, '{}'),
+    )
     .map(([contentType, text]): Body => ({ kind: 'raw', text, contentType })),
 );
 const json = (arbitrary: fc.Arbitrary<unknown>) => arbitrary.map((value): Body => ({ kind: 'json', value }));

@@ -20,9 +20,10 @@ describe('POST, GET and DELETE /api/organizations/{id}/scim-tokens', () => {
     const made = await f.userMgrA.client.post(`/api/organizations/${f.tree.a.id}/scim-tokens`, { name: '  Okta  ' });
     expect(made.status, made.text).toBe(201);
     expect(made.body.token).toMatch(/^ppscim_[\w-]{43}$/);
-    const stored = await portal.services.db.query<{ token_hash: string; name: string }>('SELECT token_hash, name FROM scim_tokens WHERE id = $1', [
-      made.body.id,
-    ]);
+    const stored = await portal.services.db.query<{ token_hash: string; name: string }>(
+      'SELECT token_hash, name FROM scim_tokens WHERE id = $1',
+      [made.body.id],
+    );
     expect(stored.rows[0]!.name).toBe('Okta');
     expect(stored.rows[0]!.token_hash).not.toContain(made.body.token.slice(7));
 

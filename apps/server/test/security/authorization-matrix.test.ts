@@ -288,8 +288,7 @@ async function paramsFor(
         [organization.id, randomUUID()],
       );
       params[name] = rows[0]!.id;
-    }
-    else throw new Error(`the matrix has no value for path parameter {${name}} of ${route.key}: add one in paramsFor`);
+    } else throw new Error(`the matrix has no value for path parameter {${name}} of ${route.key}: add one in paramsFor`);
   }
   // a body that names a member (bulk removal): a fresh one in the target
   if (route.key === 'POST /api/members/bulk-remove') extra.memberId = (await world.fresh.member(target)).membershipId;

@@ -23,7 +23,11 @@ export interface ActivationTarget {
  * Deactivate a member and end their access: the back-channel logouts to send after commit, or null
  * when the member was deactivated already (nothing changes).
  */
-export async function deactivateMember(tx: Queryable, access: AccountAccess, member: ActivationTarget): Promise<BackchannelNotice[] | null> {
+export async function deactivateMember(
+  tx: Queryable,
+  access: AccountAccess,
+  member: ActivationTarget,
+): Promise<BackchannelNotice[] | null> {
   if (!(await q.setDeactivated(tx, member.userId, true))) return null;
   return (await access.revokeAll(tx, member.userId)).notices;
 }

@@ -164,7 +164,18 @@ export async function insertMember(
      )
      INSERT INTO memberships (organization_id, user_id, email, organization_path, rights)
      SELECT $8, u.id, $1, $9, $10 FROM u RETURNING id`,
-    [m.email, m.firstName, m.lastName, m.languageCode, m.externalIdp, m.externalId, m.deactivated, m.organizationId, m.organizationPath, JSON.stringify(m.rights)],
+    [
+      m.email,
+      m.firstName,
+      m.lastName,
+      m.languageCode,
+      m.externalIdp,
+      m.externalId,
+      m.deactivated,
+      m.organizationId,
+      m.organizationPath,
+      JSON.stringify(m.rights),
+    ],
   );
   return rows[0]!.id;
 }

@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import { SCIM_ORGANIZATION_EXTENSION as ORGANIZATION_EXTENSION, uuidSchema } from '@partner-portal/contracts';
 import { pgErrorCode } from '../../db/errors.js';
 import { toAppError } from '../../http/problem.js';
-import { usersUrl } from './representation.js';
 import {
   errorBody,
   keptPatch,
@@ -30,7 +29,10 @@ export const SCIM_PREFIX = '/scim/v2';
 
 /** Answer with a SCIM error message (RFC 7644 §3.12). */
 export function sendScimError(reply: FastifyReply, status: number, scimType: string | null, detail: string): FastifyReply {
-  return reply.code(status).header('content-type', SCIM_CONTENT_TYPE).send(JSON.stringify(errorBody(status, scimType, detail)));
+  return reply
+    .code(status)
+    .header('content-type', SCIM_CONTENT_TYPE)
+    .send(JSON.stringify(errorBody(status, scimType, detail)));
 }
 
 function send(reply: FastifyReply, status: number, body: ScimObject): FastifyReply {
@@ -69,7 +71,8 @@ function pageOf(query: Record<string, unknown>): { startIndex: number; count: nu
   const number = (name: string, fallback: number) => {
     const value = query[name];
     if (value === undefined || value === '') return fallback;
-    if (typeof value !== 'string' || !/^-?\d{1,9}$/.test(value.trim())) throw scimErrorOf(400, 'invalidValue', `${name} must be an integer`);
+    if (typeof value !== 'string' || !/^-?\d{1,9}$/.test(value.trim()))
+      throw scimErrorOf(400, 'invalidValue', `${name} must be an integer`);
     return Number(value);
   };
   return { startIndex: Math.max(1, number('startIndex', 1)), count: Math.min(MAX_PAGE_SIZE, Math.max(0, number('count', 100))) };
@@ -83,7 +86,8 @@ function resourceParams(query: Record<string, unknown>): { filter?: string; attr
   for (const name of ['filter', 'attributes', 'excludedAttributes']) {
     const value = query[name];
     if (value === undefined) continue;
-    if (typeof value !== 'string') throw scimErrorOf(400, name === 'filter' ? 'invalidFilter' : 'invalidValue', `${name} must be given once`);
+    if (typeof value !== 'string')
+      throw scimErrorOf(400, name === 'filter' ? 'invalidFilter' : 'invalidValue', `${name} must be given once`);
     params[name] = value;
   }
   return params;
@@ -133,7 +137,9 @@ export const scimRoutes: FastifyPluginAsync<{ scimTokens: ScimTokens; scimUsers:
   app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('application/scim+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
   app.setErrorHandler((error, request, reply) => answerError(error, request, reply));
-  app.setNotFoundHandler((request, reply) => sendScimError(reply, 404, null, `No SCIM endpoint at ${request.method} ${request.url.split('?')[0]}`));
+  app.setNotFoundHandler((request, reply) =>
+    sendScimError(reply, 404, null, `No SCIM endpoint at ${request.method} ${request.url.split('?')[0]}`),
+  );
 
   // every endpoint needs a token of a directory (the discovery ones too)
   app.addHook('preHandler', async (request, reply) => {
@@ -162,7 +168,9 @@ export const scimRoutes: FastifyPluginAsync<{ scimTokens: ScimTokens; scimUsers:
     return send(reply, 200, locatedOne(type, `${base}/ResourceTypes`));
   });
 
-  app.get('/Schemas', hidden, async (_request, reply) => send(reply, 200, located(await new SCIMMY.Resources.Schema().read(), `${base}/Schemas`)));
+  app.get('/Schemas', hidden, async (_request, reply) =>
+    send(reply, 200, located(await new SCIMMY.Resources.Schema().read(), `${base}/Schemas`)),
+  );
   app.get('/Schemas/:id', hidden, async (request, reply) => {
     const { id } = request.params as { id: string };
     const schema = await discovered(id, () => new SCIMMY.Resources.Schema(id).read());
@@ -174,7 +182,9 @@ export const scimRoutes: FastifyPluginAsync<{ scimTokens: ScimTokens; scimUsers:
     const page = pageOf(query);
     const resource = userResource(undefined, query);
     const { total, resources } = await scimUsers.list(actorOf(request), { filter: resource.filter, ...page });
-    const users = readInput('invalidFilter', () => resources.map((user) => shown(new SCIMMY.Schemas.User(user, 'out', undefined, resource.attributes))));
+    const users = readInput('invalidFilter', () =>
+      resources.map((user) => shown(new SCIMMY.Schemas.User(user, 'out', undefined, resource.attributes))),
+    );
     return send(reply, 200, {
       schemas: [LIST_RESPONSE_SCHEMA],
       totalResults: total,

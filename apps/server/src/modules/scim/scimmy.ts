@@ -49,7 +49,8 @@ SCIMMY.Config.set({
     {
       type: 'oauthbearertoken',
       name: 'Bearer token',
-      description: "A SCIM token of the organization (POST /api/organizations/{organizationId}/scim-tokens), as 'Authorization: Bearer <token>'.",
+      description:
+        "A SCIM token of the organization (POST /api/organizations/{organizationId}/scim-tokens), as 'Authorization: Bearer <token>'.",
       specUri: 'https://www.rfc-editor.org/rfc/rfc6750',
     },
   ],
@@ -204,7 +205,9 @@ export function keptPatch(body: unknown): { schemas: string[]; Operations: Recor
       const last = op.path.split(/[.:]/).pop() ?? '';
       operations.push({ ...op, value: withBooleans(op.value, last.replace(/\[.*$/, '')) });
     } else if (op.value !== null && typeof op.value === 'object' && !Array.isArray(op.value)) {
-      const value = Object.fromEntries(Object.entries(withBooleans(op.value) as Record<string, unknown>).filter(([key]) => isKeptPath(key)));
+      const value = Object.fromEntries(
+        Object.entries(withBooleans(op.value) as Record<string, unknown>).filter(([key]) => isKeptPath(key)),
+      );
       if (Object.keys(value).length) operations.push({ ...op, value });
     } else operations.push(op);
   }

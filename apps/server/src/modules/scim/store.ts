@@ -104,7 +104,10 @@ export class MemberStore implements UserStore {
   private assertMayChange(row: q.ScimUserRow, change: AuditChange): void {
     const missing = rightsNotHeld(this.actor.delegator, toRights(row.rights));
     if (!canManageMember(this.actor.delegator, toRights(row.rights)))
-      throw new RefusedChange('cannot_manage_member_with_more_rights', change, { messages: missing, params: { rights: missing.join(', ') } });
+      throw new RefusedChange('cannot_manage_member_with_more_rights', change, {
+        messages: missing,
+        params: { rights: missing.join(', ') },
+      });
   }
 
   /** 409 (audited) when the member is the root organization's last active member who manages users. */
@@ -157,7 +160,8 @@ export class MemberStore implements UserStore {
       languageCode: input.language ?? row.language_code,
       externalId: input.externalId,
     };
-    const target = input.organizationId && input.organizationId !== row.organization_id ? await this.organization(input.organizationId) : null;
+    const target =
+      input.organizationId && input.organizationId !== row.organization_id ? await this.organization(input.organizationId) : null;
     const wasActive = row.deactivated_at === null;
     const active = input.active ?? wasActive;
     const stored = {
@@ -212,7 +216,13 @@ export class MemberStore implements UserStore {
     await this.revokeInvitationOf(row);
     if (route !== row.external_idp) await q.setSignInRoute(this.tx, row.user_id, route);
     if (route === null && active)
-      await this.invite({ id: row.id, organizationId: org.id, organizationPath: org.path, email: account.email, languageCode: account.languageCode });
+      await this.invite({
+        id: row.id,
+        organizationId: org.id,
+        organizationPath: org.path,
+        email: account.email,
+        languageCode: account.languageCode,
+      });
   }
 
   /** Deactivate (access ends at once, a pending invitation is revoked) or reactivate (a member without a way in is invited again). */
