@@ -45,14 +45,12 @@ export class MemberStore implements UserStore {
 
   /** A member of the subtree, locked when changing (the root organization's member lock first, as every change of a member takes it). */
   private async load(id: string): Promise<q.ScimUserRow> {
-    const row = uuidSchema.safeParse(id).success
-      ? await (async () => {
-          if (this.locking) await lockIfRootMember(this.tx, id);
-          return q.findScimUser(this.tx, this.actor.organizationPath, id, this.locking);
-        })()
-      : null;
-    if (!row) throw scimError(404, null, `Resource ${id} not found`);
-    return row;
+    if (uuidSchema.safeParse(id).success) {
+      if (this.locking) await lockIfRootMember(this.tx, id);
+      const row = await q.findScimUser(this.tx, this.actor.organizationPath, id, this.locking);
+      if (row) return row;
+    }
+    throw scimError(404, null, `Resource ${id} not found`);
   }
 
   async read(id: string): Promise<ScimObject> {
@@ -102,12 +100,10 @@ export class MemberStore implements UserStore {
 
   /** 403 (audited) unless the token holds every right of the member. */
   private assertMayChange(row: q.ScimUserRow, change: AuditChange): void {
-    const missing = rightsNotHeld(this.actor.delegator, toRights(row.rights));
-    if (!canManageMember(this.actor.delegator, toRights(row.rights)))
-      throw new RefusedChange('cannot_manage_member_with_more_rights', change, {
-        messages: missing,
-        params: { rights: missing.join(', ') },
-      });
+    const rights = toRights(row.rights);
+    if (canManageMember(this.actor.delegator, rights)) return;
+    const missing = rightsNotHeld(this.actor.delegator, rights);
+    throw new RefusedChange('cannot_manage_member_with_more_rights', change, { messages: missing, params: { rights: missing.join(', ') } });
   }
 
   /** 409 (audited) when the member is the root organization's last active member who manages users. */
@@ -181,8 +177,12 @@ export class MemberStore implements UserStore {
       action: changed.length ? 'member.update' : active ? 'member.reactivate' : 'member.deactivate',
       targetType: 'member',
       targetId: row.id,
-      before: Object.fromEntries(changed.map((key) => [key, stored[key]])),
-      after: Object.fromEntries(changed.map((key) => [key, wanted[key]])),
+      ...(changed.length
+        ? {
+            before: Object.fromEntries(changed.map((key) => [key, stored[key]])),
+            after: Object.fromEntries(changed.map((key) => [key, wanted[key]])),
+          }
+        : { before: { email_address: row.email, active: wasActive }, after: { active } }),
     };
     this.assertMayChange(row, change);
     if (changed.length) {
