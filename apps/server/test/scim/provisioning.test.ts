@@ -130,6 +130,12 @@ describe('how a provisioned member signs in', () => {
       ['REVOKED', email],
       ['PENDING', renamed],
     ]);
+    // expired, it is sent again by a userManager like any invitation
+    const [, pending] = await invitationsOf(created.body.id);
+    await portal.services.db.query(`UPDATE invitations SET expires_at = now() - interval '1 day' WHERE id = $1`, [pending!.id]);
+    const resent = await f.userMgrA.client.put(`/api/invitations/${pending!.id}/resend`);
+    expect(resent.status, resent.text).toBe(204);
+    for (let i = 0; i < 50 && mailsTo(renamed).length < 2; i++) await new Promise((r) => setTimeout(r, 50));
     expect((await acceptLastInvitation(renamed)).status).toBe(204);
     await signIn(portal.client(), { email: renamed, password: PASSWORD });
   });

@@ -247,7 +247,8 @@ export class Invitations {
       const inv = await loadForManagerTx(tx, actor, invitationId);
       if (inv.state !== 'PENDING' && inv.state !== 'EXPIRED')
         throw new AppError('only_pending_invitations_can_be_resent', { params: { invitation_state: inv.state } });
-      if (inv.state === 'EXPIRED') await assertMayRenew(tx, inv.email);
+      // a provisioned member's invitation (modules/scim) is for an account that exists already
+      if (inv.state === 'EXPIRED' && !inv.member_id) await assertMayRenew(tx, inv.email);
       await q.renewCode(tx, inv.id, hashSecret(code), config.INVITATION_TTL_HOURS);
       await audit(tx, actor, {
         organizationId: inv.organization_id,
