@@ -41,6 +41,7 @@ const SERVER_LAYERS = [
   ['modules/factors'],
   ['modules/identity'],
   ['modules/invitations'],
+  ['modules/scim'],
   ['modules/organization-details', 'modules/access-requests'],
   ['module-services.ts'],
   ['bootstrap.ts', 'jobs.ts', 'app.ts'],

@@ -45,6 +45,8 @@ import { serviceAccountRoutes } from './modules/service-accounts/routes.js';
 import { sessionRoutes } from './modules/sessions/routes.js';
 import { clientCredentialsToken } from './oidc/service-account-clients.js';
 import { registerWebApp } from './modules/web/static.js';
+import { registerScim, SCIM_PREFIX, sendScimError } from './modules/scim/routes.js';
+import { scimTokenRoutes } from './modules/scim/token-routes.js';
 import type { Services } from './services.js';
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
@@ -93,9 +95,10 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       const caller = typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? { caller_request_id: given } : {};
       return logger.child({ ...bindings, ...caller }, options);
     },
-    // a malformed URL (bad percent-encoding) is answered before routing: as a problem too
+    // a malformed URL (bad percent-encoding) is answered before routing: as a problem too (a SCIM error on the SCIM endpoints)
     frameworkErrors: (error, request, reply) => {
-      void sendProblem(request, reply, new AppError('validation_failed', { detail: error.message }));
+      if (request.url.startsWith(`${SCIM_PREFIX}/`)) void sendScimError(reply, 400, 'invalidValue', error.message);
+      else void sendProblem(request, reply, new AppError('validation_failed', { detail: error.message }));
     },
   }).withTypeProvider<ZodTypeProvider>() as unknown as FastifyInstance;
 
@@ -223,6 +226,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(accessRequestRoutes, { accessRequests: modules.accessRequests });
   await app.register(domainRoutes, { domains: modules.domains });
   await app.register(serviceAccountRoutes, { serviceAccounts: modules.serviceAccounts });
+  await app.register(scimTokenRoutes, { scimTokens: modules.scimTokens });
+  await registerScim(app, { scimTokens: modules.scimTokens, scimUsers: modules.scimUsers });
 
   await registerWebApp(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);
   return app;

@@ -16,6 +16,8 @@ import { TreeCache } from './modules/organizations/tree-cache.js';
 import { Portal } from './modules/portal/service.js';
 import { ServiceAccounts } from './modules/service-accounts/service.js';
 import { AccountAccess, SessionList } from './modules/sessions/service.js';
+import { ScimTokens } from './modules/scim/tokens.js';
+import { ScimUsers } from './modules/scim/users.js';
 import type { Oidc } from './oidc/runtime.js';
 import type { Services } from './services.js';
 
@@ -42,6 +44,8 @@ export interface ModuleServices {
   /** the hourly re-verification of verified domains (jobs.ts) */
   domainRecheck: DomainRecheck;
   serviceAccounts: ServiceAccounts;
+  scimTokens: ScimTokens;
+  scimUsers: ScimUsers;
 }
 
 export function createModuleServices(services: Services, oidc: Oidc): ModuleServices {
@@ -70,5 +74,7 @@ export function createModuleServices(services: Services, oidc: Oidc): ModuleServ
     domains: new Domains({ db, dns, recheck: domainRecheck }),
     domainRecheck,
     serviceAccounts: new ServiceAccounts({ db }),
+    scimTokens: new ScimTokens({ db }),
+    scimUsers: new ScimUsers({ db, log, config, access, invitations }),
   };
 }

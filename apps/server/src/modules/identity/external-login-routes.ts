@@ -102,6 +102,7 @@ export const externalLoginRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async 
       const user = await accountForUpstreamIdentity(services.db, oidc.upstream, identity);
       if (!user)
         return loginError(request, reply, 'No portal account is linked to this identity. Ask your administrator for an invitation.');
+      if (user.deactivated_at) return loginError(request, reply, 'This account has been deactivated. Ask your administrator.');
       await services.sessions.start(request, reply, user.id, false);
       const returnUrl = record.returnUrl ? await validReturnUrl(oidc, services.db, record.returnUrl).catch(() => null) : null;
       return reply.header('cache-control', 'no-store').redirect(returnUrl ?? '/', 303);

@@ -130,7 +130,8 @@ export async function checkPassword<R>(
   const { user } = step;
   const hash = user?.password_hash && !user.external_idp ? user.password_hash : await dummyPasswordHash();
   const ok = await verifyPassword(hash, input.password);
-  if (!user || !ok || !user.password_hash || user.external_idp || oidc.upstream?.ownsEmail(user.email)) {
+  // a deactivated account (members/activation.ts) is refused like a wrong password: the answer does not tell that the password was right
+  if (!user || !ok || !user.password_hash || user.external_idp || user.deactivated_at || oidc.upstream?.ownsEmail(user.email)) {
     services.metrics.login(false);
     throw new AppError('invalid_login');
   }

@@ -14,9 +14,11 @@ export interface UserRow {
   password_hash: string | null;
   external_idp: string | null;
   external_subject: string | null;
+  /** set while the account is deactivated (members/activation.ts): it cannot sign in */
+  deactivated_at: Date | string | null;
 }
 
-const USER_COLUMNS = 'id, email, first_name, last_name, language_code, password_hash, external_idp, external_subject';
+const USER_COLUMNS = 'id, email, first_name, last_name, language_code, password_hash, external_idp, external_subject, deactivated_at';
 
 export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | undefined> {
   const { rows } = await db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE lower(email) = lower($1)`, [email]);

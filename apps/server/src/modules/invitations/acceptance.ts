@@ -71,6 +71,45 @@ function validateRightsLenient(stored: unknown, ctx: Parameters<typeof validateR
   }
 }
 
+/**
+ * Accept the invitation of a member a directory provisioned (modules/scim): the member exists
+ * already, without a way to sign in; they register with a password (and their names where the
+ * directory gave none). An account that meanwhile has a password, another way in, or is
+ * deactivated no longer takes the invitation (409).
+ */
+async function acceptAsProvisionedMember(
+  tx: Queryable,
+  inv: q.InvitationRow,
+  input: AcceptInput,
+  passwordHash: string,
+  requestId: string,
+): Promise<void> {
+  const account = await q.findProvisionedAccount(tx, inv.member_id!);
+  if (!account || account.email.toLowerCase() !== inv.email.toLowerCase()) throw new AppError('unknown_invitation');
+  if (account.password_hash || account.external_idp || account.deactivated_at) throw new AppError('email_address_already_exists');
+  await q.completeRegistration(tx, account.user_id, {
+    firstName: input.first_name.trim(),
+    lastName: input.last_name.trim(),
+    languageCode: input.language_code,
+    passwordHash,
+    newsletter: input.opt_in_for_newsletter,
+  });
+  await q.markAccepted(tx, inv.id, account.user_id);
+  await audit(
+    tx,
+    { userId: account.user_id, email: inv.email, requestId },
+    {
+      organizationId: inv.organization_id,
+      organizationPath: inv.organization_path,
+      action: 'invitation.accept',
+      targetType: 'invitation',
+      targetId: inv.id,
+      before: { state: 'PENDING' },
+      after: { state: 'ACCEPTED', user_id: account.user_id, membership_id: inv.member_id, external: false },
+    },
+  );
+}
+
 /** Accepting invitations, by whoever holds a link's code (no sign-in). */
 export class InvitationAcceptance {
   constructor(private readonly deps: { db: Database }) {}
@@ -100,6 +139,7 @@ export class InvitationAcceptance {
         if (!inv || inv.code_hash !== first.code_hash) throw new AppError('unknown_invitation');
         if (inv.state !== 'PENDING')
           throw new AppError('only_pending_invitations_can_be_accepted', { params: { invitation_state: inv.state } });
+        if (inv.member_id) return acceptAsProvisionedMember(tx, inv, input, passwordHash!, requestId);
         if (await q.userExists(tx, inv.email)) throw new AppError('email_address_already_exists');
         const ctx = await rightsContextFor(tx, { id: inv.organization_id, depth: inv.organization_depth }, true);
         const rights = await withinInviterRights(tx, inv.invited_by, validateRightsLenient(inv.rights, ctx), ctx);

@@ -14,7 +14,7 @@ import { AppError } from '../../http/problem.js';
 import { actingAs, hashSecret, newSecret, type Actor } from '../../http/session.js';
 import type { Mailer } from '../mail/mailer.js';
 import { invitationEmail } from '../mail/messages.js';
-import { audit, auditRefusal, RefusedChange } from '../audit/service.js';
+import { audit, auditRefusal, RefusedChange, type AuditActor } from '../audit/service.js';
 import { delegatorOf, rightsContextFor, validateRights } from '../members/rights-context.js';
 import { pgErrorCode } from '../../db/errors.js';
 import { assertInSubtree, requireRole } from '../scope/access.js';
@@ -160,6 +160,60 @@ export class Invitations {
     await this.send(made.row, made.code, inviterNameOf(actor));
   }
 
+  /**
+   * An invitation for a member a directory provisioned without a way to sign in (modules/scim):
+   * accepting it gives that member a password (acceptance.ts) instead of making an account. Made
+   * in the caller's transaction (which checked the member) and audited with its actor; the caller
+   * e-mails it with `mailFrom` once committed.
+   */
+  async makeForMember(
+    tx: Queryable,
+    actor: AuditActor,
+    member: { id: string; organizationId: string; organizationPath: string; email: string; languageCode: string },
+  ): Promise<MadeInvitation> {
+    const code = newSecret();
+    const id = await q.insertInvitation(tx, {
+      organizationId: member.organizationId,
+      email: member.email,
+      codeHash: hashSecret(code),
+      languageCode: member.languageCode,
+      isExternal: false,
+      rights: null,
+      invitedBy: null,
+      ttlHours: this.deps.config.INVITATION_TTL_HOURS,
+      memberId: member.id,
+    });
+    const row = (await q.findInvitation(tx, id))!;
+    await audit(tx, actor, {
+      organizationId: member.organizationId,
+      organizationPath: member.organizationPath,
+      action: 'invitation.create',
+      targetType: 'invitation',
+      targetId: id,
+      after: { email_address: member.email, language_code: row.language_code, is_external_identity_provider: false, member_id: member.id },
+    });
+    return { row, code };
+  }
+
+  /** E-mail a made invitation's link in the name of `inviterName` (after its transaction committed). */
+  async mailFrom(made: MadeInvitation, inviterName: string): Promise<void> {
+    await this.send(made.row, made.code, inviterName);
+  }
+
+  /** Revoke a pending or expired invitation in the caller's transaction, audited with its actor. */
+  async revokeIn(tx: Queryable, actor: AuditActor, inv: InvitationRow): Promise<void> {
+    await q.markRevoked(tx, inv.id);
+    await audit(tx, actor, {
+      organizationId: inv.organization_id,
+      organizationPath: inv.organization_path,
+      action: 'invitation.revoke',
+      targetType: 'invitation',
+      targetId: inv.id,
+      before: { state: inv.state, email_address: inv.email },
+      after: { state: 'REVOKED' },
+    });
+  }
+
   /** Invite one address: the invitation made (`make`, a refusal audited) and its link e-mailed (`mail`). */
   async create(actor: Actor, organizationId: string, input: InvitationInput): Promise<{ invitation: Invitation; organizationId: string }> {
     const { db } = this.deps;
@@ -195,7 +249,8 @@ export class Invitations {
       const inv = await loadForManagerTx(tx, actor, invitationId);
       if (inv.state !== 'PENDING' && inv.state !== 'EXPIRED')
         throw new AppError('only_pending_invitations_can_be_resent', { params: { invitation_state: inv.state } });
-      if (inv.state === 'EXPIRED') await assertMayRenew(tx, inv.email);
+      // a provisioned member's invitation (modules/scim) is for an account that exists already
+      if (inv.state === 'EXPIRED' && !inv.member_id) await assertMayRenew(tx, inv.email);
       await q.renewCode(tx, inv.id, hashSecret(code), config.INVITATION_TTL_HOURS);
       await audit(tx, actor, {
         organizationId: inv.organization_id,
@@ -217,16 +272,7 @@ export class Invitations {
       const inv = await loadForManagerTx(tx, actor, invitationId);
       if (inv.state !== 'PENDING' && inv.state !== 'EXPIRED')
         throw new AppError('only_pending_invitations_can_be_revoked', { params: { invitation_state: inv.state } });
-      await q.markRevoked(tx, inv.id);
-      await audit(tx, actor, {
-        organizationId: inv.organization_id,
-        organizationPath: inv.organization_path,
-        action: 'invitation.revoke',
-        targetType: 'invitation',
-        targetId: inv.id,
-        before: { state: inv.state, email_address: inv.email },
-        after: { state: 'REVOKED' },
-      });
+      await this.revokeIn(tx, actor, inv);
     });
   }
 
