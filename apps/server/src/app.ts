@@ -37,6 +37,7 @@ import { organizationDetailsRoutes } from './modules/organization-details/routes
 import { organizationRoutes } from './modules/organizations/routes.js';
 import { portalRoutes } from './modules/portal/routes.js';
 import { sessionRoutes } from './modules/sessions/routes.js';
+import { ssoRoutes } from './modules/sso/routes.js';
 import { registerWebApp } from './modules/web/static.js';
 import type { Services } from './services.js';
 
@@ -181,7 +182,13 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   const oidc = await registerOidc(app, factorLoginPolicy(services));
   const modules = createModuleServices(services, oidc);
   const { access, factors } = modules;
-  await app.register(identityRoutes, { oidc, access, secondStep: factors.secondStep });
+  await app.register(identityRoutes, {
+    oidc,
+    access,
+    secondStep: factors.secondStep,
+    routing: modules.ssoRouting,
+    externalLogin: modules.externalLogin,
+  });
   await app.register(organizationRoutes, { organizations: modules.organizations });
   await app.register(organizationDetailsRoutes, { organizationDetails: modules.organizationDetails });
   await app.register(invitationRoutes, { invitations: modules.invitations, invitationAcceptance: modules.invitationAcceptance });
@@ -192,6 +199,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(auditRoutes, { auditTrail: modules.auditTrail });
   await app.register(developerRoutes, { developerExport: modules.developerExport });
   await app.register(factorRoutes, { oidc, factors });
+  await app.register(ssoRoutes, { ssoConnections: modules.ssoConnections });
 
   await registerWebApp(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);
   return app;
