@@ -96,6 +96,8 @@ export class Browser {
   constructor(
     private readonly portalUrl: string,
     private readonly dealer: DealerIdp,
+    /** headers every request sends (Accept-Language) */
+    private readonly headers: Record<string, string> = {},
   ) {
     this.portal = new HttpClient(portalUrl);
     this.idp = new HttpClient(dealer.issuer);
@@ -107,14 +109,19 @@ export class Browser {
 
   async get(url: string): Promise<HttpResponse> {
     const absolute = url.startsWith('http') ? url : `${this.portalUrl}${url}`;
-    return this.jar(absolute).get(absolute);
+    return this.jar(absolute).get(absolute, { headers: this.headers });
   }
 
-  /** Follow redirects until a page answers, or until a page of the portal's web app (not its API) is reached. */
+  /**
+   * Follow redirects until a page answers, a page of the portal's web app is reached (not its API
+   * nor its OpenID provider), or an address of neither the portal nor the dealer (a client's).
+   */
   async follow(url: string): Promise<{ url: string; res: HttpResponse | null }> {
     let next = url.startsWith('http') ? url : `${this.portalUrl}${url}`;
     for (let i = 0; i < 15; i++) {
-      if (next.startsWith(this.portalUrl) && !next.startsWith(`${this.portalUrl}/api/`)) return { url: next, res: null };
+      const portalPage = next.startsWith(this.portalUrl) && !/^\/(api|connect|\.well-known)\//.test(new URL(next).pathname);
+      const elsewhere = !next.startsWith(this.portalUrl) && !next.startsWith(this.dealer.issuer);
+      if (portalPage || elsewhere) return { url: next, res: null };
       const res = await this.get(next);
       const location = res.headers.get('location');
       if (res.status < 300 || res.status >= 400 || !location) return { url: next, res };
