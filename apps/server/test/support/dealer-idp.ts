@@ -90,7 +90,8 @@ export async function startDealerIdp(options: { accounts?: DealerAccount[]; clie
 
   const provider = new Provider(issuer, {
     adapter: Adapter,
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['given_name', 'family_name'] },
+    // amr (how the account signed in) rides in the ID token with the openid scope
+    claims: { openid: ['sub', 'amr'], email: ['email', 'email_verified'], profile: ['given_name', 'family_name'] },
     conformIdTokenClaims: false,
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
