@@ -4,6 +4,7 @@ import { hashSecret, newSecret, type SessionUser } from '../../http/session.js';
 import type { Services } from '../../services.js';
 import type { AccountAccess } from '../sessions/service.js';
 import type { SsoRouting } from '../sso/routing.js';
+import { EXTERNAL_IDP_ID } from '../../oidc/upstream.js';
 import { passwordResetEmail } from '../mail/messages.js';
 import { sendSecurityNotice } from '../mail/security-notices.js';
 import { throttleAccountAndIp } from './login-throttle.js';
@@ -65,14 +66,19 @@ export async function forgotPassword(services: Services, routing: SsoRouting, ip
 }
 
 /**
- * An account that signs in at an identity provider gets no password (modules/sso/routing.ts). One
- * that no provider signs in any more (its connection deleted, its domain no longer verified) does:
- * the reset unlinks it (resetPassword).
+ * Whether an account signs in at an identity provider, and so gets no password here: an account of
+ * the EXTERNAL_IDP_* provider, or one an identity provider signs in (modules/sso/routing.ts). An
+ * account of a connection that no longer signs it in (the connection deleted, its domain no
+ * longer verified) may have a password: the reset unlinks it (resetPassword).
  */
+async function signsInElsewhere(routing: SsoRouting, user: q.UserRow): Promise<boolean> {
+  return user.external_idp === EXTERNAL_IDP_ID || (await routing.route(user.email)) !== null;
+}
+
 async function sendResetEmail(services: Services, routing: SsoRouting, email: string): Promise<void> {
   const { config } = services;
   const user = await q.findUserByEmail(services.db, email);
-  if (!user || (await routing.route(user.email))) return;
+  if (!user || (await signsInElsewhere(routing, user))) return;
   const code = newSecret();
   await q.createResetToken(services.db, user.id, hashSecret(code), config.RESET_TOKEN_TTL_SECONDS);
   // the link carries the user's language: the page speaks it whatever the browser's
@@ -92,7 +98,7 @@ export async function validateResetToken(
 ): Promise<{ is_valid: boolean; reset_token: string | null }> {
   const user = await q.findUserById(services.db, input.user_id);
   // the same lookup for everybody (the nil id has no tokens), so that the time tells nothing either
-  const owner = user && !(user.external_idp && (await routing.route(user.email))) ? user.id : '00000000-0000-0000-0000-000000000000';
+  const owner = user && !(user.external_idp && (await signsInElsewhere(routing, user))) ? user.id : '00000000-0000-0000-0000-000000000000';
   const live = await q.findLiveResetToken(services.db, owner, hashSecret(input.token));
   return live ? { is_valid: true, reset_token: input.token } : { is_valid: false, reset_token: null };
 }
@@ -111,7 +117,7 @@ export async function resetPassword(
   await throttleAccountAndIp(services, 'reset-password', input.user_id, ip);
   assertNewPassword(input.password, input.confirm_password, { password: 'password', confirmation: 'confirm_password' });
   const user = await q.findUserById(services.db, input.user_id);
-  if (!user || (await routing.route(user.email))) throw new AppError('reset_link_expired');
+  if (!user || (await signsInElsewhere(routing, user))) throw new AppError('reset_link_expired');
   const token = await q.findLiveResetToken(services.db, user.id, hashSecret(input.token));
   if (!token) throw new AppError('reset_link_expired');
   const passwordHash = await hashPassword(input.password);
