@@ -75,7 +75,15 @@ export function createModuleServices(services: Services, oidc: Oidc): ModuleServ
     invitationAcceptance,
     bulkInvitations: new BulkInvitations({ db, log, invitations, members }),
     ssoRouting,
-    ssoConnections: new SsoConnections({ db, config, log, mailer, secrets: services.secrets, providers: ssoProviders, routing: ssoRouting }),
+    ssoConnections: new SsoConnections({
+      db,
+      config,
+      log,
+      mailer,
+      secrets: services.secrets,
+      providers: ssoProviders,
+      routing: ssoRouting,
+    }),
     externalLogin: new ExternalLogin({
       db,
       log,

@@ -39,11 +39,7 @@ export async function registerOidc(app: FastifyInstance, loginPolicy: LoginPolic
     logouts,
     externalLogins,
     upstream: config.externalIdp
-      ? new UpstreamIdp(
-          { id: EXTERNAL_IDP_ID, ...config.externalIdp },
-          config.publicUrl,
-          outboundFetch(outboundOptions(config)),
-        )
+      ? new UpstreamIdp({ id: EXTERNAL_IDP_ID, ...config.externalIdp }, config.publicUrl, outboundFetch(outboundOptions(config)))
       : null,
     interactionUrl: (uid) => `${config.publicUrl}${INTERACTION_PATH}${uid}`,
     interactionUid(url) {

@@ -79,7 +79,8 @@ export class UpstreamIdp {
       const { clientSecret } = this.settings;
       this.configuration = client
         .discovery(issuer, this.settings.clientId, undefined, clientSecret ? client.ClientSecretBasic(clientSecret) : client.None(), {
-          [client.customFetch]: this.fetch,
+          // openid-client's options are a RequestInit (typed by its own declarations, which differ under the DOM lib)
+          [client.customFetch]: (url, options) => this.fetch(url, options as unknown as RequestInit),
           timeout: UPSTREAM_TIMEOUT_SECONDS,
           ...(issuer.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : {}),
         })

@@ -234,10 +234,7 @@ const MATRIX: Record<string, Entry | Entry[]> = {
     refused: true,
     body: () => ({ name: 'Matrix', issuer: 'https://sso.invalid', client_id: 'portal', domains: ['matrix.example'] }),
   },
-  'GET /api/organizations/{organizationId}/sso-connections': [
-    { expect: ANY_MANAGER_OF_TARGET },
-    { ...OWN, expect: ANY_MANAGER_OF_TARGET },
-  ],
+  'GET /api/organizations/{organizationId}/sso-connections': [{ expect: ANY_MANAGER_OF_TARGET }, { ...OWN, expect: ANY_MANAGER_OF_TARGET }],
   'PATCH /api/organizations/{organizationId}/sso-connections/{connectionId}': {
     expect: ORG_MANAGER_OF_TARGET,
     body: () => ({ name: `Renamed ${randomUUID()}` }),
@@ -299,8 +296,7 @@ async function paramsFor(
         [organization.id, [`${randomUUID()}.example`]],
       );
       params[name] = rows[0]!.id;
-    }
-    else throw new Error(`the matrix has no value for path parameter {${name}} of ${route.key}: add one in paramsFor`);
+    } else throw new Error(`the matrix has no value for path parameter {${name}} of ${route.key}: add one in paramsFor`);
   }
   // a body that names a member (bulk removal): a fresh one in the target
   if (route.key === 'POST /api/members/bulk-remove') extra.memberId = (await world.fresh.member(target)).membershipId;

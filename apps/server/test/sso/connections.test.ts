@@ -31,7 +31,11 @@ beforeAll(async () => {
     EXTERNAL_IDP_NAME: 'Provider AD',
     EXTERNAL_IDP_EMAIL_DOMAINS: 'provider-staff.example',
   });
-  idp.addClient({ client_id: 'portal-noord', client_secret: SECRET, redirect_uris: [`${portal.url}/api/identity/login-external-callback`] });
+  idp.addClient({
+    client_id: 'portal-noord',
+    client_secret: SECRET,
+    redirect_uris: [`${portal.url}/api/identity/login-external-callback`],
+  });
   tree = await buildDealerTree(portal);
   await verifyDomain(portal, tree.dealer.id, 'noord.example');
   await verifyDomain(portal, tree.dealer.id, 'noord-two.example');
@@ -149,13 +153,20 @@ describe('single sign-on connections', () => {
     expect(byUserManager.status).toBe(403);
     const bySibling = await siblingManager.client.post(`/api/organizations/${tree.dealer.id}/sso-connections`, connectionBody());
     expect(bySibling.status).toBe(403);
-    const byRegion = await regionManager.client.patch(`/api/organizations/${tree.dealer.id}/sso-connections/${connectionId}`, { name: 'x' });
+    const byRegion = await regionManager.client.patch(`/api/organizations/${tree.dealer.id}/sso-connections/${connectionId}`, {
+      name: 'x',
+    });
     expect(byRegion.status).toBe(403);
   });
 
   it('refuses a domain not verified at or above the organization: 409 domain_not_verified naming it', async () => {
     for (const domain of ['unverified.example', 'nowhere.example', 'region.example']) {
-      const res = await createConnection(dealerManager.client, tree.dealer.id, connectionBody({ domains: ['noord-two.example', domain] }), 409);
+      const res = await createConnection(
+        dealerManager.client,
+        tree.dealer.id,
+        connectionBody({ domains: ['noord-two.example', domain] }),
+        409,
+      );
       expect(res.body).toMatchObject({ i18NTranslationKey: 'domain_not_verified', params: { domain } });
     }
   });
@@ -163,17 +174,30 @@ describe('single sign-on connections', () => {
   it('one domain, one connection: 409 sso_domain_in_use for another connection’s domain and for EXTERNAL_IDP_EMAIL_DOMAINS', async () => {
     const again = await createConnection(regionManager.client, tree.region.id, connectionBody({ domains: ['noord.example'] }), 409);
     expect(again.body).toMatchObject({ i18NTranslationKey: 'sso_domain_in_use', params: { domain: 'noord.example' } });
-    const configured = await createConnection(dealerManager.client, tree.dealer.id, connectionBody({ domains: ['provider-staff.example'] }), 409);
+    const configured = await createConnection(
+      dealerManager.client,
+      tree.dealer.id,
+      connectionBody({ domains: ['provider-staff.example'] }),
+      409,
+    );
     expect(configured.body).toMatchObject({ i18NTranslationKey: 'sso_domain_in_use', params: { domain: 'provider-staff.example' } });
   });
 
   it('refuses an issuer that is no OpenID provider: 409 sso_discovery_failed, never a 5xx', async () => {
     const closed = `http://127.0.0.1:${await freePort()}`;
     for (const issuer of [closed, `${portal.url}/api/nothing-here`, `${idp.issuer}/other-tenant`]) {
-      const res = await createConnection(dealerManager.client, tree.dealer.id, connectionBody({ issuer, domains: ['noord-two.example'] }), 409);
+      const res = await createConnection(
+        dealerManager.client,
+        tree.dealer.id,
+        connectionBody({ issuer, domains: ['noord-two.example'] }),
+        409,
+      );
       expect(res.body.i18NTranslationKey).toBe('sso_discovery_failed');
     }
-    const invalid = await dealerManager.client.post(`/api/organizations/${tree.dealer.id}/sso-connections`, connectionBody({ issuer: 'ftp://x' }));
+    const invalid = await dealerManager.client.post(
+      `/api/organizations/${tree.dealer.id}/sso-connections`,
+      connectionBody({ issuer: 'ftp://x' }),
+    );
     expect(invalid.status).toBe(400);
     expect(await portal.services.db.query('SELECT 1 FROM sso_connections WHERE $1 = ANY(domains)', ['noord-two.example'])).toMatchObject({
       rowCount: 0,
@@ -189,7 +213,9 @@ describe('single sign-on connections', () => {
     const gone = await dealerManager.client.patch(url, { issuer: `http://127.0.0.1:${await freePort()}` });
     expect(gone.status).toBe(409);
     expect(gone.body.i18NTranslationKey).toBe('sso_discovery_failed');
-    expect((await dealerManager.client.patch(url, { client_secret: null, domains: ['noord.example', 'noord-two.example'] })).status).toBe(204);
+    expect((await dealerManager.client.patch(url, { client_secret: null, domains: ['noord.example', 'noord-two.example'] })).status).toBe(
+      204,
+    );
     const [, connection] = (await list(dealerManager.client, tree.dealer.id)).body;
     expect(connection).toMatchObject({
       name: 'Noord login',
@@ -218,13 +244,23 @@ describe('single sign-on connections', () => {
     }
     // a descendant's connection is not the dealer's: 404 through the dealer
     const regional = await createConnection(regionManager.client, tree.region.id, connectionBody({ domains: ['region.example'] }));
-    expect((await dealerManager.client.delete(`/api/organizations/${tree.dealer.id}/sso-connections/${regional.body.id}`)).status).toBe(404);
-    expect((await dealerManager.client.delete(`/api/organizations/${tree.region.id}/sso-connections/${regional.body.id}`)).status).toBe(204);
+    expect((await dealerManager.client.delete(`/api/organizations/${tree.dealer.id}/sso-connections/${regional.body.id}`)).status).toBe(
+      404,
+    );
+    expect((await dealerManager.client.delete(`/api/organizations/${tree.region.id}/sso-connections/${regional.body.id}`)).status).toBe(
+      204,
+    );
   });
 
   it('DELETE unlinks the connection’s accounts and ends their sessions; “forgot password” then gives them a password', async () => {
     const browser = new Browser(portal.url, idp);
-    idp.addAccount({ sub: 'noord-farmer', email: 'farmer@noord.example', email_verified: true, given_name: 'Fenna', family_name: 'Farmer' });
+    idp.addAccount({
+      sub: 'noord-farmer',
+      email: 'farmer@noord.example',
+      email_verified: true,
+      given_name: 'Fenna',
+      family_name: 'Farmer',
+    });
     // the provider knows the portal as a confidential client: the secret again
     const url = `/api/organizations/${tree.dealer.id}/sso-connections/${connectionId}`;
     expect((await dealerManager.client.patch(url, { client_secret: SECRET })).status).toBe(204);

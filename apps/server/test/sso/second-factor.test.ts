@@ -19,7 +19,11 @@ let codes: string[] = [];
 beforeAll(async () => {
   idp = await startDealerIdp();
   portal = await startPortal(NO_LOGIN_LIMITS);
-  idp.addClient({ client_id: 'portal', client_secret: 'dealer-secret-0123456789abcdef', redirect_uris: [`${portal.url}/api/identity/login-external-callback`] });
+  idp.addClient({
+    client_id: 'portal',
+    client_secret: 'dealer-secret-0123456789abcdef',
+    redirect_uris: [`${portal.url}/api/identity/login-external-callback`],
+  });
   tree = await buildDealerTree(portal);
   await verifyDomain(portal, tree.dealer.id, 'mfa.example');
   dealerManager = await createPerson(portal, tree.dealer, 'chief@other.example', { manager: 'organization' });

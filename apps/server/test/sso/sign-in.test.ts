@@ -3,7 +3,16 @@ import { startDealerIdp, type DealerIdp } from '../support/dealer-idp.js';
 import { NO_LOGIN_LIMITS, startPortal, type TestPortal } from '../support/portal.js';
 import { login } from '../support/sign-in.js';
 import { DCR_TOKEN, discover, redeemCode, registerClient, startAuthorization } from '../oidc/support.js';
-import { Browser, buildDealerTree, createConnection, createPerson, PASSWORD, verifyDomain, type DealerTree, type Person } from './support.js';
+import {
+  Browser,
+  buildDealerTree,
+  createConnection,
+  createPerson,
+  PASSWORD,
+  verifyDomain,
+  type DealerTree,
+  type Person,
+} from './support.js';
 
 /**
  * Signing in through a dealer's connection end to end (docs/dealer-identity.md, "Single sign-on
@@ -120,7 +129,9 @@ describe('signing in through a connection', () => {
     // and the dealer's provider cannot sign them in either: their account is not of its subtree
     const b = browser();
     const landing = await b.signInAt(`${portal.url}/api/identity/challenge-external-login?connection=${noord}`, 'sub-buur');
-    expect(await b.loginError(landing)).toEqual(expect.objectContaining({ error: 'sso_no_account', params: { connection: 'Noord Entra ID' } }));
+    expect(await b.loginError(landing)).toEqual(
+      expect.objectContaining({ error: 'sso_no_account', params: { connection: 'Noord Entra ID' } }),
+    );
     const { rows } = await portal.services.db.query<{ external_idp: string | null }>('SELECT external_idp FROM users WHERE id = $1', [
       neighbour.userId,
     ]);
@@ -150,7 +161,9 @@ describe('signing in through a connection', () => {
   it('without just in time, an unknown address of the domain is refused with sso_no_account naming the connection', async () => {
     const b = browser();
     const landing = await b.signIn('stranger@noord.example', 'sub-stranger');
-    expect(await b.loginError(landing)).toEqual(expect.objectContaining({ error: 'sso_no_account', params: { connection: 'Noord Entra ID' } }));
+    expect(await b.loginError(landing)).toEqual(
+      expect.objectContaining({ error: 'sso_no_account', params: { connection: 'Noord Entra ID' } }),
+    );
     expect((await portal.services.db.query(`SELECT 1 FROM users WHERE email = 'stranger@noord.example'`)).rowCount).toBe(0);
   });
 
@@ -226,11 +239,16 @@ describe('signing in through a connection', () => {
       accept_agreement: true,
     });
     expect(accepted.status, accepted.text).toBe(204);
-    const { rows } = await portal.services.db.query<{ external_idp: string }>(`SELECT external_idp FROM users WHERE email = 'registrant@noord.example'`);
+    const { rows } = await portal.services.db.query<{ external_idp: string }>(
+      `SELECT external_idp FROM users WHERE email = 'registrant@noord.example'`,
+    );
     expect(rows[0]!.external_idp).toBe(noord);
     // the web app's next step (apps/web/src/features/invitations/lib/registration.ts externalLoginUrl)
     const b = browser();
-    const landing = await b.signInAt(`${portal.url}/api/identity/challenge-external-login?returnUrl=%2F&invitationLogin=${id}`, 'sub-registrant');
+    const landing = await b.signInAt(
+      `${portal.url}/api/identity/challenge-external-login?returnUrl=%2F&invitationLogin=${id}`,
+      'sub-registrant',
+    );
     expect(landing.pathname).toBe('/');
     expect((await b.portal.get('/api/identity/user-info')).body).toMatchObject({ email: 'registrant@noord.example', firstName: 'Rita' });
     expect(idp.loginHints).toContain('registrant@noord.example');
@@ -263,6 +281,8 @@ describe('signing in through a connection', () => {
     const landing = await b.signInAt(`${portal.url}/api/identity/challenge-external-login?connection=${jit}`, 'sub-new');
     expect((await b.loginError(landing)).error).toBe('sso_email_not_confirmed');
     await verifyDomain(portal, tree.dealer.id, 'jit.example');
-    expect((await portal.client().post('/api/identity/email-login', { email: 'new.person@jit.example' })).body.external_login).toContain(jit);
+    expect((await portal.client().post('/api/identity/email-login', { email: 'new.person@jit.example' })).body.external_login).toContain(
+      jit,
+    );
   });
 });

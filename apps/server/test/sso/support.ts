@@ -135,7 +135,10 @@ export class Browser {
     const page = await this.follow(challengeUrl);
     expect(page.url.startsWith(`${this.dealer.issuer}/interaction/`), `${page.url} ${page.res?.text ?? ''}`).toBe(true);
     expect(page.res?.text).toContain('name="account"');
-    const posted = await this.idp.request('POST', page.url, { raw: `account=${encodeURIComponent(account)}`, contentType: 'application/x-www-form-urlencoded' });
+    const posted = await this.idp.request('POST', page.url, {
+      raw: `account=${encodeURIComponent(account)}`,
+      contentType: 'application/x-www-form-urlencoded',
+    });
     expect(posted.status, posted.text).toBe(303);
     const back = await this.follow(new URL(posted.headers.get('location')!, this.dealer.issuer).toString());
     return new URL(back.url);

@@ -78,7 +78,9 @@ function memoryAdapter(stores: Map<string, Map<string, { payload: AdapterPayload
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Start a dealer's identity provider on 127.0.0.1 (a free port unless given). */
-export async function startDealerIdp(options: { accounts?: DealerAccount[]; clients?: DealerClient[]; port?: number } = {}): Promise<DealerIdp> {
+export async function startDealerIdp(
+  options: { accounts?: DealerAccount[]; clients?: DealerClient[]; port?: number } = {},
+): Promise<DealerIdp> {
   const port = options.port ?? (await freePort());
   const issuer = `http://127.0.0.1:${port}`;
   const accounts = new Map<string, DealerAccount>();
@@ -113,7 +115,7 @@ export async function startDealerIdp(options: { accounts?: DealerAccount[]; clie
     },
   });
   provider.on('authorization.accepted', (ctx) => {
-    const hint = (ctx.oidc.params as Record<string, unknown> | undefined)?.login_hint;
+    const hint = ctx.oidc.params?.login_hint;
     if (typeof hint === 'string') loginHints.push(hint);
   });
 
@@ -137,7 +139,8 @@ export async function startDealerIdp(options: { accounts?: DealerAccount[]; clie
     }
     if (details.prompt.name === 'consent') {
       const grant = new provider.Grant({ accountId: details.session!.accountId, clientId: String(details.params.client_id) });
-      grant.addOIDCScope(String(details.params.scope ?? 'openid'));
+      const scope = details.params.scope;
+      grant.addOIDCScope(typeof scope === 'string' ? scope : 'openid');
       await provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
       return;
     }

@@ -23,8 +23,13 @@ export const externalLoginRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; externalLo
   const cookieOptions = { path: EXTERNAL_CALLBACK_PATH, httpOnly: true, sameSite: 'lax' as const, secure: services.config.isHttps };
 
   /** Where a refused or a tested sign-in goes: the login page with its error record, or back to the web app. */
-  const refused = (request: FastifyRequest, reply: FastifyReply, outcome: Exclude<ChallengeOutcome | CallbackOutcome, { loginId: string }>) => {
-    if (outcome.kind === 'error') return redirectToError(oidc.errors, request, reply, 'login', outcome.key, outcome.description, outcome.params);
+  const refused = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    outcome: Exclude<ChallengeOutcome | CallbackOutcome, { loginId: string }>,
+  ) => {
+    if (outcome.kind === 'error')
+      return redirectToError(oidc.errors, request, reply, 'login', outcome.key, outcome.description, outcome.params);
     return reply.header('cache-control', 'no-store').redirect(outcome.url, 303);
   };
 

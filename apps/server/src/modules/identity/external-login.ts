@@ -26,8 +26,7 @@ import type { UpstreamAccounts } from './upstream-link.js';
 export type ChallengeOutcome = { kind: 'redirect'; url: string; loginId: string } | Failure;
 
 type Failure =
-  | { kind: 'error'; key: ErrorKey; params: Record<string, string> | null; description: string | null }
-  | { kind: 'redirect'; url: string };
+  { kind: 'error'; key: ErrorKey; params: Record<string, string> | null; description: string | null } | { kind: 'redirect'; url: string };
 
 export type CallbackOutcome =
   | Failure
@@ -95,7 +94,8 @@ export class ExternalLogin {
       const invitation = await q.findInvitationAddress(db, input.invitationLogin);
       if (invitation) {
         loginHint ??= invitation.email;
-        const route = (await routing.route(invitation.email)) ?? (await routing.forInvitation(invitation.email, invitation.organization_path));
+        const route =
+          (await routing.route(invitation.email)) ?? (await routing.forInvitation(invitation.email, invitation.organization_path));
         connectionId = route?.id ?? null;
       }
     }
@@ -110,7 +110,12 @@ export class ExternalLogin {
       start = await found.idp.start({ loginHint, ...(test ? { prompt: 'login' as const } : {}) });
     } catch (err) {
       log.warn({ err, connection: found.connection.id }, 'external identity provider unavailable');
-      return this.failure(test, test ? 'sso_discovery_failed' : 'external_login_failed', null, 'The external identity provider could not be reached.');
+      return this.failure(
+        test,
+        test ? 'sso_discovery_failed' : 'external_login_failed',
+        null,
+        'The external identity provider could not be reached.',
+      );
     }
     const record: ExternalLoginRecord = {
       state: start.state,
@@ -161,7 +166,10 @@ export class ExternalLogin {
       dryRun: test !== null,
     });
     if (!outcome.ok) {
-      const description = outcome.error === 'external_login_failed' ? 'No portal account is linked to this identity. Ask your administrator for an invitation.' : null;
+      const description =
+        outcome.error === 'external_login_failed'
+          ? 'No portal account is linked to this identity. Ask your administrator for an invitation.'
+          : null;
       return this.failure(test, outcome.error, connection.configured ? null : { connection: connection.name }, description);
     }
     if (test) return { kind: 'redirect', url: withResult(test.returnPath, { sso_test: 'ok', sso_test_email: outcome.email }) };
@@ -188,7 +196,8 @@ export class ExternalLogin {
   private assertMayTest(user: SessionUser | null, connection: ConnectionInfo): string {
     if (!user) throw new AppError('unauthorized');
     const path = user.organizationPath;
-    const related = path !== null && (isPathInSubtree(path, connection.organizationPath) || isPathInSubtree(connection.organizationPath, path));
+    const related =
+      path !== null && (isPathInSubtree(path, connection.organizationPath) || isPathInSubtree(connection.organizationPath, path));
     if (!user.organizationManager || !related) throw new AppError('forbidden');
     return user.id;
   }

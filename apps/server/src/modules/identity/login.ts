@@ -1,4 +1,10 @@
-import { safeReturnPath, type ContextResponse, type ErrorMessage, type LoginConsentResponse, type LogoutResponse } from '@partner-portal/contracts';
+import {
+  safeReturnPath,
+  type ContextResponse,
+  type ErrorMessage,
+  type LoginConsentResponse,
+  type LogoutResponse,
+} from '@partner-portal/contracts';
 import type { SqlStatement } from '../../db/sql.js';
 import { hashPassword, verifyPassword } from '../../password-hashing.js';
 import { AppError } from '../../http/problem.js';

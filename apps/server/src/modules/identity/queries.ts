@@ -191,7 +191,10 @@ export async function insertFederatedMember(
 }
 
 /** The address and organization of an invitation (the invitation page's way to its sign-in: external-login.ts), or undefined. */
-export async function findInvitationAddress(db: Queryable, invitationId: string): Promise<{ email: string; organization_path: string } | undefined> {
+export async function findInvitationAddress(
+  db: Queryable,
+  invitationId: string,
+): Promise<{ email: string; organization_path: string } | undefined> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(invitationId)) return undefined;
   const { rows } = await db.query<{ email: string; organization_path: string }>(
     'SELECT i.email, o.path AS organization_path FROM invitations i JOIN organizations o ON o.id = i.organization_id WHERE i.id = $1',

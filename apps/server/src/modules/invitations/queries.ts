@@ -166,7 +166,17 @@ export async function insertUser(
   const { rows } = await db.query<{ id: string }>(
     `INSERT INTO users (email, first_name, last_name, language_code, password_hash, external_idp, external_subject, newsletter_opt_in, is_developer, terms_accepted_at, password_changed_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now(), CASE WHEN $5::text IS NULL THEN NULL ELSE now() END) RETURNING id`,
-    [u.email, u.firstName, u.lastName, u.languageCode, u.passwordHash, u.externalIdp, u.externalSubject ?? null, u.newsletter, u.isDeveloper],
+    [
+      u.email,
+      u.firstName,
+      u.lastName,
+      u.languageCode,
+      u.passwordHash,
+      u.externalIdp,
+      u.externalSubject ?? null,
+      u.newsletter,
+      u.isDeveloper,
+    ],
   );
   return rows[0]!.id;
 }

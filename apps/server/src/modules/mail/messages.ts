@@ -214,8 +214,7 @@ interface SsoTexts {
 const SSO_TEXTS: Record<UserLanguage, SsoTexts> = {
   en: {
     subject: 'A single sign-on connection was added to {{organizationName}}',
-    intro:
-      '{{actorName}} connected the identity provider “{{connectionName}}” ({{issuer}}) to {{organizationName}} on the Partner Portal.',
+    intro: '{{actorName}} connected the identity provider “{{connectionName}}” ({{issuer}}) to {{organizationName}} on the Partner Portal.',
     effect:
       'People of {{organizationName}} and its sub-organizations with an address of {{domains}} now sign in there instead of with a password.',
     check: 'If you did not expect this, review the connection in the organization’s settings.',
@@ -259,8 +258,7 @@ const SSO_TEXTS: Record<UserLanguage, SsoTexts> = {
   },
   'pt-BR': {
     subject: 'Uma conexão de login único foi adicionada a {{organizationName}}',
-    intro:
-      '{{actorName}} conectou o provedor de identidade “{{connectionName}}” ({{issuer}}) a {{organizationName}} no Partner Portal.',
+    intro: '{{actorName}} conectou o provedor de identidade “{{connectionName}}” ({{issuer}}) a {{organizationName}} no Partner Portal.',
     effect:
       'Pessoas de {{organizationName}} e de suas suborganizações com um endereço de {{domains}} agora entram por lá em vez de usar uma senha.',
     check: 'Se você não esperava por isso, revise a conexão nas configurações da organização.',

@@ -93,12 +93,10 @@ export class SsoProviders {
   }
 
   private rootOrganization(): Promise<{ id: string; path: string }> {
-    this.root ??= q
-      .rootOrganization(this.deps.db)
-      .catch((err: unknown) => {
-        this.root = null;
-        throw err;
-      });
+    this.root ??= q.rootOrganization(this.deps.db).catch((err: unknown) => {
+      this.root = null;
+      throw err;
+    });
     return this.root;
   }
 }

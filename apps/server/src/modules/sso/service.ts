@@ -39,8 +39,18 @@ export interface ConnectionInput {
 export type ConnectionPatch = Partial<ConnectionInput>;
 
 /** What the audit log keeps of a connection (never its secret). */
-function described(c: { name: string; issuer: string; client_id: string; domains: readonly string[]; just_in_time: boolean }, hasSecret: boolean) {
-  return { name: c.name, issuer: c.issuer, client_id: c.client_id, domains: [...c.domains], just_in_time: c.just_in_time, has_client_secret: hasSecret };
+function described(
+  c: { name: string; issuer: string; client_id: string; domains: readonly string[]; just_in_time: boolean },
+  hasSecret: boolean,
+) {
+  return {
+    name: c.name,
+    issuer: c.issuer,
+    client_id: c.client_id,
+    domains: [...c.domains],
+    just_in_time: c.just_in_time,
+    has_client_secret: hasSecret,
+  };
 }
 
 function change(org: OrganizationRow, action: string, targetId: string, before?: unknown, after?: unknown): AuditChange {
@@ -144,7 +154,13 @@ export class SsoConnections {
     let sealed = row.client_secret_sealed;
     if (secretChanged) sealed = clientSecret ? await seal(secrets.keyEncryption, CLIENT_SECRET_PURPOSE, clientSecret) : null;
     if (secretChanged || next.issuer !== row.issuer || next.client_id !== row.client_id) {
-      await this.discover({ id: row.id, name: next.name, issuer: next.issuer, clientId: next.client_id, clientSecret: clientSecret ?? null });
+      await this.discover({
+        id: row.id,
+        name: next.name,
+        issuer: next.issuer,
+        clientId: next.client_id,
+        clientSecret: clientSecret ?? null,
+      });
     }
     await db.transaction(async (tx) => {
       await q.lockConnections(tx);
