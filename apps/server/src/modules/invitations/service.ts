@@ -131,7 +131,8 @@ export class Invitations {
     }
     // an address a single sign-on connection (or EXTERNAL_IDP_EMAIL_DOMAINS) serves for this
     // organization accepts by signing in there (modules/sso/routing.ts)
-    const isExternal = input.is_external_identity_provider === true || (await this.deps.routing.forInvitation(email, org.path)) !== null;
+    const isExternal =
+      input.is_external_identity_provider === true || (await this.deps.routing.forInvitation(email, org.path, tx)) !== null;
     const id = await q.insertInvitation(tx, {
       organizationId: org.id,
       email,

@@ -1,6 +1,6 @@
 import { emailDomain } from '@partner-portal/contracts';
 import type { Config } from '../../config.js';
-import type { Database } from '../../db/client.js';
+import type { Database, Queryable } from '../../db/client.js';
 import type { SessionCache } from '../../http/session-cache.js';
 import { EXTERNAL_IDP_ID } from '../../oidc/upstream.js';
 import { isPathInSubtree } from '../scope/access.js';
@@ -49,8 +49,8 @@ export class SsoRouting {
   }
 
   /** Whether any connection exists: from this instance's cache while it holds the answer. */
-  async anyConnection(): Promise<boolean> {
-    const { cache, db } = this.deps;
+  async anyConnection(db: Queryable = this.deps.db): Promise<boolean> {
+    const { cache } = this.deps;
     const cached = cache?.get(CONNECTIONS_CACHE_GROUP);
     if (cached !== undefined) return cached;
     const ticket = cache?.ticket() ?? 0;
@@ -89,13 +89,14 @@ export class SsoRouting {
   /**
    * The provider at which an invitation of an address into the organization at `organizationPath`
    * is accepted, or null: a connection that serves the address's domain above or at that
-   * organization, or the EXTERNAL_IDP_* provider for its domains.
+   * organization, or the EXTERNAL_IDP_* provider for its domains. `db`: the caller's transaction
+   * when it asks inside one (the embedded database has a single connection).
    */
-  async forInvitation(email: string, organizationPath: string): Promise<SsoRoute | null> {
+  async forInvitation(email: string, organizationPath: string, db: Queryable = this.deps.db): Promise<SsoRoute | null> {
     const { externalIdp } = this.deps.config;
     if (externalIdp?.emailDomains.includes(emailDomain(email))) return { id: EXTERNAL_IDP_ID, name: externalIdp.name };
-    if (!(await this.anyConnection())) return null;
-    const serving = await q.connectionServing(this.deps.db, emailDomain(email));
+    if (!(await this.anyConnection(db))) return null;
+    const serving = await q.connectionServing(db, emailDomain(email));
     return serving && isPathInSubtree(serving.organization_path, organizationPath) ? { id: serving.id, name: serving.name } : null;
   }
 }
