@@ -97,7 +97,11 @@ export async function startDealerIdp(
     conformIdTokenClaims: false,
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
-    cookies: { keys: ['dealer-idp-cookie-key-for-tests'] },
+    // its own cookie names: a browser shares cookies across the ports of 127.0.0.1, and the portal's provider uses the defaults
+    cookies: {
+      keys: ['dealer-idp-cookie-key-for-tests'],
+      names: { session: '_dealer_session', interaction: '_dealer_interaction', resume: '_dealer_interaction_resume' },
+    },
     pkce: { required: () => true },
     findAccount: (_ctx, id) => {
       const account = accounts.get(id);
