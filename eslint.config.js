@@ -39,6 +39,7 @@ const SERVER_LAYERS = [
   ['modules/organizations', 'modules/service-accounts'],
   ['modules/members', 'modules/portal', 'modules/developer'],
   ['modules/factors'],
+  ['modules/sso'],
   ['modules/identity'],
   ['modules/invitations'],
   ['modules/scim'],

@@ -44,6 +44,7 @@ import { serviceAccountLookups } from './modules/service-accounts/queries.js';
 import { serviceAccountRoutes } from './modules/service-accounts/routes.js';
 import { sessionRoutes } from './modules/sessions/routes.js';
 import { clientCredentialsToken } from './oidc/service-account-clients.js';
+import { ssoRoutes } from './modules/sso/routes.js';
 import { registerWebApp } from './modules/web/static.js';
 import { registerScim, SCIM_PREFIX, sendScimError } from './modules/scim/routes.js';
 import { scimTokenRoutes } from './modules/scim/token-routes.js';
@@ -212,7 +213,13 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   const modules = createModuleServices(services, oidc);
   app.decorate('modules', modules);
   const { access, factors } = modules;
-  await app.register(identityRoutes, { oidc, access, secondStep: factors.secondStep });
+  await app.register(identityRoutes, {
+    oidc,
+    access,
+    secondStep: factors.secondStep,
+    routing: modules.ssoRouting,
+    externalLogin: modules.externalLogin,
+  });
   await app.register(organizationRoutes, { organizations: modules.organizations });
   await app.register(organizationDetailsRoutes, { organizationDetails: modules.organizationDetails });
   await app.register(invitationRoutes, { invitations: modules.invitations, invitationAcceptance: modules.invitationAcceptance });
@@ -228,6 +235,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(serviceAccountRoutes, { serviceAccounts: modules.serviceAccounts });
   await app.register(scimTokenRoutes, { scimTokens: modules.scimTokens });
   await registerScim(app, { scimTokens: modules.scimTokens, scimUsers: modules.scimUsers });
+  await app.register(ssoRoutes, { ssoConnections: modules.ssoConnections });
 
   await registerWebApp(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);
   return app;

@@ -80,6 +80,7 @@ export const ERRORS = {
     status: 400,
     title: '{{connection}} signed you in, but no portal account belongs to this address. Ask your administrator for an invitation',
   },
+  account_deactivated: { status: 400, title: 'This account has been deactivated. Ask your administrator' },
   access_request_not_pending: { status: 409, title: 'This request has already been answered' },
 
   // service accounts

@@ -88,6 +88,8 @@ export const errorMessageSchema = z.object({
   redirect_uri: z.string().nullable(),
   response_mode: z.string().nullable(),
   client_id: z.string().nullable(),
+  /** the values the error's translation names, e.g. {connection}: the single sign-on connection's name (beyond the specification) */
+  params: z.record(z.string(), z.string()).optional(),
 });
 export type ErrorMessage = z.infer<typeof errorMessageSchema>;
 

@@ -113,7 +113,7 @@ describe('a provisioned member of an identity provider’s domain', () => {
     expect(refused.landing).toContain('loginError');
     const errorId = new URL(refused.landing).searchParams.get('loginError');
     const record = await portal.client().get(`/api/identity/login-error?errorId=${encodeURIComponent(errorId ?? '')}`);
-    expect(record.body.error_description).toMatch(/deactivated/);
+    expect(record.body.error).toBe('account_deactivated');
     expect((await refused.browser.get('/api/identity/user-info')).status).toBe(401);
 
     await scim.patch(`/Users/${created.body.id}`, patchOp({ op: 'Replace', path: 'active', value: 'True' }));

@@ -42,6 +42,7 @@ describe('anti-forgery header', () => {
         domain: 'dealer.example',
         serviceAccountId: randomUUID(),
         tokenId: randomUUID(),
+        connectionId: randomUUID(),
       });
       for (const header of [undefined, '0', 'true']) {
         const res = await admin.request(route.method, path, {

@@ -52,6 +52,25 @@ export async function findInvitation(db: Queryable, id: string, options: { forUp
   return rows[0] ?? null;
 }
 
+/**
+ * The live pending invitation of an address into the subtree at `path` (a sign-in through a
+ * single sign-on connection accepts it: acceptance.ts), the oldest first; `forUpdate` locks it.
+ */
+export async function findPendingInSubtree(
+  db: Queryable,
+  email: string,
+  path: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<InvitationRow | null> {
+  const { rows } = await db.query<InvitationRow>(
+    `SELECT ${COLUMNS} FROM invitations i JOIN organizations o ON o.id = i.organization_id
+     WHERE lower(i.email) = lower($1) AND i.state = 'PENDING' AND i.expires_at > now() AND ${subtreeCondition('o.path', '$2')}
+     ORDER BY i.created_at LIMIT 1${options.forUpdate ? ' FOR UPDATE OF i' : ''}`,
+    [email, path],
+  );
+  return rows[0] ?? null;
+}
+
 /** SQL of the live pending invitations of the organization $1, unordered. */
 export const PENDING_INVITATIONS_OF_SQL = `SELECT ${COLUMNS} FROM invitations i JOIN organizations o ON o.id = i.organization_id
    WHERE i.organization_id = $1 AND i.state = 'PENDING' AND i.expires_at > now()`;
@@ -144,14 +163,26 @@ export async function insertUser(
     languageCode: string;
     passwordHash: string | null;
     externalIdp: string | null;
+    /** the provider's `sub`, when the account is made by a sign-in there */
+    externalSubject?: string | null;
     newsletter: boolean;
     isDeveloper: boolean;
   },
 ): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO users (email, first_name, last_name, language_code, password_hash, external_idp, newsletter_opt_in, is_developer, terms_accepted_at, password_changed_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now(), CASE WHEN $5::text IS NULL THEN NULL ELSE now() END) RETURNING id`,
-    [u.email, u.firstName, u.lastName, u.languageCode, u.passwordHash, u.externalIdp, u.newsletter, u.isDeveloper],
+    `INSERT INTO users (email, first_name, last_name, language_code, password_hash, external_idp, external_subject, newsletter_opt_in, is_developer, terms_accepted_at, password_changed_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now(), CASE WHEN $5::text IS NULL THEN NULL ELSE now() END) RETURNING id`,
+    [
+      u.email,
+      u.firstName,
+      u.lastName,
+      u.languageCode,
+      u.passwordHash,
+      u.externalIdp,
+      u.externalSubject ?? null,
+      u.newsletter,
+      u.isDeveloper,
+    ],
   );
   return rows[0]!.id;
 }

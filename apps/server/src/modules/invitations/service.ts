@@ -2,7 +2,6 @@ import { timingSafeEqual } from 'node:crypto';
 import {
   DEFAULT_USER_LANGUAGE,
   displayName,
-  emailDomain,
   isDomainAllowed,
   rightsNotHeld,
   type Invitation,
@@ -20,6 +19,7 @@ import { pgErrorCode } from '../../db/errors.js';
 import { assertInSubtree, requireRole } from '../scope/access.js';
 import { listEmailDomains } from '../organizations/queries.js';
 import { organizationForActor } from '../scope/service.js';
+import type { SsoRouting } from '../sso/routing.js';
 import * as q from './queries.js';
 import type { InvitationRow } from './queries.js';
 
@@ -95,7 +95,7 @@ async function assertMayRenew(tx: Queryable, email: string): Promise<void> {
  * e-mailed, read by the link's holder, resent and revoked.
  */
 export class Invitations {
-  constructor(private readonly deps: { db: Database; config: Config; mailer: Mailer }) {}
+  constructor(private readonly deps: { db: Database; config: Config; mailer: Mailer; routing: SsoRouting }) {}
 
   /**
    * Make one invitation in the caller's transaction, with every rule of inviting one address (the
@@ -131,8 +131,10 @@ export class Invitations {
       };
       throw new RefusedChange('cannot_grant_rights_not_held', attempted, { messages: notHeld, params: { rights: notHeld.join(', ') } });
     }
+    // an address a single sign-on connection (or EXTERNAL_IDP_EMAIL_DOMAINS) serves for this
+    // organization accepts by signing in there (modules/sso/routing.ts)
     const isExternal =
-      input.is_external_identity_provider === true || (config.externalIdp?.emailDomains ?? []).includes(emailDomain(email));
+      input.is_external_identity_provider === true || (await this.deps.routing.forInvitation(email, org.path, tx)) !== null;
     const id = await q.insertInvitation(tx, {
       organizationId: org.id,
       email,
@@ -238,7 +240,13 @@ export class Invitations {
     const { db } = this.deps;
     const row = await q.findInvitation(db, invitationId);
     if (!row || (code !== undefined && !codeMatches(row, code))) throw new AppError('unknown_invitation');
-    return toInvitationWithOrg(row);
+    const invitation = toInvitationWithOrg(row);
+    // made before a connection served its address: it is accepted there now (acceptance.ts), and
+    // the page of external identities shows it
+    if (row.state === 'PENDING' && !row.is_external_identity_provider) {
+      invitation.is_external_identity_provider = (await this.deps.routing.forInvitation(row.email, row.organization_path)) !== null;
+    }
+    return invitation;
   }
 
   /** Send a pending invitation again with a new code (the old link stops working). */
@@ -277,13 +285,11 @@ export class Invitations {
   }
 
   /** E-mail an invitation's link with its code, in the invitation's language. */
-  private async send(
-    row: { id: string; email: string; language_code: string; is_external_identity_provider: boolean; organization_name: string },
-    code: string,
-    inviterName: string,
-  ): Promise<void> {
-    const { config, mailer } = this.deps;
-    const link = invitationLink(config, { id: row.id, isExternal: row.is_external_identity_provider, language: row.language_code }, code);
+  private async send(row: InvitationRow, code: string, inviterName: string): Promise<void> {
+    const { config, mailer, routing } = this.deps;
+    // a connection that serves the address since the invitation was made: its sign-in accepts it
+    const isExternal = row.is_external_identity_provider || (await routing.forInvitation(row.email, row.organization_path)) !== null;
+    const link = invitationLink(config, { id: row.id, isExternal, language: row.language_code }, code);
     await mailer.send({
       to: row.email,
       kind: 'invitation',
@@ -292,7 +298,7 @@ export class Invitations {
         link,
         organizationName: row.organization_name,
         inviterName,
-        isExternal: row.is_external_identity_provider,
+        isExternal,
       }),
     });
   }
