@@ -38,6 +38,7 @@ import { organizationRoutes } from './modules/organizations/routes.js';
 import { portalRoutes } from './modules/portal/routes.js';
 import { sessionRoutes } from './modules/sessions/routes.js';
 import { registerWebApp } from './modules/web/static.js';
+import { webhookRoutes } from './modules/webhooks/routes.js';
 import type { Services } from './services.js';
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
@@ -192,6 +193,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(auditRoutes, { auditTrail: modules.auditTrail });
   await app.register(developerRoutes, { developerExport: modules.developerExport });
   await app.register(factorRoutes, { oidc, factors });
+  await app.register(webhookRoutes, { webhooks: modules.webhooks });
 
   await registerWebApp(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);
   return app;

@@ -11,6 +11,7 @@ import { Organizations } from './modules/organizations/service.js';
 import { TreeCache } from './modules/organizations/tree-cache.js';
 import { Portal } from './modules/portal/service.js';
 import { AccountAccess, SessionList } from './modules/sessions/service.js';
+import { Webhooks } from './modules/webhooks/service.js';
 import type { Oidc } from './oidc/runtime.js';
 import type { Services } from './services.js';
 
@@ -32,10 +33,11 @@ export interface ModuleServices {
   invitations: Invitations;
   invitationAcceptance: InvitationAcceptance;
   bulkInvitations: BulkInvitations;
+  webhooks: Webhooks;
 }
 
 export function createModuleServices(services: Services, oidc: Oidc): ModuleServices {
-  const { db, config, log, mailer, sessions, metrics } = services;
+  const { db, config, log, mailer, sessions, metrics, secrets } = services;
   const access = new AccountAccess({ log, oidc });
   const treeCache = new TreeCache((hit) => metrics.cacheLookup('organization_tree', hit));
   const members = new Members({ db, sessions, access });
@@ -54,5 +56,6 @@ export function createModuleServices(services: Services, oidc: Oidc): ModuleServ
     invitations,
     invitationAcceptance: new InvitationAcceptance({ db }),
     bulkInvitations: new BulkInvitations({ db, log, invitations, members }),
+    webhooks: new Webhooks({ db, config, keyEncryption: secrets.keyEncryption }),
   };
 }
