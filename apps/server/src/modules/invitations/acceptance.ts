@@ -9,6 +9,7 @@ import * as q from './queries.js';
 import { passwordProblems } from '../identity/password-policy.js';
 import { EXTERNAL_IDP_ID } from '../../oidc/upstream.js';
 import { codeMatches } from './service.js';
+import { memberEventData, recordEvent } from '../webhooks/outbox.js';
 
 /**
  * Accepting an invitation (anyone with the link's code): a native account registers with a
@@ -134,6 +135,29 @@ export class InvitationAcceptance {
             after: { state: 'ACCEPTED', user_id: userId, membership_id: membershipId, external: isExternal, rights },
           },
         );
+        const organization = { id: inv.organization_id, path: inv.organization_path };
+        await recordEvent(tx, {
+          type: 'invitation.accepted',
+          organization,
+          data: { invitation_id: inv.id, email_address: inv.email, member_id: membershipId, user_id: userId },
+        });
+        await recordEvent(tx, {
+          type: 'member.created',
+          organization,
+          data: {
+            ...memberEventData({
+              membership_id: membershipId,
+              user_id: userId,
+              email: inv.email,
+              first_name: input.first_name.trim(),
+              last_name: input.last_name.trim(),
+              language_code: input.language_code,
+              rights,
+            }),
+            source: 'invitation',
+            invitation_id: inv.id,
+          },
+        });
       });
     } catch (err) {
       if (pgErrorCode(err) === '23505') throw new AppError('email_address_already_exists');

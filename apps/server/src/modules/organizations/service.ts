@@ -10,6 +10,7 @@ import * as q from './queries.js';
 import { findOrganizationById, type OrganizationRow } from '../scope/queries.js';
 import { organizationForActor } from '../scope/service.js';
 import type { TreeCache } from './tree-cache.js';
+import { recordEvent } from '../webhooks/outbox.js';
 
 /**
  * Organizations (docs/product.md, "People, organizations and invitations" and "Flows and states" and "Roles and rights"). organizationManagers create sub-organizations under any
@@ -49,6 +50,15 @@ function childPath(parentPath: string, name: string): string {
   const segment = organizationPathSegment(name);
   if (!segment) throw AppError.validation({ name: 'invalid_path_characters' });
   return `${parentPath}/${segment}`;
+}
+
+/** An organization's change for its webhooks (docs/integrations.md, "Webhooks"), in the change's transaction. */
+function recordOrganizationUpdated(tx: Queryable, org: OrganizationRow, changed: string[]): Promise<number> {
+  return recordEvent(tx, {
+    type: 'organization.updated',
+    organization: org,
+    data: { name: org.name, path: org.path, parent_id: org.parent_id, changed },
+  });
 }
 
 function unique<T>(values: T[]): T[] {
@@ -129,6 +139,7 @@ export class Organizations {
             can_create_sub_organization: canCreate,
           }),
         );
+        await recordEvent(tx, { type: 'organization.created', organization: { id, path }, data: { name, path, parent_id: parent.id } });
         return { id };
       });
     } catch (err) {
@@ -159,6 +170,8 @@ export class Organizations {
           actor,
           organizationChange({ id: org.id, path }, 'organization.update', { name: org.name, path: org.path }, { name, path }),
         );
+        const changed = [...(name !== org.name ? ['name'] : []), ...(path !== org.path ? ['path'] : [])];
+        if (changed.length) await recordOrganizationUpdated(tx, { ...org, name, path }, changed);
       });
     } catch (err) {
       mapUniquePath(err);
@@ -197,6 +210,7 @@ export class Organizations {
           },
         ),
       );
+      await recordOrganizationUpdated(tx, org, ['apps']);
     });
   }
 
@@ -225,6 +239,7 @@ export class Organizations {
           { can_create_sub_organization: value, sub_organization_can_have_children: value, cascaded_to_descendants: !value },
         ),
       );
+      await recordOrganizationUpdated(tx, org, ['can_create_sub_organization']);
     });
   }
 
@@ -244,6 +259,12 @@ export class Organizations {
           targetType: 'organization',
           targetId: org.id,
           before: { name: org.name, path: org.path },
+        });
+        // after the delete: the organization's own webhooks are gone with it, its ancestors' hear it
+        await recordEvent(tx, {
+          type: 'organization.deleted',
+          organization: org,
+          data: { name: org.name, path: org.path, parent_id: org.parent_id },
         });
       });
     } catch (err) {
@@ -283,6 +304,7 @@ export class Organizations {
           { allowed_email_domains: after },
         ),
       );
+      await recordOrganizationUpdated(tx, org, ['allowed_email_domains']);
     });
   }
 }
