@@ -226,6 +226,25 @@ const MATRIX: Record<string, Entry | Entry[]> = {
   ],
   'GET /api/audit/export': { expect: ANY_MANAGER_OF_TARGET, query: (c) => ({ organizationId: c.target.id }) },
   'GET /api/developer/organization-export': { expect: PROVIDER_ADMIN },
+
+  // webhooks
+  'GET /api/organizations/{organizationId}/webhooks': [{ expect: ORG_MANAGER_OF_TARGET }, { ...OWN, expect: ORG_MANAGER_OF_TARGET }],
+  'POST /api/organizations/{organizationId}/webhooks': [
+    { expect: ORG_MANAGER_OF_TARGET, body: () => ({ url: 'https://hooks.example.com/matrix', events: ['*'] }) },
+    { ...OWN, expect: ORG_MANAGER_OF_TARGET, body: () => ({ url: 'https://hooks.example.com/matrix', events: ['member.created'] }) },
+  ],
+  'PATCH /api/organizations/{organizationId}/webhooks/{webhookId}': [
+    { expect: ORG_MANAGER_OF_TARGET, body: () => ({ events: ['member.created'] }) },
+    { ...OWN, expect: ORG_MANAGER_OF_TARGET, body: () => ({ description: 'Own' }) },
+  ],
+  'DELETE /api/organizations/{organizationId}/webhooks/{webhookId}': [
+    { expect: ORG_MANAGER_OF_TARGET },
+    { ...OWN, expect: ORG_MANAGER_OF_TARGET },
+  ],
+  'GET /api/organizations/{organizationId}/webhooks/{webhookId}/deliveries': { expect: ORG_MANAGER_OF_TARGET },
+  'POST /api/organizations/{organizationId}/webhooks/{webhookId}/deliveries/{deliveryId}/retry': {
+    expect: ORG_MANAGER_OF_TARGET,
+  },
 };
 
 const portal = await startPortal(NO_LOGIN_LIMITS);
@@ -255,7 +274,8 @@ async function paramsFor(
     route.params.includes('organizationId') &&
     !reading &&
     !route.path.endsWith('/members/{memberId}') &&
-    !route.path.endsWith('/invitations')
+    !route.path.endsWith('/invitations') &&
+    !route.path.includes('/webhooks')
       ? await world.fresh.organization(target)
       : target;
   for (const name of route.params) {
@@ -274,7 +294,19 @@ async function paramsFor(
       );
       params[name] = rows[0]!.id;
     } else if (name === 'passkeyId') params[name] = randomUUID();
-    else throw new Error(`the matrix has no value for path parameter {${name}} of ${route.key}: add one in paramsFor`);
+    else if (name === 'webhookId') {
+      const { rows } = await portal.services.db.query<{ id: string }>(
+        `INSERT INTO webhooks (organization_id, url, events, secret_sealed) VALUES ($1, 'https://hooks.example.com/matrix', '{*}', 'sealed') RETURNING id`,
+        [organization.id],
+      );
+      params[name] = rows[0]!.id;
+    } else if (name === 'deliveryId') {
+      const { rows } = await portal.services.db.query<{ id: string }>(
+        `INSERT INTO webhook_deliveries (webhook_id, event_type, organization_id, payload, state) VALUES ($1, 'member.created', $2, '{}', 'failed') RETURNING id`,
+        [params.webhookId, organization.id],
+      );
+      params[name] = rows[0]!.id;
+    } else throw new Error(`the matrix has no value for path parameter {${name}} of ${route.key}: add one in paramsFor`);
   }
   // a body that names a member (bulk removal): a fresh one in the target
   if (route.key === 'POST /api/members/bulk-remove') extra.memberId = (await world.fresh.member(target)).membershipId;
