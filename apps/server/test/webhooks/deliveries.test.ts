@@ -367,6 +367,25 @@ describe('webhook deliveries', () => {
     expect(wrong.body.i18NTranslationKey).toBe('unknown_webhook');
   });
 
+  it('a receiver that is slow to answer holds up nobody else’s deliveries', async () => {
+    const root = await rootOrg(portal);
+    const slowOrg = await createOrg(portal, root, 'Slow Receiver', { canCreate: true });
+    const fastOrg = await createOrg(portal, root, 'Fast Receiver', { canCreate: true });
+    await subscribe(slowOrg, '/slow', ['organization.created']);
+    await subscribe(fastOrg, '/fast', ['organization.created']);
+    receiver.answer('/slow', () => ({ status: 200, delayMs: 1500 }));
+    const create = (org: Org, name: string) =>
+      f.admin.client.post('/api/organizations', { parent_organization_id: org.id, name, client_ids: [] });
+    // one change after another for the slow receiver: more than the sender has runners
+    for (let i = 0; i < 6; i++) expect((await create(slowOrg, `Slow ${i}`)).status).toBe(201);
+    const started = Date.now();
+    expect((await create(fastOrg, 'Fast')).status).toBe(201);
+    const [fast] = await receiver.waitFor('/fast', 1);
+    expect(fast!.at - started, 'the fast receiver waited for the slow one').toBeLessThan(1000);
+    const slow = await receiver.waitFor('/slow', 6, 20_000);
+    expect(types(slow)).toHaveLength(6);
+  });
+
   it('lists deliveries newest first, a page at a time, filtered by state', async () => {
     const root = await rootOrg(portal);
     const org = await createOrg(portal, root, 'Listed', { canCreate: true });

@@ -137,17 +137,24 @@ export interface DueDelivery {
 /**
  * Up to `limit` due pending deliveries, oldest first, their rows locked for the caller's
  * transaction; rows another transaction holds (another sender sending them) are skipped, and so
- * are the `excluded` ids (those this process is sending where no transaction holds them: PGlite).
+ * are the deliveries `excluded` (those this process is sending where no transaction holds them:
+ * PGlite) and those of the webhooks `waiting` (this process is sending to them already).
  */
-export async function claimDue(q: Queryable, limit: number, excluded: readonly string[]): Promise<DueDelivery[]> {
+export async function claimDue(
+  q: Queryable,
+  limit: number,
+  excluded: readonly string[],
+  waiting: readonly string[],
+): Promise<DueDelivery[]> {
   const { rows } = await q.query<DueDelivery>(
     `SELECT d.id, d.webhook_id, d.event_type, d.payload, d.attempts, w.url, w.secret_sealed
      FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-     WHERE d.state = 'pending' AND d.next_attempt_at <= now() AND NOT (d.id = ANY($2::uuid[]))
+     WHERE d.state = 'pending' AND d.next_attempt_at <= now()
+       AND NOT (d.id = ANY($2::uuid[])) AND NOT (d.webhook_id = ANY($3::uuid[]))
      ORDER BY d.next_attempt_at
      LIMIT $1
      FOR UPDATE OF d SKIP LOCKED`,
-    [limit, excluded],
+    [limit, excluded, waiting],
   );
   return rows;
 }

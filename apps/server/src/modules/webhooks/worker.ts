@@ -18,6 +18,9 @@ import { DeliverySender, SECRET_PURPOSE, signerFor } from './sender.js';
  *   restart: at least once, nothing lost.
  * - On the embedded PGlite (one process, one connection that a transaction would hold for all) a
  *   batch is taken without a transaction; the runners of this process skip what another is sending.
+ * - A runner takes no delivery of a webhook that another runner of its process is sending to: a
+ *   receiver that is slow or does not answer (up to WEBHOOK_TIMEOUT_SECONDS) holds one runner per
+ *   instance, and the others go on serving the other webhooks.
  *
  * A runner is woken at once by a NOTIFY on pp_webhooks (a change committed deliveries, on any
  * instance: outbox.ts), by another runner that took a full batch, or by the worker's clock when the
@@ -43,6 +46,7 @@ export class WebhookWorker {
   private readonly options: Required<WebhookWorkerOptions>;
   private readonly signers = new Map<string, ReturnType<typeof signerFor>>();
   private readonly sending = new Set<string>();
+  private readonly busyWebhooks = new Set<string>();
   private readonly waiting: (() => void)[] = [];
   private wakePending = false;
   private stopping = false;
@@ -132,29 +136,38 @@ export class WebhookWorker {
   /** Take, send and write one batch; returns how many were sent. */
   private async batch(): Promise<number> {
     const { db } = this.deps;
-    let result: { sent: number; retrying: boolean };
-    if (db.kind === 'postgres') {
-      result = await db.transaction(async (tx) => this.sendAndRecord(tx, await q.claimDue(tx, this.options.batchSize, [])));
-    } else {
-      // PGlite: take the batch alone among this process's runners, and mark it as being sent
-      const due = await this.exclusively(async () => {
-        const rows = await q.claimDue(db, this.options.batchSize, [...this.sending]);
-        for (const row of rows) this.sending.add(row.id);
-        return rows;
-      });
-      try {
-        result = await this.sendAndRecord(db, due);
-      } finally {
-        for (const row of due) this.sending.delete(row.id);
+    let due: q.DueDelivery[] = [];
+    try {
+      const result =
+        db.kind === 'postgres'
+          ? await db.transaction(async (tx) => this.sendAndRecord(tx, (due = await this.claim(tx))))
+          : await this.sendAndRecord(db, (due = await this.claim(db)));
+      // a retry was set (and committed): the clock looks again when it is due
+      if (result.retrying) this.tick();
+      return result.sent;
+    } finally {
+      for (const row of due) {
+        this.sending.delete(row.id);
+        this.busyWebhooks.delete(row.webhook_id);
       }
     }
-    // a retry was set (and committed): the clock looks again when it is due
-    if (result.retrying) this.tick();
-    return result.sent;
   }
 
-  private exclusively<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.claimChain.then(fn);
+  /**
+   * Take due deliveries, one runner of this process at a time: none this process is sending (on
+   * PGlite no transaction holds them), and none of a webhook this process is sending to already,
+   * so that a receiver that is slow or does not answer holds one runner at most, not all of them
+   * (its next deliveries go together in one batch once the one in flight has its outcome).
+   */
+  private claim(tx: Queryable): Promise<q.DueDelivery[]> {
+    const run = this.claimChain.then(async () => {
+      const rows = await q.claimDue(tx, this.options.batchSize, [...this.sending], [...this.busyWebhooks]);
+      for (const row of rows) {
+        this.sending.add(row.id);
+        this.busyWebhooks.add(row.webhook_id);
+      }
+      return rows;
+    });
     this.claimChain = run.catch(() => undefined);
     return run;
   }
