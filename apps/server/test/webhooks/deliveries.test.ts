@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookPayload } from '@partner-portal/contracts';
 import { startPortalWith, type TestPortal } from '../support/portal.js';
-import { buildFixture, createMember, createOrg, rootOrg, type Fixture, type Org } from '../organizations/fixtures.js';
+import { buildFixture, createMember, createOrg, PARTNER_APPS, rootOrg, type Fixture, type Org } from '../organizations/fixtures.js';
 import { expireInvitations } from '../../src/modules/invitations/expiry.js';
 import type { WebhookWorker } from '../../src/modules/webhooks/worker.js';
 import { sleep, startReceiver, startWorker, type Receiver } from './support.js';
@@ -123,16 +123,21 @@ describe('webhook deliveries', () => {
       parent_organization_id: life.id,
       name: 'Child',
       client_ids: [],
-      can_create_sub_organization: false,
+      can_create_sub_organization: true,
     });
     expect(child.status, child.text).toBe(201);
     const childId = child.body.id as string;
     expected.push('organization.created');
     expect((await admin.patch(`/api/organizations/${childId}`, { name: 'Child Two' })).status).toBe(204);
-    expect((await admin.patch(`/api/organizations/${childId}/apps`, { client_ids: [] })).status).toBe(204);
-    expect((await admin.patch(`/api/organizations/${childId}/can-create-sub-organizations?canCreateSubOrganizations=false`)).status).toBe(
-      204,
-    );
+    const apps = (client_ids: string[]) => admin.patch(`/api/organizations/${childId}/apps`, { client_ids });
+    const canCreate = (value: boolean) =>
+      admin.patch(`/api/organizations/${childId}/can-create-sub-organizations?canCreateSubOrganizations=${value}`);
+    expect((await apps([PARTNER_APPS[0]!])).status).toBe(204);
+    expect((await canCreate(false)).status).toBe(204);
+    // the same settings again: nothing changed, no event
+    expect((await apps([PARTNER_APPS[0]!])).status).toBe(204);
+    expect((await canCreate(false)).status).toBe(204);
+    expect((await admin.patch(`/api/organizations/${childId}`, { name: 'Child Two' })).status).toBe(204);
     expect(
       (await admin.put(`/api/organizations/${childId}/allowed-email-domains`, { allowed_email_domains: ['example.com'] })).status,
     ).toBe(204);

@@ -10,7 +10,7 @@ import * as q from './queries.js';
 import { findOrganizationById, type OrganizationRow } from '../scope/queries.js';
 import { organizationForActor } from '../scope/service.js';
 import type { TreeCache } from './tree-cache.js';
-import { recordEvent } from '../webhooks/outbox.js';
+import { changedList, recordOrganizationCreated, recordOrganizationDeleted, recordOrganizationUpdated } from './events.js';
 
 /**
  * Organizations (docs/product.md, "People, organizations and invitations" and "Flows and states" and "Roles and rights"). organizationManagers create sub-organizations under any
@@ -50,15 +50,6 @@ function childPath(parentPath: string, name: string): string {
   const segment = organizationPathSegment(name);
   if (!segment) throw AppError.validation({ name: 'invalid_path_characters' });
   return `${parentPath}/${segment}`;
-}
-
-/** An organization's change for its webhooks (docs/integrations.md, "Webhooks"), in the change's transaction. */
-function recordOrganizationUpdated(tx: Queryable, org: OrganizationRow, changed: string[]): Promise<number> {
-  return recordEvent(tx, {
-    type: 'organization.updated',
-    organization: org,
-    data: { name: org.name, path: org.path, parent_id: org.parent_id, changed },
-  });
 }
 
 function unique<T>(values: T[]): T[] {
@@ -139,7 +130,7 @@ export class Organizations {
             can_create_sub_organization: canCreate,
           }),
         );
-        await recordEvent(tx, { type: 'organization.created', organization: { id, path }, data: { name, path, parent_id: parent.id } });
+        await recordOrganizationCreated(tx, { id, name, path, parent_id: parent.id });
         return { id };
       });
     } catch (err) {
@@ -170,8 +161,8 @@ export class Organizations {
           actor,
           organizationChange({ id: org.id, path }, 'organization.update', { name: org.name, path: org.path }, { name, path }),
         );
-        const changed = [...(name !== org.name ? ['name'] : []), ...(path !== org.path ? ['path'] : [])];
-        if (changed.length) await recordOrganizationUpdated(tx, { ...org, name, path }, changed);
+        const changed = [...changedList('name', [org.name], [name]), ...changedList('path', [org.path], [path])];
+        await recordOrganizationUpdated(tx, { ...org, name, path }, changed);
       });
     } catch (err) {
       mapUniquePath(err);
@@ -210,7 +201,10 @@ export class Organizations {
           },
         ),
       );
-      await recordOrganizationUpdated(tx, org, ['apps']);
+      const appsOf = (apps: { client_id: string; available_for_sub_organizations: boolean }[]) =>
+        apps.map((a) => `${a.client_id}:${a.available_for_sub_organizations}`);
+      const after = clientIds.map((c) => ({ client_id: c, available_for_sub_organizations: availableForSub.includes(c) }));
+      await recordOrganizationUpdated(tx, org, changedList('apps', appsOf(before), appsOf(after)));
     });
   }
 
@@ -239,7 +233,11 @@ export class Organizations {
           { can_create_sub_organization: value, sub_organization_can_have_children: value, cascaded_to_descendants: !value },
         ),
       );
-      await recordOrganizationUpdated(tx, org, ['can_create_sub_organization']);
+      await recordOrganizationUpdated(
+        tx,
+        org,
+        changedList('can_create_sub_organization', [String(org.can_create_sub_organization)], [String(value)]),
+      );
     });
   }
 
@@ -260,12 +258,7 @@ export class Organizations {
           targetId: org.id,
           before: { name: org.name, path: org.path },
         });
-        // after the delete: the organization's own webhooks are gone with it, its ancestors' hear it
-        await recordEvent(tx, {
-          type: 'organization.deleted',
-          organization: org,
-          data: { name: org.name, path: org.path, parent_id: org.parent_id },
-        });
+        await recordOrganizationDeleted(tx, org);
       });
     } catch (err) {
       // a member or a child added concurrently: the foreign key refuses the delete
@@ -304,7 +297,7 @@ export class Organizations {
           { allowed_email_domains: after },
         ),
       );
-      await recordOrganizationUpdated(tx, org, ['allowed_email_domains']);
+      await recordOrganizationUpdated(tx, org, changedList('allowed_email_domains', before, after));
     });
   }
 }
