@@ -23,9 +23,9 @@ import { DeliverySender, SECRET_PURPOSE, signerFor } from './sender.js';
  *   instance, and the others go on serving the other webhooks.
  *
  * A runner is woken at once by a NOTIFY on pp_webhooks (a change committed deliveries, on any
- * instance: outbox.ts), by another runner that took a full batch, or by the worker's clock when the
- * next delivery is due (a retry), looking at least every pollMs (the fallback when a notification
- * is lost, e.g. while the listening connection reconnects).
+ * instance: outbox.ts; or a runner of any instance took a full batch, so there may be more), or by
+ * the worker's clock when the next delivery is due (a retry), looking at least every pollMs (the
+ * fallback when a notification is lost, e.g. while the listening connection reconnects).
  */
 
 export interface WebhookWorkerOptions {
@@ -35,7 +35,7 @@ export interface WebhookWorkerOptions {
   pollMs?: number;
 }
 
-const DEFAULTS = { runners: 4, batchSize: 20, pollMs: 2000 };
+const DEFAULTS = { runners: 4, batchSize: 50, pollMs: 2000 };
 /** Unsealed signers kept per webhook; a webhook's secret never changes. */
 const MAX_SIGNERS = 10_000;
 
@@ -174,8 +174,11 @@ export class WebhookWorker {
 
   private async sendAndRecord(tx: Queryable, due: q.DueDelivery[]): Promise<{ sent: number; retrying: boolean }> {
     if (!due.length) return { sent: 0, retrying: false };
-    // a full batch: there may be more, let another runner take them meanwhile
-    if (due.length === this.options.batchSize) this.wake();
+    // a full batch: there may be more, for another runner of this instance or of another one
+    if (due.length === this.options.batchSize) {
+      this.wake();
+      await q.notifySenders(this.deps.db).catch(() => undefined);
+    }
     const outcomes = await Promise.all(due.map((delivery) => this.attempt(delivery)));
     await q.recordAttempts(tx, outcomes);
     this.stats.attempts += outcomes.length;
