@@ -2,8 +2,7 @@ import { sweepExpiredIdentityRows } from './modules/identity/queries.js';
 import { expireInvitations } from './modules/invitations/expiry.js';
 import { sweepTreeChanges } from './modules/organizations/queries.js';
 import { TREE_CACHE_MAX_AGE_MS } from './modules/organizations/tree-cache.js';
-import { sweepFinishedDeliveries } from './modules/webhooks/queries.js';
-import { startWebhookWorker } from './modules/webhooks/worker.js';
+import { startWebhookWorker, sweepFinishedDeliveries } from './modules/webhooks/worker.js';
 import type { Oidc } from './oidc/runtime.js';
 import type { Services } from './services.js';
 

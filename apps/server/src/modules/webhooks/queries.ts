@@ -211,12 +211,12 @@ export async function msUntilNextDue(db: Queryable): Promise<number | null> {
   return rows[0]?.ms ?? null;
 }
 
-/** Delete finished deliveries (and their attempts) older than `days`; returns how many went. */
-export async function sweepFinishedDeliveries(db: Queryable, days: number): Promise<number> {
+/** Delete up to `limit` finished deliveries (and their attempts) older than `days`; returns how many went. */
+export async function deleteFinishedDeliveries(db: Queryable, days: number, limit: number): Promise<number> {
   const { rowCount } = await db.query(
     `DELETE FROM webhook_deliveries WHERE id IN (
-       SELECT id FROM webhook_deliveries WHERE completed_at < now() - make_interval(days => $1) LIMIT 5000)`,
-    [days],
+       SELECT id FROM webhook_deliveries WHERE completed_at < now() - make_interval(days => $1) LIMIT $2)`,
+    [days, limit],
   );
   return rowCount;
 }

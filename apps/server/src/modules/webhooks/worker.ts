@@ -236,3 +236,15 @@ export async function startWebhookWorker(
   await worker.start();
   return worker;
 }
+
+const SWEEP_BATCH = 5000;
+
+/** The hourly job (jobs.ts): finished deliveries older than `days` removed, a batch per statement. Returns how many. */
+export async function sweepFinishedDeliveries(db: Queryable, days: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = await q.deleteFinishedDeliveries(db, days, SWEEP_BATCH);
+    total += deleted;
+    if (deleted < SWEEP_BATCH) return total;
+  }
+}
