@@ -36,6 +36,7 @@ const SERVER_LAYERS = [
   ['modules/scope'],
   ['modules/audit', 'modules/sessions', 'modules/health', 'modules/web'],
   ['modules/domains'],
+  ['modules/webhooks'],
   ['modules/organizations', 'modules/service-accounts'],
   ['modules/members', 'modules/portal', 'modules/developer'],
   ['modules/factors'],

@@ -8,6 +8,8 @@
 // `--only web`: only the web measurements (bundles, the first visit on Slow 4G).
 // `--only core`: only the ratios of the issue's table: logins ÷ hashes, user-info ÷ hello-world,
 // refresh grants per core (RS256 and ES256), idle RSS on PostgreSQL and on PGlite.
+// `--only webhooks`: only the webhooks' deliveries per second per core and their delay from commit
+// to delivery under 100 changes per second.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +30,7 @@ import {
 import { Report } from './lib/report.mjs';
 import { cpuSecondsOf, log, memoryOf, ROOT, round, sleep, Unavailable, withTimeout } from './lib/util.mjs';
 import { launch, routeJavaScript, signedInContext, slowVisitMedian, treeFilterTiming } from './lib/web.mjs';
+import { deliveryDelay, deliveryThroughput } from './lib/webhooks.mjs';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const CORES = availableParallelism();
@@ -48,6 +51,9 @@ const HASH_CONCURRENCY = CORES;
 const LOGIN_CONCURRENCY = Number(process.env.BENCH_LOGIN_CONCURRENCY ?? 2 * CORES);
 const REFRESH_CHAINS = Number(process.env.BENCH_REFRESH_CHAINS ?? 16);
 const READ_CONNECTIONS = 50;
+// webhooks: deliveries queued for the throughput run, and the stream of changes of the delay run
+const WEBHOOK_DELIVERIES = Number(process.env.BENCH_WEBHOOK_DELIVERIES ?? (QUICK ? 5000 : 20_000));
+const WEBHOOK_CHANGE_RATE = 100;
 const DEFAULT_ARGON2 = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 };
 // the whole run stays within 15 minutes; BENCH_BUDGET_MINUTES raises it on a machine too busy for the 1M step
 const RUN_LIMIT_MS = Number(process.env.BENCH_BUDGET_MINUTES ?? 14) * 60_000;
@@ -57,8 +63,8 @@ const ONLY = (() => {
   const i = process.argv.indexOf('--only');
   return i >= 0 ? process.argv[i + 1] : undefined;
 })();
-if (ONLY && ONLY !== 'web' && ONLY !== 'core') {
-  console.error(`--only ${ONLY}: only "web" or "core" can run on their own`);
+if (ONLY && ONLY !== 'web' && ONLY !== 'core' && ONLY !== 'webhooks') {
+  console.error(`--only ${ONLY}: only "web", "core" or "webhooks" can run on their own`);
   process.exit(2);
 }
 
@@ -103,6 +109,8 @@ report.declare('web.manageReady', 'manage page heading shown, Slow 4G, median of
 report.declare('web.manageLcp', 'manage page LCP, Slow 4G, median of 3 (ms)', 'info');
 report.declare('web.manageBytes', 'manage page KB transferred before shown / until idle', 'info');
 report.declare('web.filter', 'tree filter per keystroke, 10k nodes p50/p95 (ms)', 'p95 ≤ 50');
+report.declare('webhooks.rate', 'webhook deliveries/s per core (queued, 4 receivers)', 'info');
+report.declare('webhooks.delay', `webhook delay commit → delivery p50/p99 @${WEBHOOK_CHANGE_RATE} changes/s (ms)`, 'info');
 report.declare('rss.idle', 'server RSS at idle (MB)', '≤ 250');
 report.declare('rss.load', 'server RSS after the load (MB)', '≤ 250');
 report.declare('rss.peak', 'server peak RSS, VmHWM (MB)', '≤ 250');
@@ -201,6 +209,8 @@ async function startPortal() {
     LOGIN_RATE_LIMIT_PER_ACCOUNT: '1000000000',
     LOGIN_RATE_LIMIT_PER_IP: '1000000000',
     LOG_LEVEL: 'warn',
+    // the webhooks' receivers run in the bench process, on 127.0.0.1
+    OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
     // nothing external: no SMTP (outbox), no Redis, no upstream identity provider
     SMTP_URL: '',
     REDIS_URL: '',
@@ -718,6 +728,53 @@ async function stepWeb() {
   browser = undefined;
 }
 
+const WEBHOOK_KEYS = ['webhooks.rate', 'webhooks.delay'];
+
+/** Webhooks: deliveries per second per core (a queue drained), and the delay from commit to delivery under a stream of changes. */
+async function stepWebhooks() {
+  const client = new Client(portal.baseUrl);
+  const adminCookie = await signIn(client, ADMIN_EMAIL, ADMIN_PASSWORD);
+  const common = { baseUrl: portal.baseUrl, adminCookie, rootId: rootInfo.id };
+  try {
+    const t = await deliveryThroughput({
+      ...common,
+      databaseUrl: db.url,
+      portalPid: portal.pid,
+      readFileSync,
+      count: WEBHOOK_DELIVERIES,
+    });
+    report.detail('webhooks.throughput', t);
+    const problems = t.received < t.count || t.states.pending || t.states.failed ? `; ${t.received} of ${t.count} received` : '';
+    report.set(
+      'webhooks.rate',
+      round(t.perSecond / CORES, 1),
+      problems ? false : undefined,
+      `${t.perSecond}/s on ${CORES} cores (portal, PostgreSQL, receiver and bench share them); ${t.perPortalCpuSecond} per CPU-second of the portal; ${t.count} in ${t.seconds} s${problems}`,
+    );
+  } catch (err) {
+    report.settle(['webhooks.rate'], err);
+  }
+  const d = await deliveryDelay({
+    ...common,
+    databaseUrl: db.url,
+    adminEmail: ADMIN_EMAIL,
+    password: ADMIN_PASSWORD,
+    rate: WEBHOOK_CHANGE_RATE,
+    seconds: LOAD_SECONDS,
+  });
+  report.detail('webhooks.delay', d);
+  const wrong =
+    d.accepted < d.changes || d.delivered < d.accepted || d.invalidSignatures
+      ? `; ${d.accepted} changes accepted, ${d.delivered} delivered, ${d.invalidSignatures} bad signatures`
+      : '';
+  report.set(
+    'webhooks.delay',
+    `${d.p50} / ${d.p99}`,
+    wrong ? false : undefined,
+    `max ${d.max} ms; ${d.changes} name changes at ${d.achievedRate}/s (${JSON.stringify(d.statuses)}; answered in p50 ${d.answerP50} / p99 ${d.answerP99} ms), ${d.delivered} delivered, ${d.duplicates} twice${wrong}`,
+  );
+}
+
 const WEB_KEYS = [
   'web.login',
   'web.loginReady',
@@ -751,6 +808,11 @@ async function main() {
     await step('web', WEB_KEYS, 300_000, stepWeb);
     return;
   }
+  if (ONLY === 'webhooks') {
+    report.rows = report.rows.filter((row) => WEBHOOK_KEYS.includes(row.key));
+    await step('webhooks', WEBHOOK_KEYS, 360_000, stepWebhooks);
+    return;
+  }
   await sleep(3000);
   const idle = recordMemory('idle');
   report.set('rss.idle', idle.rssMb, idle.rssMb <= 250);
@@ -781,6 +843,8 @@ async function main() {
     await step('pglite', ['rss.pglite'], 240_000, stepPglite);
     return;
   }
+
+  await step('webhooks', WEBHOOK_KEYS, 360_000, stepWebhooks);
 
   const scaleKeys = (tag) => [`seed.${tag}`, `tree.${tag}`, `treeBuild.${tag}`, `org.${tag}`, `search.${tag}`];
   await step('scale 100k', scaleKeys('100k'), 7 * 60_000, async () => {

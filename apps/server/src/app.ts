@@ -48,6 +48,7 @@ import { ssoRoutes } from './modules/sso/routes.js';
 import { registerWebApp } from './modules/web/static.js';
 import { registerScim, SCIM_PREFIX, sendScimError } from './modules/scim/routes.js';
 import { scimTokenRoutes } from './modules/scim/token-routes.js';
+import { webhookRoutes } from './modules/webhooks/routes.js';
 import type { Services } from './services.js';
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
@@ -236,6 +237,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(scimTokenRoutes, { scimTokens: modules.scimTokens });
   await registerScim(app, { scimTokens: modules.scimTokens, scimUsers: modules.scimUsers });
   await app.register(ssoRoutes, { ssoConnections: modules.ssoConnections });
+  await app.register(webhookRoutes, { webhooks: modules.webhooks });
 
   await registerWebApp(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);
   return app;

@@ -75,6 +75,12 @@ const envSchema = z.object({
   // outgoing calls (SSO discovery and sign-in, back-channel logout, webhooks) to loopback and private
   // addresses are refused in production unless this is true (http/outbound.ts)
   OUTBOUND_ALLOW_PRIVATE_NETWORKS: bool.default(false),
+  // webhooks (modules/webhooks): the first retry after WEBHOOK_RETRY_BASE_SECONDS, later ones growing
+  // from it (eight attempts over about a day at the default); an answer must come within
+  // WEBHOOK_TIMEOUT_SECONDS; finished deliveries are kept WEBHOOK_RETENTION_DAYS
+  WEBHOOK_RETRY_BASE_SECONDS: positiveInt.max(3600).default(30),
+  WEBHOOK_TIMEOUT_SECONDS: positiveInt.max(60).default(10),
+  WEBHOOK_RETENTION_DAYS: positiveInt.max(3650).default(30),
   REDIS_URL: url(['redis:', 'rediss:'], 'a redis:// URL').optional(),
   SESSION_SECRET: z.string().min(32, { message: 'must be at least 32 characters' }).optional(),
   KEY_ENCRYPTION_KEY: z.string().min(32, { message: 'must be at least 32 characters' }).optional(),

@@ -1,7 +1,9 @@
 import type { ModuleServices } from './module-services.js';
 import { sweepExpiredIdentityRows } from './modules/identity/queries.js';
+import { expireInvitations } from './modules/invitations/expiry.js';
 import { sweepTreeChanges } from './modules/organizations/queries.js';
 import { TREE_CACHE_MAX_AGE_MS } from './modules/organizations/tree-cache.js';
+import { startWebhookWorker, sweepFinishedDeliveries } from './modules/webhooks/worker.js';
 import type { Oidc } from './oidc/runtime.js';
 import type { Services } from './services.js';
 
@@ -12,19 +14,25 @@ import type { Services } from './services.js';
  * - clean-up of expired provider rows and sessions every ten minutes, and once at start;
  * - clean-up of the organization tree's change log (no cached tree lives longer than TREE_CACHE_MAX_AGE_MS);
  * - every hour, the re-verification of verified domains last looked at DOMAIN_RECHECK_HOURS ago
- *   (modules/domains/recheck.ts; instances share the domains).
+ *   (modules/domains/recheck.ts; instances share the domains);
+ * - the webhooks' sender (modules/webhooks/worker.ts), which sends the outbox's deliveries after
+ *   commit, and every hour the clean-up of finished deliveries older than WEBHOOK_RETENTION_DAYS;
+ * - every minute, invitations past their expiry marked EXPIRED (their invitation.expired events).
  */
 const KEY_RELOAD_MS = 60_000;
 const IDENTITY_CLEANUP_MS = 10 * 60_000;
 const DOMAIN_RECHECK_MS = 60 * 60_000;
+const INVITATION_EXPIRY_MS = 60_000;
+const DELIVERY_CLEANUP_MS = 60 * 60_000;
 
 export interface Jobs {
-  stop(): void;
+  /** Stop the timers and the webhooks' sender (the deliveries it is sending finish first). */
+  stop(): Promise<void>;
 }
 
-export function startJobs(services: Services, oidc: Oidc, modules: Pick<ModuleServices, 'domainRecheck'>): Jobs {
-  const { db, log } = services;
-  const every = (ms: number, name: string, job: () => Promise<void>) => {
+export async function startJobs(services: Services, oidc: Oidc, modules: Pick<ModuleServices, 'domainRecheck'>): Promise<Jobs> {
+  const { db, log, config } = services;
+  const every = (ms: number, name: string, job: () => Promise<unknown>) => {
     const timer = setInterval(() => void job().catch((err: unknown) => log.warn({ err }, `${name} failed`)), ms);
     timer.unref();
     return timer;
@@ -38,11 +46,15 @@ export function startJobs(services: Services, oidc: Oidc, modules: Pick<ModuleSe
       const round = await modules.domainRecheck.recheckDue();
       if (round.kept + round.lost + round.unanswered > 0) log.info(round, 'domain re-verification');
     }),
+    every(INVITATION_EXPIRY_MS, 'invitation expiry', () => expireInvitations(db)),
+    every(DELIVERY_CLEANUP_MS, 'webhook delivery clean-up', () => sweepFinishedDeliveries(db, config.WEBHOOK_RETENTION_DAYS)),
   ];
   void sweepIdentity().catch((err: unknown) => log.warn({ err }, 'identity clean-up failed'));
+  const webhooks = await startWebhookWorker({ db, config, log, keyEncryption: services.secrets.keyEncryption });
   return {
-    stop() {
+    async stop() {
       for (const t of timers) clearInterval(t);
+      await webhooks.stop();
     },
   };
 }

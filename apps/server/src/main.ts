@@ -168,7 +168,7 @@ export async function main(): Promise<void> {
     }
   }
   const app = await buildApp(services);
-  const jobs = startJobs(services, app.oidc, app.modules);
+  const jobs = await startJobs(services, app.oidc, app.modules);
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) {
@@ -177,7 +177,7 @@ export async function main(): Promise<void> {
     }
     stopping = true;
     log.info({ signal }, 'shutting down: draining requests in flight');
-    jobs.stop();
+    await jobs.stop().catch((err: unknown) => log.warn({ err }, 'background jobs did not stop cleanly'));
     const drained = await shutdownGracefully(app, services).catch((err: unknown) => {
       log.error({ err }, 'shutdown failed');
       return false;

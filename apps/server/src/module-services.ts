@@ -23,7 +23,8 @@ import { UpstreamAccounts } from './modules/identity/upstream-link.js';
 import { SsoProviders } from './modules/sso/providers.js';
 import { SsoRouting } from './modules/sso/routing.js';
 import { SsoConnections } from './modules/sso/service.js';
-import { outboundFetch, outboundOptions } from './http/outbound.js';
+import { outboundFetch, outboundPolicy } from './http/outbound.js';
+import { Webhooks } from './modules/webhooks/service.js';
 import type { Oidc } from './oidc/runtime.js';
 import type { Services } from './services.js';
 
@@ -55,10 +56,11 @@ export interface ModuleServices {
   ssoRouting: SsoRouting;
   ssoConnections: SsoConnections;
   externalLogin: ExternalLogin;
+  webhooks: Webhooks;
 }
 
 export function createModuleServices(services: Services, oidc: Oidc): ModuleServices {
-  const { db, config, log, mailer, sessions, metrics, counters } = services;
+  const { db, config, log, mailer, sessions, metrics, counters, secrets } = services;
   const access = new AccountAccess({ log, oidc });
   const treeCache = new TreeCache((hit) => metrics.cacheLookup('organization_tree', hit));
   const members = new Members({ db, sessions, access });
@@ -69,8 +71,8 @@ export function createModuleServices(services: Services, oidc: Oidc): ModuleServ
   const ssoProviders = new SsoProviders({
     db,
     config,
-    secrets: services.secrets,
-    fetch: outboundFetch(outboundOptions(config)),
+    secrets,
+    fetch: outboundFetch(outboundPolicy(config)),
     external: oidc.upstream,
   });
   const invitations = new Invitations({ db, config, mailer, routing: ssoRouting });
@@ -102,7 +104,7 @@ export function createModuleServices(services: Services, oidc: Oidc): ModuleServ
       config,
       log,
       mailer,
-      secrets: services.secrets,
+      secrets,
       providers: ssoProviders,
       routing: ssoRouting,
     }),
@@ -115,5 +117,6 @@ export function createModuleServices(services: Services, oidc: Oidc): ModuleServ
       accounts: new UpstreamAccounts({ db, routing: ssoRouting, invitations: invitationAcceptance }),
       secondStep: factors.secondStep,
     }),
+    webhooks: new Webhooks({ db, config, keyEncryption: secrets.keyEncryption }),
   };
 }

@@ -95,6 +95,11 @@ export const ERRORS = {
   // SCIM
   unknown_scim_token: { status: 404, title: 'Unknown SCIM token' },
   too_many_scim_tokens: { status: 409, title: 'This organization has the most SCIM tokens it may keep. Delete one first' },
+  // webhooks
+  invalid_webhook_url: { status: 400, title: 'Enter an http:// or https:// address without a user name, password or #fragment' },
+  webhook_url_not_allowed: { status: 400, title: 'This address is in a private network; webhooks cannot be sent to it' },
+  unknown_webhook_event: { status: 400, title: 'Unknown event: choose events from the list, or all events' },
+  unknown_webhook: { status: 404, title: 'This webhook or delivery does not exist' },
 
   // organizations
   organization_name_required: { status: 400, title: 'Organization name is required' },

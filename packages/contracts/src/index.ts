@@ -14,3 +14,4 @@ export * from './display-name.js';
 export * from './dealer-identity.js';
 export * from './service-accounts.js';
 export * from './scim.js';
+export * from './webhooks.js';

@@ -439,6 +439,11 @@ export const AUDIT_ACTIONS = [
   'sso_connection.delete',
   'sso_connection.member_joined',
   'sso_connection.update',
+  // webhooks
+  'webhook.create',
+  'webhook.delete',
+  'webhook.delivery.retry',
+  'webhook.update',
 ] as const;
 
 /**

@@ -18,8 +18,9 @@ export interface Database extends Queryable {
   poolStats(): { total: number; idle: number; waiting: number };
   /**
    * Receive the NOTIFY messages of one of NOTIFY_CHANNELS. `own` marks a message sent by the very
-   * connection that delivered it: on PostgreSQL every pool connection listens too, so a change made
-   * through this instance arrives before the statement (or COMMIT) that made it returns. With
+   * connection that delivered it: on PostgreSQL every pool connection listens too (on
+   * POOL_NOTIFY_CHANNELS), so a change made through this instance arrives before the statement (or
+   * COMMIT) that made it returns. With
    * `dedicated`, a connection of its own listens all the time (changes made anywhere), reconnecting
    * after a loss; `onState` tells when it listens and when it lost its connection. Returns a stop function.
    */
@@ -27,9 +28,17 @@ export interface Database extends Queryable {
   close(): Promise<void>;
 }
 
-/** The channels the portal's own triggers notify on (migration 0050). */
-export const NOTIFY_CHANNELS = ['pp_session_cache'] as const;
+/**
+ * The channels the portal notifies on: the session cache's triggers (migration 0050) and the
+ * webhooks' outbox (a change that wrote deliveries wakes the senders: modules/webhooks/outbox.ts).
+ */
+export const NOTIFY_CHANNELS = ['pp_session_cache', 'pp_webhooks'] as const;
 export type NotifyChannel = (typeof NOTIFY_CHANNELS)[number];
+/**
+ * The channels every pool connection of PostgreSQL listens on too (read-your-writes of the session
+ * cache); the others are heard only on a dedicated connection (`listen(…, { dedicated: true })`).
+ */
+export const POOL_NOTIFY_CHANNELS: readonly NotifyChannel[] = ['pp_session_cache'];
 export type NotificationHandler = (payload: string, own: boolean) => void;
 export interface ListenOptions {
   dedicated?: boolean;

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import {
   answers,
-  NOTIFY_CHANNELS,
+  POOL_NOTIFY_CHANNELS,
   type DatabaseOptions,
   type ListenOptions,
   type NotificationHandler,
@@ -29,7 +29,7 @@ export function openPostgres(url: string, options: DatabaseOptions): Database {
     client.on('notification', (msg) =>
       deliver(msg.channel, msg.payload ?? '', msg.processId === (client as unknown as { processID: number }).processID),
     );
-    await client.query(`SET jit = off; ${NOTIFY_CHANNELS.map((c) => `LISTEN ${c}`).join('; ')}`);
+    await client.query(`SET jit = off; ${POOL_NOTIFY_CHANNELS.map((c) => `LISTEN ${c}`).join('; ')}`);
   };
   const pool = new pg.Pool({
     connectionString: url,

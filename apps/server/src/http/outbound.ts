@@ -1,119 +1,172 @@
-import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
-import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOptions } from 'node:dns';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 /**
- * The guard of the portal's outgoing HTTP calls (the operating contract: "Outgoing calls … to
- * loopback and private addresses are refused when NODE_ENV=production, unless
- * OUTBOUND_ALLOW_PRIVATE_NETWORKS=true"): OpenID Connect discovery and sign-in at a dealer's
- * identity provider (oidc/upstream.ts, as openid-client's `customFetch`), the provider's
- * back-channel logout (oidc/provider.ts, its `fetch`), and any later caller (webhooks).
- *
- * A guarded fetch refuses a URL whose host is, or resolves to, an address of the loopback,
- * private (RFC 1918, shared CGNAT), link-local or unique-local ranges. The host is resolved first
- * (a clear refusal before any connection), and the connection itself goes through an agent whose
- * lookup checks again the addresses it connects to, so that a name which resolves differently the
- * second time (DNS rebinding) does not get through either.
+ * Outgoing calls of the portal (webhooks: modules/webhooks/sender.ts; OpenID Connect discovery and
+ * sign-in at a dealer's identity provider: oidc/upstream.ts as openid-client's `customFetch`; the
+ * provider's back-channel logout: oidc/provider.ts, its `fetch`) and the
+ * networks they may reach: with NODE_ENV=production, loopback, private, link-local and other
+ * non-public addresses are refused unless OUTBOUND_ALLOW_PRIVATE_NETWORKS=true, so that nobody
+ * makes the portal call into the network it runs in (server-side request forgery). A host name is
+ * resolved and every address it has is checked; at send time the connection is made only to an
+ * address checked by the same lookup (guardedLookup), so that a name cannot resolve to a public
+ * address when checked and to a private one when called.
  */
 
-/** The ranges an outgoing call must not reach when private networks are not allowed. */
-const PRIVATE_RANGES = new BlockList();
-PRIVATE_RANGES.addSubnet('0.0.0.0', 8, 'ipv4'); // "this network"
-PRIVATE_RANGES.addSubnet('10.0.0.0', 8, 'ipv4');
-PRIVATE_RANGES.addSubnet('100.64.0.0', 10, 'ipv4'); // shared address space (carrier-grade NAT)
-PRIVATE_RANGES.addSubnet('127.0.0.0', 8, 'ipv4');
-PRIVATE_RANGES.addSubnet('169.254.0.0', 16, 'ipv4'); // link-local (cloud metadata services)
-PRIVATE_RANGES.addSubnet('172.16.0.0', 12, 'ipv4');
-PRIVATE_RANGES.addSubnet('192.168.0.0', 16, 'ipv4');
-PRIVATE_RANGES.addAddress('::', 'ipv6');
-PRIVATE_RANGES.addAddress('::1', 'ipv6');
-PRIVATE_RANGES.addSubnet('fc00::', 7, 'ipv6'); // unique-local
-PRIVATE_RANGES.addSubnet('fe80::', 10, 'ipv6'); // link-local
-
-/** Whether an IP address lies in a loopback, private, link-local or unique-local range (IPv4-mapped IPv6 as its IPv4). */
-export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return true; // not an address: never connect to it unchecked
-  return PRIVATE_RANGES.check(address, family === 4 ? 'ipv4' : 'ipv6');
+/** Addresses that are not on the public internet (RFC 6890 and its updates), IPv4 and IPv6; IPv4-mapped IPv6 addresses match their IPv4 rule. */
+const NON_PUBLIC = new BlockList();
+for (const [address, prefix] of [
+  ['0.0.0.0', 8], // "this network"
+  ['10.0.0.0', 8], // private
+  ['100.64.0.0', 10], // carrier-grade NAT
+  ['127.0.0.0', 8], // loopback
+  ['169.254.0.0', 16], // link-local (cloud metadata services)
+  ['172.16.0.0', 12], // private
+  ['192.0.0.0', 24], // IETF protocol assignments
+  ['192.0.2.0', 24], // documentation
+  ['192.88.99.0', 24], // 6to4 relay
+  ['192.168.0.0', 16], // private
+  ['198.18.0.0', 15], // benchmarking
+  ['198.51.100.0', 24], // documentation
+  ['203.0.113.0', 24], // documentation
+  ['224.0.0.0', 4], // multicast
+  ['240.0.0.0', 4], // reserved, broadcast
+] as const) {
+  NON_PUBLIC.addSubnet(address, prefix, 'ipv4');
+}
+for (const [address, prefix] of [
+  ['::', 128], // unspecified
+  ['::1', 128], // loopback
+  ['64:ff9b:1::', 48], // local-use NAT64
+  ['100::', 64], // discard
+  ['2001:db8::', 32], // documentation
+  ['fc00::', 7], // unique local
+  ['fe80::', 10], // link-local
+  ['ff00::', 8], // multicast
+] as const) {
+  NON_PUBLIC.addSubnet(address, prefix, 'ipv6');
 }
 
-/** An outgoing call refused by the guard. */
-export class OutboundRefused extends Error {
-  constructor(readonly host: string) {
-    super(`outgoing call to ${host} refused: a loopback, private or link-local address (OUTBOUND_ALLOW_PRIVATE_NETWORKS)`);
-    this.name = 'OutboundRefused';
+/** Whether an IP address is outside the public internet (loopback, private, link-local, …). */
+export function isNonPublicAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 0) return true;
+  return NON_PUBLIC.check(address, family === 6 ? 'ipv6' : 'ipv4');
+}
+
+/** What the configuration allows: private networks are open outside production, or with OUTBOUND_ALLOW_PRIVATE_NETWORKS=true. */
+export interface OutboundPolicy {
+  allowPrivateNetworks: boolean;
+}
+
+export function outboundPolicy(config: { isProduction: boolean; OUTBOUND_ALLOW_PRIVATE_NETWORKS: boolean }): OutboundPolicy {
+  return { allowPrivateNetworks: !config.isProduction || config.OUTBOUND_ALLOW_PRIVATE_NETWORKS };
+}
+
+/** An outgoing call refused because its host is, or resolves to, a non-public address. */
+export class OutboundAddressRefused extends Error {
+  readonly code = 'EOUTBOUNDREFUSED';
+
+  constructor(
+    readonly host: string,
+    readonly address: string,
+  ) {
+    super(`${host} is not a public address (${address}): refused for outgoing calls`);
+    this.name = 'OutboundAddressRefused';
   }
+}
+
+/** A URL's host without the brackets of an IPv6 literal. */
+function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[(.*)\]$/, '$1');
+}
+
+/**
+ * Throws OutboundAddressRefused when the URL's host is an IP address the policy refuses. A name is
+ * not looked at here: guardedLookup checks its addresses when the call connects.
+ */
+export function checkAddressLiteral(url: URL, policy: OutboundPolicy): void {
+  if (policy.allowPrivateNetworks) return;
+  const host = hostOf(url);
+  if (isIP(host) && isNonPublicAddress(host)) throw new OutboundAddressRefused(host, host);
+}
+
+/**
+ * Check that a URL may be called under the policy: its host, or every address its name resolves
+ * to, must be public. Throws OutboundAddressRefused; a name that does not resolve is let through
+ * (the call itself will fail, and guardedLookup checks again at that time).
+ */
+export async function checkOutboundUrl(url: URL, policy: OutboundPolicy): Promise<void> {
+  if (policy.allowPrivateNetworks) return;
+  const host = hostOf(url);
+  if (isIP(host)) return checkAddressLiteral(url, policy);
+  let addresses: LookupAddress[];
+  try {
+    addresses = await new Promise<LookupAddress[]>((resolve, reject) =>
+      dnsLookup(host, { all: true, verbatim: true }, (err, found) => (err ? reject(err) : resolve(found))),
+    );
+  } catch {
+    return;
+  }
+  const refused = addresses.find((a) => isNonPublicAddress(a.address));
+  if (refused) throw new OutboundAddressRefused(host, refused.address);
+}
+
+/**
+ * A `lookup` for node:http(s) requests and agents that resolves as dns.lookup does and refuses
+ * (OutboundAddressRefused) a name with any non-public address under the policy. An IP literal in
+ * the URL is not looked up by Node: check it with checkOutboundUrl before the call.
+ */
+export function guardedLookup(policy: OutboundPolicy): LookupFunction {
+  if (policy.allowPrivateNetworks) return dnsLookup;
+  return (
+    hostname: string,
+    options: LookupOptions,
+    callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
+    dnsLookup(hostname, { ...options, all: true } as LookupAllOptions, (err, addresses) => {
+      if (err) return callback(err, '', 0);
+      const refused = addresses.find((a) => isNonPublicAddress(a.address));
+      if (refused) return callback(new OutboundAddressRefused(hostname, refused.address), '', 0);
+      if ((options as { all?: boolean }).all !== true) {
+        const first = addresses[0];
+        if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
+        return callback(null, first.address, first.family);
+      }
+      return callback(null, addresses);
+    });
+  };
 }
 
 /** The fetch the guard hands out: the Fetch API's signature, as openid-client's customFetch and oidc-provider's fetch call it. */
 export type OutboundFetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
-export interface OutboundOptions {
-  /** let calls reach private networks (development and tests; OUTBOUND_ALLOW_PRIVATE_NETWORKS in production) */
-  allowPrivate: boolean;
-}
-
-/** The guard's settings from the configuration: private networks allowed outside production, or when the operator says so. */
-export function outboundOptions(config: { isProduction: boolean; OUTBOUND_ALLOW_PRIVATE_NETWORKS: boolean }): OutboundOptions {
-  return { allowPrivate: !config.isProduction || config.OUTBOUND_ALLOW_PRIVATE_NETWORKS };
-}
-
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-
-/** dns.lookup that fails for a name resolving to a refused address (the connection-time check). */
-function guardedLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
-  dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) return callback(err, []);
-    if (addresses.length === 0 || addresses.some((a) => isPrivateAddress(a.address))) {
-      return callback(Object.assign(new OutboundRefused(hostname), { code: 'EOUTBOUNDREFUSED' }), []);
-    }
-    if (options.all) return callback(null, addresses);
-    const first = addresses[0]!;
-    callback(null, first.address, first.family);
-  });
-}
+/** The agents of guarded fetches, by policy, with guardedLookup at connection time (null: this Node has none). */
+let guardedAgent: object | null | undefined;
 
 /**
- * The agent of guarded calls, with guardedLookup at connection time. Node's fetch (undici inside
- * Node) takes a `dispatcher`; its Agent class is reached through the global dispatcher, as
- * oidc-provider's own SSRF protection does (node_modules/oidc-provider/lib/helpers/fetch_request.js).
- * Null when this Node has none: the resolution before the call then stands alone.
+ * The agent of guarded fetches. Node's fetch (undici inside Node) takes a `dispatcher`; its Agent
+ * class is reached through the global dispatcher, as oidc-provider's own SSRF protection does
+ * (node_modules/oidc-provider/lib/helpers/fetch_request.js). Null when this Node has none: the check
+ * before the call (checkOutboundUrl) then stands alone.
  */
-let guardedAgent: object | null | undefined;
-function agent(): object | null {
+function fetchAgent(): object | null {
   if (guardedAgent !== undefined) return guardedAgent;
   void globalThis.Response; // loads Node's fetch, which sets its global dispatcher
   const holder = globalThis as unknown as Record<symbol, { constructor: new (options: object) => object } | undefined>;
   const Agent = (holder[Symbol.for('undici.globalDispatcher.2')] ?? holder[Symbol.for('undici.globalDispatcher.1')])?.constructor;
-  guardedAgent = Agent ? new Agent({ connect: { lookup: guardedLookup } }) : null;
+  guardedAgent = Agent ? new Agent({ connect: { lookup: guardedLookup({ allowPrivateNetworks: false }) } }) : null;
   return guardedAgent;
 }
 
-/** Refuse a URL whose host is, or resolves to, a refused address (the check before the call). */
-export async function assertPublicHost(url: URL): Promise<void> {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefused(url.host);
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (isIP(host)) {
-    if (isPrivateAddress(host)) throw new OutboundRefused(host);
-    return;
-  }
-  let addresses: LookupAddress[];
-  try {
-    addresses = await lookup(host, { all: true, verbatim: true });
-  } catch {
-    // an unknown name: fetch fails on it the same way
-    return;
-  }
-  if (addresses.some((a) => isPrivateAddress(a.address))) throw new OutboundRefused(host);
-}
-
-/** A fetch that applies the guard (or plain fetch when private networks are allowed). */
-export function outboundFetch(options: OutboundOptions): OutboundFetch {
-  if (options.allowPrivate) return (url, init) => fetch(url, init);
+/** A fetch under the policy: plain fetch when private networks are allowed; else the URL is checked first and the connection again. */
+export function outboundFetch(policy: OutboundPolicy): OutboundFetch {
+  if (policy.allowPrivateNetworks) return (url, init) => fetch(url, init);
   return async (url, init) => {
     const target = new URL(url instanceof URL ? url.href : url);
-    await assertPublicHost(target);
-    const dispatcher = agent();
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new OutboundAddressRefused(target.host, target.protocol);
+    await checkOutboundUrl(target, policy);
+    const dispatcher = fetchAgent();
     return fetch(target, (dispatcher ? { ...init, dispatcher } : init) as RequestInit);
   };
 }

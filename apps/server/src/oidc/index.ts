@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { outboundFetch, outboundOptions } from '../http/outbound.js';
+import { outboundFetch, outboundPolicy } from '../http/outbound.js';
 import type { Services } from '../services.js';
 import { postgresAdapter } from './adapter.js';
 import { registerInteractionPages } from './interaction.js';
@@ -39,7 +39,7 @@ export async function registerOidc(app: FastifyInstance, loginPolicy: LoginPolic
     logouts,
     externalLogins,
     upstream: config.externalIdp
-      ? new UpstreamIdp({ id: EXTERNAL_IDP_ID, ...config.externalIdp }, config.publicUrl, outboundFetch(outboundOptions(config)))
+      ? new UpstreamIdp({ id: EXTERNAL_IDP_ID, ...config.externalIdp }, config.publicUrl, outboundFetch(outboundPolicy(config)))
       : null,
     interactionUrl: (uid) => `${config.publicUrl}${INTERACTION_PATH}${uid}`,
     interactionUid(url) {

@@ -10,7 +10,7 @@ import type { JWK } from 'jose';
 import { ACR_VALUES, SERVICE_ACCOUNT_SCOPE } from '@partner-portal/contracts';
 import type { Services } from '../services.js';
 import { hashSecret, SESSION_COOKIE } from '../http/session.js';
-import { outboundFetch, outboundOptions } from '../http/outbound.js';
+import { outboundFetch, outboundPolicy } from '../http/outbound.js';
 import { findAccount, isAccountId, SCOPE_CLAIMS } from './account.js';
 import { extraClientMetadata } from './client-metadata.js';
 import { frontchannelLogoutUris } from './logout.js';
@@ -108,7 +108,7 @@ export function createProvider(
   login.checks.remove('essential_acrs');
   login.checks.remove('essential_acr');
   login.checks.add(multiFactorCheck(loginPolicy));
-  const guardedFetch = outboundFetch(outboundOptions(config));
+  const guardedFetch = outboundFetch(outboundPolicy(config));
 
   const configuration: Configuration = {
     adapter: Adapter,

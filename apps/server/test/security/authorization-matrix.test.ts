@@ -283,6 +283,24 @@ const MATRIX: Record<string, Entry | Entry[]> = {
     body: () => ({ name: `Renamed ${randomUUID()}` }),
   },
   'DELETE /api/organizations/{organizationId}/sso-connections/{connectionId}': { expect: ORG_MANAGER_OF_TARGET },
+  // webhooks
+  'GET /api/organizations/{organizationId}/webhooks': [{ expect: ORG_MANAGER_OF_TARGET }, { ...OWN, expect: ORG_MANAGER_OF_TARGET }],
+  'POST /api/organizations/{organizationId}/webhooks': [
+    { expect: ORG_MANAGER_OF_TARGET, body: () => ({ url: 'https://hooks.example.com/matrix', events: ['*'] }) },
+    { ...OWN, expect: ORG_MANAGER_OF_TARGET, body: () => ({ url: 'https://hooks.example.com/matrix', events: ['member.created'] }) },
+  ],
+  'PATCH /api/organizations/{organizationId}/webhooks/{webhookId}': [
+    { expect: ORG_MANAGER_OF_TARGET, body: () => ({ events: ['member.created'] }) },
+    { ...OWN, expect: ORG_MANAGER_OF_TARGET, body: () => ({ description: 'Own' }) },
+  ],
+  'DELETE /api/organizations/{organizationId}/webhooks/{webhookId}': [
+    { expect: ORG_MANAGER_OF_TARGET },
+    { ...OWN, expect: ORG_MANAGER_OF_TARGET },
+  ],
+  'GET /api/organizations/{organizationId}/webhooks/{webhookId}/deliveries': { expect: ORG_MANAGER_OF_TARGET },
+  'POST /api/organizations/{organizationId}/webhooks/{webhookId}/deliveries/{deliveryId}/retry': {
+    expect: ORG_MANAGER_OF_TARGET,
+  },
 };
 
 // the DNS server of verified domains: the records of the claims made for {domain} (paramsFor)
@@ -324,7 +342,8 @@ async function paramsFor(
     route.params.includes('organizationId') &&
     !reading &&
     !route.path.endsWith('/members/{memberId}') &&
-    !route.path.endsWith('/invitations')
+    !route.path.endsWith('/invitations') &&
+    !route.path.includes('/webhooks')
       ? await world.fresh.organization(target)
       : target;
   for (const name of route.params) {
@@ -375,6 +394,18 @@ async function paramsFor(
         `INSERT INTO sso_connections (organization_id, name, issuer, client_id, domains) VALUES ($1, 'Matrix', 'https://sso.invalid', 'portal', $2)
          RETURNING id`,
         [organization.id, [`${randomUUID()}.example`]],
+      );
+      params[name] = rows[0]!.id;
+    } else if (name === 'webhookId') {
+      const { rows } = await portal.services.db.query<{ id: string }>(
+        `INSERT INTO webhooks (organization_id, url, events, secret_sealed) VALUES ($1, 'https://hooks.example.com/matrix', '{*}', 'sealed') RETURNING id`,
+        [organization.id],
+      );
+      params[name] = rows[0]!.id;
+    } else if (name === 'deliveryId') {
+      const { rows } = await portal.services.db.query<{ id: string }>(
+        `INSERT INTO webhook_deliveries (webhook_id, event_type, organization_id, payload, state) VALUES ($1, 'member.created', $2, '{}', 'failed') RETURNING id`,
+        [params.webhookId, organization.id],
       );
       params[name] = rows[0]!.id;
     } else throw new Error(`the matrix has no value for path parameter {${name}} of ${route.key}: add one in paramsFor`);

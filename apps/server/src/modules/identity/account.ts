@@ -7,6 +7,7 @@ import type { SsoRouting } from '../sso/routing.js';
 import { EXTERNAL_IDP_ID } from '../../oidc/upstream.js';
 import { passwordResetEmail } from '../mail/messages.js';
 import { sendSecurityNotice } from '../mail/security-notices.js';
+import { recordMemberEvent } from '../webhooks/outbox.js';
 import { throttleAccountAndIp } from './login-throttle.js';
 import { assertNewPassword } from './password-policy.js';
 import * as q from './queries.js';
@@ -44,13 +45,20 @@ export async function changePassword(
   await sendSecurityNotice(services, user.id, 'password-changed');
 }
 
-/** PUT /api/identity/update-profile: names and language. */
+/** PUT /api/identity/update-profile: names and language (a member.updated event when they change). */
 export async function updateProfile(
   services: Services,
   user: SessionUser,
   input: { first_name: string; last_name: string; language_code: string },
 ): Promise<void> {
-  await q.updateProfile(services.db, user.id, input.first_name.trim(), input.last_name.trim(), input.language_code);
+  const after = { first_name: input.first_name.trim(), last_name: input.last_name.trim(), language_code: input.language_code };
+  const before = { first_name: user.firstName, last_name: user.lastName, language_code: user.languageCode };
+  const changed = (Object.keys(after) as (keyof typeof after)[]).filter((field) => after[field] !== before[field]);
+  if (!changed.length) return q.updateProfile(services.db, user.id, after.first_name, after.last_name, after.language_code);
+  await services.db.transaction(async (tx) => {
+    await q.updateProfile(tx, user.id, after.first_name, after.last_name, after.language_code);
+    await recordMemberEvent(tx, 'member.updated', user.id, { changed });
+  });
 }
 
 /**

@@ -7,6 +7,7 @@ import { isPathInSubtree } from '../scope/access.js';
 import type { ConnectionInfo } from '../sso/providers.js';
 import type { SsoRouting } from '../sso/routing.js';
 import * as q from './queries.js';
+import { recordMemberEvent } from '../webhooks/outbox.js';
 
 /**
  * The portal account of an identity an upstream provider signed in (docs/dealer-identity.md,
@@ -155,6 +156,7 @@ export class UpstreamAccounts {
           after: { user_id: userId, membership_id: membershipId, email_address: email, connection_name: connection.name },
         },
       );
+      await recordMemberEvent(tx, 'member.created', userId, { source: 'just_in_time' });
       return userId;
     });
   }

@@ -11,6 +11,7 @@ import { EXTERNAL_IDP_ID } from '../../oidc/upstream.js';
 import { codeMatches } from './service.js';
 import type { ConnectionInvitations } from '../identity/upstream-link.js';
 import type { SsoRouting } from '../sso/routing.js';
+import { memberEventData, recordEvent } from '../webhooks/outbox.js';
 
 /**
  * Accepting an invitation (anyone with the link's code): a native account registers with a
@@ -253,6 +254,29 @@ export class InvitationAcceptance implements ConnectionInvitations {
         },
       },
     );
+    const organization = { id: inv.organization_id, path: inv.organization_path };
+    await recordEvent(tx, {
+      type: 'invitation.accepted',
+      organization,
+      data: { invitation_id: inv.id, email_address: inv.email, member_id: membershipId, user_id: userId },
+    });
+    await recordEvent(tx, {
+      type: 'member.created',
+      organization,
+      data: {
+        ...memberEventData({
+          membership_id: membershipId,
+          user_id: userId,
+          email: inv.email,
+          first_name: person.firstName,
+          last_name: person.lastName,
+          language_code: person.languageCode,
+          rights,
+        }),
+        source: 'invitation',
+        invitation_id: inv.id,
+      },
+    });
     return userId;
   }
 }

@@ -85,13 +85,33 @@ export const EXPIRED_INVITATIONS_OF_SQL = `SELECT DISTINCT ON (lower(i.email)) $
      AND NOT EXISTS (SELECT 1 FROM users u WHERE lower(u.email) = lower(i.email))
    ORDER BY lower(i.email), i.expires_at DESC`;
 
-/** Mark the PENDING invitations past their expiry as EXPIRED (all, or those of one e-mail address). */
-export async function sweepExpired(db: Queryable, email?: string): Promise<number> {
-  const { rowCount } = await db.query(
-    `UPDATE invitations SET state = 'EXPIRED' WHERE state = 'PENDING' AND expires_at <= now() AND ($1::text IS NULL OR lower(email) = lower($1::text))`,
-    [email ?? null],
+/** An invitation the sweep marked EXPIRED, with its organization (its invitation.expired event). */
+export interface ExpiredInvitationRow {
+  id: string;
+  organization_id: string;
+  organization_path: string;
+  email: string;
+  expires_at: Date | string;
+}
+
+/**
+ * Mark PENDING invitations past their expiry as EXPIRED: those of one e-mail address (waiting for
+ * a row another transaction holds), or without one at most `limit` of all (the job: skipping rows
+ * another transaction holds). Returns the rows marked.
+ */
+export async function sweepExpired(db: Queryable, email?: string, limit = 1000): Promise<ExpiredInvitationRow[]> {
+  const which =
+    email === undefined
+      ? `id IN (SELECT id FROM invitations WHERE state = 'PENDING' AND expires_at <= now() LIMIT $1 FOR UPDATE SKIP LOCKED)`
+      : `state = 'PENDING' AND expires_at <= now() AND lower(email) = lower($1::text)`;
+  const { rows } = await db.query<ExpiredInvitationRow>(
+    `WITH expired AS (
+       UPDATE invitations SET state = 'EXPIRED' WHERE ${which} RETURNING id, organization_id, email, expires_at)
+     SELECT e.id, e.organization_id, o.path AS organization_path, e.email, e.expires_at
+     FROM expired e JOIN organizations o ON o.id = e.organization_id`,
+    [email ?? limit],
   );
-  return rowCount;
+  return rows;
 }
 
 export async function hasPendingInvitation(db: Queryable, email: string): Promise<boolean> {

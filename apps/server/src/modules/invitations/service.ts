@@ -20,6 +20,8 @@ import { assertInSubtree, requireRole } from '../scope/access.js';
 import { listEmailDomains } from '../organizations/queries.js';
 import { organizationForActor } from '../scope/service.js';
 import type { SsoRouting } from '../sso/routing.js';
+import { recordEvent } from '../webhooks/outbox.js';
+import { markExpired } from './expiry.js';
 import * as q from './queries.js';
 import type { InvitationRow } from './queries.js';
 
@@ -86,7 +88,7 @@ function loadForManagerTx(tx: Queryable, actor: Actor, invitationId: string): Pr
 /** An expired invitation is sent again only while its address has no account and no other pending invitation (as when inviting). */
 async function assertMayRenew(tx: Queryable, email: string): Promise<void> {
   if (await q.userExists(tx, email)) throw new AppError('email_address_already_exists');
-  await q.sweepExpired(tx, email);
+  await markExpired(tx, email);
   if (await q.hasPendingInvitation(tx, email)) throw new AppError('invitation_already_pending');
 }
 
@@ -115,7 +117,7 @@ export class Invitations {
       throw new AppError('not_allowed_to_invite_other_domains', { messages: listed, params: { domains: listed.join(', ') } });
     }
     if (await q.userExists(tx, email)) throw new AppError('email_address_already_exists');
-    await q.sweepExpired(tx, email);
+    await markExpired(tx, email);
     if (await q.hasPendingInvitation(tx, email)) throw new AppError('invitation_already_pending');
     let rights: Rights | null = null;
     if (input.rights) rights = validateRights(input.rights, await rightsContextFor(tx, org, actingAs(actor).isDeveloper), null);
@@ -153,6 +155,18 @@ export class Invitations {
       targetType: 'invitation',
       targetId: id,
       after: { email_address: email, language_code: row.language_code, is_external_identity_provider: isExternal, rights },
+    });
+    await recordEvent(tx, {
+      type: 'invitation.created',
+      organization: org,
+      data: {
+        invitation_id: id,
+        email_address: email,
+        language_code: row.language_code,
+        is_external_identity_provider: isExternal,
+        expires_at: new Date(row.expires_at).toISOString(),
+        rights,
+      },
     });
     return { row, code };
   }
@@ -213,6 +227,11 @@ export class Invitations {
       targetId: inv.id,
       before: { state: inv.state, email_address: inv.email },
       after: { state: 'REVOKED' },
+    });
+    await recordEvent(tx, {
+      type: 'invitation.revoked',
+      organization: { id: inv.organization_id, path: inv.organization_path },
+      data: { invitation_id: inv.id, email_address: inv.email },
     });
   }
 

@@ -1,6 +1,7 @@
 import { isUserManager, toRights } from '@partner-portal/contracts';
 import type { Queryable } from '../../db/client.js';
 import type { AccountAccess, BackchannelNotice } from '../sessions/service.js';
+import { recordActivationEvent } from '../webhooks/outbox.js';
 import * as q from './queries.js';
 
 /**
@@ -29,12 +30,15 @@ export async function deactivateMember(
   member: ActivationTarget,
 ): Promise<BackchannelNotice[] | null> {
   if (!(await q.setDeactivated(tx, member.userId, true))) return null;
+  await recordActivationEvent(tx, 'member.deactivated', member.userId);
   return (await access.revokeAll(tx, member.userId)).notices;
 }
 
 /** Reactivate a member: they may sign in again (sessions and tokens ended by the deactivation stay ended). False when they were active. */
 export async function reactivateMember(tx: Queryable, member: ActivationTarget): Promise<boolean> {
-  return q.setDeactivated(tx, member.userId, false);
+  if (!(await q.setDeactivated(tx, member.userId, false))) return false;
+  await recordActivationEvent(tx, 'member.reactivated', member.userId);
+  return true;
 }
 
 /**

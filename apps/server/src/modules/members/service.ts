@@ -8,12 +8,14 @@ import {
   toRights,
   type Rights,
 } from '@partner-portal/contracts';
+import { isDeepStrictEqual } from 'node:util';
 import { joinTransaction, type Database, type Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
 import { actingAs, type Actor, type SessionStore } from '../../http/session.js';
 import { audit, auditRefusal, RefusedChange, withRefusalAudit, type AuditChange } from '../audit/service.js';
 import { assertInSubtree, requireRole } from '../scope/access.js';
 import type { AccountAccess, BackchannelNotice } from '../sessions/service.js';
+import { recordEvent, recordMemberEvent } from '../webhooks/outbox.js';
 import * as q from './queries.js';
 import { delegatorOf, rightsContextFor, validateRights } from './rights-context.js';
 
@@ -91,6 +93,11 @@ async function removeMember(db: Database, sessions: SessionStore, actor: Actor, 
       await sessions.endAllForUser(row.user_id, tx);
       await q.deleteUser(tx, row.user_id);
       await audit(tx, actor, change);
+      await recordEvent(tx, {
+        type: 'member.removed',
+        organization: { id: row.organization_id, path: row.organization_path },
+        data: { member_id: row.id, user_id: row.user_id, email_address: row.email },
+      });
     }),
   );
 }
@@ -153,6 +160,7 @@ export class Members {
         const isDeveloper = ctx.isProviderOrganization ? rights.partner_portal.developer === true : null;
         await q.updateRights(tx, row.id, row.user_id, rights, isDeveloper);
         await audit(tx, actor, change);
+        if (!isDeepStrictEqual(before, rights)) await recordMemberEvent(tx, 'member.updated', row.user_id, { changed: ['rights'] });
         return rightsTakenAway(before, rights) ? (await access.revokeAll(tx, row.user_id)).notices : [];
       }),
     );

@@ -10,6 +10,7 @@ import * as q from './queries.js';
 import { findOrganizationById, type OrganizationRow } from '../scope/queries.js';
 import { organizationForActor } from '../scope/service.js';
 import type { TreeCache } from './tree-cache.js';
+import { changedList, recordOrganizationCreated, recordOrganizationDeleted, recordOrganizationUpdated } from './events.js';
 
 /**
  * Organizations (docs/product.md, "People, organizations and invitations" and "Flows and states" and "Roles and rights"). organizationManagers create sub-organizations under any
@@ -129,6 +130,7 @@ export class Organizations {
             can_create_sub_organization: canCreate,
           }),
         );
+        await recordOrganizationCreated(tx, { id, name, path, parent_id: parent.id });
         return { id };
       });
     } catch (err) {
@@ -159,6 +161,8 @@ export class Organizations {
           actor,
           organizationChange({ id: org.id, path }, 'organization.update', { name: org.name, path: org.path }, { name, path }),
         );
+        const changed = [...changedList('name', [org.name], [name]), ...changedList('path', [org.path], [path])];
+        await recordOrganizationUpdated(tx, { ...org, name, path }, changed);
       });
     } catch (err) {
       mapUniquePath(err);
@@ -197,6 +201,10 @@ export class Organizations {
           },
         ),
       );
+      const appsOf = (apps: { client_id: string; available_for_sub_organizations: boolean }[]) =>
+        apps.map((a) => `${a.client_id}:${a.available_for_sub_organizations}`);
+      const after = clientIds.map((c) => ({ client_id: c, available_for_sub_organizations: availableForSub.includes(c) }));
+      await recordOrganizationUpdated(tx, org, changedList('apps', appsOf(before), appsOf(after)));
     });
   }
 
@@ -225,6 +233,11 @@ export class Organizations {
           { can_create_sub_organization: value, sub_organization_can_have_children: value, cascaded_to_descendants: !value },
         ),
       );
+      await recordOrganizationUpdated(
+        tx,
+        org,
+        changedList('can_create_sub_organization', [String(org.can_create_sub_organization)], [String(value)]),
+      );
     });
   }
 
@@ -245,6 +258,7 @@ export class Organizations {
           targetId: org.id,
           before: { name: org.name, path: org.path },
         });
+        await recordOrganizationDeleted(tx, org);
       });
     } catch (err) {
       // a member or a child added concurrently: the foreign key refuses the delete
@@ -283,6 +297,7 @@ export class Organizations {
           { allowed_email_domains: after },
         ),
       );
+      await recordOrganizationUpdated(tx, org, changedList('allowed_email_domains', before, after));
     });
   }
 }

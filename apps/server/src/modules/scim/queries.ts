@@ -227,3 +227,9 @@ export async function connectionForDomain(db: Queryable, domain: string, organiz
   );
   return rows[0]?.id ?? null;
 }
+
+/** The user of a membership (the SCIM id is the membership's). */
+export async function userIdOfMember(db: Queryable, membershipId: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ user_id: string }>('SELECT user_id FROM memberships WHERE id = $1', [membershipId]);
+  return rows[0]?.user_id;
+}

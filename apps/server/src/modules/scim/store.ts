@@ -16,6 +16,7 @@ import { fromScimUser, toScimUser, versionOf } from './representation.js';
 import { scimError, type ScimObject, type SCIMMY, type UserStore } from './scimmy.js';
 import { addressOf, assertAddressAllowed, claimAddress, signInRoute } from './sign-in.js';
 import { auditActorOf, type ScimActor } from './tokens.js';
+import { memberEventData, recordEvent } from '../webhooks/outbox.js';
 
 /**
  * The members of a token's subtree as SCIM Users, in one request's transaction (users.ts runs it):
@@ -140,6 +141,22 @@ export class MemberStore implements UserStore {
       targetType: 'member',
       targetId: id,
       after: { email_address: email, organization_id: org.id, external_id: input.externalId, active, sign_in: signIn },
+    });
+    await recordEvent(tx, {
+      type: 'member.created',
+      organization: { id: org.id, path: org.path },
+      data: {
+        ...memberEventData({
+          membership_id: id,
+          user_id: (await q.userIdOfMember(tx, id))!,
+          email,
+          first_name: input.givenName ?? '',
+          last_name: input.familyName ?? '',
+          language_code: languageCode,
+          rights: emptyRights(),
+        }),
+        source: 'scim',
+      },
     });
     if (signIn === 'invitation') await this.invite({ id, organizationId: org.id, organizationPath: org.path, email, languageCode });
     return this.read(id);
@@ -276,5 +293,10 @@ export class MemberStore implements UserStore {
     this.notify((await deps.access.revokeAll(tx, row.user_id)).notices);
     await deleteUser(tx, row.user_id);
     await audit(tx, this.who.actor, change);
+    await recordEvent(tx, {
+      type: 'member.removed',
+      organization: { id: row.organization_id, path: row.organization_path },
+      data: { member_id: row.id, user_id: row.user_id, email_address: row.email },
+    });
   }
 }

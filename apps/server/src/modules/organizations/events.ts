@@ -1,0 +1,33 @@
+import type { Queryable } from '../../db/client.js';
+import type { OrganizationRow } from '../scope/queries.js';
+import { recordEvent } from '../webhooks/outbox.js';
+
+/**
+ * The organization events of webhooks (docs/integrations.md, "Webhooks"), recorded in the
+ * transaction of the change: created, updated (only when something changed, named in `changed`),
+ * deleted. The organization is the event's organization: its own webhooks and its ancestors' hear it.
+ */
+type EventOrganization = Pick<OrganizationRow, 'id' | 'name' | 'path' | 'parent_id'>;
+
+const dataOf = (org: EventOrganization) => ({ name: org.name, path: org.path, parent_id: org.parent_id });
+
+export function recordOrganizationCreated(tx: Queryable, org: EventOrganization): Promise<number> {
+  return recordEvent(tx, { type: 'organization.created', organization: org, data: dataOf(org) });
+}
+
+/** organization.updated, when `changed` names anything. */
+export async function recordOrganizationUpdated(tx: Queryable, org: EventOrganization, changed: string[]): Promise<number> {
+  if (!changed.length) return 0;
+  return recordEvent(tx, { type: 'organization.updated', organization: org, data: { ...dataOf(org), changed } });
+}
+
+/** After the delete: the organization's own webhooks went with it, its ancestors' hear it. */
+export function recordOrganizationDeleted(tx: Queryable, org: EventOrganization): Promise<number> {
+  return recordEvent(tx, { type: 'organization.deleted', organization: org, data: dataOf(org) });
+}
+
+/** `[field]` when the two lists hold different values (in any order), else nothing. */
+export function changedList(field: string, before: readonly string[], after: readonly string[]): string[] {
+  const key = (values: readonly string[]) => [...values].sort().join('\n');
+  return key(before) === key(after) ? [] : [field];
+}

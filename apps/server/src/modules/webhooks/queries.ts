@@ -1,0 +1,287 @@
+import type { WebhookDeliveryState } from '@partner-portal/contracts';
+import type { Queryable } from '../../db/client.js';
+
+/** SQL of webhooks: the subscriptions, the outbox of their deliveries, and every attempt. */
+
+export interface WebhookRow {
+  id: string;
+  organization_id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+const WEBHOOK_COLUMNS = 'id, organization_id, url, events, description, created_at, updated_at';
+
+export async function listWebhooks(db: Queryable, organizationId: string): Promise<WebhookRow[]> {
+  const { rows } = await db.query<WebhookRow>(
+    `SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE organization_id = $1 ORDER BY created_at, id`,
+    [organizationId],
+  );
+  return rows;
+}
+
+/**
+ * A webhook of the organization (null when unknown or another organization's), its row locked when
+ * `lock` says so: 'update' to delete it, 'change' to change it (which lets events be recorded for
+ * it meanwhile: their delivery rows only take a key-share lock).
+ */
+export async function findWebhook(
+  db: Queryable,
+  organizationId: string,
+  webhookId: string,
+  lock: 'update' | 'change' | null = null,
+): Promise<WebhookRow | null> {
+  const locking = lock === 'update' ? ' FOR UPDATE' : lock === 'change' ? ' FOR NO KEY UPDATE' : '';
+  const { rows } = await db.query<WebhookRow>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = $1 AND organization_id = $2${locking}`, [
+    webhookId,
+    organizationId,
+  ]);
+  return rows[0] ?? null;
+}
+
+export async function insertWebhook(
+  db: Queryable,
+  w: { organizationId: string; url: string; events: string[]; description: string | null; secretSealed: string; createdBy: string | null },
+): Promise<WebhookRow> {
+  const { rows } = await db.query<WebhookRow>(
+    `INSERT INTO webhooks (organization_id, url, events, description, secret_sealed, created_by)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${WEBHOOK_COLUMNS}`,
+    [w.organizationId, w.url, w.events, w.description, w.secretSealed, w.createdBy],
+  );
+  return rows[0]!;
+}
+
+export async function updateWebhook(
+  db: Queryable,
+  id: string,
+  w: { url: string; events: string[]; description: string | null },
+): Promise<WebhookRow> {
+  const { rows } = await db.query<WebhookRow>(
+    `UPDATE webhooks SET url = $2, events = $3, description = $4, updated_at = now() WHERE id = $1 RETURNING ${WEBHOOK_COLUMNS}`,
+    [id, w.url, w.events, w.description],
+  );
+  return rows[0]!;
+}
+
+export async function deleteWebhook(db: Queryable, id: string): Promise<void> {
+  await db.query('DELETE FROM webhooks WHERE id = $1', [id]);
+}
+
+// ---- the outbox ----------------------------------------------------------------------------------
+
+/**
+ * One delivery row per subscription that hears the event: a webhook of the organization at one of
+ * `paths` (the event's organization and its ancestors) naming the event or "*". Returns how many.
+ */
+export async function insertDeliveries(
+  tx: Queryable,
+  event: { type: string; organizationId: string; paths: string[]; payload: string },
+): Promise<number> {
+  const { rows } = await tx.query<{ n: number }>(
+    `WITH written AS (
+       INSERT INTO webhook_deliveries (webhook_id, event_type, organization_id, payload)
+       SELECT w.id, $1, $2, $3 FROM organizations o JOIN webhooks w ON w.organization_id = o.id
+       WHERE o.path = ANY($4::text[]) AND (w.events @> ARRAY[$1::text] OR w.events @> ARRAY['*'])
+       RETURNING 1)
+     SELECT count(*)::int AS n FROM written`,
+    [event.type, event.organizationId, event.payload, event.paths],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/** A member as member events carry it, read as stored now, with the organization it belongs to. */
+export interface MemberEventRow {
+  membership_id: string;
+  user_id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  language_code: string;
+  rights: unknown;
+  organization_id: string;
+  organization_path: string;
+}
+
+export async function findMemberForEvent(db: Queryable, userId: string): Promise<MemberEventRow | null> {
+  const { rows } = await db.query<MemberEventRow>(
+    `SELECT m.id AS membership_id, m.user_id, u.email, u.first_name, u.last_name, u.language_code, m.rights,
+            m.organization_id, o.path AS organization_path
+     FROM memberships m JOIN users u ON u.id = m.user_id JOIN organizations o ON o.id = m.organization_id
+     WHERE m.user_id = $1`,
+    [userId],
+  );
+  return rows[0] ?? null;
+}
+
+/** Wake the senders of every instance once the caller's transaction commits (nothing when it rolls back). */
+export async function notifySenders(tx: Queryable): Promise<void> {
+  await tx.query("SELECT pg_notify('pp_webhooks', '')");
+}
+
+// ---- the worker ----------------------------------------------------------------------------------
+
+/** A due delivery with what sending it needs. */
+export interface DueDelivery {
+  id: string;
+  webhook_id: string;
+  event_type: string;
+  payload: string;
+  attempts: number;
+  url: string;
+  secret_sealed: string;
+}
+
+/**
+ * Up to `limit` due pending deliveries, oldest first, their rows locked for the caller's
+ * transaction; rows another transaction holds (another sender sending them) are skipped, and so
+ * are the deliveries `excluded` (those this process is sending where no transaction holds them:
+ * PGlite) and those of the webhooks `waiting` (this process is sending to them already).
+ */
+export async function claimDue(
+  q: Queryable,
+  limit: number,
+  excluded: readonly string[],
+  waiting: readonly string[],
+): Promise<DueDelivery[]> {
+  const { rows } = await q.query<DueDelivery>(
+    `SELECT d.id, d.webhook_id, d.event_type, d.payload, d.attempts, w.url, w.secret_sealed
+     FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+     WHERE d.state = 'pending' AND d.next_attempt_at <= now()
+       AND NOT (d.id = ANY($2::uuid[])) AND NOT (d.webhook_id = ANY($3::uuid[]))
+     ORDER BY d.next_attempt_at
+     LIMIT $1
+     FOR UPDATE OF d SKIP LOCKED`,
+    [limit, excluded, waiting],
+  );
+  return rows;
+}
+
+/** The outcome of one attempt, as recordAttempts writes it. */
+export interface AttemptOutcome {
+  deliveryId: string;
+  attemptedAt: Date;
+  status: number | null;
+  durationMs: number;
+  error: string | null;
+  state: WebhookDeliveryState;
+  /** pending: the next attempt after this many seconds */
+  retryInSeconds: number | null;
+}
+
+/**
+ * Write a batch of attempts in one statement: each attempt's row, and its delivery's new state
+ * (its next attempt, or finished). A delivery deleted meanwhile (its webhook removed) is left out.
+ */
+export async function recordAttempts(q: Queryable, outcomes: readonly AttemptOutcome[]): Promise<void> {
+  if (!outcomes.length) return;
+  await q.query(
+    `WITH r AS (
+       SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::int[], $4::int[], $5::text[], $6::text[], $7::int[])
+         AS r(id, attempted_at, status, duration_ms, error, state, retry_in)
+     ), attempts AS (
+       INSERT INTO webhook_delivery_attempts (delivery_id, attempted_at, status, duration_ms, error)
+       SELECT r.id, r.attempted_at, r.status, r.duration_ms, r.error FROM r JOIN webhook_deliveries d ON d.id = r.id
+     )
+     UPDATE webhook_deliveries d
+     SET attempts = d.attempts + 1, state = r.state, last_attempt_at = r.attempted_at, last_status = r.status, last_error = r.error,
+         next_attempt_at = CASE WHEN r.state = 'pending' THEN clock_timestamp() + make_interval(secs => r.retry_in) ELSE d.next_attempt_at END,
+         completed_at = CASE WHEN r.state = 'pending' THEN NULL ELSE clock_timestamp() END
+     FROM r WHERE d.id = r.id`,
+    [
+      outcomes.map((o) => o.deliveryId),
+      outcomes.map((o) => o.attemptedAt.toISOString()),
+      outcomes.map((o) => o.status),
+      outcomes.map((o) => Math.round(o.durationMs)),
+      outcomes.map((o) => o.error),
+      outcomes.map((o) => o.state),
+      outcomes.map((o) => o.retryInSeconds ?? 0),
+    ],
+  );
+}
+
+/** Milliseconds until the next pending delivery is due (0: one is due now), or null when none is pending. */
+export async function msUntilNextDue(db: Queryable): Promise<number | null> {
+  const { rows } = await db.query<{ ms: number | null }>(
+    `SELECT greatest(0, (extract(epoch FROM min(next_attempt_at) - clock_timestamp()) * 1000))::int AS ms
+     FROM webhook_deliveries WHERE state = 'pending'`,
+  );
+  return rows[0]?.ms ?? null;
+}
+
+/** Delete up to `limit` finished deliveries (and their attempts) older than `days`; returns how many went. */
+export async function deleteFinishedDeliveries(db: Queryable, days: number, limit: number): Promise<number> {
+  const { rowCount } = await db.query(
+    `DELETE FROM webhook_deliveries WHERE id IN (
+       SELECT id FROM webhook_deliveries WHERE completed_at < now() - make_interval(days => $1) LIMIT $2)`,
+    [days, limit],
+  );
+  return rowCount;
+}
+
+// ---- deliveries, as the managers see them ------------------------------------------------------------
+
+export interface DeliveryRow {
+  id: string;
+  event_type: string;
+  organization_id: string;
+  state: WebhookDeliveryState;
+  attempts: number;
+  payload: string;
+  created_at: Date | string;
+  next_attempt_at: Date | string;
+  completed_at: Date | string | null;
+}
+
+export async function listDeliveries(
+  db: Queryable,
+  webhookId: string,
+  options: { state: WebhookDeliveryState | undefined; limit: number; offset: number },
+): Promise<(DeliveryRow & { total: number })[]> {
+  const { rows } = await db.query<DeliveryRow & { total: number }>(
+    `SELECT id, event_type, organization_id, state, attempts, payload, created_at, next_attempt_at, completed_at,
+            count(*) OVER ()::int AS total
+     FROM webhook_deliveries WHERE webhook_id = $1 AND ($2::text IS NULL OR state = $2::text)
+     ORDER BY created_at DESC, id
+     LIMIT $3 OFFSET $4`,
+    [webhookId, options.state ?? null, options.limit, options.offset],
+  );
+  return rows;
+}
+
+export interface AttemptRow {
+  delivery_id: string;
+  attempted_at: Date | string;
+  status: number | null;
+  duration_ms: number;
+  error: string | null;
+}
+
+export async function listAttempts(db: Queryable, deliveryIds: string[]): Promise<AttemptRow[]> {
+  if (!deliveryIds.length) return [];
+  const { rows } = await db.query<AttemptRow>(
+    `SELECT delivery_id, attempted_at, status, duration_ms, error FROM webhook_delivery_attempts
+     WHERE delivery_id = ANY($1::uuid[]) ORDER BY delivery_id, id`,
+    [deliveryIds],
+  );
+  return rows;
+}
+
+/** A delivery of the webhook, its row locked (waiting while a sender holds it: at most one attempt's time-out). */
+export async function findDeliveryForUpdate(db: Queryable, webhookId: string, deliveryId: string): Promise<DeliveryRow | null> {
+  const { rows } = await db.query<DeliveryRow>(
+    `SELECT id, event_type, organization_id, state, attempts, payload, created_at, next_attempt_at, completed_at
+     FROM webhook_deliveries WHERE id = $1 AND webhook_id = $2 FOR UPDATE`,
+    [deliveryId, webhookId],
+  );
+  return rows[0] ?? null;
+}
+
+/** Make a delivery due at once (a redelivery on request). */
+export async function makeDue(db: Queryable, deliveryId: string): Promise<void> {
+  await db.query(`UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = now(), completed_at = NULL WHERE id = $1`, [
+    deliveryId,
+  ]);
+}
