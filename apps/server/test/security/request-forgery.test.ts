@@ -43,6 +43,8 @@ describe('anti-forgery header', () => {
         serviceAccountId: randomUUID(),
         tokenId: randomUUID(),
         connectionId: randomUUID(),
+        webhookId: randomUUID(),
+        deliveryId: randomUUID(),
       });
       for (const header of [undefined, '0', 'true']) {
         const res = await admin.request(route.method, path, {
