@@ -1,0 +1,15 @@
+import { Badge } from '@mantine/core';
+import type { ReactNode } from 'react';
+
+/** A badge with its whole word in every language (docs/design.md, "Badges"): it never truncates or shrinks. */
+export function WholeBadge({ color, variant = 'light', children }: { color: string; variant?: 'light' | 'filled'; children: ReactNode }) {
+  return (
+    <Badge
+      color={color}
+      variant={variant}
+      styles={{ root: { flex: 'none', maxWidth: 'none', overflow: 'visible' }, label: { overflow: 'visible', textOverflow: 'clip' } }}
+    >
+      {children}
+    </Badge>
+  );
+}
