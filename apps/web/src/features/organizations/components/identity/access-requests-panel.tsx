@@ -63,7 +63,7 @@ export function AccessRequestsPanel({
                     </Text>
                     <Text size="xs" c="gray.7">
                       {t('identity.requested_on', { date: formatDate(request.created_at) })}
-                      {request.organization_id !== organization.id
+                      {request.organization_id !== organization.id && organizationName(request.organization_id)
                         ? ` · ${t('identity.for_organization', { name: organizationName(request.organization_id) })}`
                         : null}
                     </Text>

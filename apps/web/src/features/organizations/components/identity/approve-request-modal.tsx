@@ -85,7 +85,6 @@ export function ApproveRequestModal({
           limit={100}
           required
           comboboxProps={{ zIndex: 1200 }}
-          data-autofocus
         />
         <Checkbox label={t('identity.approve_rights')} checked={withRights} onChange={(e) => setWithRights(e.currentTarget.checked)} />
         {withRights ? (

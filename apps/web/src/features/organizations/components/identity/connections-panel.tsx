@@ -105,7 +105,7 @@ function ConnectionItem({
 }: {
   connection: SsoConnection;
   organizationId: string;
-  ownerName: string;
+  ownerName: string | null;
   onEdit: () => void;
   onDelete: () => void;
 }) {
@@ -120,34 +120,32 @@ function ConnectionItem({
 
   return (
     <Paper component="li" withBorder p="sm" radius="md" data-testid="sso-connection" data-name={name} data-origin={origin}>
-      <Group justify="space-between" align="flex-start" gap="xs" wrap="wrap">
-        <Stack gap={4} style={{ minWidth: 0, flex: '1 1 16rem' }}>
-          <Group gap="xs" wrap="wrap">
-            <IconKey size={18} aria-hidden />
-            <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
-              {name}
-            </Text>
-            {connection.just_in_time ? <WholeBadge color="blue">{t('identity.badge_jit')}</WholeBadge> : null}
-          </Group>
-          {origin === 'configured' ? (
-            <Text size="xs" c="gray.7">
-              {t('identity.configured')}
-            </Text>
-          ) : origin === 'inherited' ? (
-            <Text size="xs" c="gray.7">
-              {t('identity.set_up_by', { name: ownerName })}
-            </Text>
-          ) : null}
-          <Detail label={t('identity.issuer')}>{connection.issuer}</Detail>
-          <Detail label={t('identity.client_id')}>{connection.client_id}</Detail>
-          {connection.domains.length > 0 ? <Detail label={t('identity.domains')}>{connection.domains.join(', ')}</Detail> : null}
-          {connection.has_client_secret === undefined ? null : (
-            <Text size="xs" c="gray.7">
-              {connection.has_client_secret ? t('identity.client_confidential') : t('identity.client_public')}
-            </Text>
-          )}
-        </Stack>
+      <Stack gap={4} style={{ minWidth: 0 }}>
         <Group gap="xs" wrap="wrap">
+          <IconKey size={18} aria-hidden />
+          <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+            {name}
+          </Text>
+          {connection.just_in_time ? <WholeBadge color="blue">{t('identity.badge_jit')}</WholeBadge> : null}
+        </Group>
+        {origin === 'configured' ? (
+          <Text size="xs" c="gray.7">
+            {t('identity.configured')}
+          </Text>
+        ) : origin === 'inherited' ? (
+          <Text size="xs" c="gray.7">
+            {ownerName ? t('identity.set_up_by', { name: ownerName }) : t('identity.set_up_by_above')}
+          </Text>
+        ) : null}
+        <Detail label={t('identity.issuer')}>{connection.issuer}</Detail>
+        <Detail label={t('identity.client_id')}>{connection.client_id}</Detail>
+        {connection.domains.length > 0 ? <Detail label={t('identity.domains')}>{connection.domains.join(', ')}</Detail> : null}
+        {connection.has_client_secret === undefined ? null : (
+          <Text size="xs" c="gray.7">
+            {connection.has_client_secret ? t('identity.client_confidential') : t('identity.client_public')}
+          </Text>
+        )}
+        <Group gap="xs" wrap="wrap" mt={6}>
           <Button
             variant="default"
             size="compact-sm"
@@ -181,7 +179,7 @@ function ConnectionItem({
             </>
           ) : null}
         </Group>
-      </Group>
+      </Stack>
     </Paper>
   );
 }

@@ -66,7 +66,7 @@ function DomainItem({
   domain: OrganizationDomain;
   own: boolean;
   organizationId: string;
-  ownerName: string;
+  ownerName: string | null;
   onDelete: () => void;
 }) {
   const { t } = useTranslation();
@@ -99,7 +99,9 @@ function DomainItem({
           </Group>
           {own ? null : (
             <Text size="xs" c="gray.7">
-              {domain.verified ? t('identity.verified_by', { name: ownerName }) : t('identity.claimed_by', { name: ownerName })}
+              {ownerName
+                ? t(domain.verified ? 'identity.verified_by' : 'identity.claimed_by', { name: ownerName })
+                : t(domain.verified ? 'identity.verified_by_above' : 'identity.claimed_by_above')}
             </Text>
           )}
           {own && domain.verified && domain.verified_at ? (

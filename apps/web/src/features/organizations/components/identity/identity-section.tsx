@@ -55,8 +55,7 @@ export function IdentitySection({ organization, user }: { organization: Organiza
   }, [test, location.search, location.pathname, location.state, navigate]);
 
   if (!manager && !user.userManager) return null;
-  const organizationName = (id: string) =>
-    (id === organization.id ? organization.name : findNode(tree.data, id)?.label) ?? t('identity.higher_organization');
+  const organizationName = (id: string) => (id === organization.id ? organization.name : (findNode(tree.data, id)?.label ?? null));
   const panelProps: PanelProps = { organization, user, organizationName, open };
   const count = (
     <>

@@ -14,8 +14,8 @@ export type IdentityModal =
 export interface PanelProps {
   organization: Organization;
   user: UserInfo;
-  /** an organization's name, when the side tree has it (ancestors above the user's own organization it has not) */
-  organizationName: (id: string) => string;
+  /** an organization's name; null when the side tree does not have it (ancestors above the user's own organization) */
+  organizationName: (id: string) => string | null;
   open: (modal: IdentityModal) => void;
 }
 
