@@ -40,7 +40,7 @@ const SERVER_LAYERS = [
   ['modules/factors'],
   ['modules/identity'],
   ['modules/invitations'],
-  ['modules/organization-details'],
+  ['modules/organization-details', 'modules/access-requests'],
   ['module-services.ts'],
   ['bootstrap.ts', 'jobs.ts', 'app.ts'],
   ['main.ts'],

@@ -26,6 +26,7 @@ import { createModuleServices } from './module-services.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { identityRoutes } from './modules/identity/routes.js';
 import { registerOidc } from './oidc/index.js';
+import { accessRequestRoutes } from './modules/access-requests/routes.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { developerRoutes } from './modules/developer/routes.js';
 import { bulkInvitationRoutes } from './modules/invitations/bulk-routes.js';
@@ -192,6 +193,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(auditRoutes, { auditTrail: modules.auditTrail });
   await app.register(developerRoutes, { developerExport: modules.developerExport });
   await app.register(factorRoutes, { oidc, factors });
+  await app.register(accessRequestRoutes, { accessRequests: modules.accessRequests });
 
   await registerWebApp(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);
   return app;

@@ -107,6 +107,11 @@ const envSchema = z.object({
   LOGIN_RATE_LIMIT_PER_IP: positiveInt.default(100),
   LOGIN_RATE_LIMIT_PER_DEVICE: positiveInt.default(10),
   LOGIN_RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(900),
+  // access requests (modules/access-requests): per requested e-mail address and per client address,
+  // counted like forgot-password e-mails (identity/login-throttle.ts throttleAccountAndIp)
+  ACCESS_REQUEST_RATE_LIMIT_PER_EMAIL: positiveInt.default(3),
+  ACCESS_REQUEST_RATE_LIMIT_PER_IP: positiveInt.default(30),
+  ACCESS_REQUEST_RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(3600),
   DEVICE_COOKIE_TTL_SECONDS: positiveInt.default(180 * 24 * 3600),
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -1,3 +1,4 @@
+import { AccessRequests } from './modules/access-requests/service.js';
 import { AuditTrail } from './modules/audit/read.js';
 import { DeveloperExport } from './modules/developer/service.js';
 import { createFactorServices, type FactorServices } from './modules/factors/services.js';
@@ -32,10 +33,11 @@ export interface ModuleServices {
   invitations: Invitations;
   invitationAcceptance: InvitationAcceptance;
   bulkInvitations: BulkInvitations;
+  accessRequests: AccessRequests;
 }
 
 export function createModuleServices(services: Services, oidc: Oidc): ModuleServices {
-  const { db, config, log, mailer, sessions, metrics } = services;
+  const { db, config, log, mailer, sessions, metrics, counters } = services;
   const access = new AccountAccess({ log, oidc });
   const treeCache = new TreeCache((hit) => metrics.cacheLookup('organization_tree', hit));
   const members = new Members({ db, sessions, access });
@@ -54,5 +56,6 @@ export function createModuleServices(services: Services, oidc: Oidc): ModuleServ
     invitations,
     invitationAcceptance: new InvitationAcceptance({ db }),
     bulkInvitations: new BulkInvitations({ db, log, invitations, members }),
+    accessRequests: new AccessRequests({ db, config, counters, mailer, log, invitations }),
   };
 }

@@ -123,3 +123,24 @@ describe('the root organization', () => {
     expect(rows[0]!.rights.partner_portal?.user_user_manager).toBe(true);
   });
 });
+
+describe('signing out a member with more rights', () => {
+  it('is refused (403) and audited, like a reset; the member stays signed in; the provider administrator may', async () => {
+    const above = await world.fresh.member(world.dealerA, {
+      partner_portal: { user_user_manager: true, user_sub_organization_manager: true },
+    });
+    const session = await portal.sessionFor(above.userId);
+    const userManager = await world.client('userManager');
+    const signOut = await userManager.post(`/api/members/${above.membershipId}/sign-out`);
+    expect(signOut.status).toBe(403);
+    expect(signOut.body.i18NTranslationKey).toBe('cannot_manage_member_with_more_rights');
+    expect((await session.get('/api/identity/user-info')).status).toBe(200);
+    expect((await auditOf('member.sign_out.refused', above.membershipId)).map((r) => r.after?.refused)).toEqual([
+      'cannot_manage_member_with_more_rights',
+    ]);
+    expect(await auditOf('member.sign_out', above.membershipId)).toEqual([]);
+    const admin = await portal.sessionFor(portal.adminUserId);
+    expect((await admin.post(`/api/members/${above.membershipId}/sign-out`)).status).toBe(204);
+    expect((await session.get('/api/identity/user-info')).status).toBe(401);
+  });
+});

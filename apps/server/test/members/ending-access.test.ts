@@ -149,15 +149,15 @@ describe('POST /api/members/bulk-remove', () => {
 });
 
 describe('POST /api/members/{memberId}/sign-out', () => {
-  it('signs a member out everywhere, audited', async () => {
+  it('signs a member out everywhere, audited (by a userManager holding the member’s rights)', async () => {
     const s = await signedInMember(f.tree.north, 'signout');
-    const res = await f.mgrNorth.client.post(`/api/members/${s.member.memberId}/sign-out`);
+    const res = await f.userMgrA.client.post(`/api/members/${s.member.memberId}/sign-out`);
     expect(res.status, res.text).toBe(204);
     await expectAccessEnded(s);
     expect(await exists(s.member.memberId)).toBe(true);
     const audit = await portal.services.db.query(
       `SELECT 1 FROM audit_log WHERE action = 'member.sign_out' AND target_id = $1 AND actor_user_id = $2`,
-      [s.member.memberId, f.mgrNorth.userId],
+      [s.member.memberId, f.userMgrA.userId],
     );
     expect(audit.rowCount).toBe(1);
   });

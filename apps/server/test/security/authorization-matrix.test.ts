@@ -226,6 +226,21 @@ const MATRIX: Record<string, Entry | Entry[]> = {
   ],
   'GET /api/audit/export': { expect: ANY_MANAGER_OF_TARGET, query: (c) => ({ organizationId: c.target.id }) },
   'GET /api/developer/organization-export': { expect: PROVIDER_ADMIN },
+
+  // access requests
+  'POST /api/access-requests': {
+    expect: PUBLIC,
+    body: () => ({ email_address: uniqueEmail('asking'), first_name: 'A', last_name: 'B', language_code: 'en' }),
+  },
+  'GET /api/organizations/{organizationId}/access-requests': [
+    { expect: USER_MANAGER_OF_TARGET },
+    { ...OWN, expect: USER_MANAGER_OF_TARGET },
+  ],
+  'PUT /api/access-requests/{id}/approve': [
+    { expect: USER_MANAGER_OF_TARGET, body: () => ({}) },
+    { ...OWN, expect: USER_MANAGER_OF_TARGET, body: () => ({}) },
+  ],
+  'PUT /api/access-requests/{id}/decline': [{ expect: USER_MANAGER_OF_TARGET }, { ...OWN, expect: USER_MANAGER_OF_TARGET }],
 };
 
 const portal = await startPortal(NO_LOGIN_LIMITS);
@@ -240,6 +255,15 @@ afterAll(async () => {
   }
   await portal.close();
 });
+
+/** A pending access request routed to the organization (stored in SQL, as the routing of POST /api/access-requests would). */
+async function pendingAccessRequest(organization: OrgRow): Promise<string> {
+  const { rows } = await portal.services.db.query<{ id: string }>(
+    `INSERT INTO access_requests (email, first_name, last_name, organization_id) VALUES ($1, 'A', 'B', $2) RETURNING id`,
+    [uniqueEmail('requested'), organization.id],
+  );
+  return rows[0]!.id;
+}
 
 /** Values for the route's path parameters: fixed ones for reads, fresh ones for changes. */
 async function paramsFor(
@@ -274,6 +298,7 @@ async function paramsFor(
       );
       params[name] = rows[0]!.id;
     } else if (name === 'passkeyId') params[name] = randomUUID();
+    else if (name === 'id' && route.path.startsWith('/api/access-requests/')) params[name] = await pendingAccessRequest(organization);
     else throw new Error(`the matrix has no value for path parameter {${name}} of ${route.key}: add one in paramsFor`);
   }
   // a body that names a member (bulk removal): a fresh one in the target

@@ -37,6 +37,8 @@ describe('anti-forgery header', () => {
         sessionId: 'any-session',
         batchId: '00000000-0000-4000-8000-000000000000',
         passkeyId: randomUUID(),
+        // an access request's id (the header is checked before anything is looked up)
+        id: randomUUID(),
       });
       for (const header of [undefined, '0', 'true']) {
         const res = await admin.request(route.method, path, {

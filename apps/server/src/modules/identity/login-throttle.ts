@@ -134,20 +134,38 @@ export function deviceCookieOptions(config: Pick<Config, 'isHttps' | 'DEVICE_COO
   };
 }
 
+/** The limits of a flow counted per account and per client address: how many requests each may make in a window. */
+export interface AccountAndIpLimits {
+  perAccount: number;
+  perIp: number;
+  windowSeconds: number;
+}
+
 /**
  * Forgot and reset password (e-mails sent, reset links tried): limited per account and per
  * address, by the one counting rule of guesses (http/rate-limit.ts Guess). Every request counts,
  * answered or not: its guess is never given back (docs/security.md, "Limits and thresholds").
+ * Other flows that send e-mails to an address anybody may type (access requests) are counted the
+ * same way under limits of their own (`limits`; by default the login's).
  */
-export async function throttleAccountAndIp(services: Services, flow: string, account: string, ip: string): Promise<void> {
-  const { LOGIN_RATE_LIMIT_PER_ACCOUNT, LOGIN_RATE_LIMIT_PER_IP, LOGIN_RATE_LIMIT_WINDOW_SECONDS } = services.config;
+export async function throttleAccountAndIp(
+  services: Pick<Services, 'config' | 'db' | 'counters'>,
+  flow: string,
+  account: string,
+  ip: string,
+  limits: AccountAndIpLimits = {
+    perAccount: services.config.LOGIN_RATE_LIMIT_PER_ACCOUNT,
+    perIp: services.config.LOGIN_RATE_LIMIT_PER_IP,
+    windowSeconds: services.config.LOGIN_RATE_LIMIT_WINDOW_SECONDS,
+  },
+): Promise<void> {
   const key = await q.emailLimitKey(services.db, account);
   await Guess.take(
     services.counters,
     [
-      { key: `${flow}:ip:${ip}`, max: LOGIN_RATE_LIMIT_PER_IP },
-      { key: `${flow}:account:${key}`, max: LOGIN_RATE_LIMIT_PER_ACCOUNT },
+      { key: `${flow}:ip:${ip}`, max: limits.perIp },
+      { key: `${flow}:account:${key}`, max: limits.perAccount },
     ],
-    LOGIN_RATE_LIMIT_WINDOW_SECONDS * 1000,
+    limits.windowSeconds * 1000,
   );
 }

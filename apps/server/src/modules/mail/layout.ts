@@ -42,3 +42,8 @@ ${blocks.join('\n')}
 </td></tr></table>
 </body></html>`;
 }
+
+/** Someone else's words, quoted as they wrote them (line breaks kept). */
+export function quotation(text: string): string {
+  return `<blockquote style="margin:0 0 16px;padding:8px 16px;border-left:4px solid #ced4da;font:16px/1.5 Arial,Helvetica,sans-serif;color:#1a1b1e;white-space:pre-wrap">${escapeHtml(text)}</blockquote>`;
+}

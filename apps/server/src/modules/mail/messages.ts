@@ -138,7 +138,7 @@ const TEXTS: Record<UserLanguage, Texts> = {
 };
 
 /** `text` with each `{{name}}` replaced by `vars[name]`. */
-function fill(text: string, vars: Record<string, string>): string {
+export function fill(text: string, vars: Record<string, string>): string {
   return text.replace(/\{\{(\w+)\}\}/g, (field, name: string) => vars[name] ?? field);
 }
 
@@ -198,4 +198,11 @@ export function invitationEmail(input: {
     text: plain(before, input.link, t, after),
     html: layout(input.language, before, { label: t.inviteButton, link: input.link }, after, t),
   };
+}
+
+// ---- shared with the other messages of this module (access-request-messages.ts) ----------------
+
+/** The words every message in `language` shares (English for a language the portal does not speak). */
+export function sharedTexts(language: string): Pick<Texts, 'greeting' | 'greetingByName' | 'linkFallback' | 'signature'> {
+  return textsFor(language);
 }

@@ -216,23 +216,30 @@ export class Members {
     return { removed: memberIds.length };
   }
 
-  /** A userManager signs a member of their subtree out everywhere (audited); not themselves (409). */
+  /**
+   * A userManager signs a member of their subtree out everywhere (audited); not themselves (409),
+   * not a member holding a right they lack (403, the refusal audited, like every change to a member).
+   */
   async signOut(actor: Actor, memberId: string): Promise<void> {
     const { db, access } = this.deps;
-    const notices = await db.transaction(async (tx) => {
-      const row = await loadMember(tx, actor, memberId, true);
-      if (row.user_id === actor.user.id) throw new AppError('invalid_operation', { detail: 'Use the list of your own sessions' });
-      const { notices: pending } = await access.revokeAll(tx, row.user_id);
-      await audit(tx, actor, {
-        organizationId: row.organization_id,
-        organizationPath: row.organization_path,
-        action: 'member.sign_out',
-        targetType: 'member',
-        targetId: row.id,
-        before: { email_address: row.email },
-      });
-      return pending;
-    });
+    const notices = await withRefusalAudit(db, actor, () =>
+      db.transaction(async (tx) => {
+        const row = await loadMember(tx, actor, memberId, true);
+        if (row.user_id === actor.user.id) throw new AppError('invalid_operation', { detail: 'Use the list of your own sessions' });
+        const change: AuditChange = {
+          organizationId: row.organization_id,
+          organizationPath: row.organization_path,
+          action: 'member.sign_out',
+          targetType: 'member',
+          targetId: row.id,
+          before: { email_address: row.email },
+        };
+        assertCanManageMember(actor, toRights(row.rights), change);
+        const { notices: pending } = await access.revokeAll(tx, row.user_id);
+        await audit(tx, actor, change);
+        return pending;
+      }),
+    );
     await access.notify(notices);
   }
 }

@@ -144,7 +144,7 @@ export function UsersTable({
       ? `${t('cannot_manage_member_with_more_rights')}: ${beyond.map((code) => rightInWords(code, t)).join(', ')}`
       : undefined;
     const noFactor = member.has_second_factor === false ? t('membersUi.reset_factors_none_reason') : undefined;
-    return { onRemove: moreRights, onResetFactors: moreRights ?? noFactor };
+    return { onRemove: moreRights, onSignOut: moreRights, onResetFactors: moreRights ?? noFactor };
   };
   return (
     <PeopleTable
