@@ -67,8 +67,10 @@ export function PasswordStep({
         return onPaused({ email: email.trim(), until: wait === null ? null : Date.now() + wait });
       }
       if (err instanceof ApiError && err.key === 'interaction_expired') onFormError(t('interaction_expired'));
-      else if (err instanceof ApiError && err.status >= 400 && err.status < 500) onFormError(t('invalid_login'));
-      else onFormError(t('error_try_again'));
+      else if (err instanceof ApiError && err.status >= 400 && err.status < 500) {
+        onInvalidLogin?.(email.trim());
+        onFormError(t('invalid_login'));
+      } else onFormError(t('error_try_again'));
       setPassword('');
       passwordRef.current?.focus();
     } finally {

@@ -1,0 +1,173 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { createMember, createOrg, type ActorRef, type Org } from '@partner-portal/server/test-kit';
+import { axeProblems, newPage, whenStill, type PageWatch } from '../support/browser.js';
+import { rootOrganization } from '../support/organizations.js';
+import { openContext, openDialog, screenshot, signedIn, usePortalAndBrowser, type Viewport } from '../support/portal.js';
+
+/**
+ * Dealers bring their own identity, in Chromium against the real server, database and SMTP sink
+ * (docs/dealer-identity.md): a visitor asks for access from the login page and a userManager
+ * approves it (the invitation e-mail caught); the "Domains and sign-in" section is axe clean and
+ * looked at in Dutch and German at 390, 768 and 1280 px (and in Brazilian Portuguese once).
+ */
+const e2e = usePortalAndBrowser({ LOGIN_RATE_LIMIT_PER_ACCOUNT: '100000', LOGIN_RATE_LIMIT_PER_IP: '100000' });
+
+/** A middle organization of the tree, its child and grandchild; its manager holds both manager rights. */
+let middle: Org;
+let child: Org;
+let grandchild: Org;
+let manager: ActorRef;
+/** A domain the middle organization verified (straight in SQL): its visitors' requests are routed there. */
+const REQUEST_DOMAIN = 'werkplaats-e2e.example';
+
+let context: BrowserContext | undefined;
+let page: Page | undefined;
+let watch: PageWatch | undefined;
+
+async function managerPage(options: { viewport?: Viewport; language?: string } = {}) {
+  context = await signedIn(e2e.browser, e2e.portal, manager.userId, options);
+  context.setDefaultTimeout(15_000);
+  ({ page, watch } = await newPage(context));
+  return page;
+}
+
+async function visitorPage(options: { viewport?: Viewport; language?: string } = {}) {
+  context = await openContext(e2e.browser, e2e.portal, options);
+  context.setDefaultTimeout(15_000);
+  ({ page, watch } = await newPage(context));
+  return page;
+}
+
+beforeAll(async () => {
+  const root = await rootOrganization(e2e.portal);
+  middle = await createOrg(e2e.portal, root, 'Landbouw Oost', { canCreate: true });
+  child = await createOrg(e2e.portal, middle, 'Werkplaats Zwolle', { canCreate: true });
+  grandchild = await createOrg(e2e.portal, child, 'Schuur Dalfsen');
+  manager = await createMember(e2e.portal, middle, 'Mgr', (r) => {
+    r.partner_portal.user_user_manager = true;
+    r.partner_portal.user_sub_organization_manager = true;
+  });
+  await e2e.portal.services.db.query(
+    `INSERT INTO organization_domains (organization_id, domain, verification_value, verified_at, checked_at)
+     VALUES ($1, $2, 'partner-portal-verification=e2e', now(), now())`,
+    [middle.id, REQUEST_DOMAIN],
+  );
+});
+
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state === 'fail' && page) {
+    await screenshot(page, `failure-dealer-identity-${ctx.task.name.slice(0, 30).replace(/\W+/g, '-')}`).catch(() => undefined);
+    console.log('FAILURE at', page.url(), watch?.problems);
+  }
+  await context?.close();
+  context = undefined;
+  page = undefined;
+});
+
+afterAll(async () => {
+  await context?.close();
+});
+
+const toast = (p: Page, text: string | RegExp) => p.locator('.mantine-Notification-root').filter({ hasText: text }).first();
+
+/** Axe, the console and the width of the page as it stands. */
+async function expectClean(p: Page, w: PageWatch, what: string): Promise<void> {
+  await whenStill(p);
+  expect(await axeProblems(p), `axe on ${what}`).toEqual([]);
+  expect(w.problems, `console on ${what}`).toEqual([]);
+  const overflow = await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, `horizontal overflow on ${what}`).toBeLessThanOrEqual(0);
+}
+
+describe('access requests', () => {
+  const visitor = `visitor.one@${REQUEST_DOMAIN}`;
+
+  it('a visitor whose password is refused asks for access from the login page; the same confirmation whatever happens', async () => {
+    const p = await visitorPage({ viewport: { width: 390, height: 844 } });
+    await p.goto('/login');
+    await p.getByLabel('E-mail address').fill(visitor);
+    await p.getByRole('button', { name: 'Next' }).click();
+    await p.locator('input[name="password"]').fill('Not-the-right-one-1');
+    await p.getByRole('button', { name: 'Log in' }).click();
+    await p.getByRole('alert').filter({ hasText: 'Invalid login' }).waitFor();
+    await p.getByRole('link', { name: `Ask for access for ${visitor}` }).click();
+    await p.waitForURL((url) => url.pathname === '/request-access');
+    await expect.poll(() => p.getByLabel('E-mail address').inputValue()).toBe(visitor);
+    // the address came along: the first name is next
+    await expect.poll(() => p.evaluate(() => document.activeElement?.getAttribute('autocomplete'))).toBe('given-name');
+    await expectClean(p, watch!, 'the request form');
+    await screenshot(p, 'dealer-identity-request-form-390', { fullPage: true });
+    await p.getByLabel('First name').fill('Vera');
+    await p.getByLabel('Last name').fill('Bezoeker');
+    await p.getByLabel('Message (optional)').fill('I run the workshop in Zwolle and need the orders.');
+    await p.getByRole('button', { name: 'Send request' }).click();
+    await p.getByRole('heading', { level: 1, name: 'Request sent' }).waitFor();
+    await expect.poll(() => p.evaluate(() => document.activeElement?.textContent)).toBe('Request sent');
+    await expectClean(p, watch!, 'the confirmation');
+
+    // the same answer for an address nobody serves
+    await p.goto('/request-access');
+    await p.getByLabel('E-mail address').fill('nobody@elsewhere-e2e.example');
+    await p.getByLabel('First name').fill('No');
+    await p.getByLabel('Last name').fill('Body');
+    await p.getByRole('button', { name: 'Send request' }).click();
+    await p.getByRole('heading', { level: 1, name: 'Request sent' }).waitFor();
+  });
+
+  it('the userManager sees the request with its count, approves it into a sub-organization, and the invitation goes out', async () => {
+    const p = await managerPage();
+    await p.goto(`/manage-organization/${middle.id}`);
+    const section = p.getByTestId('dealer-identity');
+    await section.getByRole('heading', { name: 'Domains and sign-in' }).waitFor();
+    const tab = section.getByRole('tab', { name: /Access requests/ });
+    await expect.poll(() => tab.textContent()).toContain('1');
+    await tab.click();
+    const request = section.getByTestId('access-request').filter({ hasText: visitor });
+    await request.getByText('I run the workshop in Zwolle and need the orders.').waitFor();
+    await expectClean(p, watch!, 'the access requests');
+    await request.getByRole('button', { name: 'Approve the request of Vera Bezoeker' }).click();
+    const dialog = await openDialog(p, 'Approve the request of Vera Bezoeker');
+    await dialog.getByLabel('Organization').click();
+    await p.getByRole('option', { name: 'Landbouw Oost › Werkplaats Zwolle', exact: true }).click();
+    await expectClean(p, watch!, 'the approve dialog');
+    const before = e2e.portal.smtp.messages.length;
+    await dialog.getByRole('button', { name: 'Send invitation' }).click();
+    await toast(p, `Invitation sent to ${visitor}`).waitFor();
+    await section.getByText('No pending requests.').waitFor();
+    const mail = await e2e.portal.smtp.waitFor(
+      visitor,
+      (m) => e2e.portal.smtp.messages.indexOf(m) >= before && m.links.some((l) => l.includes('/invitation')),
+    );
+    expect(mail.links.some((l) => l.includes('/invitation'))).toBe(true);
+    const { rows } = await e2e.portal.services.db.query<{ organization_id: string; state: string }>(
+      'SELECT organization_id, state FROM invitations WHERE lower(email) = lower($1)',
+      [visitor],
+    );
+    expect(rows).toEqual([{ organization_id: child.id, state: 'PENDING' }]);
+  });
+
+  it('a declined request is gone from the list after a confirmation', async () => {
+    const declined = `visitor.two@${REQUEST_DOMAIN}`;
+    const asked = await (
+      await e2e.portal.sessionFor(manager.userId)
+    ).post('/api/access-requests', {
+      email_address: declined,
+      first_name: 'Dirk',
+      last_name: 'Afgewezen',
+      language_code: 'de',
+    });
+    expect(asked.status).toBe(202);
+    const p = await managerPage({ viewport: { width: 390, height: 844 } });
+    await p.goto(`/manage-organization/${middle.id}`);
+    const section = p.getByTestId('dealer-identity');
+    await section.getByRole('tab', { name: /Access requests/ }).click();
+    await section.getByRole('button', { name: 'Decline the request of Dirk Afgewezen' }).click();
+    const dialog = await openDialog(p, 'Decline request');
+    await dialog.getByRole('button', { name: 'Decline' }).click();
+    await toast(p, `Request of ${declined} declined`).waitFor();
+    await e2e.portal.smtp.waitFor(declined);
+    // the row is gone: the focus is on the section's heading
+    await expect.poll(() => p.evaluate(() => document.activeElement?.textContent ?? '')).toContain('Domains and sign-in');
+  });
+});
