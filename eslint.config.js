@@ -35,6 +35,7 @@ const SERVER_LAYERS = [
   ['oidc'],
   ['modules/scope'],
   ['modules/audit', 'modules/sessions', 'modules/health', 'modules/web'],
+  ['modules/domains'],
   ['modules/organizations'],
   ['modules/members', 'modules/portal', 'modules/developer'],
   ['modules/factors'],

@@ -22,13 +22,14 @@ import { AppError, registerProblemHandlers, sendProblem } from './http/problem.j
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerActor } from './http/route-kit.js';
 import { registerSessionIndicator } from './http/session.js';
-import { createModuleServices } from './module-services.js';
+import { createModuleServices, type ModuleServices } from './module-services.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { identityRoutes } from './modules/identity/routes.js';
 import { registerOidc } from './oidc/index.js';
 import { accessRequestRoutes } from './modules/access-requests/routes.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { developerRoutes } from './modules/developer/routes.js';
+import { domainRoutes } from './modules/domains/routes.js';
 import { bulkInvitationRoutes } from './modules/invitations/bulk-routes.js';
 import { factorLoginPolicy } from './modules/factors/provider.js';
 import { factorRoutes } from './modules/factors/routes.js';
@@ -181,6 +182,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(healthRoutes);
   const oidc = await registerOidc(app, factorLoginPolicy(services));
   const modules = createModuleServices(services, oidc);
+  app.decorate('modules', modules);
   const { access, factors } = modules;
   await app.register(identityRoutes, { oidc, access, secondStep: factors.secondStep });
   await app.register(organizationRoutes, { organizations: modules.organizations });
@@ -194,6 +196,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(developerRoutes, { developerExport: modules.developerExport });
   await app.register(factorRoutes, { oidc, factors });
   await app.register(accessRequestRoutes, { accessRequests: modules.accessRequests });
+  await app.register(domainRoutes, { domains: modules.domains });
 
   await registerWebApp(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);
   return app;
@@ -222,4 +225,11 @@ export function headersSetBy(
   });
   if (!finished) throw new Error('the security headers middleware did not finish at once');
   return headers;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** the modules' services of this app (module-services.ts), for the background jobs (jobs.ts) */
+    modules: ModuleServices;
+  }
 }

@@ -44,6 +44,18 @@ describe('loadConfig', () => {
     expect(config.externalIdp?.emailDomains).toEqual(['corp.example', 'other.example']);
   });
 
+  it('verified domains: the system’s resolvers, a recheck a day and two-second DNS questions by default; DNS_SERVERS as Resolver#setServers takes them', () => {
+    const defaults = loadConfig({});
+    expect(defaults.DNS_SERVERS).toBeUndefined();
+    expect(defaults.DOMAIN_RECHECK_HOURS).toBe(24);
+    expect(defaults.DNS_TIMEOUT_MS).toBe(2000);
+    expect(loadConfig({ DNS_SERVERS: '192.0.2.53, 127.0.0.1:5353,[2001:db8::1]:53', DNS_TIMEOUT_MS: '250' })).toMatchObject({
+      DNS_SERVERS: ['192.0.2.53', '127.0.0.1:5353', '[2001:db8::1]:53'],
+      DNS_TIMEOUT_MS: 250,
+    });
+    expect(() => loadConfig({ DNS_SERVERS: 'dns.example', DNS_TIMEOUT_MS: '0' })).toThrow(/DNS_SERVERS[\s\S]*DNS_TIMEOUT_MS/);
+  });
+
   it('operations: metrics off and no traces by default; the OTLP traces URL from the standard variables', () => {
     const defaults = loadConfig({});
     expect(defaults.METRICS_ENABLED).toBe(false);

@@ -70,6 +70,8 @@ const envSchema = z.object({
     .pipe(z.array(z.string().refine((s) => isResolverAddress(s), { message: 'must be a comma-separated list of ip or ip:port' })))
     .optional(),
   DOMAIN_RECHECK_HOURS: positiveInt.max(24 * 30).default(24),
+  // how long one DNS question waits for an answer (ms); it is asked twice (modules/domains/dns.ts)
+  DNS_TIMEOUT_MS: positiveInt.max(30_000).default(2000),
   // outgoing calls (SSO discovery and sign-in, back-channel logout, webhooks) to loopback and private
   // addresses are refused in production unless this is true (http/outbound.ts)
   OUTBOUND_ALLOW_PRIVATE_NETWORKS: bool.default(false),

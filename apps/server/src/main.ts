@@ -161,7 +161,7 @@ export async function main(): Promise<void> {
     }
   }
   const app = await buildApp(services);
-  const jobs = startJobs(services, app.oidc);
+  const jobs = startJobs(services, app.oidc, app.modules);
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) {

@@ -1,6 +1,9 @@
 import { AccessRequests } from './modules/access-requests/service.js';
 import { AuditTrail } from './modules/audit/read.js';
 import { DeveloperExport } from './modules/developer/service.js';
+import { createTxtLookup } from './modules/domains/dns.js';
+import { DomainRecheck } from './modules/domains/recheck.js';
+import { Domains } from './modules/domains/service.js';
 import { createFactorServices, type FactorServices } from './modules/factors/services.js';
 import { InvitationAcceptance } from './modules/invitations/acceptance.js';
 import { BulkInvitations } from './modules/invitations/bulk.js';
@@ -34,6 +37,9 @@ export interface ModuleServices {
   invitationAcceptance: InvitationAcceptance;
   bulkInvitations: BulkInvitations;
   accessRequests: AccessRequests;
+  domains: Domains;
+  /** the hourly re-verification of verified domains (jobs.ts) */
+  domainRecheck: DomainRecheck;
 }
 
 export function createModuleServices(services: Services, oidc: Oidc): ModuleServices {
@@ -42,6 +48,8 @@ export function createModuleServices(services: Services, oidc: Oidc): ModuleServ
   const treeCache = new TreeCache((hit) => metrics.cacheLookup('organization_tree', hit));
   const members = new Members({ db, sessions, access });
   const invitations = new Invitations({ db, config, mailer });
+  const dns = createTxtLookup(config);
+  const domainRecheck = new DomainRecheck({ db, dns, mailer, config, log });
   return {
     access,
     factors: createFactorServices({ services, oidc, access }),
@@ -57,5 +65,7 @@ export function createModuleServices(services: Services, oidc: Oidc): ModuleServ
     invitationAcceptance: new InvitationAcceptance({ db }),
     bulkInvitations: new BulkInvitations({ db, log, invitations, members }),
     accessRequests: new AccessRequests({ db, config, counters, mailer, log, invitations }),
+    domains: new Domains({ db, dns, recheck: domainRecheck }),
+    domainRecheck,
   };
 }

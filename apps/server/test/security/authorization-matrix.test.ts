@@ -1,5 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startDnsServer } from '../support/dns-server.js';
 import { NO_LOGIN_LIMITS, startPortal } from '../support/portal.js';
 import { rootOrg } from '../organizations/fixtures.js';
 import { apiRoutes, fillPath, type ApiRoute } from './support/routes.js';
@@ -241,9 +242,20 @@ const MATRIX: Record<string, Entry | Entry[]> = {
     { ...OWN, expect: USER_MANAGER_OF_TARGET, body: () => ({}) },
   ],
   'PUT /api/access-requests/{id}/decline': [{ expect: USER_MANAGER_OF_TARGET }, { ...OWN, expect: USER_MANAGER_OF_TARGET }],
+  // verified domains
+  'GET /api/organizations/{organizationId}/domains': [{ expect: ANY_MANAGER_OF_TARGET }, { ...OWN, expect: ANY_MANAGER_OF_TARGET }],
+  'POST /api/organizations/{organizationId}/domains': [
+    { expect: ORG_MANAGER_OF_TARGET, body: () => ({ domain: `${randomUUID()}.matrix.example` }) },
+    { ...OWN, expect: ORG_MANAGER_OF_TARGET, body: () => ({ domain: `${randomUUID()}.matrix.example` }) },
+  ],
+  // a fresh claim whose record the matrix's DNS server publishes: verified (200) for those allowed
+  'POST /api/organizations/{organizationId}/domains/{domain}/verify': { expect: ORG_MANAGER_OF_TARGET },
+  'DELETE /api/organizations/{organizationId}/domains/{domain}': { expect: ORG_MANAGER_OF_TARGET },
 };
 
-const portal = await startPortal(NO_LOGIN_LIMITS);
+// the DNS server of verified domains: the records of the claims made for {domain} (paramsFor)
+const dns = await startDnsServer();
+const portal = await startPortal({ ...NO_LOGIN_LIMITS, DNS_SERVERS: dns.address });
 const world = await buildWorld(portal);
 const routes = await apiRoutes(portal.app);
 /** MATRIX_REPORT=1 prints the statuses seen, one row per route (and case) */
@@ -254,6 +266,7 @@ afterAll(async () => {
     for (const [key, statuses] of seen) console.log(`${key.padEnd(96)} ${statuses.map((x) => x.padStart(9)).join('')}`);
   }
   await portal.close();
+  await dns.stop();
 });
 
 /** A pending access request routed to the organization (stored in SQL, as the routing of POST /api/access-requests would). */
@@ -299,7 +312,18 @@ async function paramsFor(
       params[name] = rows[0]!.id;
     } else if (name === 'passkeyId') params[name] = randomUUID();
     else if (name === 'id' && route.path.startsWith('/api/access-requests/')) params[name] = await pendingAccessRequest(organization);
-    else throw new Error(`the matrix has no value for path parameter {${name}} of ${route.key}: add one in paramsFor`);
+    else if (name === 'domain') {
+      // a domain the organization claimed, its record published
+      const domain = `${randomUUID()}.matrix.example`;
+      const value = `partner-portal-verification=${randomBytes(32).toString('base64url')}`;
+      await portal.services.db.query('INSERT INTO organization_domains (organization_id, domain, verification_value) VALUES ($1, $2, $3)', [
+        organization.id,
+        domain,
+        value,
+      ]);
+      dns.set(`_partner-portal.${domain}`, value);
+      params[name] = domain;
+    } else throw new Error(`the matrix has no value for path parameter {${name}} of ${route.key}: add one in paramsFor`);
   }
   // a body that names a member (bulk removal): a fresh one in the target
   if (route.key === 'POST /api/members/bulk-remove') extra.memberId = (await world.fresh.member(target)).membershipId;

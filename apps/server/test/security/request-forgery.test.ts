@@ -39,6 +39,7 @@ describe('anti-forgery header', () => {
         passkeyId: randomUUID(),
         // an access request's id (the header is checked before anything is looked up)
         id: randomUUID(),
+        domain: 'dealer.example',
       });
       for (const header of [undefined, '0', 'true']) {
         const res = await admin.request(route.method, path, {

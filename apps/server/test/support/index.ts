@@ -6,6 +6,7 @@
 export { ADMIN_EMAIL, ADMIN_PASSWORD, freePort, startPortal, type TestPortal } from './portal.js';
 export { HttpClient, type HttpResponse } from './http.js';
 export { type CaughtMail } from './smtp.js';
+export { DnsServer, startDnsServer } from './dns-server.js';
 export { lastSignInOf, moveLastSignInBack } from './clock.js';
 export { login, setPassword, signIn, type Credentials, type LoginOptions } from './sign-in.js';
 export { createUser, type TestUser } from '../identity/support.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { USER_LANGUAGES } from '@partner-portal/contracts';
-import { invitationEmail, passwordResetEmail } from './messages.js';
+import { domainUnverifiedEmail, invitationEmail, passwordResetEmail } from './messages.js';
 
 const link = 'http://localhost:3000/invitation/5f0c?code=abc&x=1';
 
@@ -31,5 +31,31 @@ describe('e-mail messages', () => {
 
   it('falls back to English for an unknown language', () => {
     expect(passwordResetEmail({ language: 'it', link }).subject).toBe(passwordResetEmail({ language: 'en', link }).subject);
+  });
+
+  it('tells of a domain that lost its verification in every user language, with the record and the organization’s page', () => {
+    const page = 'http://localhost:3000/manage-organization/5f0c';
+    const subjects = new Set<string>();
+    for (const language of USER_LANGUAGES) {
+      const mail = domainUnverifiedEmail({
+        language,
+        link: page,
+        domain: 'dealer.example',
+        recordName: '_partner-portal.dealer.example',
+        organizationName: 'Dealer <Noord>',
+        firstName: 'Jan',
+      });
+      expect(mail.subject).toContain('dealer.example');
+      expect(mail.subject).toContain('Dealer <Noord>');
+      expect(mail.text).toContain('_partner-portal.dealer.example');
+      expect(mail.text).toContain(page);
+      expect(mail.text).toContain('Jan');
+      expect(mail.html).toContain(page);
+      expect(mail.html).toContain('Dealer &lt;Noord&gt;');
+      expect(mail.html).toContain(`lang="${language}"`);
+      expect(mail.text).not.toContain('{{');
+      subjects.add(mail.subject);
+    }
+    expect(subjects.size).toBe(USER_LANGUAGES.length);
   });
 });

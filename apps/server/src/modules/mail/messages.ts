@@ -206,3 +206,93 @@ export function invitationEmail(input: {
 export function sharedTexts(language: string): Pick<Texts, 'greeting' | 'greetingByName' | 'linkFallback' | 'signature'> {
   return textsFor(language);
 }
+
+// ---- verified domains (modules/domains/recheck.ts) ----------------------------------------------
+
+/** The e-mail to an organization's organizationManagers when a verified domain has lost its verification. */
+interface DomainTexts {
+  unverifiedSubject: string;
+  unverifiedIntro: string;
+  unverifiedSignIn: string;
+  unverifiedAction: string;
+  unverifiedButton: string;
+}
+
+const DOMAIN_TEXTS: Record<UserLanguage, DomainTexts> = {
+  en: {
+    unverifiedSubject: '{{domain}} is no longer verified for {{organizationName}}',
+    unverifiedIntro:
+      'The Partner Portal no longer finds the TXT record at {{recordName}} that proves {{organizationName}} controls {{domain}}, so the domain has lost its verification.',
+    unverifiedSignIn:
+      'Signing in through the single sign-on connections that use {{domain}} has stopped until the domain is verified again.',
+    unverifiedAction: 'Publish the record again, then choose Verify beside the domain on the organization’s page.',
+    unverifiedButton: 'Open the organization',
+  },
+  nl: {
+    unverifiedSubject: '{{domain}} is niet langer geverifieerd voor {{organizationName}}',
+    unverifiedIntro:
+      'Het Partner Portal vindt het TXT-record op {{recordName}} niet meer, dat aantoont dat {{organizationName}} {{domain}} beheert. Daardoor is het domein niet langer geverifieerd.',
+    unverifiedSignIn:
+      'Aanmelden via de single sign-on-koppelingen die {{domain}} gebruiken, werkt niet meer totdat het domein opnieuw is geverifieerd.',
+    unverifiedAction: 'Publiceer het record opnieuw en kies daarna Verifiëren naast het domein op de pagina van de organisatie.',
+    unverifiedButton: 'Organisatie openen',
+  },
+  de: {
+    unverifiedSubject: '{{domain}} ist für {{organizationName}} nicht mehr verifiziert',
+    unverifiedIntro:
+      'Das Partner Portal findet den TXT-Eintrag unter {{recordName}} nicht mehr, der belegt, dass {{organizationName}} über {{domain}} verfügt. Die Domain ist daher nicht mehr verifiziert.',
+    unverifiedSignIn:
+      'Die Anmeldung über die Single-Sign-on-Verbindungen, die {{domain}} verwenden, ist gestoppt, bis die Domain wieder verifiziert ist.',
+    unverifiedAction:
+      'Veröffentlichen Sie den Eintrag erneut und wählen Sie dann auf der Seite der Organisation neben der Domain „Verifizieren“.',
+    unverifiedButton: 'Organisation öffnen',
+  },
+  fr: {
+    unverifiedSubject: "{{domain}} n'est plus vérifié pour {{organizationName}}",
+    unverifiedIntro:
+      "Le Partner Portal ne trouve plus l'enregistrement TXT {{recordName}} qui prouve que {{organizationName}} contrôle {{domain}} : le domaine a perdu sa vérification.",
+    unverifiedSignIn:
+      "La connexion par les connexions d'authentification unique qui utilisent {{domain}} est suspendue jusqu'à ce que le domaine soit de nouveau vérifié.",
+    unverifiedAction: "Publiez de nouveau l'enregistrement, puis choisissez Vérifier à côté du domaine sur la page de l'organisation.",
+    unverifiedButton: "Ouvrir l'organisation",
+  },
+  es: {
+    unverifiedSubject: '{{domain}} ya no está verificado para {{organizationName}}',
+    unverifiedIntro:
+      'El Partner Portal ya no encuentra el registro TXT en {{recordName}} que demuestra que {{organizationName}} controla {{domain}}, así que el dominio ha perdido su verificación.',
+    unverifiedSignIn:
+      'El inicio de sesión mediante las conexiones de inicio de sesión único que usan {{domain}} se ha detenido hasta que el dominio se verifique de nuevo.',
+    unverifiedAction: 'Vuelve a publicar el registro y elige Verificar junto al dominio en la página de la organización.',
+    unverifiedButton: 'Abrir la organización',
+  },
+  'pt-BR': {
+    unverifiedSubject: '{{domain}} não está mais verificado para {{organizationName}}',
+    unverifiedIntro:
+      'O Partner Portal não encontra mais o registro TXT em {{recordName}} que comprova que {{organizationName}} controla {{domain}}; por isso o domínio perdeu a verificação.',
+    unverifiedSignIn:
+      'O login pelas conexões de login único que usam {{domain}} foi interrompido até que o domínio seja verificado novamente.',
+    unverifiedAction: 'Publique o registro novamente e escolha Verificar ao lado do domínio na página da organização.',
+    unverifiedButton: 'Abrir a organização',
+  },
+};
+
+/** A verified domain lost its verification; link: $PUBLIC_URL/manage-organization/{organizationId}. */
+export function domainUnverifiedEmail(input: {
+  language: string;
+  link: string;
+  domain: string;
+  recordName: string;
+  organizationName: string;
+  firstName?: string | null;
+}): RenderedEmail {
+  const t = textsFor(input.language);
+  const d = (USER_LANGUAGES as readonly string[]).includes(input.language) ? DOMAIN_TEXTS[input.language as UserLanguage] : DOMAIN_TEXTS.en;
+  const vars = { domain: input.domain, recordName: input.recordName, organizationName: input.organizationName };
+  const greeting = input.firstName ? fill(t.greetingByName, { firstName: input.firstName }) : t.greeting;
+  const before = [greeting, fill(d.unverifiedIntro, vars), fill(d.unverifiedSignIn, vars), d.unverifiedAction];
+  return {
+    subject: fill(d.unverifiedSubject, vars),
+    text: plain(before, input.link, t, []),
+    html: layout(input.language, before, { label: d.unverifiedButton, link: input.link }, [], t),
+  };
+}
