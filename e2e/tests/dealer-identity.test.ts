@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { createMember, createOrg, type ActorRef, type Org } from '@partner-portal/server/test-kit';
+import { createMember, createOrg, startDnsServer, type ActorRef, type DnsServer, type Org } from '@partner-portal/server/test-kit';
 import { axeProblems, newPage, whenStill, type PageWatch } from '../support/browser.js';
 import { rootOrganization } from '../support/organizations.js';
 import { openContext, openDialog, screenshot, signedIn, usePortalAndBrowser, type Viewport } from '../support/portal.js';
@@ -11,7 +11,18 @@ import { openContext, openDialog, screenshot, signedIn, usePortalAndBrowser, typ
  * approves it (the invitation e-mail caught); the "Domains and sign-in" section is axe clean and
  * looked at in Dutch and German at 390, 768 and 1280 px (and in Brazilian Portuguese once).
  */
-const e2e = usePortalAndBrowser({ LOGIN_RATE_LIMIT_PER_ACCOUNT: '100000', LOGIN_RATE_LIMIT_PER_IP: '100000' });
+const env: Record<string, string> = { LOGIN_RATE_LIMIT_PER_ACCOUNT: '100000', LOGIN_RATE_LIMIT_PER_IP: '100000' };
+/** The test DNS server the portal asks (DNS_SERVERS): it serves the TXT records the test publishes. */
+let dns: DnsServer;
+// before the portal starts (usePortalAndBrowser reads the environment in its own beforeAll, after this one)
+beforeAll(async () => {
+  dns = await startDnsServer();
+  env.DNS_SERVERS = dns.address;
+});
+const e2e = usePortalAndBrowser(env);
+afterAll(async () => {
+  await dns?.stop();
+});
 
 /** A middle organization of the tree, its child and grandchild; its manager holds both manager rights. */
 let middle: Org;
@@ -20,6 +31,8 @@ let grandchild: Org;
 let manager: ActorRef;
 /** A domain the middle organization verified (straight in SQL): its visitors' requests are routed there. */
 const REQUEST_DOMAIN = 'werkplaats-e2e.example';
+/** The domain the middle organization's manager claims and verifies through the page; its people sign in through the dealer's provider. */
+const SSO_DOMAIN = 'landbouw-oost-e2e.example';
 
 let context: BrowserContext | undefined;
 let page: Page | undefined;
@@ -79,6 +92,52 @@ async function expectClean(p: Page, w: PageWatch, what: string): Promise<void> {
   const overflow = await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow, `horizontal overflow on ${what}`).toBeLessThanOrEqual(0);
 }
+
+describe('verified domains', () => {
+  it('an organizationManager of a middle organization claims a domain, publishes its TXT record and verifies it; a child inherits it', async () => {
+    const p = await managerPage();
+    await p.goto(`/manage-organization/${middle.id}`);
+    const section = p.getByTestId('dealer-identity');
+    await section.getByRole('tab', { name: 'Domains' }).click();
+    await section.getByRole('button', { name: 'Add domain' }).click();
+    let dialog = await openDialog(p, 'Add a domain');
+    // a public mail provider's domain is refused, translated, above the buttons
+    await dialog.getByLabel('Domain').fill('Gmail.com');
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    await dialog.getByRole('alert').filter({ hasText: 'Domains of public e-mail providers cannot be claimed' }).waitFor();
+    await expectClean(p, watch!, 'the add-domain dialog');
+    // read as the server reads it: lower case, without the trailing dot
+    await dialog.getByLabel('Domain').fill(`${SSO_DOMAIN.toUpperCase()}.`);
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    await toast(p, `${SSO_DOMAIN} added`).waitFor();
+    await dialog.waitFor({ state: 'detached' });
+
+    const card = section.locator(`[data-testid=domain][data-domain="${SSO_DOMAIN}"]`);
+    await card.getByText('Not verified').waitFor();
+    const name = (await card.getByTestId('txt-name').textContent())!;
+    const value = (await card.getByTestId('txt-value').textContent())!;
+    expect(name).toBe(`_partner-portal.${SSO_DOMAIN}`);
+    expect(value).toMatch(/^partner-portal-verification=[A-Za-z0-9_-]{43}$/);
+    await expectClean(p, watch!, 'an unverified domain');
+
+    // before the record is published: the server's refusal, translated, in the card
+    await card.getByRole('button', { name: `Verify now: ${SSO_DOMAIN}` }).click();
+    await card.getByRole('alert').filter({ hasText: 'The TXT record was not found' }).waitFor();
+    dns.set(name, value);
+    await card.getByRole('button', { name: `Verify now: ${SSO_DOMAIN}` }).click();
+    await toast(p, `${SSO_DOMAIN} is verified`).waitFor();
+    await card.getByText('Verified', { exact: true }).waitFor();
+    expect(await card.getAttribute('data-verified')).toBe('true');
+    expect(await card.getByTestId('txt-value').count()).toBe(0);
+    await screenshot(p, 'dealer-identity-domain-verified-1280');
+
+    // the child sees it, read-only, named by the organization that verified it
+    await p.goto(`/manage-organization/${child.id}`);
+    const inherited = p.getByTestId('dealer-identity').locator(`[data-testid=domain][data-domain="${SSO_DOMAIN}"]`);
+    await inherited.getByText('Verified by Landbouw Oost').waitFor();
+    expect(await inherited.getByRole('button').count()).toBe(0);
+  });
+});
 
 describe('access requests', () => {
   const visitor = `visitor.one@${REQUEST_DOMAIN}`;

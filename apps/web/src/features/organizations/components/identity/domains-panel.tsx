@@ -94,7 +94,9 @@ function DomainItem({
             {domain.verified ? (
               <WholeBadge color="green">{t('identity.badge_verified')}</WholeBadge>
             ) : (
-              <WholeBadge color="orange">{t('identity.badge_unverified')}</WholeBadge>
+              <WholeBadge color="yellow" textColor="dark.8">
+                {t('identity.badge_unverified')}
+              </WholeBadge>
             )}
           </Group>
           {own ? null : (
