@@ -202,6 +202,34 @@ describe('auditWords', () => {
         { kind: 'added', text: 'Accounts created at the first sign-in' },
       ],
     });
+    const removed = auditWords(
+      entry(
+        'sso_connection.delete',
+        { name: 'Contoso Entra ID', issuer: 'https://idp.example', domains: ['a.example'], just_in_time: false },
+        { unlinked_accounts: 3 },
+      ),
+      de,
+      context,
+    );
+    expect(removed.sentence).toBe('Klaus Müller hat die Anmeldeverbindung Contoso Entra ID gelöscht (Farmtech Bayern)');
+    expect(removed.changes).toEqual([
+      { kind: 'removed', text: '@a.example' },
+      { kind: 'note', text: '3 Konten getrennt: Sie melden sich nach „Passwort vergessen?“ wieder mit einem Passwort an' },
+    ]);
+    const secret = auditWords(
+      entry(
+        'sso_connection.update',
+        { name: 'C', issuer: 'https://old.example', domains: [], just_in_time: false },
+        { name: 'C', issuer: 'https://new.example', domains: [], just_in_time: false, client_secret_changed: true },
+      ),
+      en,
+      context,
+    );
+    expect(secret.changes).toEqual([
+      { kind: 'added', text: 'Issuer URL https://new.example' },
+      { kind: 'removed', text: 'Issuer URL https://old.example' },
+      { kind: 'note', text: 'New client secret' },
+    ]);
     const joined = entry('sso_connection.member_joined', null, { connection_name: 'Contoso Entra ID' }, { subject_name: 'Ana Souza' });
     expect(auditWords(joined, pt, context).sentence).toBe('Ana Souza entrou em Farmtech Bayern no primeiro login por Contoso Entra ID');
     const asked = entry(

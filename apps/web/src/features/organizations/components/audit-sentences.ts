@@ -105,7 +105,10 @@ function factorChanges(before: unknown, t: TFunction): AuditChangeLine[] {
   return lines;
 }
 
-/** The e-mail domains a sign-in connection was given and had taken away, and its just-in-time switch. */
+/**
+ * What changed in a sign-in connection: the e-mail domains given and taken away, its just-in-time
+ * switch, its issuer, a new client secret (never the secret itself), the accounts a deletion unlinked.
+ */
 function connectionChanges(before: unknown, after: unknown, t: TFunction): AuditChangeLine[] {
   const was = strings(fields(before).domains);
   const is = strings(fields(after).domains);
@@ -116,6 +119,15 @@ function connectionChanges(before: unknown, after: unknown, t: TFunction): Audit
   const jit = fields(after).just_in_time;
   if (typeof jit === 'boolean' && jit !== fields(before).just_in_time)
     lines.push({ kind: jit ? 'added' : 'removed', text: t('auditWords.just_in_time') });
+  const [issuerWas, issuerIs] = [text(fields(before).issuer), text(fields(after).issuer)];
+  if (before && issuerWas && issuerIs && issuerWas !== issuerIs)
+    lines.push(
+      { kind: 'added', text: t('auditWords.issuer', { issuer: issuerIs }) },
+      { kind: 'removed', text: t('auditWords.issuer', { issuer: issuerWas }) },
+    );
+  if (fields(after).client_secret_changed === true) lines.push({ kind: 'note', text: t('auditWords.client_secret_changed') });
+  const unlinked = count(fields(after).unlinked_accounts);
+  if (unlinked > 0) lines.push({ kind: 'note', text: t('auditWords.unlinked_accounts', { count: unlinked }) });
   return lines;
 }
 
@@ -202,7 +214,7 @@ function madeChange(entry: AuditEntry, action: string, t: TFunction, context: Au
     case 'sso_connection.update':
       return say('sso_connection_update', connectionChanges(before, after, t), { name: firstText(entry, ['name']) ?? '—' });
     case 'sso_connection.delete':
-      return say('sso_connection_delete', [], { name: firstText(entry, ['name']) ?? '—' });
+      return say('sso_connection_delete', connectionChanges(before, after, t), { name: firstText(entry, ['name']) ?? '—' });
     case 'sso_connection.member_joined':
       return say('sso_connection_member_joined', [], { name: firstText(entry, ['connection_name', 'connection', 'name']) ?? '—' });
     case 'access_request.create':
