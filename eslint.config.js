@@ -36,7 +36,7 @@ const SERVER_LAYERS = [
   ['modules/scope'],
   ['modules/audit', 'modules/sessions', 'modules/health', 'modules/web'],
   ['modules/domains'],
-  ['modules/organizations'],
+  ['modules/organizations', 'modules/service-accounts'],
   ['modules/members', 'modules/portal', 'modules/developer'],
   ['modules/factors'],
   ['modules/identity'],

@@ -15,6 +15,8 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { SERVICE_ACCOUNT_SCOPE } from '@partner-portal/contracts';
+import { BearerAuth, registerBearerGuard } from './http/bearer.js';
 import { registerCsrfGuard } from './http/csrf.js';
 import { registerMetrics } from './http/metrics.js';
 import { registerOverloadProtection } from './http/overload.js';
@@ -38,7 +40,10 @@ import { memberRoutes } from './modules/members/routes.js';
 import { organizationDetailsRoutes } from './modules/organization-details/routes.js';
 import { organizationRoutes } from './modules/organizations/routes.js';
 import { portalRoutes } from './modules/portal/routes.js';
+import { serviceAccountLookups } from './modules/service-accounts/queries.js';
+import { serviceAccountRoutes } from './modules/service-accounts/routes.js';
 import { sessionRoutes } from './modules/sessions/routes.js';
+import { clientCredentialsToken } from './oidc/service-account-clients.js';
 import { registerWebApp } from './modules/web/static.js';
 import type { Services } from './services.js';
 
@@ -154,13 +159,23 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   });
   registerCsrfGuard(app);
   registerSessionIndicator(app, services.sessions);
+  // service accounts' bearer tokens (http/bearer.ts): the provider's ClientCredentials model
+  // (registered below; read at request time) and the account behind a token
+  const bearer = new BearerAuth({
+    lookups: { token: (value) => clientCredentialsToken(app.oidc.provider(), value), ...serviceAccountLookups(services.db) },
+    scope: SERVICE_ACCOUNT_SCOPE,
+    log: services.log,
+  });
   registerRateLimit(app, {
     counters: services.counters,
     sessions: services.sessions,
+    bearer,
     perAddress: config.RATE_LIMIT_MAX,
     perSession: config.RATE_LIMIT_SESSION_MAX,
+    perServiceAccount: config.RATE_LIMIT_SERVICE_ACCOUNT_MAX,
     windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
   });
+  registerBearerGuard(app, bearer);
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -168,10 +183,20 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       info: {
         title: 'Partner Portal API',
         version: '1.0.0',
-        description: 'Every /api call needs the header X-CSRF: 1. Errors are RFC 9457 problem details.',
+        description:
+          'Every /api call needs the header X-CSRF: 1, except a service account’s (Authorization: Bearer <token>, no cookie). Errors are RFC 9457 problem details.',
       },
       servers: [{ url: config.publicUrl }],
-      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'pp_session' } } },
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'pp_session' },
+          serviceAccount: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A service account’s token from POST /connect/token (client_credentials)',
+          },
+        },
+      },
     },
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
@@ -197,6 +222,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(factorRoutes, { oidc, factors });
   await app.register(accessRequestRoutes, { accessRequests: modules.accessRequests });
   await app.register(domainRoutes, { domains: modules.domains });
+  await app.register(serviceAccountRoutes, { serviceAccounts: modules.serviceAccounts });
 
   await registerWebApp(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);
   return app;

@@ -104,6 +104,8 @@ const envSchema = z.object({
   // limits and their reasons: docs/security.md, "Limits and thresholds"
   RATE_LIMIT_MAX: positiveInt.default(3000),
   RATE_LIMIT_SESSION_MAX: positiveInt.default(600),
+  // requests per window of one service account's bearer tokens (http/bearer.ts)
+  RATE_LIMIT_SERVICE_ACCOUNT_MAX: positiveInt.default(600),
   RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(60),
   LOGIN_RATE_LIMIT_PER_ACCOUNT: positiveInt.default(10),
   LOGIN_RATE_LIMIT_PER_IP: positiveInt.default(100),

@@ -14,6 +14,7 @@ import { OrganizationDetails } from './modules/organization-details/service.js';
 import { Organizations } from './modules/organizations/service.js';
 import { TreeCache } from './modules/organizations/tree-cache.js';
 import { Portal } from './modules/portal/service.js';
+import { ServiceAccounts } from './modules/service-accounts/service.js';
 import { AccountAccess, SessionList } from './modules/sessions/service.js';
 import type { Oidc } from './oidc/runtime.js';
 import type { Services } from './services.js';
@@ -40,6 +41,7 @@ export interface ModuleServices {
   domains: Domains;
   /** the hourly re-verification of verified domains (jobs.ts) */
   domainRecheck: DomainRecheck;
+  serviceAccounts: ServiceAccounts;
 }
 
 export function createModuleServices(services: Services, oidc: Oidc): ModuleServices {
@@ -67,5 +69,6 @@ export function createModuleServices(services: Services, oidc: Oidc): ModuleServ
     accessRequests: new AccessRequests({ db, config, counters, mailer, log, invitations }),
     domains: new Domains({ db, dns, recheck: domainRecheck }),
     domainRecheck,
+    serviceAccounts: new ServiceAccounts({ db }),
   };
 }

@@ -82,6 +82,16 @@ export const ERRORS = {
   },
   access_request_not_pending: { status: 409, title: 'This request has already been answered' },
 
+  // service accounts
+  unknown_service_account: { status: 404, title: 'Unknown service account' },
+  cannot_delete_service_account_with_more_rights: {
+    status: 403,
+    title: 'You cannot delete a service account that holds rights you do not hold',
+  },
+  service_account_not_allowed: { status: 403, title: 'A service account cannot use this call' },
+  invalid_bearer_token: { status: 401, title: 'The access token is not valid, has expired or belongs to a deleted service account' },
+  bearer_token_with_cookie: { status: 401, title: 'Send either an access token or the session cookie, not both' },
+
   // organizations
   organization_name_required: { status: 400, title: 'Organization name is required' },
   invalid_organization_name: { status: 400, title: 'Invalid organization name' },

@@ -12,3 +12,4 @@ export * from './factors.js';
 export * from './email-domains.js';
 export * from './display-name.js';
 export * from './dealer-identity.js';
+export * from './service-accounts.js';

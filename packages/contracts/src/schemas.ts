@@ -425,6 +425,8 @@ export const AUDIT_ACTIONS = [
   'organization.second_factor_policy.lift',
   'organization.second_factor_policy.require',
   'organization.update',
+  'service_account.create',
+  'service_account.delete',
   'sso_connection.create',
   'sso_connection.delete',
   'sso_connection.member_joined',
@@ -453,7 +455,7 @@ const fromNotAfterTo = (f: { from?: string | undefined; to?: string | undefined 
 /**
  * The audit log's filters, all optional: `organizationId` chooses the subtree (default: the
  * actor's organization); `action` one action, its refusals (`action.refused`) included; `actor`
- * part of the actor's e-mail address, in any letter case; `from`/`to` days (UTC), both included.
+ * part of the actor's e-mail address (or of a service account's name), in any letter case; `from`/`to` days (UTC), both included.
  */
 export const auditFilterSchema = z.object(auditFilterFields).refine(fromNotAfterTo, { message: 'validation_failed', path: ['to'] });
 export type AuditFilter = z.infer<typeof auditFilterSchema>;
@@ -467,6 +469,8 @@ export const auditEntrySchema = z.object({
   occurred_at: z.string(),
   actor_user_id: z.string().nullable(),
   actor_email: z.string().nullable(),
+  /** the service account that made the change (then actor_user_id and actor_email are null, actor_name is its name) */
+  actor_service_account_id: z.string().nullable().optional(),
   organization_id: z.string().nullable(),
   organization_path: z.string().nullable(),
   action: z.string(),

@@ -1,10 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, sendProblem } from './problem.js';
+import { SESSION_COOKIE } from './session.js';
 
 /**
  * Anti-forgery guard (docs/product.md, "Calls"): every request to /api carries `X-CSRF: 1`, else 403 before any
  * other processing. Browser navigations of the external login are protected by state and nonce
- * instead; the OpenAPI document is read-only and meant to be opened in a browser.
+ * instead; the OpenAPI document is read-only and meant to be opened in a browser. A service
+ * account's request (an Authorization header of the Bearer scheme without the session cookie,
+ * http/bearer.ts) needs none: nothing in it is sent by a browser on its own.
  */
 const EXEMPT = [/^\/api\/identity\/challenge-external-login$/, /^\/api\/identity\/login-external-callback$/, /^\/api\/docs(?:\/|$)/];
 
@@ -40,12 +43,34 @@ declare module 'fastify' {
   }
 }
 
+/** RFC 6750 b64token, bounded: longer or other text is no token of this provider. */
+const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]{1,512}=*$/;
+
+/**
+ * The request's bearer token: undefined when the request has no Authorization header of the
+ * Bearer scheme, null when it has one that holds no well-formed token.
+ */
+export function bearerTokenOf(request: FastifyRequest): string | null | undefined {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return undefined;
+  const match = /^bearer(?:[ \t]+(.*))?$/is.exec(header.trim());
+  if (!match) return undefined;
+  const token = match[1]?.trim() ?? '';
+  return BEARER_TOKEN.test(token) ? token : null;
+}
+
+/** Whether the request carries the portal's session cookie (other cookies, a load balancer's, carry no identity). */
+export function hasSessionCookie(request: FastifyRequest): boolean {
+  return request.cookies?.[SESSION_COOKIE] !== undefined;
+}
+
 export function registerCsrfGuard(app: FastifyInstance): void {
   app.addHook('onRequest', (request, reply, done) => {
     const path = routerPath(request);
     if (
       !isApiPath(path) ||
       request.headers['x-csrf'] === '1' ||
+      (bearerTokenOf(request) !== undefined && !hasSessionCookie(request)) ||
       (EXEMPT.some((re) => re.test(path)) && (request.method === 'GET' || request.method === 'HEAD'))
     ) {
       done();

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { isBearerRequest, type BearerAuth } from './bearer.js';
 import { isApiPath, routerPath } from './csrf.js';
 import { AppError, sendProblem } from './problem.js';
-import type { SessionStore, SessionUser } from './session.js';
+import type { ServiceAccountPrincipal, SessionStore, SessionUser } from './session.js';
 
 /**
  * Counters shared by every instance of the portal: in PostgreSQL, or in Redis when REDIS_URL is
@@ -150,28 +151,52 @@ export function isLimitedPath(path: string): boolean {
 
 /**
  * The general request limit (docs/security.md, "Limits and thresholds"): a signed-in request
- * counts against its session, an anonymous one against its client address, so that many people
- * behind one address (an office) each have their own allowance. Applies to /api, /connect and
+ * counts against its session, a service account's (http/bearer.ts) against its account, an
+ * anonymous one (or one with a refused bearer token) against its client address, so that many
+ * people behind one address (an office) each have their own allowance. Applies to /api, /connect and
  * /.well-known, by the path as the router understands it (however it is percent-encoded); runs
  * as a hook of every request, so the provider's endpoints, which are answered before routing
  * completes (oidc/index.ts), are counted too. /health is not limited.
  */
 export function registerRateLimit(
   app: FastifyInstance,
-  options: { counters: CounterStore; sessions: SessionStore; perAddress: number; perSession: number; windowSeconds: number },
+  options: {
+    counters: CounterStore;
+    sessions: SessionStore;
+    bearer: BearerAuth;
+    perAddress: number;
+    perSession: number;
+    perServiceAccount: number;
+    windowSeconds: number;
+  },
 ): void {
   const shared = new BatchedSharedStore(options.counters, options.windowSeconds * 1000, (err) =>
     app.log.warn({ err }, 'rate limit counters unavailable'),
   );
-  const count = (request: FastifyRequest, reply: FastifyReply, user: SessionUser | null, done: HookHandlerDoneFunction) => {
-    const { count, resetAt } = user ? shared.incr(`session:${user.sessionIdHash}`) : shared.incr(`ip:${request.ip}`);
-    if (count > (user ? options.perSession : options.perAddress)) void sendProblem(request, reply, tooManyRequests(resetAt));
+  const limitOf = (request: FastifyRequest, who: SessionUser | ServiceAccountPrincipal | null): [string, number] => {
+    if (!who) return [`ip:${request.ip}`, options.perAddress];
+    if ('sessionIdHash' in who) return [`session:${who.sessionIdHash}`, options.perSession];
+    return [`service-account:${who.id}`, options.perServiceAccount];
+  };
+  const count = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    who: SessionUser | ServiceAccountPrincipal | null,
+    done: HookHandlerDoneFunction,
+  ) => {
+    const [key, max] = limitOf(request, who);
+    const { count, resetAt } = shared.incr(key);
+    if (count > max) void sendProblem(request, reply, tooManyRequests(resetAt));
     else done();
   };
   // a callback hook: a session this instance holds is counted without waiting for anything
   app.addHook('onRequest', (request, reply, done) => {
     if (!isLimitedPath(routerPath(request))) {
       done();
+      return;
+    }
+    if (isBearerRequest(request)) {
+      options.bearer.current(request).then((account) => count(request, reply, account, done), done);
       return;
     }
     const known = options.sessions.known(request);

@@ -56,6 +56,12 @@ export function sendDownload(reply: FastifyReply, file: DownloadFile): FastifyRe
     .send(file.body);
 }
 
+/**
+ * The config of a route answered through request.actor(): a service account may call it
+ * (http/bearer.ts). actorRoutes sets it; a route written by hand that acts for the actor adds it.
+ */
+export const ACTOR_ROUTE = { actor: true } as const;
+
 /** The app a route plugin gets (FastifyPluginAsyncZod): its schemas are zod, its requests typed by them. */
 export type RouteApp = Parameters<FastifyPluginAsyncZod>[0];
 
@@ -130,7 +136,7 @@ export function actorRoutes(app: RouteApp, tags: string[]) {
       { tags, ...schema },
       problemStatuses ?? (method === 'GET' ? SCOPED_PROBLEMS : CHANGE_PROBLEMS),
     );
-    const options: RouteOptions = { method, url, schema: described, handler };
+    const options: RouteOptions = { method, url, schema: described, handler, config: ACTOR_ROUTE };
     app.route(options);
   };
 }
@@ -138,16 +144,20 @@ export function actorRoutes(app: RouteApp, tags: string[]) {
 declare module 'fastify' {
   interface FastifyRequest {
     /**
-     * Who asks, for a service call: the signed-in user (401 when nobody is, 403 while a forced
-     * password change is pending) with the request's id for the audit trail.
+     * Who asks, for a service call: the service account of the request's bearer token
+     * (http/bearer.ts), else the signed-in user (401 when nobody is, 403 while a forced password
+     * change is pending), with the request's id for the audit trail.
      */
     actor(): Promise<Actor>;
   }
 }
 
-/** Gives every request its `actor()`, read from the session store (http/session.ts). */
+/** Gives every request its `actor()`: the service account the bearer guard found (http/bearer.ts), else the session's user (http/session.ts). */
 export function registerActor(app: FastifyInstance, sessions: SessionStore): void {
+  app.decorateRequest('serviceAccount', undefined);
+  app.decorateRequest('serviceAccountLookup', undefined);
   app.decorateRequest('actor', async function actor(this: FastifyRequest): Promise<Actor> {
+    if (this.serviceAccount) return { user: null, serviceAccount: this.serviceAccount, requestId: this.id };
     return { user: await sessions.require(this), requestId: this.id };
   });
 }

@@ -4,6 +4,7 @@ import { SESSION_INDICATOR_COOKIE, type Rights } from '@partner-portal/contracts
 import type { Database, Queryable } from '../db/client.js';
 import type { SqlStatement } from '../db/sql.js';
 import { AppError } from './problem.js';
+import type { ActingRights, ServiceAccountPrincipal } from './actor.js';
 import type { SessionCache } from './session-cache.js';
 
 /**
@@ -35,10 +36,20 @@ export interface SessionUser {
   mustChangePassword: boolean;
 }
 
-/** Who asks, as every administrative operation knows it (request.actor(), http/route-kit.ts): the signed-in user and the request. */
-export interface Actor {
-  user: SessionUser;
-  requestId: string;
+/**
+ * Who asks, as every administrative operation knows it (request.actor(), http/route-kit.ts), with
+ * the request: the signed-in user, or a service account, which has no user of its own
+ * (docs/integrations.md, "Service accounts").
+ */
+export type Actor =
+  | { user: SessionUser; serviceAccount?: undefined; requestId: string }
+  | { user: null; serviceAccount: ServiceAccountPrincipal; requestId: string };
+
+export type { ActingRights, ServiceAccountPrincipal };
+
+/** The organization and rights the actor acts with: the person's, or the service account's. */
+export function actingAs(actor: Actor): ActingRights {
+  return actor.user === null ? actor.serviceAccount : actor.user;
 }
 
 export function hashSecret(secret: string): string {
@@ -240,9 +251,11 @@ export class SessionStore {
   /**
    * The signed-in user, or a 401. A user who must first change a generated password gets a 403
    * `password_change_required`, except where `allowPendingPasswordChange` (reading who is signed
-   * in, changing the password).
+   * in, changing the password). A service account gets a 403: these are a person's calls.
    */
   async require(request: FastifyRequest, options: { allowPendingPasswordChange?: boolean } = {}): Promise<SessionUser> {
+    // a service account's request reaches only the routes of request.actor() (http/bearer.ts): this is a person's call
+    if (request.serviceAccount) throw new AppError('service_account_not_allowed');
     const user = await this.current(request);
     if (!user) throw new AppError('unauthorized');
     if (user.mustChangePassword && !options.allowPendingPasswordChange) throw new AppError('password_change_required');

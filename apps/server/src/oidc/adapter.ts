@@ -1,6 +1,8 @@
 import type { Adapter, AdapterConstructor, AdapterPayload } from 'oidc-provider';
 import { preparedStatement, type Database } from '../db/client.js';
 import type { SessionCache } from '../http/session-cache.js';
+import { isServiceAccountClientId } from '@partner-portal/contracts';
+import { serviceAccountClient } from './service-account-clients.js';
 import { deferredWritesFor, upsertRow } from './token-writes.js';
 
 /**
@@ -11,6 +13,8 @@ import { deferredWritesFor, upsertRow } from './token-writes.js';
  * Clients: a client registered through /connect/dcr is a 'Client' row; a client of the app
  * catalogue is the `oidc_metadata` of its apps row, read live so a catalogue change needs no
  * restart. A registered client can never shadow a catalogue one (registration ids are random).
+ * A service account's client (`sa.<id>`, service-account-clients.ts) is read from service_accounts
+ * only; its deletion is announced like any client's change (migration 0070).
  * With a cache (`clients`), a client found is kept like a session: every change of a client, made
  * on any instance, is announced by the database (migration 0053) and drops it.
  *
@@ -122,13 +126,14 @@ export function postgresAdapter(db: Database, clients: SessionCache<Record<strin
       return this.findWhere('id = $2', id);
     }
 
-    /** A registered client, else a client of the app catalogue; from the cache when it holds it. */
+    /** A service account's client; else a registered client, else a client of the app catalogue; from the cache when it holds it. */
     private async findClient(id: string): Promise<AdapterPayload | undefined> {
       const cached = clients?.get(id);
       if (cached) return { ...cached };
       const ticket = clients?.ticket() ?? 0;
-      let found = await this.findWhere('id = $2', id);
-      if (!found) {
+      const serviceAccount = isServiceAccountClientId(id);
+      let found = serviceAccount ? await serviceAccountClient(db, id) : await this.findWhere('id = $2', id);
+      if (!found && !serviceAccount) {
         const { rows } = await db.query<{ oidc_metadata: Record<string, unknown> }>(
           'SELECT oidc_metadata FROM apps WHERE client_id = $1 AND oidc_metadata IS NOT NULL',
           [id],

@@ -1,4 +1,5 @@
 import { errors, type ClientMetadata, type Configuration } from 'oidc-provider';
+import { isServiceAccountClientId } from '@partner-portal/contracts';
 
 /**
  * The portal's rules for client metadata, on top of oidc-provider's own: every address a client
@@ -8,6 +9,8 @@ import { errors, type ClientMetadata, type Configuration } from 'oidc-provider';
  * registration (POST /connect/dcr), update (RFC 7592 PUT) and the catalogue's apps.oidc_metadata
  * when it is loaded (a bad one fails closed). A refusal is oidc-provider's InvalidClientMetadata:
  * 400 invalid_redirect_uri for redirect_uris, invalid_client_metadata for the others.
+ * The client_credentials grant is a service account's only (service-account-clients.ts): no other
+ * client may register or be given it, so every machine that calls /api is a service account.
  */
 
 /** Client metadata holding one address. */
@@ -54,7 +57,11 @@ export const extraClientMetadata: NonNullable<Configuration['extraClientMetadata
   properties: ['frontchannel_logout_uri', 'frontchannel_logout_session_required'],
   // run once per property above, with the whole metadata: the addresses are checked with the first
   validator(_ctx, key, value, metadata) {
-    if (key === 'frontchannel_logout_uri') assertClientUris(metadata);
+    if (key === 'frontchannel_logout_uri') {
+      assertClientUris(metadata);
+      if (metadata.grant_types?.includes('client_credentials') && !isServiceAccountClientId(metadata.client_id))
+        throw new errors.InvalidClientMetadata('the client_credentials grant is for service accounts only');
+    }
     if (key === 'frontchannel_logout_session_required' && value !== undefined && typeof value !== 'boolean')
       throw new errors.InvalidClientMetadata('frontchannel_logout_session_required must be a boolean');
   },

@@ -7,7 +7,7 @@ import Provider, {
   type KoaContextWithOIDC,
 } from 'oidc-provider';
 import type { JWK } from 'jose';
-import { ACR_VALUES } from '@partner-portal/contracts';
+import { ACR_VALUES, SERVICE_ACCOUNT_SCOPE } from '@partner-portal/contracts';
 import type { Services } from '../services.js';
 import { hashSecret, SESSION_COOKIE } from '../http/session.js';
 import { findAccount, isAccountId, SCOPE_CLAIMS } from './account.js';
@@ -16,6 +16,7 @@ import { frontchannelLogoutUris } from './logout.js';
 import { multiFactorCheck, type LoginPolicy } from './multi-factor.js';
 import { pinPublicOrigin } from './public-origin.js';
 import { reauthenticationCheck } from './reauthentication.js';
+import { compareHashedServiceAccountSecrets } from './service-account-clients.js';
 import type { ErrorRecord, LogoutRecord, RecordStore } from './records.js';
 import { flush, TokenWrites, withTokenWrites } from './token-writes.js';
 
@@ -123,7 +124,10 @@ export function createProvider(
       ...Object.fromEntries(Object.entries(SCOPE_CLAIMS).map(([k, v]) => [k, [...v]])),
       openid: [...SCOPE_CLAIMS.openid, 'acr', 'amr', 'auth_time'],
     },
-    scopes: ['openid', 'offline_access', 'email', 'profile', 'organization', 'rights'],
+    // partner_portal_api: a service account's scope (service-account-clients.ts); /api accepts it
+    // only on a service account's client-credentials token (http/bearer.ts), so another client's
+    // token that carries it opens nothing
+    scopes: ['openid', 'offline_access', 'email', 'profile', 'organization', 'rights', SERVICE_ACCOUNT_SCOPE],
     conformIdTokenClaims: false,
     acrValues: [...ACR_VALUES],
     responseTypes: ['code'],
@@ -141,6 +145,8 @@ export function createProvider(
       userinfo: { enabled: true },
       backchannelLogout: { enabled: true },
       claimsParameter: { enabled: true },
+      // service accounts (service-account-clients.ts): opaque bearer tokens for /api, checked at every request (http/bearer.ts)
+      clientCredentials: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,
         // RP-initiated logout goes through the portal's /logout page (see the decision record)
@@ -216,6 +222,7 @@ export function createProvider(
     fetch: (url, options) => globalThis.fetch(url, config.isProduction ? options : Object.assign({}, options, { dispatcher: undefined })),
     ttl: {
       AccessToken: config.ACCESS_TOKEN_TTL_SECONDS,
+      ClientCredentials: config.ACCESS_TOKEN_TTL_SECONDS,
       AuthorizationCode: 60,
       IdToken: 3600,
       RefreshToken: config.REFRESH_TOKEN_TTL_SECONDS,
@@ -230,6 +237,7 @@ export function createProvider(
   // builds comes from PUBLIC_URL (public-origin.ts)
   provider.proxy = config.TRUST_PROXY;
   pinPublicOrigin(provider, config.publicUrl);
+  compareHashedServiceAccountSecrets(provider);
   // a token request's token writes are made together once its answer is ready (token-writes.ts)
   provider.use(async (ctx, next) => {
     if (ctx.method !== 'POST' || ctx.path !== ROUTES.token) {

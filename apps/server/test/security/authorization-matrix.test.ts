@@ -251,6 +251,18 @@ const MATRIX: Record<string, Entry | Entry[]> = {
   // a fresh claim whose record the matrix's DNS server publishes: verified (200) for those allowed
   'POST /api/organizations/{organizationId}/domains/{domain}/verify': { expect: ORG_MANAGER_OF_TARGET },
   'DELETE /api/organizations/{organizationId}/domains/{domain}': { expect: ORG_MANAGER_OF_TARGET },
+  // service accounts (docs/integrations.md): people who manage the organization's subtree; an account without rights is anyone's of them to give
+  'GET /api/organizations/{organizationId}/service-accounts': [
+    { expect: ANY_MANAGER_OF_TARGET },
+    { ...OWN, expect: ANY_MANAGER_OF_TARGET },
+  ],
+  'POST /api/organizations/{organizationId}/service-accounts': [
+    { expect: ANY_MANAGER_OF_TARGET, body: () => ({ name: `Matrix ${randomUUID()}` }) },
+    { ...OWN, expect: ANY_MANAGER_OF_TARGET, body: () => ({ name: `Matrix ${randomUUID()}` }) },
+    // a right only userManagers hold: organizationManagers are refused (cannot_grant_rights_not_held)
+    { case: 'with user_manager', expect: USER_MANAGER_OF_TARGET, body: () => ({ name: `Matrix ${randomUUID()}`, user_manager: true }) },
+  ],
+  'DELETE /api/organizations/{organizationId}/service-accounts/{serviceAccountId}': { expect: ANY_MANAGER_OF_TARGET },
 };
 
 // the DNS server of verified domains: the records of the claims made for {domain} (paramsFor)
@@ -323,6 +335,14 @@ async function paramsFor(
       ]);
       dns.set(`_partner-portal.${domain}`, value);
       params[name] = domain;
+    } else if (name === 'serviceAccountId') {
+      // an account without rights, in the route's organization (migration 0070)
+      const id = randomUUID();
+      await portal.services.db.query(
+        `INSERT INTO service_accounts (id, organization_id, name, client_id, secret_hash) VALUES ($1::uuid, $2, 'Matrix account', 'sa.' || $1::text, 'x')`,
+        [id, organization.id],
+      );
+      params[name] = id;
     } else throw new Error(`the matrix has no value for path parameter {${name}} of ${route.key}: add one in paramsFor`);
   }
   // a body that names a member (bulk removal): a fresh one in the target

@@ -40,6 +40,7 @@ describe('anti-forgery header', () => {
         // an access request's id (the header is checked before anything is looked up)
         id: randomUUID(),
         domain: 'dealer.example',
+        serviceAccountId: randomUUID(),
       });
       for (const header of [undefined, '0', 'true']) {
         const res = await admin.request(route.method, path, {

@@ -126,7 +126,7 @@ export async function findRequest(db: Queryable, id: string, options: { forUpdat
 export async function markDecided(
   db: Queryable,
   id: string,
-  decision: { state: Exclude<AccessRequestState, 'PENDING'>; decidedBy: string; invitationId: string | null },
+  decision: { state: Exclude<AccessRequestState, 'PENDING'>; decidedBy: string | null; invitationId: string | null },
 ): Promise<void> {
   await db.query(
     `UPDATE access_requests SET state = $2, decided_by = $3, decided_at = now(), invitation_id = $4

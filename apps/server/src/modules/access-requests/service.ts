@@ -191,7 +191,7 @@ export class AccessRequests {
           language_code: request.language_code,
           rights: input.rights ?? null,
         });
-        await q.markDecided(tx, request.id, { state: 'APPROVED', decidedBy: actor.user.id, invitationId: invitation.row.id });
+        await q.markDecided(tx, request.id, { state: 'APPROVED', decidedBy: actor.user?.id ?? null, invitationId: invitation.row.id });
         await audit(tx, actor, {
           organizationId: request.organization_id,
           organizationPath: request.organization_path,
@@ -217,7 +217,7 @@ export class AccessRequests {
     const { db, mailer } = this.deps;
     const request = await db.transaction(async (tx) => {
       const pending = await this.pendingForDecision(tx, actor, id);
-      await q.markDecided(tx, pending.id, { state: 'DECLINED', decidedBy: actor.user.id, invitationId: null });
+      await q.markDecided(tx, pending.id, { state: 'DECLINED', decidedBy: actor.user?.id ?? null, invitationId: null });
       await audit(tx, actor, {
         organizationId: pending.organization_id,
         organizationPath: pending.organization_path,

@@ -16,6 +16,10 @@ export interface AuditChange {
 export interface AuditEntryInput extends AuditChange {
   actorUserId: string | null;
   actorEmail: string | null;
+  /** a service account that made the change (migration 0070), with its name as actorName */
+  actorServiceAccountId?: string | null;
+  /** the actor's name when it is no user's (a service account's); a user's is read from their row */
+  actorName?: string | null;
   requestId: string | null;
 }
 
@@ -24,17 +28,19 @@ const userName = (alias: string) => `nullif(btrim(${alias}.first_name || ' ' || 
 
 /**
  * Write an entry, with the names of its actor and of the member it is about as they are now (an
- * actor that is not a session's, such as a user accepting an invitation, is found by id).
+ * actor that is not a session's, such as a user accepting an invitation, is found by id; a
+ * service account is named by the caller).
  */
 export async function insertAuditEntry(db: Queryable, e: AuditEntryInput): Promise<void> {
   await db.query(
     `INSERT INTO audit_log (actor_user_id, actor_email, organization_id, organization_path, action, target_type, target_id, before, after, request_id,
-                            actor_name, subject_name)
+                            actor_name, subject_name, actor_service_account_id)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
-             (SELECT ${userName('u')} FROM users u WHERE u.id = $1),
+             COALESCE($11::text, (SELECT ${userName('u')} FROM users u WHERE u.id = $1)),
              CASE WHEN $6 = 'member' THEN
                (SELECT ${userName('u')} FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.id::text = $7)
-             END)`,
+             END,
+             $12)`,
     [
       e.actorUserId,
       e.actorEmail,
@@ -46,6 +52,8 @@ export async function insertAuditEntry(db: Queryable, e: AuditEntryInput): Promi
       e.before === undefined ? null : JSON.stringify(e.before),
       e.after === undefined ? null : JSON.stringify(e.after),
       e.requestId,
+      e.actorName ?? null,
+      e.actorServiceAccountId ?? null,
     ],
   );
 }
@@ -55,6 +63,7 @@ export interface AuditRow {
   occurred_at: Date | string;
   actor_user_id: string | null;
   actor_email: string | null;
+  actor_service_account_id: string | null;
   organization_id: string | null;
   organization_path: string | null;
   action: string;
@@ -78,8 +87,9 @@ export interface AuditRowWithNames extends AuditRow {
  * when it was written, else as they are now. A removed member's name is that of an earlier entry
  * about them, or of one they made themselves (accepting their invitation, for one).
  */
+const ACTOR_NAME = `COALESCE(audit_log.actor_name, (SELECT ${userName('u')} FROM users u WHERE u.id = audit_log.actor_user_id))`;
 const AUDIT_NAMES = `
-  COALESCE(audit_log.actor_name, (SELECT ${userName('u')} FROM users u WHERE u.id = audit_log.actor_user_id)) AS actor_name,
+  ${ACTOR_NAME} AS actor_name,
   CASE WHEN audit_log.target_type = 'member' THEN COALESCE(
     audit_log.subject_name,
     (SELECT ${userName('u')} FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.id::text = audit_log.target_id),
@@ -114,8 +124,11 @@ function auditWhere(path: string, filter: AuditEntryFilter): { where: string; pa
     conditions.push(`(action = $${params.length} OR action = $${params.length} || '.refused')`);
   }
   if (filter.actor) {
+    // a person by their e-mail address, a service account by its name
     params.push(containsPattern(filter.actor));
-    conditions.push(`lower(actor_email) LIKE $${params.length}`);
+    conditions.push(
+      `(lower(actor_email) LIKE $${params.length} OR (actor_service_account_id IS NOT NULL AND lower(actor_name) LIKE $${params.length}))`,
+    );
   }
   if (filter.from) {
     params.push(filter.from);
@@ -129,7 +142,7 @@ function auditWhere(path: string, filter: AuditEntryFilter): { where: string; pa
 }
 
 const AUDIT_COLUMNS =
-  'id, occurred_at, actor_user_id, actor_email, organization_id, organization_path, action, target_type, target_id, before, after, request_id';
+  'id, occurred_at, actor_user_id, actor_email, actor_service_account_id, organization_id, organization_path, action, target_type, target_id, before, after, request_id';
 
 export async function listAuditEntries(
   db: Queryable,
@@ -147,11 +160,16 @@ export async function listAuditEntries(
   return { total: total.rows[0]?.n ?? 0, rows };
 }
 
-/** Up to `limit` entries of the subtree, newest first, for the CSV export. */
-export async function listAuditEntriesForExport(db: Queryable, path: string, filter: AuditEntryFilter, limit: number): Promise<AuditRow[]> {
+/** Up to `limit` entries of the subtree, newest first, for the CSV export, with the actor's name. */
+export async function listAuditEntriesForExport(
+  db: Queryable,
+  path: string,
+  filter: AuditEntryFilter,
+  limit: number,
+): Promise<(AuditRow & { actor_name: string | null })[]> {
   const { where, params } = auditWhere(path, filter);
-  const { rows } = await db.query<AuditRow>(
-    `SELECT ${AUDIT_COLUMNS} FROM audit_log WHERE ${where} ORDER BY occurred_at DESC, id DESC LIMIT $${params.length + 1}`,
+  const { rows } = await db.query<AuditRow & { actor_name: string | null }>(
+    `SELECT ${AUDIT_COLUMNS}, ${ACTOR_NAME} AS actor_name FROM audit_log WHERE ${where} ORDER BY occurred_at DESC, id DESC LIMIT $${params.length + 1}`,
     [...params, limit],
   );
   return rows;

@@ -23,6 +23,7 @@ function entryOf(r: AuditRow) {
     occurred_at: new Date(r.occurred_at).toISOString(),
     actor_user_id: r.actor_user_id,
     actor_email: r.actor_email,
+    actor_service_account_id: r.actor_service_account_id,
     organization_id: r.organization_id,
     organization_path: r.organization_path,
     action: r.action,
@@ -49,6 +50,8 @@ export const AUDIT_EXPORT_COLUMNS = [
   'occurred_at',
   'actor_email',
   'actor_user_id',
+  'actor_service_account_id',
+  'actor_name',
   'organization_path',
   'organization_id',
   'action',
@@ -81,7 +84,7 @@ export class AuditTrail {
 }
 
 /** The entries as the export's CSV file, in the columns of AUDIT_EXPORT_COLUMNS. */
-function auditCsv(path: string, rows: AuditRow[]): DownloadFile {
+function auditCsv(path: string, rows: (AuditRow & { actor_name: string | null })[]): DownloadFile {
   const json = (v: unknown) => (v === null || v === undefined ? '' : JSON.stringify(v));
   const records = rows.map((r) => {
     const e = entryOf(r);
@@ -89,6 +92,8 @@ function auditCsv(path: string, rows: AuditRow[]): DownloadFile {
       e.occurred_at,
       e.actor_email ?? '',
       e.actor_user_id ?? '',
+      e.actor_service_account_id ?? '',
+      r.actor_name ?? '',
       e.organization_path ?? '',
       e.organization_id ?? '',
       e.action,

@@ -11,7 +11,7 @@ export const auditRoutes: FastifyPluginAsyncZod<{ auditTrail: AuditTrail }> = as
   route('GET /api/audit', {
     summary: 'Audit log of an organization and its descendants (newest first, 50 per page); managers of that subtree only',
     description:
-      'Optional filters: `action` (one action; its refusals, `<action>.refused`, included), `actor` (part of the actor’s e-mail address, any letter case), ' +
+      'Optional filters: `action` (one action; its refusals, `<action>.refused`, included), `actor` (part of the actor’s e-mail address, or of a service account’s name, any letter case), ' +
       '`from` and `to` (days, YYYY-MM-DD, UTC, both included). `organizationId` chooses the subtree (default: the actor’s organization).',
     querystring: auditQuerySchema,
     response: { 200: auditResponseSchema },

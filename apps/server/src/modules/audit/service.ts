@@ -15,16 +15,32 @@ export function organizationChange(org: { id: string; path: string }, action: st
   return { organizationId: org.id, organizationPath: org.path, action, targetType: 'organization', targetId: org.id, before, after };
 }
 
+/** Who made a change as the audit log keeps it: a user (by id and e-mail), a service account (by id and name), or nobody known. */
+function whoOf(actor: Actor | { userId: string | null; email: string | null; requestId: string | null }) {
+  if (!('user' in actor)) return { ...actor, serviceAccountId: null, name: null };
+  if (actor.user === null)
+    return {
+      userId: null,
+      email: null,
+      serviceAccountId: actor.serviceAccount.id,
+      name: actor.serviceAccount.name,
+      requestId: actor.requestId,
+    };
+  return { userId: actor.user.id, email: actor.user.email, serviceAccountId: null, name: null, requestId: actor.requestId };
+}
+
 /** Record an administrative change, in the caller's transaction. */
 export async function audit(
   tx: Queryable,
   actor: Actor | { userId: string | null; email: string | null; requestId: string | null },
   change: AuditChange,
 ): Promise<void> {
-  const who = 'user' in actor ? { userId: actor.user.id, email: actor.user.email, requestId: actor.requestId } : actor;
+  const who = whoOf(actor);
   await insertAuditEntry(tx, {
     actorUserId: who.userId,
     actorEmail: who.email,
+    actorServiceAccountId: who.serviceAccountId,
+    actorName: who.name,
     requestId: who.requestId,
     organizationId: change.organizationId,
     organizationPath: change.organizationPath,

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { organizationIdParamsSchema, secondFactorPolicyRequestSchema, secondFactorPolicySchema } from '@partner-portal/contracts';
-import { problems } from '../../http/route-kit.js';
+import { ACTOR_ROUTE, problems } from '../../http/route-kit.js';
 import type { FactorPolicy } from './policy.js';
 import { tags } from './shared-routes.js';
 
@@ -15,6 +15,7 @@ export const policyRoutes: FastifyPluginAsyncZod<{ policy: FactorPolicy }> = asy
         params: organizationIdParamsSchema,
         response: { 200: secondFactorPolicySchema, ...problems(400, 401, 403, 404) },
       },
+      config: ACTOR_ROUTE,
     },
     async (request) => policy.get(await request.actor(), request.params.organizationId),
   );
@@ -30,6 +31,7 @@ export const policyRoutes: FastifyPluginAsyncZod<{ policy: FactorPolicy }> = asy
         body: secondFactorPolicyRequestSchema,
         response: { 200: secondFactorPolicySchema, ...problems(400, 401, 403, 404, 409) },
       },
+      config: ACTOR_ROUTE,
     },
     async (request) => policy.set(await request.actor(), request.params.organizationId, request.body.required),
   );

@@ -56,8 +56,8 @@ export class FactorPolicy {
       const here = holding.find((p) => p.organization_id === org.id);
       let notices: BackchannelNotice[] = [];
       if (required && !here) {
-        await q.insertPolicy(tx, org.id, member.organizationId, actor.user.id);
-        await q.endSessionsWithoutSecondFactor(tx, org.path, actor.user.sessionIdHash);
+        await q.insertPolicy(tx, org.id, member.organizationId, actor.user?.id ?? null);
+        await q.endSessionsWithoutSecondFactor(tx, org.path, actor.user?.sessionIdHash ?? null);
         notices = await access.revokeSingleFactor(tx, await q.nativeMembersBelow(tx, org.path));
         await audit(
           tx,

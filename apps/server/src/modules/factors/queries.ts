@@ -223,7 +223,12 @@ export async function userUnderPolicy(db: Queryable, userId: string): Promise<bo
   return rows[0]?.required ?? false;
 }
 
-export async function insertPolicy(db: Queryable, organizationId: string, setByOrganizationId: string, setByUserId: string): Promise<void> {
+export async function insertPolicy(
+  db: Queryable,
+  organizationId: string,
+  setByOrganizationId: string,
+  setByUserId: string | null,
+): Promise<void> {
   await db.query(
     `INSERT INTO second_factor_policies (organization_id, set_by_organization_id, set_by_user_id) VALUES ($1, $2, $3)
      ON CONFLICT (organization_id) DO NOTHING`,
@@ -237,14 +242,15 @@ export async function deletePolicy(db: Queryable, organizationId: string): Promi
 
 /**
  * End the sessions of the subtree's native members that a second factor did not prove: they are
- * led to set one up at their next sign-in. The session of the manager who sets the policy stays.
+ * led to set one up at their next sign-in. The session of the manager who sets the policy stays
+ * (exceptIdHash; null when a service account sets it).
  */
-export async function endSessionsWithoutSecondFactor(db: Queryable, path: string, exceptIdHash: string): Promise<void> {
+export async function endSessionsWithoutSecondFactor(db: Queryable, path: string, exceptIdHash: string | null): Promise<void> {
   await db.query(
     `DELETE FROM sessions s USING memberships m, users u
      WHERE s.user_id = m.user_id AND u.id = m.user_id AND u.external_idp IS NULL AND NOT ('mfa' = ANY (s.amr))
        AND (m.organization_path = $1::text OR (m.organization_path >= $1::text || '/' AND m.organization_path < $1::text || '0'))
-       AND s.id_hash <> $2`,
+       AND ($2::text IS NULL OR s.id_hash <> $2::text)`,
     [path, exceptIdHash],
   );
 }

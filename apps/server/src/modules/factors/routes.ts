@@ -6,7 +6,7 @@ import {
   recoveryCodesResponseSchema,
 } from '@partner-portal/contracts';
 import type { Oidc } from '../../oidc/runtime.js';
-import { noContent, problems } from '../../http/route-kit.js';
+import { ACTOR_ROUTE, noContent, problems } from '../../http/route-kit.js';
 import { enrolmentRoutes } from './enrolment-routes.js';
 import { passkeyRoutes } from './passkey-routes.js';
 import { policyRoutes } from './policy-routes.js';
@@ -86,6 +86,7 @@ export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; factors: FactorSe
         params: memberIdParamsSchema,
         response: { 204: noContent, ...problems(400, 401, 403, 404) },
       },
+      config: ACTOR_ROUTE,
     },
     async (request, reply) => {
       await factors.memberReset.reset(await request.actor(), request.params.memberId);

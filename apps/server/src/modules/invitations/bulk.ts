@@ -17,7 +17,7 @@ import type { DownloadFile } from '../../http/route-kit.js';
 import { neutralizeFormula } from '../spreadsheets/cells.js';
 import type { Members } from '../members/service.js';
 import { rightsContextFor, validateRights } from '../members/rights-context.js';
-import type { Actor } from '../../http/session.js';
+import { actingAs, type Actor } from '../../http/session.js';
 import { assertInSubtree, requireRole } from '../scope/access.js';
 import { listEmailDomains } from '../organizations/queries.js';
 import { organizationForActor } from '../scope/service.js';
@@ -90,7 +90,7 @@ export class BulkInvitations {
     if (input.rights_from_member_id) {
       // reading the member's rights is checked as the rights editor checks it
       const source = await members.rights(actor, input.rights_from_member_id);
-      rights = validateRights(source.rights, await rightsContextFor(db, org, actor.user.isDeveloper), null);
+      rights = validateRights(source.rights, await rightsContextFor(db, org, actingAs(actor).isDeveloper), null);
     }
     const domains = await listEmailDomains(db, org.id);
     const valid = parsed.map((r) => emailSchema.safeParse(r.email));
@@ -165,7 +165,7 @@ export class BulkInvitations {
       const result = summary(org.id, report, false, 'sent');
       const id = await q.insertInvitationBatch(tx, {
         organizationId: org.id,
-        createdBy: actor.user.id,
+        createdBy: actor.user?.id ?? null,
         sent: result.ok,
         refused: result.refused,
         rows: report,

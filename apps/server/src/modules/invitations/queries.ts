@@ -92,7 +92,7 @@ export async function insertInvitation(
     languageCode: string;
     isExternal: boolean;
     rights: unknown;
-    invitedBy: string;
+    invitedBy: string | null;
     ttlHours: number;
   },
 ): Promise<string> {
@@ -209,7 +209,7 @@ export async function existingEmails(db: Queryable, emails: string[]): Promise<{
 /** Store a sending's report; returns the batch id. */
 export async function insertInvitationBatch(
   db: Queryable,
-  batch: { organizationId: string; createdBy: string; sent: number; refused: number; rows: unknown[] },
+  batch: { organizationId: string; createdBy: string | null; sent: number; refused: number; rows: unknown[] },
 ): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
     'INSERT INTO invitation_batches (organization_id, created_by, sent, refused, rows) VALUES ($1, $2, $3, $4, $5) RETURNING id',

@@ -11,7 +11,7 @@ import {
 import type { Config } from '../../config.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
-import { hashSecret, newSecret, type Actor } from '../../http/session.js';
+import { actingAs, hashSecret, newSecret, type Actor } from '../../http/session.js';
 import type { Mailer } from '../mail/mailer.js';
 import { invitationEmail } from '../mail/messages.js';
 import { audit, auditRefusal, RefusedChange } from '../audit/service.js';
@@ -43,7 +43,9 @@ export function codeMatches(row: InvitationRow, code: string | undefined): boole
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** Who the invitation e-mail says invites: the person, or the service account by its name. */
 function inviterNameOf(actor: Actor): string {
+  if (actor.user === null) return actor.serviceAccount.name;
   return displayName(actor.user.firstName, actor.user.lastName, actor.user.email);
 }
 
@@ -116,7 +118,7 @@ export class Invitations {
     await q.sweepExpired(tx, email);
     if (await q.hasPendingInvitation(tx, email)) throw new AppError('invitation_already_pending');
     let rights: Rights | null = null;
-    if (input.rights) rights = validateRights(input.rights, await rightsContextFor(tx, org, actor.user.isDeveloper), null);
+    if (input.rights) rights = validateRights(input.rights, await rightsContextFor(tx, org, actingAs(actor).isDeveloper), null);
     const notHeld = rights ? rightsNotHeld(delegatorOf(actor), rights) : [];
     if (notHeld.length) {
       const attempted = {
@@ -135,10 +137,10 @@ export class Invitations {
       organizationId: org.id,
       email,
       codeHash: hashSecret(code),
-      languageCode: input.language_code ?? (actor.user.languageCode || DEFAULT_USER_LANGUAGE),
+      languageCode: input.language_code ?? (actor.user?.languageCode || DEFAULT_USER_LANGUAGE),
       isExternal,
       rights,
-      invitedBy: actor.user.id,
+      invitedBy: actor.user?.id ?? null,
       ttlHours: config.INVITATION_TTL_HOURS,
     });
     const row = (await q.findInvitation(tx, id))!;

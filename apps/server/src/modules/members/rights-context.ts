@@ -10,7 +10,7 @@ import {
 } from '@partner-portal/contracts';
 import type { Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
-import type { Actor } from '../../http/session.js';
+import { actingAs, type Actor } from '../../http/session.js';
 import { listOrganizationApps, readFeatures } from '../organizations/queries.js';
 
 /** The rights context (contracts rights.ts) of a member of one organization. */
@@ -54,7 +54,8 @@ export function validateRights(input: Rights, ctx: RightsContext, stored: Rights
   return applied;
 }
 
-/** The actor as the one who hands out rights (contracts delegation.ts). */
+/** The actor as the one who hands out rights (contracts delegation.ts): a person's rights, or a service account's. */
 export function delegatorOf(actor: Actor): Delegator {
-  return { rights: actor.user.rights, isDeveloper: actor.user.isDeveloper };
+  const acting = actingAs(actor);
+  return { rights: acting.rights, isDeveloper: acting.isDeveloper };
 }

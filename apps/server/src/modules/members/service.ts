@@ -10,7 +10,7 @@ import {
 } from '@partner-portal/contracts';
 import { joinTransaction, type Database, type Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
-import type { Actor, SessionStore } from '../../http/session.js';
+import { actingAs, type Actor, type SessionStore } from '../../http/session.js';
 import { audit, auditRefusal, RefusedChange, withRefusalAudit, type AuditChange } from '../audit/service.js';
 import { assertInSubtree, requireRole } from '../scope/access.js';
 import type { AccountAccess, BackchannelNotice } from '../sessions/service.js';
@@ -63,7 +63,7 @@ async function assertKeepsRootUserManager(tx: Queryable, row: q.MembershipRow, a
  */
 export async function memberForChange(tx: Queryable, actor: Actor, memberId: string, describe: (row: q.MembershipRow) => AuditChange) {
   const row = await loadMember(tx, actor, memberId, true);
-  if (row.user_id === actor.user.id) throw new AppError('forbidden', { detail: 'You cannot change your own rights or factors' });
+  if (row.user_id === actor.user?.id) throw new AppError('forbidden', { detail: 'You cannot change your own rights or factors' });
   const change = describe(row);
   assertCanManageMember(actor, toRights(row.rights), change);
   return { row, change };
@@ -76,7 +76,7 @@ async function removeMember(db: Database, sessions: SessionStore, actor: Actor, 
       await lockIfRootMember(tx, memberId);
       const row = await loadMember(tx, actor, memberId, true);
       if (row.organization_id !== organizationId) throw new AppError('unknown_member');
-      if (row.user_id === actor.user.id) throw new AppError('cannot_remove_yourself');
+      if (row.user_id === actor.user?.id) throw new AppError('cannot_remove_yourself');
       const rights = toRights(row.rights);
       const change: AuditChange = {
         organizationId: row.organization_id,
@@ -111,7 +111,7 @@ export class Members {
   async rights(actor: Actor, memberId: string) {
     const { db } = this.deps;
     const row = await loadMember(db, actor, memberId);
-    const ctx = await rightsContextFor(db, { id: row.organization_id, depth: row.organization_depth }, actor.user.isDeveloper);
+    const ctx = await rightsContextFor(db, { id: row.organization_id, depth: row.organization_depth }, actingAs(actor).isDeveloper);
     return {
       member_id: row.id,
       organization_id: row.organization_id,
@@ -143,7 +143,7 @@ export class Members {
           after: { rights: input },
         }));
         const before = toRights(row.rights);
-        const ctx = await rightsContextFor(tx, { id: row.organization_id, depth: row.organization_depth }, actor.user.isDeveloper);
+        const ctx = await rightsContextFor(tx, { id: row.organization_id, depth: row.organization_depth }, actingAs(actor).isDeveloper);
         const rights = validateRights(input, ctx, before);
         change.after = { rights };
         const notHeld = changesNotHeld(delegatorOf(actor), before, rights);
@@ -225,7 +225,7 @@ export class Members {
     const notices = await withRefusalAudit(db, actor, () =>
       db.transaction(async (tx) => {
         const row = await loadMember(tx, actor, memberId, true);
-        if (row.user_id === actor.user.id) throw new AppError('invalid_operation', { detail: 'Use the list of your own sessions' });
+        if (row.user_id === actor.user?.id) throw new AppError('invalid_operation', { detail: 'Use the list of your own sessions' });
         const change: AuditChange = {
           organizationId: row.organization_id,
           organizationPath: row.organization_path,

@@ -1,6 +1,6 @@
 import { toRights, type InactiveDays, type Organization, type OrganizationMember } from '@partner-portal/contracts';
 import type { Database } from '../../db/client.js';
-import type { Actor } from '../../http/session.js';
+import { actingAs, type Actor } from '../../http/session.js';
 import { assertInSubtree, hasRole, requireRole } from '../scope/access.js';
 import { AppError } from '../../http/problem.js';
 import { searchPendingInvitations, toInvitation } from '../invitations/queries.js';
@@ -41,7 +41,7 @@ function withManagerFacts(
   member: OrganizationMember,
   facts: { has_second_factor: boolean; rights: unknown } | undefined,
 ): OrganizationMember {
-  if (!facts || !hasRole(actor.user, 'user')) return member;
+  if (!facts || !hasRole(actingAs(actor), 'user')) return member;
   return { ...member, has_second_factor: facts.has_second_factor, rights: toRights(facts.rights) };
 }
 
@@ -97,7 +97,7 @@ export class OrganizationDetails {
       query.inactiveDays === undefined ? searchPendingInvitations(db, org.path, text, query.pageSize, offset) : Promise.resolve([]),
     ]);
     // only userManagers see them: no lookup for anyone else
-    const facts = await q.findMemberFacts(db, hasRole(actor.user, 'user') ? members.map((m) => m.id) : []);
+    const facts = await q.findMemberFacts(db, hasRole(actingAs(actor), 'user') ? members.map((m) => m.id) : []);
     return {
       total: Math.min(counted, SEARCH_COUNT_CAP),
       total_capped: counted > SEARCH_COUNT_CAP,

@@ -11,7 +11,7 @@ import {
   type OrganizationNode,
 } from '@partner-portal/contracts';
 import type { Organizations } from './service.js';
-import { actorRoutes, documented, noContent, SCOPED_PROBLEMS } from '../../http/route-kit.js';
+import { ACTOR_ROUTE, actorRoutes, documented, noContent, SCOPED_PROBLEMS } from '../../http/route-kit.js';
 
 const tags = ['organizations'];
 const params = organizationIdParamsSchema;
@@ -22,14 +22,17 @@ export const organizationRoutes: FastifyPluginAsyncZod<{ organizations: Organiza
 
   app.get(
     '/api/organizations/tree',
-    documented(
-      {
-        tags,
-        summary: "The actor's organization with its whole subtree, children sorted by path, with member and pending-invitation counts",
-        response: { 200: organizationNodeSchema },
-      },
-      [401, 403],
-    ),
+    {
+      ...documented(
+        {
+          tags,
+          summary: "The actor's organization with its whole subtree, children sorted by path, with member and pending-invitation counts",
+          response: { 200: organizationNodeSchema },
+        },
+        [401, 403],
+      ),
+      config: ACTOR_ROUTE,
+    },
     // The tree may hold 10,000 nodes, made from the query's rows and serialized once per change
     // (TreeCache, its change log swept by a job in jobs.ts): JSON text, sent as it is, with no
     // recursive zod pass (which cost more than the query). The schema still documents it; the

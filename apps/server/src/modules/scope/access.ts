@@ -1,9 +1,11 @@
 import { AppError } from '../../http/problem.js';
-import type { Actor, SessionUser } from '../../http/session.js';
+import { actingAs, type ActingRights, type Actor } from '../../http/session.js';
 
 /**
  * The authorization model of the organization administration (docs/product.md, "Roles and rights"):
  * an actor manages only their own organization and its descendants (materialized path prefix).
+ * A service account is such an actor too (http/bearer.ts): its organization and the rights it was
+ * given take the place of a person's membership (actingAs).
  *
  * Order of checks, the same in every service call: not signed in → 401 (sessions.require);
  * no management role at all → 403; unknown target → 404; target outside the actor's subtree → 403.
@@ -14,31 +16,32 @@ import type { Actor, SessionUser } from '../../http/session.js';
 export type ManagerRole = 'user' | 'organization' | 'any';
 
 /** The actor as a member of an organization (users without a membership manage nothing). */
-export interface MemberActor extends Actor {
+export type MemberActor = Actor & {
   organizationId: string;
   organizationPath: string;
-}
+};
 
 export function isPathInSubtree(rootPath: string, path: string): boolean {
   return path === rootPath || path.startsWith(`${rootPath}/`);
 }
 
-export function hasRole(user: SessionUser, role: ManagerRole): boolean {
-  if (!user.organizationId || !user.organizationPath) return false;
+export function hasRole(acting: ActingRights, role: ManagerRole): boolean {
+  if (!acting.organizationId || !acting.organizationPath) return false;
   switch (role) {
     case 'user':
-      return user.userManager;
+      return acting.userManager;
     case 'organization':
-      return user.organizationManager;
+      return acting.organizationManager;
     case 'any':
-      return user.userManager || user.organizationManager;
+      return acting.userManager || acting.organizationManager;
   }
 }
 
 /** 403 unless the actor holds the role (checked before any lookup, so nothing leaks to plain members). */
 export function requireRole(actor: Actor, role: ManagerRole): MemberActor {
-  if (!hasRole(actor.user, role)) throw new AppError('forbidden');
-  return { ...actor, organizationId: actor.user.organizationId!, organizationPath: actor.user.organizationPath! };
+  const acting = actingAs(actor);
+  if (!hasRole(acting, role)) throw new AppError('forbidden');
+  return { ...actor, organizationId: acting.organizationId!, organizationPath: acting.organizationPath! };
 }
 
 /** 403 unless the organization path lies in the actor's subtree. */
@@ -49,6 +52,6 @@ export function assertInSubtree(actor: MemberActor, path: string): void {
 /** Provider administrators: organizationManagers of the provider's root organization. */
 export function requireProviderAdministrator(actor: Actor): MemberActor {
   const member = requireRole(actor, 'organization');
-  if (!actor.user.isProviderOrganization) throw new AppError('forbidden');
+  if (!actingAs(actor).isProviderOrganization) throw new AppError('forbidden');
   return member;
 }

@@ -1,0 +1,72 @@
+import { timingSafeEqual } from 'node:crypto';
+import type Provider from 'oidc-provider';
+import { isServiceAccountClientId, SERVICE_ACCOUNT_SCOPE } from '@partner-portal/contracts';
+import type { Queryable } from '../db/client.js';
+import type { BearerTokenFacts } from '../http/bearer.js';
+import { hashSecret } from '../http/session.js';
+
+/**
+ * Service accounts as clients of the provider (docs/integrations.md, "Service accounts"). An
+ * account (modules/service-accounts) is a confidential client of the client_credentials grant only,
+ * with the one scope partner_portal_api; its client id is `sa.<account id>` (a dot, which no id of
+ * Dynamic Client Registration holds), and the adapter (adapter.ts) finds it in service_accounts.
+ * Its secret is kept only as its SHA-256 (256 random bits need no slow hash): the client's
+ * `client_secret` is that hash, and oidc-provider's Client#compareClientSecret (the library's
+ * documented hook for hashed secrets) is made to hash what the client sends before the
+ * constant-time comparison. The hash is never a key: these clients use no HS* algorithm.
+ */
+
+/** The client metadata of a service account, or undefined when there is none. */
+export async function serviceAccountClient(db: Queryable, clientId: string): Promise<Record<string, unknown> | undefined> {
+  const { rows } = await db.query<{ client_id: string; secret_hash: string; name: string }>(
+    'SELECT client_id, secret_hash, name FROM service_accounts WHERE client_id = $1',
+    [clientId],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    client_id: row.client_id,
+    client_secret: row.secret_hash,
+    client_name: row.name,
+    grant_types: ['client_credentials'],
+    response_types: [],
+    redirect_uris: [],
+    token_endpoint_auth_method: 'client_secret_basic',
+    scope: SERVICE_ACCOUNT_SCOPE,
+  };
+}
+
+/** Whether a secret sent by a client is the one whose hash is kept. */
+export function secretMatchesHash(sent: unknown, keptHash: unknown): boolean {
+  if (typeof sent !== 'string' || typeof keptHash !== 'string' || sent.length > 1000) return false;
+  const a = Buffer.from(hashSecret(sent));
+  const b = Buffer.from(keptHash);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Make the provider compare a service account's secret with its kept hash; other clients keep the library's comparison. */
+export function compareHashedServiceAccountSecrets(provider: Provider): void {
+  const prototype = provider.Client.prototype;
+  const libraryCompare = Object.getOwnPropertyDescriptor(prototype, 'compareClientSecret')?.value as unknown;
+  if (typeof libraryCompare !== 'function')
+    throw new Error('oidc-provider has no Client#compareClientSecret to hash service accounts’ secrets');
+  prototype.compareClientSecret = function compareClientSecret(this: typeof prototype, actual: string) {
+    return isServiceAccountClientId(this.clientId)
+      ? secretMatchesHash(actual, this.clientSecret)
+      : (libraryCompare as typeof prototype.compareClientSecret).call(this, actual);
+  };
+}
+
+/**
+ * A live client-credentials token of the provider as the bearer check of /api reads it
+ * (http/bearer.ts): found and verified (expiry included) by oidc-provider's ClientCredentials model.
+ */
+export async function clientCredentialsToken(provider: Provider, value: string): Promise<BearerTokenFacts | null> {
+  const token = await provider.ClientCredentials.find(value);
+  if (!token?.clientId || token.isExpired) return null;
+  return {
+    clientId: token.clientId,
+    scopes: new Set((token.scope ?? '').split(' ').filter(Boolean)),
+    senderConstrained: token.isSenderConstrained(),
+  };
+}
