@@ -1,15 +1,19 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
+import * as testKit from '@partner-portal/server/test-kit';
 import { createMember, createOrg, startDnsServer, type ActorRef, type DnsServer, type Org } from '@partner-portal/server/test-kit';
 import { axeProblems, newPage, whenStill, type PageWatch } from '../support/browser.js';
 import { rootOrganization } from '../support/organizations.js';
-import { openContext, openDialog, screenshot, signedIn, usePortalAndBrowser, type Viewport } from '../support/portal.js';
+import { openContext, openDialog, SCREENSHOTS, screenshot, signedIn, usePortalAndBrowser, type Viewport } from '../support/portal.js';
 
 /**
- * Dealers bring their own identity, in Chromium against the real server, database and SMTP sink
- * (docs/dealer-identity.md): a visitor asks for access from the login page and a userManager
- * approves it (the invitation e-mail caught); the "Domains and sign-in" section is axe clean and
- * looked at in Dutch and German at 390, 768 and 1280 px (and in Brazilian Portuguese once).
+ * Dealers bring their own identity, in Chromium against the real server, database, SMTP sink, a
+ * DNS server and a dealer's identity provider of the test kit (docs/dealer-identity.md): an
+ * organizationManager of a middle organization claims a domain and verifies it through DNS, adds a
+ * connection to the dealer's provider and tests it; a member of a grandchild signs in through it
+ * from the login page; a visitor asks for access from the login page and the userManager approves
+ * it (the invitation e-mail caught). The "Domains and sign-in" section is axe clean and looked at
+ * in Dutch and German at 390, 768 and 1280 px, and in Brazilian Portuguese once.
  */
 const env: Record<string, string> = { LOGIN_RATE_LIMIT_PER_ACCOUNT: '100000', LOGIN_RATE_LIMIT_PER_IP: '100000' };
 /** The test DNS server the portal asks (DNS_SERVERS): it serves the TXT records the test publishes. */
@@ -29,6 +33,28 @@ let middle: Org;
 let child: Org;
 let grandchild: Org;
 let manager: ActorRef;
+/** A member of the grandchild with an address of the verified domain: they sign in through the dealer's provider. */
+let worker: ActorRef;
+const WORKER_EMAIL = 'sanne.smit@landbouw-oost-e2e.example';
+/**
+ * The dealer's identity provider of the test kit (apps/server/test/support/dealer-idp.ts; its browser
+ * form: input name="account", button "Sign in"). It comes with the single sign-on of the server:
+ * until that is in the tree, the tests that sign in through it are skipped.
+ */
+interface DealerIdp {
+  issuer: string;
+  readonly loginHints: string[];
+  close(): Promise<void>;
+}
+type StartDealerIdp = (options: {
+  accounts?: { sub: string; email: string; email_verified: boolean; given_name?: string; family_name?: string }[];
+  clients?: { client_id: string; client_secret?: string; redirect_uris: string[] }[];
+}) => Promise<DealerIdp>;
+const startDealerIdp = (testKit as unknown as { startDealerIdp?: StartDealerIdp }).startDealerIdp;
+const withSso = startDealerIdp !== undefined;
+let idp: DealerIdp;
+const CLIENT_ID = 'partner-portal-e2e';
+const CLIENT_SECRET = 'dealer-client-secret-e2e-0123456789';
 /** A domain the middle organization verified (straight in SQL): its visitors' requests are routed there. */
 const REQUEST_DOMAIN = 'werkplaats-e2e.example';
 /** The domain the middle organization's manager claims and verifies through the page; its people sign in through the dealer's provider. */
@@ -61,6 +87,16 @@ beforeAll(async () => {
     r.partner_portal.user_user_manager = true;
     r.partner_portal.user_sub_organization_manager = true;
   });
+  worker = await createMember(e2e.portal, grandchild, 'Sanne', () => undefined);
+  await e2e.portal.services.db.query('UPDATE users SET email = $2 WHERE id = $1', [worker.userId, WORKER_EMAIL]);
+  await e2e.portal.services.db.query('UPDATE memberships SET email = $2 WHERE id = $1', [worker.memberId, WORKER_EMAIL]);
+  if (startDealerIdp)
+    idp = await startDealerIdp({
+      accounts: [{ sub: 'sanne-at-dealer', email: WORKER_EMAIL, email_verified: true, given_name: 'Sanne', family_name: 'Smit' }],
+      clients: [
+        { client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [`${e2e.portal.url}/api/identity/login-external-callback`] },
+      ],
+    });
   await e2e.portal.services.db.query(
     `INSERT INTO organization_domains (organization_id, domain, verification_value, verified_at, checked_at)
      VALUES ($1, $2, 'partner-portal-verification=e2e', now(), now())`,
@@ -80,6 +116,7 @@ afterEach(async (ctx) => {
 
 afterAll(async () => {
   await context?.close();
+  await idp?.close();
 });
 
 const toast = (p: Page, text: string | RegExp) => p.locator('.mantine-Notification-root').filter({ hasText: text }).first();
@@ -100,7 +137,7 @@ describe('verified domains', () => {
     const section = p.getByTestId('dealer-identity');
     await section.getByRole('tab', { name: 'Domains' }).click();
     await section.getByRole('button', { name: 'Add domain' }).click();
-    let dialog = await openDialog(p, 'Add a domain');
+    const dialog = await openDialog(p, 'Add a domain');
     // a public mail provider's domain is refused, translated, above the buttons
     await dialog.getByLabel('Domain').fill('Gmail.com');
     await dialog.getByRole('button', { name: 'Add', exact: true }).click();
@@ -136,6 +173,68 @@ describe('verified domains', () => {
     const inherited = p.getByTestId('dealer-identity').locator(`[data-testid=domain][data-domain="${SSO_DOMAIN}"]`);
     await inherited.getByText('Verified by Landbouw Oost').waitFor();
     expect(await inherited.getByRole('button').count()).toBe(0);
+  });
+});
+
+describe.skipIf(!withSso)("single sign-on through the dealer's identity provider", () => {
+  it('the organizationManager adds a connection for the verified domain and tests it; the child lists it as inherited', async () => {
+    const p = await managerPage();
+    await p.goto(`/manage-organization/${middle.id}`);
+    const section = p.getByTestId('dealer-identity');
+    await section.getByRole('tab', { name: 'Sign-in connections' }).click();
+    // the redirect URI to register at the provider, to copy
+    expect(await section.getByTestId('redirect-uri').textContent()).toBe(`${e2e.portal.url}/api/identity/login-external-callback`);
+    await section.getByRole('button', { name: 'Add connection' }).click();
+    const dialog = await openDialog(p, 'Add a sign-in connection');
+    await dialog.getByLabel('Name').fill('Landbouw Oost Entra ID');
+    await dialog.getByLabel('Issuer URL').fill(idp.issuer);
+    await dialog.getByLabel('Client ID').fill(CLIENT_ID);
+    await dialog.getByLabel('Client secret', { exact: true }).fill(CLIENT_SECRET);
+    // the verified domains at or above are offered: this one is chosen
+    await dialog.getByRole('checkbox', { name: SSO_DOMAIN }).check();
+    await expectClean(p, watch!, 'the connection form');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await toast(p, 'Connection Landbouw Oost Entra ID added').waitFor();
+    const card = section.locator('[data-testid=sso-connection][data-name="Landbouw Oost Entra ID"]');
+    await card.getByText(idp.issuer).waitFor();
+    await card.getByText('Client secret kept (never shown)').waitFor();
+    expect(await card.textContent()).not.toContain(CLIENT_SECRET);
+    await expectClean(p, watch!, 'the connections');
+
+    // the test sign-in: through the provider and back to this page, which says how it went
+    await card.getByRole('button', { name: 'Test sign-in with Landbouw Oost Entra ID' }).click();
+    await p.waitForURL((url) => url.origin === idp.issuer);
+    await p.locator('input[name="account"]').fill(WORKER_EMAIL);
+    await p.getByRole('button', { name: 'Sign in' }).click();
+    await p.waitForURL((url) => url.pathname === `/manage-organization/${middle.id}`);
+    const outcome = p.getByTestId('sso-test-outcome');
+    await outcome.getByText(`Landbouw Oost Entra ID confirmed ${WORKER_EMAIL}.`).waitFor();
+    // the outcome's parameters are gone from the address; the manager is still the one signed in
+    await expect.poll(() => new URL(p.url()).search).toBe('');
+    const me = await p.context().request.get('/api/identity/user-info', { headers: { 'x-csrf': '1' } });
+    expect(((await me.json()) as { email: string }).email).toBe(manager.email);
+
+    await p.goto(`/manage-organization/${child.id}`);
+    const inherited = p.getByTestId('dealer-identity');
+    await inherited.getByRole('tab', { name: 'Sign-in connections' }).click();
+    const listed = inherited.locator('[data-testid=sso-connection][data-name="Landbouw Oost Entra ID"]');
+    await listed.getByText('Set up by Landbouw Oost').waitFor();
+    expect(await listed.getByRole('button').allTextContents()).toEqual(['Test sign-in']);
+  });
+
+  it('a member of a grandchild signs in from the login page through the provider and lands at home', async () => {
+    const p = await visitorPage({ viewport: { width: 390, height: 844 } });
+    await p.goto('/login');
+    await p.getByLabel('E-mail address').fill(WORKER_EMAIL);
+    await p.getByRole('button', { name: 'Next' }).click();
+    await p.waitForURL((url) => url.origin === idp.issuer);
+    expect(idp.loginHints.at(-1)).toBe(WORKER_EMAIL);
+    await p.locator('input[name="account"]').fill(WORKER_EMAIL);
+    await p.getByRole('button', { name: 'Sign in' }).click();
+    await p.waitForURL((url) => url.origin === e2e.portal.url && url.pathname === '/');
+    const me = await p.context().request.get('/api/identity/user-info', { headers: { 'x-csrf': '1' } });
+    expect(me.status()).toBe(200);
+    expect(((await me.json()) as { email: string; organizationId: string }).organizationId).toBe(grandchild.id);
   });
 });
 
@@ -228,5 +327,62 @@ describe('access requests', () => {
     await e2e.portal.smtp.waitFor(declined);
     // the row is gone: the focus is on the section's heading
     await expect.poll(() => p.evaluate(() => document.activeElement?.textContent ?? '')).toContain('Domains and sign-in');
+  });
+});
+
+describe('the section in Dutch and German at 390, 768 and 1280 px, and in Brazilian Portuguese', () => {
+  beforeAll(async () => {
+    const client = await e2e.portal.sessionFor(manager.userId);
+    // a claim still to verify (its record shown) and a pending request with a message
+    expect(
+      (await client.post(`/api/organizations/${middle.id}/domains`, { domain: 'hoeve-de-eikenboom-landbouwmachines-e2e.example' })).status,
+    ).toBe(201);
+    const asked = await client.post('/api/access-requests', {
+      email_address: `maximiliane.schwarzenberger@${REQUEST_DOMAIN}`,
+      first_name: 'Maximiliane',
+      last_name: 'Schwarzenberger',
+      message: 'Ik werk in de werkplaats in Zwolle en wil de bestellingen kunnen zien.\nGroet, Max',
+      language_code: 'nl',
+    });
+    expect(asked.status).toBe(202);
+  });
+
+  const TABS = ['domains', 'connections', 'requests'] as const;
+  for (const language of ['nl', 'de']) {
+    for (const width of [390, 768, 1280]) {
+      it(`${language} at ${width} px: every tab axe clean, nothing wider than the screen`, async () => {
+        const p = await managerPage({ viewport: { width, height: 900 }, language });
+        await p.goto(`/manage-organization/${middle.id}`);
+        const section = p.getByTestId('dealer-identity');
+        await section.waitFor();
+        for (const [i, tab] of TABS.entries()) {
+          await section.getByRole('tab').nth(i).click();
+          const item = { domains: 'domain', connections: 'sso-connection', requests: 'access-request' }[tab];
+          // without the server's single sign-on (not yet in the tree) no connection is listed
+          if (tab !== 'connections' || withSso) await section.getByTestId(item).first().waitFor();
+          else await section.getByTestId('redirect-uri').waitFor();
+          await expectClean(p, watch!, `${tab} in ${language} at ${width} px`);
+          await section.screenshot({ path: `${SCREENSHOTS}dealer-identity-${tab}-${language}-${width}.png` });
+        }
+      });
+    }
+  }
+
+  it('pt-BR at 390 px: the connection form and the approval', async () => {
+    const p = await managerPage({ viewport: { width: 390, height: 844 }, language: 'pt-BR' });
+    await p.goto(`/manage-organization/${middle.id}`);
+    const section = p.getByTestId('dealer-identity');
+    await section.getByRole('tab', { name: 'Conexões de login' }).click();
+    await section.getByRole('button', { name: 'Adicionar conexão' }).click();
+    const dialog = await openDialog(p, 'Adicionar uma conexão de login');
+    await dialog.getByText('Deixe em branco para um cliente público com PKCE').waitFor();
+    await expectClean(p, watch!, 'the connection form in pt-BR');
+    await screenshot(p, 'dealer-identity-connection-form-pt-BR-390');
+    await dialog.getByRole('button', { name: 'Cancelar' }).click();
+    await section.getByRole('tab', { name: /Solicitações de acesso/ }).click();
+    await section.getByRole('button', { name: 'Aprovar a solicitação de Maximiliane Schwarzenberger' }).click();
+    await openDialog(p, 'Aprovar a solicitação de Maximiliane Schwarzenberger');
+    await expectClean(p, watch!, 'the approval in pt-BR');
+    await screenshot(p, 'dealer-identity-approve-pt-BR-390');
   });
 });
