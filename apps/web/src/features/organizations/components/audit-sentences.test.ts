@@ -243,6 +243,15 @@ describe('auditWords', () => {
       },
     );
     expect(auditWords(asked, en, context).sentence).toBe('Jan Jansen asked for access to Farmtech Bayern');
+    const machine = auditWords(
+      entry('service_account.create', null, { name: 'Herd sync', client_id: 'sa.1', user_manager: true, organization_manager: false }),
+      en,
+      context,
+    );
+    expect(machine).toEqual({
+      sentence: 'Klaus Müller created the service account Herd sync for Farmtech Bayern',
+      changes: [{ kind: 'added', text: 'Partner Portal: Manage users' }],
+    });
     const declined = entry('access_request.decline', { email_address: 'jan@dealer.example' }, { state: 'DECLINED' });
     expect(auditWords(declined, de, context).sentence).toBe(
       'Klaus Müller hat die Zugangsanfrage von jan@dealer.example abgelehnt (Farmtech Bayern)',

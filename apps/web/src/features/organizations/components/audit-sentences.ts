@@ -217,6 +217,15 @@ function madeChange(entry: AuditEntry, action: string, t: TFunction, context: Au
       return say('sso_connection_delete', connectionChanges(before, after, t), { name: firstText(entry, ['name']) ?? '—' });
     case 'sso_connection.member_joined':
       return say('sso_connection_member_joined', [], { name: firstText(entry, ['connection_name', 'connection', 'name']) ?? '—' });
+    case 'service_account.create':
+    case 'service_account.delete': {
+      const held = action.endsWith('.create') ? after : before;
+      const granted = [
+        ...(held.user_manager === true ? ['partner_portal.user_user_manager'] : []),
+        ...(held.organization_manager === true ? ['partner_portal.user_sub_organization_manager'] : []),
+      ].map((r): AuditChangeLine => ({ kind: action.endsWith('.create') ? 'added' : 'removed', text: rightLabel(r, t) }));
+      return say(action.replace('.', '_'), granted, { name: firstText(entry, ['name']) ?? '—' });
+    }
     case 'access_request.create':
     case 'access_request.approve':
     case 'access_request.decline':
