@@ -44,7 +44,10 @@ import { serviceAccountLookups } from './modules/service-accounts/queries.js';
 import { serviceAccountRoutes } from './modules/service-accounts/routes.js';
 import { sessionRoutes } from './modules/sessions/routes.js';
 import { clientCredentialsToken } from './oidc/service-account-clients.js';
+import { ssoRoutes } from './modules/sso/routes.js';
 import { registerWebApp } from './modules/web/static.js';
+import { registerScim, SCIM_PREFIX, sendScimError } from './modules/scim/routes.js';
+import { scimTokenRoutes } from './modules/scim/token-routes.js';
 import type { Services } from './services.js';
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
@@ -93,9 +96,10 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       const caller = typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? { caller_request_id: given } : {};
       return logger.child({ ...bindings, ...caller }, options);
     },
-    // a malformed URL (bad percent-encoding) is answered before routing: as a problem too
+    // a malformed URL (bad percent-encoding) is answered before routing: as a problem too (a SCIM error on the SCIM endpoints)
     frameworkErrors: (error, request, reply) => {
-      void sendProblem(request, reply, new AppError('validation_failed', { detail: error.message }));
+      if (request.url.startsWith(`${SCIM_PREFIX}/`)) void sendScimError(reply, 400, 'invalidValue', error.message);
+      else void sendProblem(request, reply, new AppError('validation_failed', { detail: error.message }));
     },
   }).withTypeProvider<ZodTypeProvider>() as unknown as FastifyInstance;
 
@@ -209,7 +213,13 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   const modules = createModuleServices(services, oidc);
   app.decorate('modules', modules);
   const { access, factors } = modules;
-  await app.register(identityRoutes, { oidc, access, secondStep: factors.secondStep });
+  await app.register(identityRoutes, {
+    oidc,
+    access,
+    secondStep: factors.secondStep,
+    routing: modules.ssoRouting,
+    externalLogin: modules.externalLogin,
+  });
   await app.register(organizationRoutes, { organizations: modules.organizations });
   await app.register(organizationDetailsRoutes, { organizationDetails: modules.organizationDetails });
   await app.register(invitationRoutes, { invitations: modules.invitations, invitationAcceptance: modules.invitationAcceptance });
@@ -223,6 +233,9 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(accessRequestRoutes, { accessRequests: modules.accessRequests });
   await app.register(domainRoutes, { domains: modules.domains });
   await app.register(serviceAccountRoutes, { serviceAccounts: modules.serviceAccounts });
+  await app.register(scimTokenRoutes, { scimTokens: modules.scimTokens });
+  await registerScim(app, { scimTokens: modules.scimTokens, scimUsers: modules.scimUsers });
+  await app.register(ssoRoutes, { ssoConnections: modules.ssoConnections });
 
   await registerWebApp(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);
   return app;

@@ -60,14 +60,20 @@ export async function createServices(config: Config, log: Logger, options: { inM
   const cache = cacheOf<SessionUser>('sessions');
   const accounts = cacheOf<AccountRow>('accounts');
   const clients = cacheOf<Record<string, unknown>>('clients');
+  // whether any single sign-on connection exists (modules/sso/routing.ts): one entry, dropped by its
+  // announcement (migration 0062) or when announcements stop, so it may live long
+  const sso =
+    config.SESSION_CACHE_TTL_SECONDS > 0
+      ? new SessionCache<boolean>({ ttlMs: 3600 * 1000, maxEntries: 1, onLookup: (hit) => metrics.cacheLookup('sso_connections', hit) })
+      : null;
   const sessions = new SessionStore(
     db,
     { ttlSeconds: config.SESSION_TTL_SECONDS, rememberTtlSeconds: config.REMEMBER_ME_TTL_SECONDS, secureCookies: config.isHttps },
     sessionRows,
     cache,
   );
-  if (cache && accounts && clients) {
-    sessions.stopCache = await connectSessionCache([cache, accounts, clients] as SessionCache<unknown>[], db, {
+  if (cache && accounts && clients && sso) {
+    sessions.stopCache = await connectSessionCache([cache, accounts, clients, sso] as SessionCache<unknown>[], db, {
       redis,
       onError: (err) => log.warn({ err }, 'session cache: announcements interrupted; reads go to the database until they are back'),
     });
@@ -84,6 +90,7 @@ export async function createServices(config: Config, log: Logger, options: { inM
     sessions,
     clientCache: clients,
     accountCache: accounts,
+    ssoCache: sso,
     mailer: createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, db, log }),
   };
 }

@@ -16,6 +16,14 @@ import { TreeCache } from './modules/organizations/tree-cache.js';
 import { Portal } from './modules/portal/service.js';
 import { ServiceAccounts } from './modules/service-accounts/service.js';
 import { AccountAccess, SessionList } from './modules/sessions/service.js';
+import { ScimTokens } from './modules/scim/tokens.js';
+import { ScimUsers } from './modules/scim/users.js';
+import { ExternalLogin } from './modules/identity/external-login.js';
+import { UpstreamAccounts } from './modules/identity/upstream-link.js';
+import { SsoProviders } from './modules/sso/providers.js';
+import { SsoRouting } from './modules/sso/routing.js';
+import { SsoConnections } from './modules/sso/service.js';
+import { outboundFetch, outboundOptions } from './http/outbound.js';
 import type { Oidc } from './oidc/runtime.js';
 import type { Services } from './services.js';
 
@@ -42,6 +50,11 @@ export interface ModuleServices {
   /** the hourly re-verification of verified domains (jobs.ts) */
   domainRecheck: DomainRecheck;
   serviceAccounts: ServiceAccounts;
+  scimTokens: ScimTokens;
+  scimUsers: ScimUsers;
+  ssoRouting: SsoRouting;
+  ssoConnections: SsoConnections;
+  externalLogin: ExternalLogin;
 }
 
 export function createModuleServices(services: Services, oidc: Oidc): ModuleServices {
@@ -49,12 +62,23 @@ export function createModuleServices(services: Services, oidc: Oidc): ModuleServ
   const access = new AccountAccess({ log, oidc });
   const treeCache = new TreeCache((hit) => metrics.cacheLookup('organization_tree', hit));
   const members = new Members({ db, sessions, access });
-  const invitations = new Invitations({ db, config, mailer });
   const dns = createTxtLookup(config);
   const domainRecheck = new DomainRecheck({ db, dns, mailer, config, log });
+  // single sign-on: where an address signs in, and the relying party of every connection
+  const ssoRouting = new SsoRouting({ db, config, cache: services.ssoCache });
+  const ssoProviders = new SsoProviders({
+    db,
+    config,
+    secrets: services.secrets,
+    fetch: outboundFetch(outboundOptions(config)),
+    external: oidc.upstream,
+  });
+  const invitations = new Invitations({ db, config, mailer, routing: ssoRouting });
+  const invitationAcceptance = new InvitationAcceptance({ db, routing: ssoRouting });
+  const factors = createFactorServices({ services, oidc, access });
   return {
     access,
-    factors: createFactorServices({ services, oidc, access }),
+    factors,
     sessionList: new SessionList({ db, access }),
     auditTrail: new AuditTrail({ db }),
     organizations: new Organizations({ db, treeCache }),
@@ -64,11 +88,32 @@ export function createModuleServices(services: Services, oidc: Oidc): ModuleServ
     portal: new Portal({ db, config }),
     developerExport: new DeveloperExport({ db }),
     invitations,
-    invitationAcceptance: new InvitationAcceptance({ db }),
+    invitationAcceptance,
     bulkInvitations: new BulkInvitations({ db, log, invitations, members }),
     accessRequests: new AccessRequests({ db, config, counters, mailer, log, invitations }),
     domains: new Domains({ db, dns, recheck: domainRecheck }),
     domainRecheck,
     serviceAccounts: new ServiceAccounts({ db }),
+    scimTokens: new ScimTokens({ db }),
+    scimUsers: new ScimUsers({ db, log, config, access, invitations }),
+    ssoRouting,
+    ssoConnections: new SsoConnections({
+      db,
+      config,
+      log,
+      mailer,
+      secrets: services.secrets,
+      providers: ssoProviders,
+      routing: ssoRouting,
+    }),
+    externalLogin: new ExternalLogin({
+      db,
+      log,
+      oidc,
+      providers: ssoProviders,
+      routing: ssoRouting,
+      accounts: new UpstreamAccounts({ db, routing: ssoRouting, invitations: invitationAcceptance }),
+      secondStep: factors.secondStep,
+    }),
   };
 }

@@ -80,6 +80,7 @@ export const ERRORS = {
     status: 400,
     title: '{{connection}} signed you in, but no portal account belongs to this address. Ask your administrator for an invitation',
   },
+  account_deactivated: { status: 400, title: 'This account has been deactivated. Ask your administrator' },
   access_request_not_pending: { status: 409, title: 'This request has already been answered' },
 
   // service accounts
@@ -91,6 +92,9 @@ export const ERRORS = {
   service_account_not_allowed: { status: 403, title: 'A service account cannot use this call' },
   invalid_bearer_token: { status: 401, title: 'The access token is not valid, has expired or belongs to a deleted service account' },
   bearer_token_with_cookie: { status: 401, title: 'Send either an access token or the session cookie, not both' },
+  // SCIM
+  unknown_scim_token: { status: 404, title: 'Unknown SCIM token' },
+  too_many_scim_tokens: { status: 409, title: 'This organization has the most SCIM tokens it may keep. Delete one first' },
 
   // organizations
   organization_name_required: { status: 400, title: 'Organization name is required' },

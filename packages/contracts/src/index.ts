@@ -13,3 +13,4 @@ export * from './email-domains.js';
 export * from './display-name.js';
 export * from './dealer-identity.js';
 export * from './service-accounts.js';
+export * from './scim.js';

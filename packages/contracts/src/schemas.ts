@@ -88,6 +88,8 @@ export const errorMessageSchema = z.object({
   redirect_uri: z.string().nullable(),
   response_mode: z.string().nullable(),
   client_id: z.string().nullable(),
+  /** the values the error's translation names, e.g. {connection}: the single sign-on connection's name (beyond the specification) */
+  params: z.record(z.string(), z.string()).optional(),
 });
 export type ErrorMessage = z.infer<typeof errorMessageSchema>;
 
@@ -413,10 +415,14 @@ export const AUDIT_ACTIONS = [
   'invitation.create',
   'invitation.resend',
   'invitation.revoke',
+  'member.deactivate',
+  'member.provision',
+  'member.reactivate',
   'member.remove',
   'member.rights.update',
   'member.second_factors.reset',
   'member.sign_out',
+  'member.update',
   'organization.allowed_email_domains.update',
   'organization.apps.update',
   'organization.can_create_sub_organizations.update',
@@ -427,6 +433,8 @@ export const AUDIT_ACTIONS = [
   'organization.update',
   'service_account.create',
   'service_account.delete',
+  'scim_token.create',
+  'scim_token.delete',
   'sso_connection.create',
   'sso_connection.delete',
   'sso_connection.member_joined',

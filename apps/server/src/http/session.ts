@@ -52,6 +52,15 @@ export function actingAs(actor: Actor): ActingRights {
   return actor.user === null ? actor.serviceAccount : actor.user;
 }
 
+/**
+ * The person who asks; a service account is refused (403 service_account_not_allowed) — where a
+ * credential is made or managed that would outlive the account (service accounts, SCIM tokens).
+ */
+export function personOf(actor: Actor): SessionUser {
+  if (actor.user === null) throw new AppError('service_account_not_allowed');
+  return actor.user;
+}
+
 export function hashSecret(secret: string): string {
   return hash('sha256', secret, 'base64url');
 }

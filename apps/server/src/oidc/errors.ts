@@ -16,8 +16,10 @@ export async function redirectToError(
   page: keyof typeof ERROR_PAGES,
   error: string,
   description: string | null,
+  params: Record<string, string> | null = null,
 ): Promise<FastifyReply> {
   const errorId = await errors.create({
+    params,
     error,
     error_description: description,
     request_id: request.id,

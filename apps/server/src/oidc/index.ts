@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { outboundFetch, outboundOptions } from '../http/outbound.js';
 import type { Services } from '../services.js';
 import { postgresAdapter } from './adapter.js';
 import { registerInteractionPages } from './interaction.js';
@@ -7,7 +8,7 @@ import type { LoginPolicy } from './multi-factor.js';
 import { INTERACTION_PATH } from './provider.js';
 import { RecordStore, type ErrorRecord, type ExternalLoginRecord, type LogoutRecord } from './records.js';
 import { keyedProvider, type Oidc } from './runtime.js';
-import { UpstreamIdp } from './upstream.js';
+import { EXTERNAL_IDP_ID, UpstreamIdp } from './upstream.js';
 
 /** Paths under /connect that the portal answers itself (everything else there is the provider's). */
 const OWN_PATHS = [INTERACTION_PATH, '/connect/logout/'];
@@ -37,7 +38,9 @@ export async function registerOidc(app: FastifyInstance, loginPolicy: LoginPolic
     errors,
     logouts,
     externalLogins,
-    upstream: config.externalIdp ? new UpstreamIdp(config.externalIdp, config.publicUrl) : null,
+    upstream: config.externalIdp
+      ? new UpstreamIdp({ id: EXTERNAL_IDP_ID, ...config.externalIdp }, config.publicUrl, outboundFetch(outboundOptions(config)))
+      : null,
     interactionUrl: (uid) => `${config.publicUrl}${INTERACTION_PATH}${uid}`,
     interactionUid(url) {
       if (!url) return null;

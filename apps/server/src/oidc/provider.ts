@@ -10,6 +10,7 @@ import type { JWK } from 'jose';
 import { ACR_VALUES, SERVICE_ACCOUNT_SCOPE } from '@partner-portal/contracts';
 import type { Services } from '../services.js';
 import { hashSecret, SESSION_COOKIE } from '../http/session.js';
+import { outboundFetch, outboundOptions } from '../http/outbound.js';
 import { findAccount, isAccountId, SCOPE_CLAIMS } from './account.js';
 import { extraClientMetadata } from './client-metadata.js';
 import { frontchannelLogoutUris } from './logout.js';
@@ -107,6 +108,7 @@ export function createProvider(
   login.checks.remove('essential_acrs');
   login.checks.remove('essential_acr');
   login.checks.add(multiFactorCheck(loginPolicy));
+  const guardedFetch = outboundFetch(outboundOptions(config));
 
   const configuration: Configuration = {
     adapter: Adapter,
@@ -217,9 +219,10 @@ export function createProvider(
       ctx.redirect(`${config.publicUrl}/error?errorId=${encodeURIComponent(errorId)}`);
     },
     routes: ROUTES,
-    // Outgoing calls (back-channel logout, sector and request URIs) refuse private and loopback
-    // addresses in production (the provider's SSRF protection); development and tests allow them.
-    fetch: (url, options) => globalThis.fetch(url, config.isProduction ? options : Object.assign({}, options, { dispatcher: undefined })),
+    // Outgoing calls (back-channel logout, sector and request URIs) go through the portal's one
+    // guard (http/outbound.ts): private and loopback addresses are refused in production unless
+    // OUTBOUND_ALLOW_PRIVATE_NETWORKS=true. The provider's own SSRF dispatcher is replaced by it.
+    fetch: (url, options) => guardedFetch(url instanceof Request ? url.url : url, Object.assign({}, options, { dispatcher: undefined })),
     ttl: {
       AccessToken: config.ACCESS_TOKEN_TTL_SECONDS,
       ClientCredentials: config.ACCESS_TOKEN_TTL_SECONDS,

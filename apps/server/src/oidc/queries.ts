@@ -28,11 +28,14 @@ export interface AccountRow {
   rights: unknown;
 }
 
-/** The account behind an OpenID Connect subject: user, organization and rights, by primary key. */
+/**
+ * The account behind an OpenID Connect subject: user, organization and rights, by primary key. A
+ * deactivated user (users.deactivated_at) is no account: no grant (a refresh token's included) is made for them.
+ */
 export const ACCOUNT_SQL = `SELECT u.id, u.email, u.first_name, u.last_name, u.language_code,
           o.id AS organization_id, o.name AS organization_name, o.path AS organization_path, m.rights
    FROM users u LEFT JOIN memberships m ON m.user_id = u.id LEFT JOIN organizations o ON o.id = m.organization_id
-   WHERE u.id = $1::uuid`;
+   WHERE u.id = $1::uuid AND u.deactivated_at IS NULL`;
 
 export async function readAccount(db: Queryable, id: string): Promise<AccountRow | undefined> {
   const { rows } = await db.query<AccountRow>(ACCOUNT_SQL, [id]);

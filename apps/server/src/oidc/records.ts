@@ -6,7 +6,8 @@ import { newSecret } from '../http/session.js';
  * oidc_payloads (so the same clean-up and the same multi-instance storage apply):
  * - PortalError: an authorization error shown by /error?errorId= or /login?loginError=
  * - PortalLogout: a pending RP-initiated logout, shown by /logout?logoutId=
- * - ExternalLogin: state, nonce and PKCE verifier of a login at the upstream identity provider
+ * - ExternalLogin: state, nonce and PKCE verifier of a login at an upstream identity provider (a
+ *   single sign-on connection or the EXTERNAL_IDP_* provider), and what the callback checks
  */
 export interface ErrorRecord {
   error: string;
@@ -17,6 +18,8 @@ export interface ErrorRecord {
   response_mode: string | null;
   ui_locales: string | null;
   display_mode: string | null;
+  /** the values the error's translation names (a single sign-on connection's name: {connection}) */
+  params?: Record<string, string> | null;
 }
 
 export interface LogoutRecord {
@@ -35,6 +38,14 @@ export interface ExternalLoginRecord {
   codeVerifier: string;
   returnUrl: string | null;
   invitationLogin: string | null;
+  /** the provider: a connection's id, or 'external' (absent in records made before connections) */
+  connectionId?: string;
+  /** the address given at the e-mail step (login_hint), which the provider must confirm */
+  email?: string | null;
+  /** the web app's path to go to afterwards (no return URL) */
+  returnPath?: string | null;
+  /** a manager's test of the connection: nobody is signed in; the answer goes to returnPath */
+  test?: { returnPath: string; userId: string } | null;
 }
 
 export class RecordStore<T extends object> {

@@ -1,12 +1,29 @@
 import * as client from 'openid-client';
-import type { Config } from '../config.js';
+import type { OutboundFetch } from '../http/outbound.js';
 
 /**
- * The one upstream OpenID Connect identity provider (EXTERNAL_IDP_*), reached with openid-client:
- * discovered from its issuer on first use, authorization code with state, nonce and PKCE (S256).
+ * An upstream OpenID Connect identity provider, reached with openid-client as a relying party:
+ * discovered from its issuer on first use, authorization code with state, nonce and PKCE (S256),
+ * every call through the outbound guard (http/outbound.ts). One per single sign-on connection
+ * (modules/sso/providers.ts keeps them), and one for the EXTERNAL_IDP_* variables, whose id is
+ * 'external' (users.external_idp of its accounts).
  */
 export const EXTERNAL_IDP_ID = 'external';
 export const EXTERNAL_CALLBACK_PATH = '/api/identity/login-external-callback';
+/** How long a call to an upstream provider may take (discovery, the token request, userinfo). */
+export const UPSTREAM_TIMEOUT_SECONDS = 10;
+
+export interface UpstreamSettings {
+  /** 'external', or the connection's id */
+  id: string;
+  name: string;
+  issuer: string;
+  clientId: string;
+  /** none: a public client with PKCE */
+  clientSecret: string | null | undefined;
+  /** EXTERNAL_IDP_EMAIL_DOMAINS (the connections' domains are their rows') */
+  emailDomains?: readonly string[];
+}
 
 export interface UpstreamIdentity {
   subject: string;
@@ -14,15 +31,32 @@ export interface UpstreamIdentity {
   emailVerified: boolean;
   givenName: string | null;
   familyName: string | null;
+  /** the ID token's authentication methods (RFC 8176), e.g. ['pwd', 'mfa'] */
+  amr: string[];
 }
+
+/** What a sign-in keeps between the challenge and the callback. */
+export interface UpstreamChallenge {
+  url: string;
+  state: string;
+  nonce: string;
+  codeVerifier: string;
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 ? value : null);
 
 export class UpstreamIdp {
   private configuration: Promise<client.Configuration> | null = null;
 
   constructor(
-    private readonly settings: NonNullable<Config['externalIdp']>,
+    private readonly settings: UpstreamSettings,
     private readonly publicUrl: string,
+    private readonly fetch: OutboundFetch,
   ) {}
+
+  get id(): string {
+    return this.settings.id;
+  }
 
   get name(): string {
     return this.settings.name;
@@ -32,23 +66,24 @@ export class UpstreamIdp {
     return `${this.publicUrl}${EXTERNAL_CALLBACK_PATH}`;
   }
 
-  /** Whether an e-mail address belongs to a domain that logs in upstream. */
+  /** Whether an e-mail address belongs to EXTERNAL_IDP_EMAIL_DOMAINS (connections route by their rows: modules/sso/routing.ts). */
   ownsEmail(email: string): boolean {
     const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
-    return this.settings.emailDomains.includes(domain);
+    return (this.settings.emailDomains ?? []).includes(domain);
   }
 
-  private discover(): Promise<client.Configuration> {
+  /** The provider's metadata, discovered once (again after a failure); rejects when it cannot be reached or is no OpenID provider. */
+  discover(): Promise<client.Configuration> {
     if (!this.configuration) {
       const issuer = new URL(this.settings.issuer);
+      const { clientSecret } = this.settings;
       this.configuration = client
-        .discovery(
-          issuer,
-          this.settings.clientId,
-          undefined,
-          this.settings.clientSecret ? client.ClientSecretBasic(this.settings.clientSecret) : client.None(),
-          issuer.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : undefined,
-        )
+        .discovery(issuer, this.settings.clientId, undefined, clientSecret ? client.ClientSecretBasic(clientSecret) : client.None(), {
+          // openid-client's options are a RequestInit (typed by its own declarations, which differ under the DOM lib)
+          [client.customFetch]: (url, options) => this.fetch(url, options as unknown as RequestInit),
+          timeout: UPSTREAM_TIMEOUT_SECONDS,
+          ...(issuer.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : {}),
+        })
         .catch((err: unknown) => {
           this.configuration = null; // try again next time
           throw err;
@@ -58,7 +93,7 @@ export class UpstreamIdp {
   }
 
   /** The upstream authorization URL and the secrets to keep until the callback. */
-  async start(loginHint?: string): Promise<{ url: string; state: string; nonce: string; codeVerifier: string }> {
+  async start(options: { loginHint?: string | null | undefined; prompt?: 'login' } = {}): Promise<UpstreamChallenge> {
     const configuration = await this.discover();
     const codeVerifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
@@ -71,7 +106,8 @@ export class UpstreamIdp {
       code_challenge_method: 'S256',
       state,
       nonce,
-      ...(loginHint ? { login_hint: loginHint } : {}),
+      ...(options.loginHint ? { login_hint: options.loginHint } : {}),
+      ...(options.prompt ? { prompt: options.prompt } : {}),
     });
     return { url: url.toString(), state, nonce, codeVerifier };
   }
@@ -86,17 +122,18 @@ export class UpstreamIdp {
       idTokenExpected: true,
     });
     const claims = tokens.claims()!;
-    let email = typeof claims.email === 'string' ? claims.email : null;
+    let email = text(claims.email);
     let emailVerified = claims.email_verified === true;
-    let givenName = typeof claims.given_name === 'string' ? claims.given_name : null;
-    let familyName = typeof claims.family_name === 'string' ? claims.family_name : null;
+    let givenName = text(claims.given_name);
+    let familyName = text(claims.family_name);
     if (!email) {
       const info = await client.fetchUserInfo(configuration, tokens.access_token, claims.sub);
-      email = typeof info.email === 'string' ? info.email : null;
+      email = text(info.email);
       emailVerified = info.email_verified === true;
-      givenName ??= typeof info.given_name === 'string' ? info.given_name : null;
-      familyName ??= typeof info.family_name === 'string' ? info.family_name : null;
+      givenName ??= text(info.given_name);
+      familyName ??= text(info.family_name);
     }
-    return { subject: claims.sub, email, emailVerified, givenName, familyName };
+    const amr = Array.isArray(claims.amr) ? claims.amr.filter((m): m is string => typeof m === 'string') : [];
+    return { subject: claims.sub, email, emailVerified, givenName, familyName, amr };
   }
 }

@@ -1,50 +1,29 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDealerIdp, type DealerIdp } from '../support/dealer-idp.js';
 import { HttpClient, type HttpResponse } from '../support/http.js';
-import { freePort, startPortal, type TestPortal } from '../support/portal.js';
+import { startPortal, type TestPortal } from '../support/portal.js';
 import { createUser } from '../identity/support.js';
 import { DCR_TOKEN, discover, redeemCode, registerClient, startAuthorization } from './support.js';
 
 /**
- * The external identity provider end to end: a second oidc-provider started here is the upstream
- * IdP (EXTERNAL_IDP_*). The browser (one cookie jar per origin) goes e-mail step → challenge →
- * upstream login (its interaction posted with a test account) → callback → portal session.
+ * The external identity provider end to end: a second oidc-provider (test/support/dealer-idp.ts)
+ * is the upstream IdP (EXTERNAL_IDP_*). The browser (one cookie jar per origin) goes e-mail step →
+ * challenge → upstream login (its interaction posted with a test account) → callback → portal session.
  */
-const UPSTREAM_ACCOUNTS: Record<string, { email: string; email_verified: boolean; given_name: string; family_name: string }> = {
-  'up-invited': { email: 'invited@partner.example', email_verified: true, given_name: 'Ingrid', family_name: 'Invited' },
-  'up-stranger': { email: 'stranger@partner.example', email_verified: true, given_name: 'Sam', family_name: 'Stranger' },
-  'up-unverified': { email: 'unverified@partner.example', email_verified: false, given_name: 'Uma', family_name: 'Unverified' },
-  'up-rp': { email: 'rp.user@partner.example', email_verified: true, given_name: 'Rita', family_name: 'Relying' },
-};
+const UPSTREAM_ACCOUNTS = [
+  { sub: 'up-invited', email: 'invited@partner.example', email_verified: true, given_name: 'Ingrid', family_name: 'Invited' },
+  { sub: 'up-stranger', email: 'stranger@partner.example', email_verified: true, given_name: 'Sam', family_name: 'Stranger' },
+  { sub: 'up-unverified', email: 'unverified@partner.example', email_verified: false, given_name: 'Uma', family_name: 'Unverified' },
+  { sub: 'up-rp', email: 'rp.user@partner.example', email_verified: true, given_name: 'Rita', family_name: 'Relying' },
+];
 
 let portal: TestPortal;
-let upstream: Provider;
-let upstreamServer: Server;
+let upstream: DealerIdp;
 let upstreamUrl: string;
 
-/** The upstream's interaction: GET shows a form (or finishes consent), POST logs the posted account in. */
-async function upstreamInteraction(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const details = await upstream.interactionDetails(req, res);
-  if (req.method === 'POST') {
-    let body = '';
-    for await (const chunk of req) body += (chunk as Buffer).toString();
-    const account = new URLSearchParams(body).get('account') ?? '';
-    await upstream.interactionFinished(req, res, { login: { accountId: account } }, { mergeWithLastSubmission: false });
-    return;
-  }
-  if (details.prompt.name === 'consent') {
-    const grant = new upstream.Grant({ accountId: details.session!.accountId, clientId: String(details.params.client_id) });
-    grant.addOIDCScope('openid email profile');
-    await upstream.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
-    return;
-  }
-  res.writeHead(200, { 'content-type': 'text/html' }).end(`<form method="post"><input name="account"></form>`);
-}
-
 beforeAll(async () => {
-  const upstreamPort = await freePort();
-  upstreamUrl = `http://localhost:${upstreamPort}`;
+  upstream = await startDealerIdp({ accounts: UPSTREAM_ACCOUNTS });
+  upstreamUrl = upstream.issuer;
   portal = await startPortal({
     DCR_INITIAL_ACCESS_TOKEN: DCR_TOKEN,
     EXTERNAL_IDP_ISSUER: upstreamUrl,
@@ -54,38 +33,14 @@ beforeAll(async () => {
     EXTERNAL_IDP_EMAIL_DOMAINS: 'partner.example',
     LOGIN_RATE_LIMIT_PER_ACCOUNT: '1000',
   });
-  upstream = new Provider(upstreamUrl, {
-    clients: [
-      {
-        client_id: 'partner-portal',
-        client_secret: 'upstream-client-secret-0123456789',
-        redirect_uris: [`${portal.url}/api/identity/login-external-callback`],
-        grant_types: ['authorization_code'],
-        response_types: ['code'],
-      },
-    ],
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['given_name', 'family_name'] },
-    conformIdTokenClaims: false,
-    features: { devInteractions: { enabled: false } },
-    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
-    cookies: { keys: ['upstream-cookie-key-for-tests'] },
-    findAccount: (_ctx, id) => {
-      const account = UPSTREAM_ACCOUNTS[id];
-      return account ? { accountId: id, claims: () => ({ sub: id, ...account }) } : undefined;
-    },
+  upstream.addClient({
+    client_id: 'partner-portal',
+    client_secret: 'upstream-client-secret-0123456789',
+    redirect_uris: [`${portal.url}/api/identity/login-external-callback`],
   });
-  const callback = upstream.callback();
-  upstreamServer = createServer((req, res) => {
-    if (req.url?.startsWith('/interaction/')) {
-      upstreamInteraction(req, res).catch((err: Error) => res.writeHead(500).end(err.message));
-    } else {
-      void callback(req, res);
-    }
-  });
-  await new Promise<void>((resolve) => upstreamServer.listen(upstreamPort, '127.0.0.1', () => resolve()));
 });
 afterAll(async () => {
-  await new Promise((resolve) => upstreamServer?.close(resolve));
+  await upstream?.close();
   await portal?.close();
 });
 

@@ -263,6 +263,26 @@ const MATRIX: Record<string, Entry | Entry[]> = {
     { case: 'with user_manager', expect: USER_MANAGER_OF_TARGET, body: () => ({ name: `Matrix ${randomUUID()}`, user_manager: true }) },
   ],
   'DELETE /api/organizations/{organizationId}/service-accounts/{serviceAccountId}': { expect: ANY_MANAGER_OF_TARGET },
+  // SCIM (docs/integrations.md, "SCIM 2.0"): the tokens of directories; /scim/v2 itself is no /api route
+  'POST /api/organizations/{organizationId}/scim-tokens': [
+    { expect: USER_MANAGER_OF_TARGET, body: () => ({ name: 'Directory' }) },
+    { ...OWN, expect: USER_MANAGER_OF_TARGET, body: () => ({ name: 'Directory' }) },
+  ],
+  'GET /api/organizations/{organizationId}/scim-tokens': [{ expect: USER_MANAGER_OF_TARGET }, { ...OWN, expect: USER_MANAGER_OF_TARGET }],
+  'DELETE /api/organizations/{organizationId}/scim-tokens/{tokenId}': { expect: USER_MANAGER_OF_TARGET },
+  // single sign-on
+  'POST /api/organizations/{organizationId}/sso-connections': {
+    expect: ORG_MANAGER_OF_TARGET,
+    // the domain is not verified: 409 domain_not_verified for those allowed, after the right is checked
+    refused: true,
+    body: () => ({ name: 'Matrix', issuer: 'https://sso.invalid', client_id: 'portal', domains: ['matrix.example'] }),
+  },
+  'GET /api/organizations/{organizationId}/sso-connections': [{ expect: ANY_MANAGER_OF_TARGET }, { ...OWN, expect: ANY_MANAGER_OF_TARGET }],
+  'PATCH /api/organizations/{organizationId}/sso-connections/{connectionId}': {
+    expect: ORG_MANAGER_OF_TARGET,
+    body: () => ({ name: `Renamed ${randomUUID()}` }),
+  },
+  'DELETE /api/organizations/{organizationId}/sso-connections/{connectionId}': { expect: ORG_MANAGER_OF_TARGET },
 };
 
 // the DNS server of verified domains: the records of the claims made for {domain} (paramsFor)
@@ -343,6 +363,20 @@ async function paramsFor(
         [id, organization.id],
       );
       params[name] = id;
+    } else if (name === 'tokenId') {
+      const { rows } = await portal.services.db.query<{ id: string }>(
+        `INSERT INTO scim_tokens (organization_id, name, token_hash, rights) VALUES ($1, 'Matrix', $2, '{}') RETURNING id`,
+        [organization.id, randomUUID()],
+      );
+      params[name] = rows[0]!.id;
+    } else if (name === 'connectionId') {
+      // a single sign-on connection of the route's organization (its issuer is not called to rename or delete it)
+      const { rows } = await portal.services.db.query<{ id: string }>(
+        `INSERT INTO sso_connections (organization_id, name, issuer, client_id, domains) VALUES ($1, 'Matrix', 'https://sso.invalid', 'portal', $2)
+         RETURNING id`,
+        [organization.id, [`${randomUUID()}.example`]],
+      );
+      params[name] = rows[0]!.id;
     } else throw new Error(`the matrix has no value for path parameter {${name}} of ${route.key}: add one in paramsFor`);
   }
   // a body that names a member (bulk removal): a fresh one in the target

@@ -41,6 +41,8 @@ describe('anti-forgery header', () => {
         id: randomUUID(),
         domain: 'dealer.example',
         serviceAccountId: randomUUID(),
+        tokenId: randomUUID(),
+        connectionId: randomUUID(),
       });
       for (const header of [undefined, '0', 'true']) {
         const res = await admin.request(route.method, path, {

@@ -12,6 +12,7 @@ export { login, setPassword, signIn, type Credentials, type LoginOptions } from 
 export { createUser, type TestUser } from '../identity/support.js';
 export { createMember, createOrg, rights, type ActorRef, type Org } from '../organizations/fixtures.js';
 export { DCR_TOKEN, discover, registerClient, startAuthorization } from '../oidc/support.js';
+export { startDealerIdp, type DealerAccount, type DealerClient, type DealerIdp } from './dealer-idp.js';
 export { buildWorld, USER_PASSWORD, type World } from '../security/support/world.js';
 
 // what the end-to-end tests take from the server itself: the web app's build, secrets kept only as

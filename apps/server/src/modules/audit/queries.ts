@@ -18,7 +18,7 @@ export interface AuditEntryInput extends AuditChange {
   actorEmail: string | null;
   /** a service account that made the change (migration 0070), with its name as actorName */
   actorServiceAccountId?: string | null;
-  /** the actor's name when it is no user's (a service account's); a user's is read from their row */
+  /** the actor's name when it is no user's (a service account's; a directory's token: "SCIM: <token name>"); a user's is read from their row */
   actorName?: string | null;
   requestId: string | null;
 }

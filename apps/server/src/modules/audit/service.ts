@@ -15,9 +15,16 @@ export function organizationChange(org: { id: string; path: string }, action: st
   return { organizationId: org.id, organizationPath: org.path, action, targetType: 'organization', targetId: org.id, before, after };
 }
 
-/** Who made a change as the audit log keeps it: a user (by id and e-mail), a service account (by id and name), or nobody known. */
-function whoOf(actor: Actor | { userId: string | null; email: string | null; requestId: string | null }) {
-  if (!('user' in actor)) return { ...actor, serviceAccountId: null, name: null };
+/**
+ * Who an entry names: a signed-in user or a service account (Actor), or an actor given by its
+ * parts — a user who is not signed in (accepting an invitation), or one that is no user (a
+ * directory's SCIM token), whose `name` the entry keeps.
+ */
+export type AuditActor = Actor | { userId: string | null; email: string | null; requestId: string | null; name?: string | null };
+
+/** Who made a change as the audit log keeps it: a user (by id and e-mail), a service account (by id and name), or an actor given by its parts. */
+function whoOf(actor: AuditActor) {
+  if (!('user' in actor)) return { ...actor, serviceAccountId: null, name: actor.name ?? null };
   if (actor.user === null)
     return {
       userId: null,
@@ -30,11 +37,7 @@ function whoOf(actor: Actor | { userId: string | null; email: string | null; req
 }
 
 /** Record an administrative change, in the caller's transaction. */
-export async function audit(
-  tx: Queryable,
-  actor: Actor | { userId: string | null; email: string | null; requestId: string | null },
-  change: AuditChange,
-): Promise<void> {
+export async function audit(tx: Queryable, actor: AuditActor, change: AuditChange): Promise<void> {
   const who = whoOf(actor);
   await insertAuditEntry(tx, {
     actorUserId: who.userId,
@@ -75,12 +78,12 @@ export class RefusedChange extends AppError {
 }
 
 /** Write a refusal to the audit log, outside the rolled-back transaction of the refused change. */
-export async function auditRefusal(db: Queryable, actor: Actor, refusal: RefusedChange): Promise<void> {
+export async function auditRefusal(db: Queryable, actor: AuditActor, refusal: RefusedChange): Promise<void> {
   await audit(db, actor, refusal.change);
 }
 
 /** Run an administrative change; a RefusedChange it throws is written to the audit log, then rethrown. */
-export async function withRefusalAudit<T>(db: Queryable, actor: Actor, work: () => Promise<T>): Promise<T> {
+export async function withRefusalAudit<T>(db: Queryable, actor: AuditActor, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {

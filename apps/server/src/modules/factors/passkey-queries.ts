@@ -27,8 +27,13 @@ export async function listPasskeys(db: Queryable, userId: string): Promise<Passk
   return rows;
 }
 
+/** The passkey of a credential id, unless its account is deactivated (members/activation.ts: it cannot sign in). */
 export async function findPasskeyByCredentialId(db: Queryable, credentialId: string): Promise<PasskeyRow | undefined> {
-  const { rows } = await db.query<PasskeyRow>(`SELECT ${PASSKEY_COLUMNS} FROM passkeys WHERE credential_id = $1`, [credentialId]);
+  const { rows } = await db.query<PasskeyRow>(
+    `SELECT ${PASSKEY_COLUMNS} FROM passkeys
+     WHERE credential_id = $1 AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id = passkeys.user_id AND u.deactivated_at IS NOT NULL)`,
+    [credentialId],
+  );
   return rows[0];
 }
 

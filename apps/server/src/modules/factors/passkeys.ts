@@ -213,6 +213,8 @@ export class Passkeys {
     const amr = [passkey.device_type === 'multiDevice' ? AMR.softwareKey : AMR.hardwareKey, AMR.multiFactor];
     const pending = await this.deps.secondStep.pending(input.secondStepCookie);
     if (pending && pending.step.user_id === passkey.user_id) return this.deps.secondStep.finish(pending, amr);
+    // an account of an identity provider signs in there first: its passkey is only its second step
+    if (await q.externalIdpOf(this.db, passkey.user_id)) throw new AppError('passkey_not_verified');
     return { userId: passkey.user_id, persistent: input.remember === true, amr, returnTo: await returnTo(), clearSecondStepCookie: false };
   }
 }

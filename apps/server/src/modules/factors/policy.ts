@@ -15,7 +15,7 @@ import { organizationForActor } from '../scope/service.js';
  * on the organization where it was set, by a manager at the level that set it or above. The
  * provider's administrators require it everywhere by setting it on the root organization.
  *
- * Setting a requirement ends, in its transaction, what the native members below it hold from
+ * Setting a requirement ends, in its transaction, what the members below it hold from
  * sign-ins without a second factor: their single-factor portal sessions (except the manager's own)
  * and their clients' provider sessions, grants and tokens that a second factor did not prove
  * (AccountAccess.revokeSingleFactor); the clients get back-channel logout once it has committed.
@@ -58,7 +58,7 @@ export class FactorPolicy {
       if (required && !here) {
         await q.insertPolicy(tx, org.id, member.organizationId, actor.user?.id ?? null);
         await q.endSessionsWithoutSecondFactor(tx, org.path, actor.user?.sessionIdHash ?? null);
-        notices = await access.revokeSingleFactor(tx, await q.nativeMembersBelow(tx, org.path));
+        notices = await access.revokeSingleFactor(tx, await q.membersBelow(tx, org.path));
         await audit(
           tx,
           actor,

@@ -30,7 +30,9 @@ export function factorLoginPolicy(services: Services): LoginPolicy {
       const outcome = acrOutcome(acrRequest(params), authentication.acr, native);
       if (outcome === 'unmet') return { kind: 'unmet' };
       if (outcome === 'step_up') return { kind: 'sign_in_again' };
-      if (native && authentication.acr !== ACR_MULTI_FACTOR && (await q.userUnderPolicy(services.db, user.id))) {
+      // a policy covers every member, native or not (docs/second-factors.md): a sign-in at an
+      // identity provider whose ID token did not say "mfa" completes the portal's second step
+      if (authentication.acr !== ACR_MULTI_FACTOR && (await q.userUnderPolicy(services.db, user.id))) {
         return { kind: 'sign_in_again' };
       }
       return { kind: 'complete', authentication };

@@ -82,6 +82,8 @@ export interface SecondStepRow {
   persistent: boolean;
   return_to: string | null;
   must_enrol: boolean;
+  /** how the first step was made (RFC 8176): 'pwd' a password, 'fed' a sign-in at an identity provider (migration 0062) */
+  first_factor: string;
 }
 
 /**
@@ -97,9 +99,9 @@ export async function createSecondStep(
 ): Promise<void> {
   const { text, params } = withAlongside(
     {
-      text: `INSERT INTO second_step_logins (id_hash, user_id, persistent, return_to, must_enrol, expires_at)
-             VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6))`,
-      params: [idHash, row.user_id, row.persistent, row.return_to, row.must_enrol, ttlSeconds],
+      text: `INSERT INTO second_step_logins (id_hash, user_id, persistent, return_to, must_enrol, first_factor, expires_at)
+             VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7))`,
+      params: [idHash, row.user_id, row.persistent, row.return_to, row.must_enrol, row.first_factor, ttlSeconds],
     },
     // a new row is never expired: the two writes touch different rows
     [{ text: 'DELETE FROM second_step_logins WHERE expires_at < now()', params: [] }, ...alongside],
@@ -109,7 +111,7 @@ export async function createSecondStep(
 
 export async function findSecondStep(db: Queryable, idHash: string): Promise<SecondStepRow | undefined> {
   const { rows } = await db.query<SecondStepRow>(
-    'SELECT user_id, persistent, return_to, must_enrol FROM second_step_logins WHERE id_hash = $1 AND expires_at > now()',
+    'SELECT user_id, persistent, return_to, must_enrol, first_factor FROM second_step_logins WHERE id_hash = $1 AND expires_at > now()',
     [idHash],
   );
   return rows[0];
@@ -200,15 +202,16 @@ export async function secondFactorState(db: Queryable, userId: string | null): P
 }
 
 /**
- * Whether a policy requires a second factor of the user of a SQL expression (native accounts;
- * external ones sign in upstream). Read at every password login: it walks the policies (few) and
- * looks each one's organization up by its key, rather than joining all organizations (a scan of
- * 10,000 organizations took 2.3 ms a login; this, 0.3 ms).
+ * Whether a policy requires a second factor of the user of a SQL expression: every member of the
+ * subtree, native or signing in at an identity provider (a single sign-on connection, the
+ * EXTERNAL_IDP_* provider), whose sign-in there proves a second factor only when its ID token's
+ * amr says "mfa" (docs/second-factors.md). Read at every password login: it walks the policies
+ * (few) and looks each one's organization up by its key, rather than joining all organizations (a
+ * scan of 10,000 organizations took 2.3 ms a login; this, 0.3 ms).
  */
 function userUnderPolicySql(userId: string): string {
   return `EXISTS (
        SELECT 1 FROM memberships m
-       JOIN users u ON u.id = m.user_id AND u.external_idp IS NULL
        CROSS JOIN LATERAL (
          SELECT (SELECT o.path FROM organizations o WHERE o.id = p.organization_id) AS path FROM second_factor_policies p
        ) policy
@@ -241,25 +244,24 @@ export async function deletePolicy(db: Queryable, organizationId: string): Promi
 }
 
 /**
- * End the sessions of the subtree's native members that a second factor did not prove: they are
- * led to set one up at their next sign-in. The session of the manager who sets the policy stays
+ * End the sessions of the subtree's members that a second factor did not prove: they are led to
+ * set one up at their next sign-in. The session of the manager who sets the policy stays
  * (exceptIdHash; null when a service account sets it).
  */
 export async function endSessionsWithoutSecondFactor(db: Queryable, path: string, exceptIdHash: string | null): Promise<void> {
   await db.query(
-    `DELETE FROM sessions s USING memberships m, users u
-     WHERE s.user_id = m.user_id AND u.id = m.user_id AND u.external_idp IS NULL AND NOT ('mfa' = ANY (s.amr))
+    `DELETE FROM sessions s USING memberships m
+     WHERE s.user_id = m.user_id AND NOT ('mfa' = ANY (s.amr))
        AND (m.organization_path = $1::text OR (m.organization_path >= $1::text || '/' AND m.organization_path < $1::text || '0'))
        AND ($2::text IS NULL OR s.id_hash <> $2::text)`,
     [path, exceptIdHash],
   );
 }
 
-/** The native members (user ids) of an organization's subtree: those a requirement set on it asks a second factor of. */
-export async function nativeMembersBelow(db: Queryable, path: string): Promise<string[]> {
+/** The members (user ids) of an organization's subtree: those a requirement set on it asks a second factor of. */
+export async function membersBelow(db: Queryable, path: string): Promise<string[]> {
   const { rows } = await db.query<{ user_id: string }>(
-    `SELECT m.user_id FROM memberships m JOIN users u ON u.id = m.user_id AND u.external_idp IS NULL
-     WHERE ${subtreeCondition('m.organization_path', '$1')}`,
+    `SELECT m.user_id FROM memberships m WHERE ${subtreeCondition('m.organization_path', '$1')}`,
     [path],
   );
   return rows.map((r) => r.user_id);
@@ -284,6 +286,12 @@ export async function markAuthenticated(db: Queryable, sessionIdHash: string): P
 export async function findPasswordHash(db: Queryable, userId: string): Promise<string | null> {
   const { rows } = await db.query<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE id = $1', [userId]);
   return rows[0]?.password_hash ?? null;
+}
+
+/** The identity provider an account signs in at (users.external_idp), or null for a native account. */
+export async function externalIdpOf(db: Queryable, userId: string): Promise<string | null> {
+  const { rows } = await db.query<{ external_idp: string | null }>('SELECT external_idp FROM users WHERE id = $1', [userId]);
+  return rows[0]?.external_idp ?? null;
 }
 
 /** The user as an enrolment names them (the account name of the app, the passkey's user). */

@@ -68,7 +68,13 @@ export class SecondStep {
    */
   async afterPassword(
     userId: string,
-    login: { remember: boolean; returnTo: string | null; alongside?: readonly SqlStatement[] },
+    login: {
+      remember: boolean;
+      returnTo: string | null;
+      alongside?: readonly SqlStatement[];
+      /** the first step: a password ('pwd', the default) or a sign-in at an identity provider ('fed', identity/external-login.ts) */
+      firstFactor?: typeof AMR.password | typeof AMR.federated;
+    },
     /** the account's state, when the caller read it already (the password step's statement, identity/queries.ts) */
     known?: q.SecondFactorState,
   ): Promise<{ response: LoginConsentResponse; secondStepCookie: string } | null> {
@@ -81,7 +87,13 @@ export class SecondStep {
     await q.createSecondStep(
       this.deps.db,
       hashSecret(secret),
-      { user_id: userId, persistent: login.remember, return_to: login.returnTo, must_enrol: mustEnrol },
+      {
+        user_id: userId,
+        persistent: login.remember,
+        return_to: login.returnTo,
+        must_enrol: mustEnrol,
+        first_factor: login.firstFactor ?? AMR.password,
+      },
       SECOND_STEP_TTL_SECONDS,
       login.alongside,
     );
@@ -120,10 +132,14 @@ export class SecondStep {
     return this.finish(pending, PASSWORD_AND_CODE);
   }
 
-  /** Complete a pending sign-in: it ends, and its session (proven by amr) is to start. */
+  /**
+   * Complete a pending sign-in: it ends, and its session (proven by amr) is to start. After a
+   * sign-in at an identity provider the session says 'fed' where a password's would say 'pwd'.
+   */
   async finish({ idHash, step }: PendingSecondStep, amr: string[]): Promise<ProvenSession> {
     if (!(await q.deleteSecondStep(this.deps.db, idHash))) throw new AppError('second_step_expired');
-    return { userId: step.user_id, persistent: step.persistent, amr, returnTo: step.return_to, clearSecondStepCookie: true };
+    const proven = step.first_factor === AMR.federated ? [AMR.federated, ...amr.filter((m) => m !== AMR.password)] : amr;
+    return { userId: step.user_id, persistent: step.persistent, amr: proven, returnTo: step.return_to, clearSecondStepCookie: true };
   }
 
   /** Keep what a session just started (by its cookie's secret) proves: amr (a passkey alone, or a completed second step). */

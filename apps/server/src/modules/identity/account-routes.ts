@@ -11,7 +11,7 @@ import {
   type UserInfo,
 } from '@partner-portal/contracts';
 import { userInfoBody } from './user-info.js';
-import type { Oidc } from '../../oidc/runtime.js';
+import type { SsoRouting } from '../sso/routing.js';
 import type { AccountAccess } from '../sessions/service.js';
 import * as account from './account.js';
 
@@ -20,7 +20,7 @@ import * as account from './account.js';
  * signed in, the profile, and the password (changed, forgotten, reset). HTTP only: the request is
  * read into values for account.ts.
  */
-export const accountRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; access: AccountAccess }> = async (app, { oidc, access }) => {
+export const accountRoutes: FastifyPluginAsyncZod<{ routing: SsoRouting; access: AccountAccess }> = async (app, { routing, access }) => {
   const { services } = app;
 
   app.get(
@@ -76,7 +76,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; access: AccountA
       },
     },
     async (request, reply) => {
-      await account.forgotPassword(services, oidc, request.ip, request.body.email_address);
+      await account.forgotPassword(services, routing, request.ip, request.body.email_address);
       return reply.code(204).send(null);
     },
   );
@@ -91,7 +91,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; access: AccountA
         response: { 200: validateTokenResponseSchema },
       },
     },
-    async (request) => account.validateResetToken(services, request.body),
+    async (request) => account.validateResetToken(services, routing, request.body),
   );
 
   app.put(
@@ -106,7 +106,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; access: AccountA
       },
     },
     async (request) => {
-      await account.resetPassword(services, access, request.ip, request.body);
+      await account.resetPassword(services, access, routing, request.ip, request.body);
       return {};
     },
   );

@@ -1,9 +1,10 @@
 import { hashPassword, verifyPassword } from '../../password-hashing.js';
 import { AppError } from '../../http/problem.js';
 import { hashSecret, newSecret, type SessionUser } from '../../http/session.js';
-import type { Oidc } from '../../oidc/runtime.js';
 import type { Services } from '../../services.js';
 import type { AccountAccess } from '../sessions/service.js';
+import type { SsoRouting } from '../sso/routing.js';
+import { EXTERNAL_IDP_ID } from '../../oidc/upstream.js';
 import { passwordResetEmail } from '../mail/messages.js';
 import { sendSecurityNotice } from '../mail/security-notices.js';
 import { throttleAccountAndIp } from './login-throttle.js';
@@ -57,17 +58,27 @@ export async function updateProfile(
  * e-mail happen after it, so neither the status, the body nor the timing tells whether the
  * address has an account. External accounts get no e-mail (they have no password here).
  */
-export async function forgotPassword(services: Services, oidc: Oidc, ip: string, email: string): Promise<void> {
+export async function forgotPassword(services: Services, routing: SsoRouting, ip: string, email: string): Promise<void> {
   await throttleAccountAndIp(services, 'forgot-password', email, ip);
   setImmediate(() => {
-    sendResetEmail(services, oidc, email).catch((err: unknown) => services.log.error({ err }, 'password reset e-mail failed'));
+    sendResetEmail(services, routing, email).catch((err: unknown) => services.log.error({ err }, 'password reset e-mail failed'));
   });
 }
 
-async function sendResetEmail(services: Services, oidc: Oidc, email: string): Promise<void> {
+/**
+ * Whether an account signs in at an identity provider, and so gets no password here: an account of
+ * the EXTERNAL_IDP_* provider, or one an identity provider signs in (modules/sso/routing.ts). An
+ * account of a connection that no longer signs it in (the connection deleted, its domain no
+ * longer verified) may have a password: the reset unlinks it (resetPassword).
+ */
+async function signsInElsewhere(routing: SsoRouting, user: q.UserRow): Promise<boolean> {
+  return user.external_idp === EXTERNAL_IDP_ID || (await routing.route(user.email)) !== null;
+}
+
+async function sendResetEmail(services: Services, routing: SsoRouting, email: string): Promise<void> {
   const { config } = services;
   const user = await q.findUserByEmail(services.db, email);
-  if (!user || user.external_idp || oidc.upstream?.ownsEmail(user.email)) return;
+  if (!user || (await signsInElsewhere(routing, user))) return;
   const code = newSecret();
   await q.createResetToken(services.db, user.id, hashSecret(code), config.RESET_TOKEN_TTL_SECONDS);
   // the link carries the user's language: the page speaks it whatever the browser's
@@ -82,11 +93,12 @@ async function sendResetEmail(services: Services, oidc: Oidc, email: string): Pr
  */
 export async function validateResetToken(
   services: Services,
+  routing: SsoRouting,
   input: { user_id: string; token: string },
 ): Promise<{ is_valid: boolean; reset_token: string | null }> {
   const user = await q.findUserById(services.db, input.user_id);
   // the same lookup for everybody (the nil id has no tokens), so that the time tells nothing either
-  const owner = user && !user.external_idp ? user.id : '00000000-0000-0000-0000-000000000000';
+  const owner = user && !(user.external_idp && (await signsInElsewhere(routing, user))) ? user.id : '00000000-0000-0000-0000-000000000000';
   const live = await q.findLiveResetToken(services.db, owner, hashSecret(input.token));
   return live ? { is_valid: true, reset_token: input.token } : { is_valid: false, reset_token: null };
 }
@@ -98,19 +110,21 @@ export async function validateResetToken(
 export async function resetPassword(
   services: Services,
   access: AccountAccess,
+  routing: SsoRouting,
   ip: string,
   input: { user_id: string; token: string; password: string; confirm_password: string },
 ): Promise<void> {
   await throttleAccountAndIp(services, 'reset-password', input.user_id, ip);
   assertNewPassword(input.password, input.confirm_password, { password: 'password', confirmation: 'confirm_password' });
   const user = await q.findUserById(services.db, input.user_id);
-  if (!user || user.external_idp) throw new AppError('reset_link_expired');
+  if (!user || (await signsInElsewhere(routing, user))) throw new AppError('reset_link_expired');
   const token = await q.findLiveResetToken(services.db, user.id, hashSecret(input.token));
   if (!token) throw new AppError('reset_link_expired');
   const passwordHash = await hashPassword(input.password);
   const ended = await services.db.transaction(async (tx) => {
     if (!(await q.consumeResetToken(tx, token.id))) throw new AppError('reset_link_expired');
-    await q.setPasswordHash(tx, user.id, passwordHash);
+    // an account no provider signs in any more becomes a native one
+    await q.setPasswordHash(tx, user.id, passwordHash, { unlink: user.external_idp !== null });
     return access.revokeAll(tx, user.id);
   });
   await access.notify(ended.notices);

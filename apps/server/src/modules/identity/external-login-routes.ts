@@ -1,60 +1,72 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../http/problem.js';
 import { redirectToError } from '../../oidc/errors.js';
 import type { Oidc } from '../../oidc/runtime.js';
-import { validReturnUrl } from '../../oidc/return-url.js';
 import { EXTERNAL_CALLBACK_PATH } from '../../oidc/upstream.js';
-import { accountForUpstreamIdentity } from './upstream-link.js';
+import { SECOND_STEP_TTL_SECONDS, type SecondStep } from '../factors/second-step.js';
+import { SECOND_STEP_COOKIE, setSignInCookie } from '../factors/shared-routes.js';
+import { browserLanguage, type CallbackOutcome, type ChallengeOutcome, type ExternalLogin } from './external-login.js';
 
 const EXTERNAL_COOKIE = 'pp_external';
 const tags = ['identity'];
 /**
- * The login at the external identity provider: browser navigations, protected by state, nonce and
- * PKCE (docs/security.md). HTTP only: upstream-link.ts finds the portal account of the identity.
+ * The login at an upstream identity provider (a single sign-on connection, or the EXTERNAL_IDP_*
+ * provider): browser navigations, protected by state, nonce and PKCE (docs/security.md). HTTP
+ * only: external-login.ts decides, upstream-link.ts finds the portal account of the identity.
  */
-export const externalLoginRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async (app, { oidc }) => {
+export const externalLoginRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; externalLogin: ExternalLogin; secondStep: SecondStep }> = async (
+  app,
+  { oidc, externalLogin, secondStep },
+) => {
   const { services } = app;
-
-  const loginError = (request: FastifyRequest, reply: FastifyReply, description: string | null) =>
-    redirectToError(oidc.errors, request, reply, 'login', 'external_login_failed', description);
   const cookieOptions = { path: EXTERNAL_CALLBACK_PATH, httpOnly: true, sameSite: 'lax' as const, secure: services.config.isHttps };
+
+  /** Where a refused or a tested sign-in goes: the login page with its error record, or back to the web app. */
+  const refused = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    outcome: Exclude<ChallengeOutcome | CallbackOutcome, { loginId: string }>,
+  ) => {
+    if (outcome.kind === 'error')
+      return redirectToError(oidc.errors, request, reply, 'login', outcome.key, outcome.description, outcome.params);
+    return reply.header('cache-control', 'no-store').redirect(outcome.url, 303);
+  };
 
   app.get(
     '/api/identity/challenge-external-login',
     {
       schema: {
         tags,
-        summary: 'Start a login at the external identity provider (browser navigation)',
+        summary:
+          'Start a login at an upstream identity provider (browser navigation): `connection` (a single sign-on connection’s id, or `external`), else the one the invitation’s or the hint’s address signs in at, else EXTERNAL_IDP_*. With `test=1` (an organizationManager of the connection’s organization, an ancestor or a descendant, signed in): a test sign-in that signs nobody in and returns to `returnPath` with `sso_test=ok&sso_test_email=…` or `sso_test=<error key>`',
         querystring: z.object({
           returnUrl: z.string().max(2000).optional(),
           invitationLogin: z.string().max(100).optional(),
           scheme: z.string().max(100).optional(),
           callback: z.string().max(2000).optional(),
           loginHint: z.string().max(100).optional(),
+          connection: z.string().max(100).optional(),
+          returnPath: z.string().max(2000).optional(),
+          test: z.enum(['0', '1', 'true', 'false']).optional(),
         }),
       },
     },
     async (request, reply) => {
-      if (!oidc.upstream) throw new AppError('not_found');
-      const returnUrl = await validReturnUrl(oidc, services.db, request.query.returnUrl).catch(() => null);
-      let start;
-      try {
-        start = await oidc.upstream.start(request.query.loginHint);
-      } catch (err) {
-        request.log.warn({ err }, 'external identity provider unavailable');
-        return loginError(request, reply, 'The external identity provider could not be reached.');
-      }
-      const id = await oidc.externalLogins.create({
-        state: start.state,
-        nonce: start.nonce,
-        codeVerifier: start.codeVerifier,
-        returnUrl,
-        invitationLogin: request.query.invitationLogin ?? null,
+      const { query } = request;
+      const test = query.test === '1' || query.test === 'true';
+      const outcome = await externalLogin.challenge({
+        connection: query.connection,
+        invitationLogin: query.invitationLogin,
+        loginHint: query.loginHint,
+        returnUrl: query.returnUrl,
+        returnPath: query.returnPath,
+        test,
+        user: test ? await services.sessions.current(request) : null,
       });
-      void reply.setCookie(EXTERNAL_COOKIE, id, { ...cookieOptions, maxAge: 900 });
-      return reply.header('cache-control', 'no-store').redirect(start.url, 303);
+      if (!('loginId' in outcome)) return refused(request, reply, outcome);
+      void reply.setCookie(EXTERNAL_COOKIE, outcome.loginId, { ...cookieOptions, maxAge: 900 });
+      return reply.header('cache-control', 'no-store').redirect(outcome.url, 303);
     },
   );
 
@@ -63,7 +75,7 @@ export const externalLoginRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async 
     {
       schema: {
         tags,
-        summary: 'Return from the external identity provider (browser navigation)',
+        summary: 'Return from an upstream identity provider (browser navigation)',
         querystring: z
           .object({
             returnUrl: z.string().max(2000).optional(),
@@ -76,12 +88,8 @@ export const externalLoginRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async 
       },
     },
     async (request, reply) => {
-      if (!oidc.upstream) throw new AppError('not_found');
-      const id = request.cookies[EXTERNAL_COOKIE];
+      const loginId = request.cookies[EXTERNAL_COOKIE];
       void reply.clearCookie(EXTERNAL_COOKIE, cookieOptions);
-      const record = await oidc.externalLogins.find(id);
-      if (!record || !id) return loginError(request, reply, 'The external login expired or was started in another browser.');
-      await oidc.externalLogins.destroy(id);
       const { error, error_description: errorDescription, remoteError } = request.query;
       if (error || remoteError) {
         // upstream (or attacker-chosen) text is logged for the operator, never shown: the login page
@@ -90,21 +98,24 @@ export const externalLoginRoutes: FastifyPluginAsyncZod<{ oidc: Oidc }> = async 
           { upstream_error: error, upstream_error_description: errorDescription ?? remoteError },
           'external login refused upstream',
         );
-        return loginError(request, reply, null);
       }
-      let identity;
-      try {
-        identity = await oidc.upstream.finish(new URL(request.url, services.config.publicUrl), record);
-      } catch (err) {
-        request.log.warn({ err }, 'external login failed');
-        return loginError(request, reply, 'The answer of the external identity provider could not be verified.');
+      const outcome = await externalLogin.callback({
+        loginId,
+        callbackUrl: new URL(request.url, services.config.publicUrl),
+        upstreamError: Boolean(error || remoteError),
+        language: browserLanguage(request.headers['accept-language']),
+        requestId: request.id,
+        user: await services.sessions.current(request),
+      });
+      if (outcome.kind === 'second-step') {
+        setSignInCookie(reply, SECOND_STEP_COOKIE, outcome.secondStepCookie, SECOND_STEP_TTL_SECONDS);
+        return reply.header('cache-control', 'no-store').redirect(outcome.url, 303);
       }
-      const user = await accountForUpstreamIdentity(services.db, oidc.upstream, identity);
-      if (!user)
-        return loginError(request, reply, 'No portal account is linked to this identity. Ask your administrator for an invitation.');
-      await services.sessions.start(request, reply, user.id, false);
-      const returnUrl = record.returnUrl ? await validReturnUrl(oidc, services.db, record.returnUrl).catch(() => null) : null;
-      return reply.header('cache-control', 'no-store').redirect(returnUrl ?? '/', 303);
+      if (outcome.kind !== 'session') return refused(request, reply, outcome);
+      const secret = await services.sessions.start(request, reply, outcome.userId, false);
+      await secondStep.recordSessionAuthentication(secret, outcome.amr);
+      services.metrics.login(true);
+      return reply.header('cache-control', 'no-store').redirect(outcome.url, 303);
     },
   );
 };

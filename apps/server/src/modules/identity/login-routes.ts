@@ -16,6 +16,7 @@ import type { Oidc } from '../../oidc/runtime.js';
 import { clearProviderSessionCookies, PROVIDER_SESSION_COOKIE } from '../../oidc/logout.js';
 import { SECOND_STEP_TTL_SECONDS, type SecondStep } from '../factors/second-step.js';
 import { SECOND_STEP_COOKIE, setSignInCookie } from '../factors/shared-routes.js';
+import type { SsoRouting } from '../sso/routing.js';
 import * as login from './login.js';
 import { DEVICE_COOKIE, deviceCookieOptions } from './login-throttle.js';
 
@@ -27,7 +28,10 @@ const tags = ['identity'];
  * consent, the errors of a failed authorization, and the logout. HTTP only: the request is read
  * into values for login.ts, and its results become the answer (cookies, sessions).
  */
-export const loginRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; secondStep: SecondStep }> = async (app, { oidc, secondStep }) => {
+export const loginRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; secondStep: SecondStep; routing: SsoRouting }> = async (
+  app,
+  { oidc, secondStep, routing },
+) => {
   const { services } = app;
 
   app.get(
@@ -40,7 +44,7 @@ export const loginRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; secondStep: Second
         response: { 200: contextResponseSchema },
       },
     },
-    async (request) => login.context(oidc, request.query.returnUrl),
+    async (request) => login.context(oidc, routing, request.query.returnUrl),
   );
 
   app.post(
@@ -53,7 +57,7 @@ export const loginRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; secondStep: Second
         response: { 200: loginConsentResponseSchema },
       },
     },
-    async (request) => login.emailLogin(services, oidc, request.body),
+    async (request) => login.emailLogin(services, oidc, routing, request.body),
   );
 
   app.post(
@@ -65,6 +69,7 @@ export const loginRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; secondStep: Second
       const { deviceCookie, signedIn } = await login.checkPassword(
         services,
         oidc,
+        routing,
         { ...body, ip: request.ip, deviceCookie: request.cookies[DEVICE_COOKIE] },
         // one write: the second step's or the session's, each with the login's own writes (alongside)
         async ({ userId, returnUrl, secondFactor, alongside }): Promise<LoginConsentResponse> => {

@@ -1,4 +1,10 @@
-import type { ContextResponse, ErrorMessage, LoginConsentResponse, LogoutResponse } from '@partner-portal/contracts';
+import {
+  safeReturnPath,
+  type ContextResponse,
+  type ErrorMessage,
+  type LoginConsentResponse,
+  type LogoutResponse,
+} from '@partner-portal/contracts';
 import type { SqlStatement } from '../../db/sql.js';
 import { hashPassword, verifyPassword } from '../../password-hashing.js';
 import { AppError } from '../../http/problem.js';
@@ -7,10 +13,11 @@ import { grantConsent } from '../../oidc/interaction.js';
 import type { Oidc } from '../../oidc/runtime.js';
 import { endProviderSession } from '../../oidc/logout.js';
 import { validReturnUrl } from '../../oidc/return-url.js';
+import { EXTERNAL_IDP_ID } from '../../oidc/upstream.js';
 import type { Services } from '../../services.js';
 import type { SecondFactorState } from '../factors/queries.js';
+import type { SsoRoute, SsoRouting } from '../sso/routing.js';
 import { LoginThrottle } from './login-throttle.js';
-import * as q from './queries.js';
 
 /**
  * The session and the login (docs/product.md, "Flows and states", "Calls" and "Errors"): who asks
@@ -26,8 +33,11 @@ export function dummyPasswordHash(): Promise<string> {
   return (dummyHash ??= hashPassword(newSecret()));
 }
 
-/** GET /api/identity/context: who asks for the login (client name, hints) when ReturnUrl is an interaction. */
-export async function context(oidc: Oidc, returnUrl: string | undefined): Promise<ContextResponse> {
+/**
+ * GET /api/identity/context: who asks for the login (client name, hints) when ReturnUrl is an
+ * interaction; idp: the provider the login hint's address signs in at (modules/sso/routing.ts).
+ */
+export async function context(oidc: Oidc, routing: SsoRouting, returnUrl: string | undefined): Promise<ContextResponse> {
   const empty: ContextResponse = { login_hint: null, idp: null, tenant: null, scopes: null, client: null };
   const uid = oidc.interactionUid(returnUrl);
   if (!uid) return empty;
@@ -40,47 +50,51 @@ export async function context(oidc: Oidc, returnUrl: string | undefined): Promis
   const loginHint = typeof params.login_hint === 'string' ? params.login_hint : null;
   return {
     login_hint: loginHint,
-    idp: loginHint && oidc.upstream?.ownsEmail(loginHint) ? oidc.upstream.name : null,
+    idp: loginHint ? ((await routing.route(loginHint))?.name ?? null) : null,
     tenant: null,
     scopes: typeof params.scope === 'string' ? params.scope.split(' ').filter(Boolean) : null,
     client: clientId ? { client_id: clientId, client_name: client?.clientName ?? null } : null,
   };
 }
 
+/** The challenge of a login at the provider of `route`: the connection's id ('external' is the default), the login hint, where to go after. */
 function externalChallengeUrl(
   publicUrl: string,
-  returnUrl: string | null,
-  invitationLogin: string | null,
-  loginHint: string | null,
+  route: SsoRoute,
+  options: { returnUrl: string | null; returnPath: string | null; invitationLogin: string | null; loginHint: string },
 ): string {
   const u = new URL('/api/identity/challenge-external-login', publicUrl);
-  if (returnUrl) u.searchParams.set('returnUrl', returnUrl);
-  if (invitationLogin) u.searchParams.set('invitationLogin', invitationLogin);
-  if (loginHint) u.searchParams.set('loginHint', loginHint);
+  if (route.id !== EXTERNAL_IDP_ID) u.searchParams.set('connection', route.id);
+  if (options.returnUrl) u.searchParams.set('returnUrl', options.returnUrl);
+  if (options.returnPath) u.searchParams.set('returnPath', options.returnPath);
+  if (options.invitationLogin) u.searchParams.set('invitationLogin', options.invitationLogin);
+  u.searchParams.set('loginHint', options.loginHint);
   return u.toString();
 }
 
-/** Whether an account (or an unknown address) logs in at the upstream identity provider. */
-async function logsInExternally(services: Services, oidc: Oidc, email: string): Promise<boolean> {
-  if (!oidc.upstream) return false;
-  if (oidc.upstream.ownsEmail(email)) return true;
-  const user = await q.findUserByEmail(services.db, email);
-  return user?.external_idp != null;
-}
-
-/** POST /api/identity/email-login: the first step says password or external login. */
+/**
+ * POST /api/identity/email-login: the first step says password or external login: the challenge
+ * of the provider the address signs in at (modules/sso/routing.ts), with the address as login hint.
+ */
 export async function emailLogin(
   services: Services,
   oidc: Oidc,
-  input: { email: string; invitation_login?: boolean | null; return_url?: string | null },
+  routing: SsoRouting,
+  input: { email: string; invitation_login?: boolean | null; return_url?: string | null; return_path?: string | null },
 ): Promise<LoginConsentResponse> {
   // no password is checked here: this step never counts toward a lock (login-throttle.ts)
   const returnUrl = await validReturnUrl(oidc, services.db, input.return_url);
-  if (await logsInExternally(services, oidc, input.email)) {
+  const route = await routing.route(input.email);
+  if (route) {
     return {
       error: null,
       valid_return_url: returnUrl,
-      external_login: externalChallengeUrl(services.config.publicUrl, returnUrl, input.invitation_login ? 'true' : null, input.email),
+      external_login: externalChallengeUrl(services.config.publicUrl, route, {
+        returnUrl,
+        returnPath: returnUrl ? null : safeReturnPath(input.return_path),
+        invitationLogin: input.invitation_login ? 'true' : null,
+        loginHint: input.email,
+      }),
     };
   }
   return { error: null, valid_return_url: returnUrl, external_login: null };
@@ -112,6 +126,7 @@ export type SignIn<R> = (account: {
 export async function checkPassword<R>(
   services: Services,
   oidc: Oidc,
+  routing: SsoRouting,
   input: { email: string; password: string; return_url?: string | null; ip: string; deviceCookie: string | undefined },
   signIn: SignIn<R>,
 ): Promise<{ deviceCookie: string; signedIn: R }> {
@@ -130,7 +145,11 @@ export async function checkPassword<R>(
   const { user } = step;
   const hash = user?.password_hash && !user.external_idp ? user.password_hash : await dummyPasswordHash();
   const ok = await verifyPassword(hash, input.password);
-  if (!user || !ok || !user.password_hash || user.external_idp || oidc.upstream?.ownsEmail(user.email)) {
+  // an address that signs in at an identity provider never signs in with a password here (asked
+  // after a right password only, and without a statement while no connection exists: routing.ts);
+  // a deactivated account (members/activation.ts) is refused like a wrong password: the answer does
+  // not tell that the password was right
+  if (!user || !ok || !user.password_hash || user.external_idp || user.deactivated_at || (await routing.route(user.email))) {
     services.metrics.login(false);
     throw new AppError('invalid_login');
   }
@@ -174,6 +193,7 @@ export async function errorMessage(oidc: Oidc, errorId: string): Promise<ErrorMe
     redirect_uri: record.redirect_uri,
     response_mode: record.response_mode,
     client_id: record.client_id,
+    ...(record.params ? { params: record.params } : {}),
   };
 }
 

@@ -14,9 +14,11 @@ export interface UserRow {
   password_hash: string | null;
   external_idp: string | null;
   external_subject: string | null;
+  /** set while the account is deactivated (members/activation.ts): it cannot sign in */
+  deactivated_at: Date | string | null;
 }
 
-const USER_COLUMNS = 'id, email, first_name, last_name, language_code, password_hash, external_idp, external_subject';
+const USER_COLUMNS = 'id, email, first_name, last_name, language_code, password_hash, external_idp, external_subject, deactivated_at';
 
 export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | undefined> {
   const { rows } = await db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE lower(email) = lower($1)`, [email]);
@@ -144,9 +146,70 @@ export async function linkExternalSubject(
   return result.rowCount > 0;
 }
 
-export async function setPasswordHash(db: Queryable, userId: string, hash: string): Promise<void> {
+/** An account by address with the organization it is a member of (null without a membership). */
+export async function findUserWithOrganization(
+  db: Queryable,
+  email: string,
+): Promise<(UserRow & { organization_path: string | null }) | undefined> {
+  const { rows } = await db.query<UserRow & { organization_path: string | null }>(
+    `SELECT ${USER_COLUMNS.split(', ')
+      .map((c) => `u.${c}`)
+      .join(', ')}, m.organization_path
+     FROM users u LEFT JOIN memberships m ON m.user_id = u.id WHERE lower(u.email) = lower($1)`,
+    [email],
+  );
+  return rows[0];
+}
+
+/**
+ * A member who joins at the first sign-in through a connection (just in time): an account linked
+ * to the connection's subject, without a password, a member without rights of the connection's
+ * organization. Returns the account's and the membership's ids.
+ */
+export async function insertFederatedMember(
+  tx: Queryable,
+  m: {
+    email: string;
+    firstName: string;
+    lastName: string;
+    languageCode: string;
+    connectionId: string;
+    subject: string;
+    organizationId: string;
+    organizationPath: string;
+  },
+): Promise<{ userId: string; membershipId: string }> {
+  const { rows } = await tx.query<{ id: string }>(
+    `INSERT INTO users (email, first_name, last_name, language_code, external_idp, external_subject, terms_accepted_at)
+     VALUES ($1, $2, $3, $4, $5, $6, now()) RETURNING id`,
+    [m.email, m.firstName, m.lastName, m.languageCode, m.connectionId, m.subject],
+  );
+  const userId = rows[0]!.id;
+  const membership = await tx.query<{ id: string }>(
+    `INSERT INTO memberships (organization_id, user_id, email, organization_path, rights) VALUES ($1, $2, $3, $4, '{}') RETURNING id`,
+    [m.organizationId, userId, m.email, m.organizationPath],
+  );
+  return { userId, membershipId: membership.rows[0]!.id };
+}
+
+/** The address and organization of an invitation (the invitation page's way to its sign-in: external-login.ts), or undefined. */
+export async function findInvitationAddress(
+  db: Queryable,
+  invitationId: string,
+): Promise<{ email: string; organization_path: string } | undefined> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(invitationId)) return undefined;
+  const { rows } = await db.query<{ email: string; organization_path: string }>(
+    'SELECT i.email, o.path AS organization_path FROM invitations i JOIN organizations o ON o.id = i.organization_id WHERE i.id = $1',
+    [invitationId],
+  );
+  return rows[0];
+}
+
+export async function setPasswordHash(db: Queryable, userId: string, hash: string, options: { unlink?: boolean } = {}): Promise<void> {
   await db.query(
-    'UPDATE users SET password_hash = $2, password_changed_at = now(), must_change_password = false, updated_at = now() WHERE id = $1',
+    `UPDATE users SET password_hash = $2, password_changed_at = now(), must_change_password = false, updated_at = now()${
+      options.unlink ? ', external_idp = NULL, external_subject = NULL' : ''
+    } WHERE id = $1`,
     [userId, hash],
   );
 }
@@ -229,4 +292,12 @@ export function rememberDevice(idHash: string, userId: string, ttlSeconds: numbe
 export async function emailLimitKey(db: Queryable, email: string): Promise<string> {
   const { rows } = await db.query<{ key: string }>('SELECT lower($1) AS key', [email]);
   return rows[0]!.key;
+}
+
+/** Whether the account is deactivated (members/activation.ts): it signs in nowhere. */
+export async function isDeactivated(db: Queryable, userId: string): Promise<boolean> {
+  const { rows } = await db.query<{ deactivated: boolean }>('SELECT deactivated_at IS NOT NULL AS deactivated FROM users WHERE id = $1', [
+    userId,
+  ]);
+  return rows[0]?.deactivated === true;
 }

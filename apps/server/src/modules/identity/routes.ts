@@ -3,6 +3,8 @@ import type { Oidc } from '../../oidc/runtime.js';
 import type { SecondStep } from '../factors/second-step.js';
 import type { AccountAccess } from '../sessions/service.js';
 import { accountRoutes } from './account-routes.js';
+import type { SsoRouting } from '../sso/routing.js';
+import type { ExternalLogin } from './external-login.js';
 import { externalLoginRoutes } from './external-login-routes.js';
 import * as login from './login.js';
 import { loginRoutes } from './login-routes.js';
@@ -10,14 +12,19 @@ import { loginRoutes } from './login-routes.js';
 /**
  * The Identity calls of docs/product.md, "Calls" under /api/identity: the login (login-routes.ts),
  * the account (account-routes.ts) and the login at the external identity provider
- * (external-login-routes.ts).
+ * (external-login-routes.ts: a single sign-on connection's, or the EXTERNAL_IDP_* provider's).
  */
-export const identityRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; access: AccountAccess; secondStep: SecondStep }> = async (
-  app,
-  { oidc, access, secondStep },
-) => {
+export const identityRoutes: FastifyPluginAsyncZod<{
+  oidc: Oidc;
+  access: AccountAccess;
+  secondStep: SecondStep;
+  routing: SsoRouting;
+  externalLogin: ExternalLogin;
+}> = async (app, { oidc, access, secondStep, routing, externalLogin }) => {
   void login.dummyPasswordHash();
-  await app.register(loginRoutes, { oidc, secondStep });
-  await app.register(accountRoutes, { oidc, access });
-  await app.register(externalLoginRoutes, { oidc });
+  // the login asks whether any connection exists; known before the first login (modules/sso/routing.ts)
+  await routing.anyConnection();
+  await app.register(loginRoutes, { oidc, secondStep, routing });
+  await app.register(accountRoutes, { routing, access });
+  await app.register(externalLoginRoutes, { oidc, externalLogin, secondStep });
 };

@@ -9,10 +9,13 @@ import * as q from './queries.js';
 import { passwordProblems } from '../identity/password-policy.js';
 import { EXTERNAL_IDP_ID } from '../../oidc/upstream.js';
 import { codeMatches } from './service.js';
+import type { ConnectionInvitations } from '../identity/upstream-link.js';
+import type { SsoRouting } from '../sso/routing.js';
 
 /**
  * Accepting an invitation (anyone with the link's code): a native account registers with a
- * password, an external one is linked at its first upstream login.
+ * password, an external one is linked at its first upstream login; or, for an address a single
+ * sign-on connection serves, by signing in through the connection (identity/upstream-link.ts).
  */
 
 export interface AcceptInput {
@@ -71,24 +74,66 @@ function validateRightsLenient(stored: unknown, ctx: Parameters<typeof validateR
   }
 }
 
-/** Accepting invitations, by whoever holds a link's code (no sign-in). */
-export class InvitationAcceptance {
-  constructor(private readonly deps: { db: Database }) {}
+/**
+ * Accept the invitation of a member a directory provisioned (modules/scim): the member exists
+ * already, without a way to sign in; they register with a password (and their names where the
+ * directory gave none). An account that meanwhile has a password, another way in, or is
+ * deactivated no longer takes the invitation (409).
+ */
+async function acceptAsProvisionedMember(
+  tx: Queryable,
+  inv: q.InvitationRow,
+  input: AcceptInput,
+  passwordHash: string,
+  requestId: string,
+): Promise<void> {
+  const account = await q.findProvisionedAccount(tx, inv.member_id!);
+  if (!account || account.email.toLowerCase() !== inv.email.toLowerCase()) throw new AppError('unknown_invitation');
+  if (account.password_hash || account.external_idp || account.deactivated_at) throw new AppError('email_address_already_exists');
+  await q.completeRegistration(tx, account.user_id, {
+    firstName: input.first_name.trim(),
+    lastName: input.last_name.trim(),
+    languageCode: input.language_code,
+    passwordHash,
+    newsletter: input.opt_in_for_newsletter,
+  });
+  await q.markAccepted(tx, inv.id, account.user_id);
+  await audit(
+    tx,
+    { userId: account.user_id, email: inv.email, requestId },
+    {
+      organizationId: inv.organization_id,
+      organizationPath: inv.organization_path,
+      action: 'invitation.accept',
+      targetType: 'invitation',
+      targetId: inv.id,
+      before: { state: 'PENDING' },
+      after: { state: 'ACCEPTED', user_id: account.user_id, membership_id: inv.member_id, external: false },
+    },
+  );
+}
+
+/** Accepting invitations, by whoever holds a link's code (no sign-in), or by signing in through a connection. */
+export class InvitationAcceptance implements ConnectionInvitations {
+  constructor(private readonly deps: { db: Database; routing: SsoRouting }) {}
 
   /**
    * Accept: only PENDING. Native accounts register with a password; external accounts get no
    * password and are linked to their upstream identity at the first external login
-   * (users.external_idp = 'external', external_subject NULL until then). The invitation row is
-   * locked, so of two concurrent accepts exactly one wins; the other sees ACCEPTED (409).
+   * (users.external_idp = the id of the provider the address signs in at: a single sign-on
+   * connection's, or 'external'; external_subject NULL until then). An invitation of an address
+   * a connection serves is external even when it was made before the connection. The invitation
+   * row is locked, so of two concurrent accepts exactly one wins; the other sees ACCEPTED (409).
    */
   async accept(invitationId: string, input: AcceptInput, requestId: string): Promise<void> {
-    const { db } = this.deps;
+    const { db, routing } = this.deps;
     const first = await q.findInvitation(db, invitationId);
     if (!first || !codeMatches(first, input.invitation_code)) throw new AppError('unknown_invitation');
     if (first.state !== 'PENDING')
       throw new AppError('only_pending_invitations_can_be_accepted', { params: { invitation_state: first.state } });
     if (input.accept_agreement === false) throw AppError.validation({ accept_agreement: 'agreement_required' });
-    const isExternal = first.is_external_identity_provider;
+    const route = await routing.forInvitation(first.email, first.organization_path);
+    const isExternal = first.is_external_identity_provider || route !== null;
     let passwordHash: string | null = null;
     if (!isExternal) {
       checkNativeRegistration(input);
@@ -100,44 +145,114 @@ export class InvitationAcceptance {
         if (!inv || inv.code_hash !== first.code_hash) throw new AppError('unknown_invitation');
         if (inv.state !== 'PENDING')
           throw new AppError('only_pending_invitations_can_be_accepted', { params: { invitation_state: inv.state } });
+        if (inv.member_id) return acceptAsProvisionedMember(tx, inv, input, passwordHash!, requestId);
         if (await q.userExists(tx, inv.email)) throw new AppError('email_address_already_exists');
-        const ctx = await rightsContextFor(tx, { id: inv.organization_id, depth: inv.organization_depth }, true);
-        const rights = await withinInviterRights(tx, inv.invited_by, validateRightsLenient(inv.rights, ctx), ctx);
-        const userId = await q.insertUser(tx, {
-          email: inv.email,
+        await this.createMember(tx, inv, requestId, {
           firstName: input.first_name.trim(),
           lastName: input.last_name.trim(),
           languageCode: input.language_code,
           passwordHash,
-          externalIdp: isExternal ? EXTERNAL_IDP_ID : null,
+          externalIdp: isExternal ? (route?.id ?? EXTERNAL_IDP_ID) : null,
+          externalSubject: null,
           newsletter: input.opt_in_for_newsletter,
-          isDeveloper: inv.organization_depth === 0 && rights.partner_portal.developer === true,
         });
-        const membershipId = await q.insertMembership(tx, {
-          organizationId: inv.organization_id,
-          userId,
-          email: inv.email,
-          organizationPath: inv.organization_path,
-          rights,
-        });
-        await q.markAccepted(tx, inv.id, userId);
-        await audit(
-          tx,
-          { userId, email: inv.email, requestId },
-          {
-            organizationId: inv.organization_id,
-            organizationPath: inv.organization_path,
-            action: 'invitation.accept',
-            targetType: 'invitation',
-            targetId: inv.id,
-            before: { state: 'PENDING' },
-            after: { state: 'ACCEPTED', user_id: userId, membership_id: membershipId, external: isExternal, rights },
-          },
-        );
       });
     } catch (err) {
       if (pgErrorCode(err) === '23505') throw new AppError('email_address_already_exists');
       throw err;
     }
+  }
+
+  /** Whether a pending invitation of the address waits in the subtree at `organizationPath` (a connection's test sign-in). */
+  async pendingIn(email: string, organizationPath: string): Promise<boolean> {
+    return (await q.findPendingInSubtree(this.deps.db, email, organizationPath)) !== null;
+  }
+
+  /**
+   * A sign-in through a connection accepts the address's pending invitation into the connection's
+   * subtree: the account is made linked to the provider's subject, with the invitation's language
+   * and rights and the names the provider gave. The user's id, or null when none waits.
+   */
+  async acceptThrough(input: {
+    email: string;
+    organizationPath: string;
+    connectionId: string;
+    subject: string;
+    firstName: string;
+    lastName: string;
+    requestId: string;
+  }): Promise<string | null> {
+    return this.deps.db.transaction(async (tx) => {
+      const inv = await q.findPendingInSubtree(tx, input.email, input.organizationPath, { forUpdate: true });
+      if (!inv || (await q.userExists(tx, inv.email))) return null;
+      return this.createMember(tx, inv, input.requestId, {
+        firstName: input.firstName,
+        lastName: input.lastName,
+        languageCode: inv.language_code,
+        passwordHash: null,
+        externalIdp: input.connectionId,
+        externalSubject: input.subject,
+        newsletter: false,
+      });
+    });
+  }
+
+  /** The account and membership an accepted invitation makes, with the rights it may still give; the invitation accepted and audited. */
+  private async createMember(
+    tx: Queryable,
+    inv: q.InvitationRow,
+    requestId: string,
+    person: {
+      firstName: string;
+      lastName: string;
+      languageCode: string;
+      passwordHash: string | null;
+      externalIdp: string | null;
+      externalSubject: string | null;
+      newsletter: boolean;
+    },
+  ): Promise<string> {
+    const ctx = await rightsContextFor(tx, { id: inv.organization_id, depth: inv.organization_depth }, true);
+    const rights = await withinInviterRights(tx, inv.invited_by, validateRightsLenient(inv.rights, ctx), ctx);
+    const userId = await q.insertUser(tx, {
+      email: inv.email,
+      firstName: person.firstName,
+      lastName: person.lastName,
+      languageCode: person.languageCode,
+      passwordHash: person.passwordHash,
+      externalIdp: person.externalIdp,
+      externalSubject: person.externalSubject,
+      newsletter: person.newsletter,
+      isDeveloper: inv.organization_depth === 0 && rights.partner_portal.developer === true,
+    });
+    const membershipId = await q.insertMembership(tx, {
+      organizationId: inv.organization_id,
+      userId,
+      email: inv.email,
+      organizationPath: inv.organization_path,
+      rights,
+    });
+    await q.markAccepted(tx, inv.id, userId);
+    await audit(
+      tx,
+      { userId, email: inv.email, requestId },
+      {
+        organizationId: inv.organization_id,
+        organizationPath: inv.organization_path,
+        action: 'invitation.accept',
+        targetType: 'invitation',
+        targetId: inv.id,
+        before: { state: 'PENDING' },
+        after: {
+          state: 'ACCEPTED',
+          user_id: userId,
+          membership_id: membershipId,
+          external: person.externalIdp !== null,
+          ...(person.externalSubject ? { signed_in_through: person.externalIdp } : {}),
+          rights,
+        },
+      },
+    );
+    return userId;
   }
 }

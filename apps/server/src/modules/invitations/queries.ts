@@ -14,6 +14,8 @@ export interface InvitationRow {
   is_external_identity_provider: boolean;
   rights: unknown;
   invited_by: string | null;
+  /** the member the invitation gives a password to (a directory provisioned them: modules/scim), or null for a new account */
+  member_id: string | null;
   created_at: Date | string;
   last_sent_at: Date | string | null;
   expires_at: Date | string;
@@ -24,7 +26,7 @@ export interface InvitationRow {
 
 /** The state as seen now: a PENDING invitation past its expiry is EXPIRED. */
 const STATE = `CASE WHEN i.state = 'PENDING' AND i.expires_at <= now() THEN 'EXPIRED' ELSE i.state END AS state`;
-const COLUMNS = `i.id, i.organization_id, i.email, ${STATE}, i.code_hash, i.language_code, i.is_external_identity_provider, i.rights, i.invited_by,
+const COLUMNS = `i.id, i.organization_id, i.email, ${STATE}, i.code_hash, i.language_code, i.is_external_identity_provider, i.rights, i.invited_by, i.member_id,
   i.created_at, i.last_sent_at, i.expires_at, o.name AS organization_name, o.path AS organization_path, o.depth AS organization_depth`;
 
 export function toInvitation(row: InvitationRow, withOrganization = false): Invitation {
@@ -46,6 +48,25 @@ export async function findInvitation(db: Queryable, id: string, options: { forUp
   const { rows } = await db.query<InvitationRow>(
     `SELECT ${COLUMNS} FROM invitations i JOIN organizations o ON o.id = i.organization_id WHERE i.id = $1${options.forUpdate ? ' FOR UPDATE OF i' : ''}`,
     [id],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * The live pending invitation of an address into the subtree at `path` (a sign-in through a
+ * single sign-on connection accepts it: acceptance.ts), the oldest first; `forUpdate` locks it.
+ */
+export async function findPendingInSubtree(
+  db: Queryable,
+  email: string,
+  path: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<InvitationRow | null> {
+  const { rows } = await db.query<InvitationRow>(
+    `SELECT ${COLUMNS} FROM invitations i JOIN organizations o ON o.id = i.organization_id
+     WHERE lower(i.email) = lower($1) AND i.state = 'PENDING' AND i.expires_at > now() AND ${subtreeCondition('o.path', '$2')}
+     ORDER BY i.created_at LIMIT 1${options.forUpdate ? ' FOR UPDATE OF i' : ''}`,
+    [email, path],
   );
   return rows[0] ?? null;
 }
@@ -92,13 +113,16 @@ export async function insertInvitation(
     languageCode: string;
     isExternal: boolean;
     rights: unknown;
+    /** the inviting user; null when no user invites (a directory: modules/scim) */
     invitedBy: string | null;
     ttlHours: number;
+    /** the existing member it gives a password to (acceptance.ts), if any */
+    memberId?: string | null;
   },
 ): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO invitations (organization_id, email, code_hash, language_code, is_external_identity_provider, rights, invited_by, last_sent_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, now(), now() + make_interval(hours => $8)) RETURNING id`,
+    `INSERT INTO invitations (organization_id, email, code_hash, language_code, is_external_identity_provider, rights, invited_by, last_sent_at, expires_at, member_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, now(), now() + make_interval(hours => $8), $9) RETURNING id`,
     [
       i.organizationId,
       i.email,
@@ -108,6 +132,7 @@ export async function insertInvitation(
       i.rights === null ? null : JSON.stringify(i.rights),
       i.invitedBy,
       i.ttlHours,
+      i.memberId ?? null,
     ],
   );
   return rows[0]!.id;
@@ -138,14 +163,26 @@ export async function insertUser(
     languageCode: string;
     passwordHash: string | null;
     externalIdp: string | null;
+    /** the provider's `sub`, when the account is made by a sign-in there */
+    externalSubject?: string | null;
     newsletter: boolean;
     isDeveloper: boolean;
   },
 ): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO users (email, first_name, last_name, language_code, password_hash, external_idp, newsletter_opt_in, is_developer, terms_accepted_at, password_changed_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now(), CASE WHEN $5::text IS NULL THEN NULL ELSE now() END) RETURNING id`,
-    [u.email, u.firstName, u.lastName, u.languageCode, u.passwordHash, u.externalIdp, u.newsletter, u.isDeveloper],
+    `INSERT INTO users (email, first_name, last_name, language_code, password_hash, external_idp, external_subject, newsletter_opt_in, is_developer, terms_accepted_at, password_changed_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now(), CASE WHEN $5::text IS NULL THEN NULL ELSE now() END) RETURNING id`,
+    [
+      u.email,
+      u.firstName,
+      u.lastName,
+      u.languageCode,
+      u.passwordHash,
+      u.externalIdp,
+      u.externalSubject ?? null,
+      u.newsletter,
+      u.isDeveloper,
+    ],
   );
   return rows[0]!.id;
 }
@@ -159,6 +196,61 @@ export async function insertMembership(
     [m.organizationId, m.userId, m.email, m.organizationPath, JSON.stringify(m.rights)],
   );
   return rows[0]!.id;
+}
+
+/** The account of a provisioned member an invitation gives a password to (acceptance.ts), locked. */
+export interface ProvisionedAccountRow {
+  user_id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  password_hash: string | null;
+  external_idp: string | null;
+  deactivated_at: Date | string | null;
+}
+
+export async function findProvisionedAccount(db: Queryable, membershipId: string): Promise<ProvisionedAccountRow | null> {
+  const { rows } = await db.query<ProvisionedAccountRow>(
+    `SELECT u.id AS user_id, u.email, u.first_name, u.last_name, u.password_hash, u.external_idp, u.deactivated_at
+     FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.id = $1 FOR UPDATE OF u`,
+    [membershipId],
+  );
+  return rows[0] ?? null;
+}
+
+/** A provisioned member registers: their password, language and names (those the directory left empty), the terms accepted. */
+export async function completeRegistration(
+  db: Queryable,
+  userId: string,
+  r: { firstName: string; lastName: string; languageCode: string; passwordHash: string; newsletter: boolean },
+): Promise<void> {
+  await db.query(
+    `UPDATE users SET password_hash = $2, password_changed_at = now(), language_code = $3, newsletter_opt_in = $4, terms_accepted_at = now(),
+            first_name = CASE WHEN first_name = '' THEN $5 ELSE first_name END, last_name = CASE WHEN last_name = '' THEN $6 ELSE last_name END,
+            updated_at = now()
+     WHERE id = $1`,
+    [userId, r.passwordHash, r.languageCode, r.newsletter, r.firstName, r.lastName],
+  );
+}
+
+/** The live pending invitations of an address (lower() as the unique index compares), locked, with their organizations' paths. */
+export async function pendingInvitationsOf(db: Queryable, email: string): Promise<InvitationRow[]> {
+  const { rows } = await db.query<InvitationRow>(
+    `SELECT ${COLUMNS} FROM invitations i JOIN organizations o ON o.id = i.organization_id
+     WHERE lower(i.email) = lower($1) AND i.state = 'PENDING' FOR UPDATE OF i`,
+    [email],
+  );
+  return rows;
+}
+
+/** The pending invitation of a provisioned member, if any (locked). */
+export async function pendingInvitationOfMember(db: Queryable, membershipId: string): Promise<InvitationRow | null> {
+  const { rows } = await db.query<InvitationRow>(
+    `SELECT ${COLUMNS} FROM invitations i JOIN organizations o ON o.id = i.organization_id
+     WHERE i.member_id = $1 AND i.state = 'PENDING' FOR UPDATE OF i`,
+    [membershipId],
+  );
+  return rows[0] ?? null;
 }
 
 /** The rights and developer flag of an inviter (null when the user is gone). */

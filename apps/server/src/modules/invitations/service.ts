@@ -2,7 +2,6 @@ import { timingSafeEqual } from 'node:crypto';
 import {
   DEFAULT_USER_LANGUAGE,
   displayName,
-  emailDomain,
   isDomainAllowed,
   rightsNotHeld,
   type Invitation,
@@ -14,12 +13,13 @@ import { AppError } from '../../http/problem.js';
 import { actingAs, hashSecret, newSecret, type Actor } from '../../http/session.js';
 import type { Mailer } from '../mail/mailer.js';
 import { invitationEmail } from '../mail/messages.js';
-import { audit, auditRefusal, RefusedChange } from '../audit/service.js';
+import { audit, auditRefusal, RefusedChange, type AuditActor } from '../audit/service.js';
 import { delegatorOf, rightsContextFor, validateRights } from '../members/rights-context.js';
 import { pgErrorCode } from '../../db/errors.js';
 import { assertInSubtree, requireRole } from '../scope/access.js';
 import { listEmailDomains } from '../organizations/queries.js';
 import { organizationForActor } from '../scope/service.js';
+import type { SsoRouting } from '../sso/routing.js';
 import * as q from './queries.js';
 import type { InvitationRow } from './queries.js';
 
@@ -95,7 +95,7 @@ async function assertMayRenew(tx: Queryable, email: string): Promise<void> {
  * e-mailed, read by the link's holder, resent and revoked.
  */
 export class Invitations {
-  constructor(private readonly deps: { db: Database; config: Config; mailer: Mailer }) {}
+  constructor(private readonly deps: { db: Database; config: Config; mailer: Mailer; routing: SsoRouting }) {}
 
   /**
    * Make one invitation in the caller's transaction, with every rule of inviting one address (the
@@ -131,8 +131,10 @@ export class Invitations {
       };
       throw new RefusedChange('cannot_grant_rights_not_held', attempted, { messages: notHeld, params: { rights: notHeld.join(', ') } });
     }
+    // an address a single sign-on connection (or EXTERNAL_IDP_EMAIL_DOMAINS) serves for this
+    // organization accepts by signing in there (modules/sso/routing.ts)
     const isExternal =
-      input.is_external_identity_provider === true || (config.externalIdp?.emailDomains ?? []).includes(emailDomain(email));
+      input.is_external_identity_provider === true || (await this.deps.routing.forInvitation(email, org.path, tx)) !== null;
     const id = await q.insertInvitation(tx, {
       organizationId: org.id,
       email,
@@ -160,6 +162,60 @@ export class Invitations {
     await this.send(made.row, made.code, inviterNameOf(actor));
   }
 
+  /**
+   * An invitation for a member a directory provisioned without a way to sign in (modules/scim):
+   * accepting it gives that member a password (acceptance.ts) instead of making an account. Made
+   * in the caller's transaction (which checked the member) and audited with its actor; the caller
+   * e-mails it with `mailFrom` once committed.
+   */
+  async makeForMember(
+    tx: Queryable,
+    actor: AuditActor,
+    member: { id: string; organizationId: string; organizationPath: string; email: string; languageCode: string },
+  ): Promise<MadeInvitation> {
+    const code = newSecret();
+    const id = await q.insertInvitation(tx, {
+      organizationId: member.organizationId,
+      email: member.email,
+      codeHash: hashSecret(code),
+      languageCode: member.languageCode,
+      isExternal: false,
+      rights: null,
+      invitedBy: null,
+      ttlHours: this.deps.config.INVITATION_TTL_HOURS,
+      memberId: member.id,
+    });
+    const row = (await q.findInvitation(tx, id))!;
+    await audit(tx, actor, {
+      organizationId: member.organizationId,
+      organizationPath: member.organizationPath,
+      action: 'invitation.create',
+      targetType: 'invitation',
+      targetId: id,
+      after: { email_address: member.email, language_code: row.language_code, is_external_identity_provider: false, member_id: member.id },
+    });
+    return { row, code };
+  }
+
+  /** E-mail a made invitation's link in the name of `inviterName` (after its transaction committed). */
+  async mailFrom(made: MadeInvitation, inviterName: string): Promise<void> {
+    await this.send(made.row, made.code, inviterName);
+  }
+
+  /** Revoke a pending or expired invitation in the caller's transaction, audited with its actor. */
+  async revokeIn(tx: Queryable, actor: AuditActor, inv: InvitationRow): Promise<void> {
+    await q.markRevoked(tx, inv.id);
+    await audit(tx, actor, {
+      organizationId: inv.organization_id,
+      organizationPath: inv.organization_path,
+      action: 'invitation.revoke',
+      targetType: 'invitation',
+      targetId: inv.id,
+      before: { state: inv.state, email_address: inv.email },
+      after: { state: 'REVOKED' },
+    });
+  }
+
   /** Invite one address: the invitation made (`make`, a refusal audited) and its link e-mailed (`mail`). */
   async create(actor: Actor, organizationId: string, input: InvitationInput): Promise<{ invitation: Invitation; organizationId: string }> {
     const { db } = this.deps;
@@ -184,7 +240,13 @@ export class Invitations {
     const { db } = this.deps;
     const row = await q.findInvitation(db, invitationId);
     if (!row || (code !== undefined && !codeMatches(row, code))) throw new AppError('unknown_invitation');
-    return toInvitationWithOrg(row);
+    const invitation = toInvitationWithOrg(row);
+    // made before a connection served its address: it is accepted there now (acceptance.ts), and
+    // the page of external identities shows it
+    if (row.state === 'PENDING' && !row.is_external_identity_provider) {
+      invitation.is_external_identity_provider = (await this.deps.routing.forInvitation(row.email, row.organization_path)) !== null;
+    }
+    return invitation;
   }
 
   /** Send a pending invitation again with a new code (the old link stops working). */
@@ -195,7 +257,8 @@ export class Invitations {
       const inv = await loadForManagerTx(tx, actor, invitationId);
       if (inv.state !== 'PENDING' && inv.state !== 'EXPIRED')
         throw new AppError('only_pending_invitations_can_be_resent', { params: { invitation_state: inv.state } });
-      if (inv.state === 'EXPIRED') await assertMayRenew(tx, inv.email);
+      // a provisioned member's invitation (modules/scim) is for an account that exists already
+      if (inv.state === 'EXPIRED' && !inv.member_id) await assertMayRenew(tx, inv.email);
       await q.renewCode(tx, inv.id, hashSecret(code), config.INVITATION_TTL_HOURS);
       await audit(tx, actor, {
         organizationId: inv.organization_id,
@@ -217,27 +280,16 @@ export class Invitations {
       const inv = await loadForManagerTx(tx, actor, invitationId);
       if (inv.state !== 'PENDING' && inv.state !== 'EXPIRED')
         throw new AppError('only_pending_invitations_can_be_revoked', { params: { invitation_state: inv.state } });
-      await q.markRevoked(tx, inv.id);
-      await audit(tx, actor, {
-        organizationId: inv.organization_id,
-        organizationPath: inv.organization_path,
-        action: 'invitation.revoke',
-        targetType: 'invitation',
-        targetId: inv.id,
-        before: { state: inv.state, email_address: inv.email },
-        after: { state: 'REVOKED' },
-      });
+      await this.revokeIn(tx, actor, inv);
     });
   }
 
   /** E-mail an invitation's link with its code, in the invitation's language. */
-  private async send(
-    row: { id: string; email: string; language_code: string; is_external_identity_provider: boolean; organization_name: string },
-    code: string,
-    inviterName: string,
-  ): Promise<void> {
-    const { config, mailer } = this.deps;
-    const link = invitationLink(config, { id: row.id, isExternal: row.is_external_identity_provider, language: row.language_code }, code);
+  private async send(row: InvitationRow, code: string, inviterName: string): Promise<void> {
+    const { config, mailer, routing } = this.deps;
+    // a connection that serves the address since the invitation was made: its sign-in accepts it
+    const isExternal = row.is_external_identity_provider || (await routing.forInvitation(row.email, row.organization_path)) !== null;
+    const link = invitationLink(config, { id: row.id, isExternal, language: row.language_code }, code);
     await mailer.send({
       to: row.email,
       kind: 'invitation',
@@ -246,7 +298,7 @@ export class Invitations {
         link,
         organizationName: row.organization_name,
         inviterName,
-        isExternal: row.is_external_identity_provider,
+        isExternal,
       }),
     });
   }

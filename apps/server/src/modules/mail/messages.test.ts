@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { USER_LANGUAGES } from '@partner-portal/contracts';
-import { domainUnverifiedEmail, invitationEmail, passwordResetEmail } from './messages.js';
+import { domainUnverifiedEmail, invitationEmail, passwordResetEmail, ssoConnectionAddedEmail } from './messages.js';
 
 const link = 'http://localhost:3000/invitation/5f0c?code=abc&x=1';
 
@@ -54,6 +54,32 @@ describe('e-mail messages', () => {
       expect(mail.html).toContain('Dealer &lt;Noord&gt;');
       expect(mail.html).toContain(`lang="${language}"`);
       expect(mail.text).not.toContain('{{');
+      subjects.add(mail.subject);
+    }
+    expect(subjects.size).toBe(USER_LANGUAGES.length);
+  });
+
+  it('tell the managers in every user language that a single sign-on connection was added', () => {
+    const subjects = new Set<string>();
+    for (const language of USER_LANGUAGES) {
+      const mail = ssoConnectionAddedEmail({
+        language,
+        link,
+        firstName: 'Lisa',
+        actorName: 'Anna <Admin>',
+        organizationName: 'Dealer Noord',
+        connectionName: 'Noord Entra ID',
+        issuer: 'https://login.example/tenant/v2.0',
+        domains: ['noord.example', 'noord.nl'],
+      });
+      expect(mail.subject).toContain('Dealer Noord');
+      expect(mail.text).toContain('Noord Entra ID');
+      expect(mail.text).toContain('@noord.example, @noord.nl');
+      expect(mail.text).toContain(link);
+      expect(mail.text).toContain('Lisa');
+      expect(mail.html).toContain(`lang="${language}"`);
+      expect(mail.html).toContain('Anna &lt;Admin&gt;');
+      expect(mail.html).not.toContain('<Admin>');
       subjects.add(mail.subject);
     }
     expect(subjects.size).toBe(USER_LANGUAGES.length);

@@ -296,3 +296,99 @@ export function domainUnverifiedEmail(input: {
     html: layout(input.language, before, { label: d.unverifiedButton, link: input.link }, [], t),
   };
 }
+
+// ---- single sign-on (modules/sso) -----------------------------------------------------------------
+
+/** The texts of the notice that a single sign-on connection was added, in one language. */
+interface SsoTexts {
+  subject: string;
+  intro: string;
+  effect: string;
+  check: string;
+  button: string;
+}
+
+const SSO_TEXTS: Record<UserLanguage, SsoTexts> = {
+  en: {
+    subject: 'A single sign-on connection was added to {{organizationName}}',
+    intro: '{{actorName}} connected the identity provider “{{connectionName}}” ({{issuer}}) to {{organizationName}} on the Partner Portal.',
+    effect:
+      'People of {{organizationName}} and its sub-organizations with an address of {{domains}} now sign in there instead of with a password.',
+    check: 'If you did not expect this, review the connection in the organization’s settings.',
+    button: 'Open the organization',
+  },
+  nl: {
+    subject: 'Er is een single sign-on-koppeling toegevoegd aan {{organizationName}}',
+    intro:
+      '{{actorName}} heeft de identiteitsprovider “{{connectionName}}” ({{issuer}}) gekoppeld aan {{organizationName}} op het Partner Portal.',
+    effect:
+      'Mensen van {{organizationName}} en de suborganisaties met een adres van {{domains}} melden zich voortaan daar aan in plaats van met een wachtwoord.',
+    check: 'Had je dit niet verwacht? Controleer de koppeling dan in de instellingen van de organisatie.',
+    button: 'Organisatie openen',
+  },
+  de: {
+    subject: 'Zu {{organizationName}} wurde eine Single-Sign-on-Verbindung hinzugefügt',
+    intro:
+      '{{actorName}} hat den Identitätsanbieter „{{connectionName}}“ ({{issuer}}) im Partner Portal mit {{organizationName}} verbunden.',
+    effect:
+      'Personen von {{organizationName}} und ihren Unterorganisationen mit einer Adresse von {{domains}} melden sich jetzt dort an statt mit einem Passwort.',
+    check: 'Wenn Sie das nicht erwartet haben, prüfen Sie die Verbindung in den Einstellungen der Organisation.',
+    button: 'Organisation öffnen',
+  },
+  fr: {
+    subject: 'Une connexion d’authentification unique a été ajoutée à {{organizationName}}',
+    intro:
+      '{{actorName}} a connecté le fournisseur d’identité « {{connectionName}} » ({{issuer}}) à {{organizationName}} sur le Partner Portal.',
+    effect:
+      'Les personnes de {{organizationName}} et de ses sous-organisations dont l’adresse est de {{domains}} s’y connectent désormais au lieu d’utiliser un mot de passe.',
+    check: 'Si vous ne vous y attendiez pas, vérifiez la connexion dans les paramètres de l’organisation.',
+    button: 'Ouvrir l’organisation',
+  },
+  es: {
+    subject: 'Se ha añadido una conexión de inicio de sesión único a {{organizationName}}',
+    intro:
+      '{{actorName}} ha conectado el proveedor de identidad «{{connectionName}}» ({{issuer}}) a {{organizationName}} en el Partner Portal.',
+    effect:
+      'Las personas de {{organizationName}} y sus suborganizaciones con una dirección de {{domains}} inician sesión ahora allí en lugar de con una contraseña.',
+    check: 'Si no lo esperabas, revisa la conexión en la configuración de la organización.',
+    button: 'Abrir la organización',
+  },
+  'pt-BR': {
+    subject: 'Uma conexão de login único foi adicionada a {{organizationName}}',
+    intro: '{{actorName}} conectou o provedor de identidade “{{connectionName}}” ({{issuer}}) a {{organizationName}} no Partner Portal.',
+    effect:
+      'Pessoas de {{organizationName}} e de suas suborganizações com um endereço de {{domains}} agora entram por lá em vez de usar uma senha.',
+    check: 'Se você não esperava por isso, revise a conexão nas configurações da organização.',
+    button: 'Abrir a organização',
+  },
+};
+
+/** The notice to an organization's organizationManagers that a single sign-on connection was added; link: its manage page. */
+export function ssoConnectionAddedEmail(input: {
+  language: string;
+  link: string;
+  firstName?: string | null;
+  actorName: string;
+  organizationName: string;
+  connectionName: string;
+  issuer: string;
+  domains: readonly string[];
+}): RenderedEmail {
+  const t = textsFor(input.language);
+  const s = (USER_LANGUAGES as readonly string[]).includes(input.language) ? SSO_TEXTS[input.language as UserLanguage] : SSO_TEXTS.en;
+  const vars = {
+    actorName: input.actorName,
+    organizationName: input.organizationName,
+    connectionName: input.connectionName,
+    issuer: input.issuer,
+    domains: input.domains.map((d) => `@${d}`).join(', '),
+  };
+  const greeting = input.firstName ? fill(t.greetingByName, { firstName: input.firstName }) : t.greeting;
+  const before = [greeting, fill(s.intro, vars), fill(s.effect, vars)];
+  const after = [s.check];
+  return {
+    subject: fill(s.subject, vars),
+    text: plain(before, input.link, t, after),
+    html: layout(input.language, before, { label: s.button, link: input.link }, after, t),
+  };
+}

@@ -149,3 +149,26 @@ export async function listMembersForExport(db: Queryable, path: string): Promise
 export async function lockRootMembers(db: Queryable, lockKey: number): Promise<void> {
   await db.query('SELECT pg_advisory_xact_lock($1)', [lockKey]);
 }
+
+// ---- deactivation (activation.ts) ---------------------------------------------------------------
+
+/** Set or clear a user's deactivation; true when it changed (false: it already was so). */
+export async function setDeactivated(db: Queryable, userId: string, deactivated: boolean): Promise<boolean> {
+  const { rowCount } = await db.query(
+    deactivated
+      ? 'UPDATE users SET deactivated_at = now(), updated_at = now() WHERE id = $1 AND deactivated_at IS NULL'
+      : 'UPDATE users SET deactivated_at = NULL, updated_at = now() WHERE id = $1 AND deactivated_at IS NOT NULL',
+    [userId],
+  );
+  return rowCount > 0;
+}
+
+/** The rights of every other active (not deactivated) member of an organization (read after the root member lock). */
+export async function listOtherActiveMemberRights(db: Queryable, organizationId: string, exceptMembershipId: string): Promise<unknown[]> {
+  const { rows } = await db.query<{ rights: unknown }>(
+    `SELECT m.rights FROM memberships m JOIN users u ON u.id = m.user_id
+     WHERE m.organization_id = $1 AND m.id <> $2 AND u.deactivated_at IS NULL`,
+    [organizationId, exceptMembershipId],
+  );
+  return rows.map((r) => r.rights);
+}

@@ -34,7 +34,7 @@ async function loadMember(db: Queryable, actor: Actor, memberId: string, forUpda
 const ROOT_MEMBERS_LOCK_KEY = 72_110_403;
 
 /** Take the root organization's member lock when the member belongs to it (before the member's row lock). */
-async function lockIfRootMember(tx: Queryable, memberId: string): Promise<void> {
+export async function lockIfRootMember(tx: Queryable, memberId: string): Promise<void> {
   const peek = await q.findMembership(tx, memberId);
   if (peek?.organization_depth === 0) await q.lockRootMembers(tx, ROOT_MEMBERS_LOCK_KEY);
 }

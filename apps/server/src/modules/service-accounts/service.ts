@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { rightsNotHeld, serviceAccountRights, type ServiceAccount, type ServiceAccountCreated } from '@partner-portal/contracts';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
-import { actingAs, hashSecret, newSecret, type Actor } from '../../http/session.js';
+import { actingAs, hashSecret, newSecret, personOf, type Actor } from '../../http/session.js';
 import { audit, RefusedChange, withRefusalAudit, type AuditChange } from '../audit/service.js';
 import { organizationForActor } from '../scope/service.js';
 import * as q from './queries.js';
@@ -23,11 +23,6 @@ import * as q from './queries.js';
  * The secret (256 random bits) is answered once, at creation, and kept only as its SHA-256; the
  * provider compares it (oidc/service-account-clients.ts). Every change is audited, refusals too.
  */
-
-/** A person, never a service account: 403 service_account_not_allowed. */
-function requirePerson(actor: Actor): void {
-  if (actor.user === null) throw new AppError('service_account_not_allowed');
-}
 
 function toServiceAccount(row: q.ServiceAccountRow): ServiceAccount {
   return {
@@ -57,7 +52,7 @@ export class ServiceAccounts {
     organizationId: string,
     input: { name: string; user_manager: boolean; organization_manager: boolean },
   ): Promise<ServiceAccountCreated> {
-    requirePerson(actor);
+    personOf(actor);
     const { db } = this.deps;
     return withRefusalAudit(db, actor, () =>
       db.transaction(async (tx) => {
@@ -99,7 +94,7 @@ export class ServiceAccounts {
 
   /** The organization's own service accounts (no secrets). */
   async list(actor: Actor, organizationId: string): Promise<ServiceAccount[]> {
-    requirePerson(actor);
+    personOf(actor);
     const { db } = this.deps;
     const { org } = await organizationForActor(db, actor, organizationId, { role: 'any' });
     return (await q.listServiceAccounts(db, org.id)).map(toServiceAccount);
@@ -107,7 +102,7 @@ export class ServiceAccounts {
 
   /** Delete a service account of the organization: its tokens stop at once (http/bearer.ts looks the account up at every request). */
   async delete(actor: Actor, organizationId: string, serviceAccountId: string): Promise<void> {
-    requirePerson(actor);
+    personOf(actor);
     const { db } = this.deps;
     await withRefusalAudit(db, actor, () =>
       db.transaction(async (tx) => {

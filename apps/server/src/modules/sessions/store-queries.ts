@@ -28,6 +28,7 @@ interface SessionRow {
 }
 
 // One round trip: find the live session, slide its expiry (at most once a minute), load the user.
+// A deactivated user (members/activation.ts) has no live session.
 // Sliding never takes a session past the "remember me" lifetime from its start (absolute limit).
 const SESSION_USER_SQL = preparedStatement(
   'session-user',
@@ -47,7 +48,7 @@ WITH s AS (
 SELECT u.id AS user_id, extract(epoch FROM live.expires_at)::float8 * 1000 AS expires_at_ms, u.email, u.first_name, u.last_name, u.language_code, u.external_idp, u.is_developer, u.must_change_password,
        m.id AS membership_id, o.id AS organization_id, o.name AS organization_name, o.path AS organization_path,
        o.depth AS organization_depth, m.rights
-FROM live JOIN users u ON u.id = live.user_id
+FROM live JOIN users u ON u.id = live.user_id AND u.deactivated_at IS NULL
 LEFT JOIN memberships m ON m.user_id = u.id
 LEFT JOIN organizations o ON o.id = m.organization_id`,
 );

@@ -1,4 +1,4 @@
-import { isErrorKey, type ErrorKey } from '@partner-portal/contracts';
+import { isErrorKey, type ErrorKey, type ErrorMessage } from '@partner-portal/contracts';
 
 /**
  * The translation key the login page shows for a login error: the portal's own message, chosen by
@@ -7,4 +7,22 @@ import { isErrorKey, type ErrorKey } from '@partner-portal/contracts';
  */
 export function loginErrorMessageKey(error: string | null | undefined): ErrorKey {
   return error && isErrorKey(error) ? error : 'external_login_failed';
+}
+
+/**
+ * The login error's message as the login page shows it: the key (loginErrorMessageKey) and the
+ * values its translation names, e.g. {connection}, the single sign-on connection's name (the
+ * server keeps it with the error: GET /api/identity/login-error answers `params`). Only string
+ * values pass.
+ */
+export function loginErrorMessage(message: Pick<ErrorMessage, 'error' | 'params'>): { key: ErrorKey; params: Record<string, string> } {
+  const params = Object.fromEntries(Object.entries(message.params ?? {}).filter(([, value]) => typeof value === 'string'));
+  return { key: loginErrorMessageKey(message.error), params };
+}
+
+/** The step the login page opens at: the second step a sign-in at an identity provider continues with (?next_step=), else the e-mail step. */
+export function firstLoginStep(nextStep: string | null): 'email' | 'second_factor' | 'enrol' {
+  if (nextStep === 'second_factor') return 'second_factor';
+  if (nextStep === 'enrol_second_factor') return 'enrol';
+  return 'email';
 }

@@ -18,7 +18,7 @@ import type { LoginStepProps } from '../components/login-step';
 import { PasswordStep } from '../components/password-step';
 import type { SignInPause } from '../components/sign-in-paused';
 import { usePasskeyAutofill } from '../hooks/use-passkey-autofill';
-import { loginErrorMessageKey } from '../lib/login-error';
+import { firstLoginStep, loginErrorMessage } from '../lib/login-error';
 
 // the steps after the password load when needed: the e-mail field comes first
 // (docs/decisions/007-login-on-a-slow-connection.md)
@@ -45,7 +45,9 @@ export function LoginPage() {
   const loginError = useQuery(loginErrorQuery(loginErrorId));
   const { data: config = DEFAULT_CONFIGURATION } = useQuery(configurationQuery);
 
-  const [step, setStep] = useState<'email' | 'password' | 'second_factor' | 'enrol'>('email');
+  // a sign-in at an identity provider (a single sign-on connection) may continue here with the
+  // portal's second step (?next_step=, its pending sign-in in a cookie)
+  const [step, setStep] = useState<'email' | 'password' | 'second_factor' | 'enrol'>(() => firstLoginStep(params.get('next_step')));
   // after registering, the invitation page sends the new account's address along (navigation state)
   const registeredEmail = (useLocation().state as { registeredEmail?: unknown } | null)?.registeredEmail;
   const registered = typeof registeredEmail === 'string' ? registeredEmail : null;
@@ -90,6 +92,7 @@ export function LoginPage() {
   if ((returnUrl && context.isPending) || leaving) return <PageLoader minHeight={320} />;
 
   const clientName = returnUrl ? context.data?.client?.client_name || context.data?.client?.client_id : null;
+  const loginErrorText = loginError.data ? loginErrorMessage(loginError.data) : null;
   const title = clientName ?? t('product_name');
 
   /** Sign in elsewhere: an external identity provider. */
@@ -140,9 +143,9 @@ export function LoginPage() {
           {t('account_ready_text')}
         </Alert>
       )}
-      {loginError.data && (
+      {loginErrorText && (
         <Alert color="red" variant="light" icon={<IconAlertCircle aria-hidden />} title={t('login_failed')} role="alert">
-          {t(loginErrorMessageKey(loginError.data.error))}
+          {t(loginErrorText.key, loginErrorText.params)}
         </Alert>
       )}
       {/* while it applies: the address it was for is still the one given */}

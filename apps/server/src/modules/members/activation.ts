@@ -1,0 +1,48 @@
+import { isUserManager, toRights } from '@partner-portal/contracts';
+import type { Queryable } from '../../db/client.js';
+import type { AccountAccess, BackchannelNotice } from '../sessions/service.js';
+import * as q from './queries.js';
+
+/**
+ * Deactivating and reactivating a member (a directory's `active`: modules/scim). The account and
+ * its membership stay; a deactivated account cannot sign in (password, external login, passkey,
+ * refresh token: the session and account lookups skip it, http/session.ts and oidc/account.ts), and
+ * deactivating it ends every access it has at once, as AccountAccess ends it. Both run in the
+ * caller's transaction, which checks who may do it and audits it; the caller sends the back-channel
+ * logouts once it has committed (AccountAccess.notify). What other systems hear of a deactivation
+ * or reactivation (webhook events) belongs here, beside the change.
+ */
+
+/** A member as these functions change it. */
+export interface ActivationTarget {
+  membershipId: string;
+  userId: string;
+}
+
+/**
+ * Deactivate a member and end their access: the back-channel logouts to send after commit, or null
+ * when the member was deactivated already (nothing changes).
+ */
+export async function deactivateMember(
+  tx: Queryable,
+  access: AccountAccess,
+  member: ActivationTarget,
+): Promise<BackchannelNotice[] | null> {
+  if (!(await q.setDeactivated(tx, member.userId, true))) return null;
+  return (await access.revokeAll(tx, member.userId)).notices;
+}
+
+/** Reactivate a member: they may sign in again (sessions and tokens ended by the deactivation stay ended). False when they were active. */
+export async function reactivateMember(tx: Queryable, member: ActivationTarget): Promise<boolean> {
+  return q.setDeactivated(tx, member.userId, false);
+}
+
+/**
+ * Whether the provider's root organization keeps an active member who manages users when this
+ * member stops being one (deactivated, removed, moved). Read after lockIfRootMember (service.ts).
+ */
+export async function rootKeepsActiveUserManager(tx: Queryable, row: q.MembershipRow): Promise<boolean> {
+  if (row.organization_depth !== 0 || !isUserManager(toRights(row.rights))) return true;
+  const others = await q.listOtherActiveMemberRights(tx, row.organization_id, row.id);
+  return others.some((rights) => isUserManager(toRights(rights)));
+}

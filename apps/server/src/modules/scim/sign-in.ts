@@ -1,0 +1,87 @@
+import { emailDomain, emailSchema, isDomainAllowed, toAsciiDomain } from '@partner-portal/contracts';
+import type { Config } from '../../config.js';
+import type { Queryable } from '../../db/client.js';
+import { EXTERNAL_IDP_ID } from '../../oidc/upstream.js';
+import type { AuditActor } from '../audit/service.js';
+import * as invitationQueries from '../invitations/queries.js';
+import type { Invitations } from '../invitations/service.js';
+import { isPathInSubtree } from '../scope/access.js';
+import { listEmailDomains } from '../organizations/queries.js';
+import * as q from './queries.js';
+import type { ScimUserInput } from './representation.js';
+import { scimError } from './scimmy.js';
+
+/**
+ * A provisioned member's address and how they sign in (docs/integrations.md, "SCIM 2.0"): the
+ * address is unique in the portal and allowed by the organization; an address a single sign-on
+ * connection serves signs in there; any other gets an invitation to choose a password.
+ */
+
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/**
+ * The member's address from a directory's userName and primary e-mail address, which are the same
+ * address: a new member's must agree; for a member, the one that changed wins (a directory may
+ * send an address change in two requests), both changed to different addresses is refused.
+ */
+export function addressOf(input: ScimUserInput, current: string | null): string {
+  const { userName, email } = input;
+  let address: string;
+  if (current === null) {
+    if (email !== null && !same(email, userName)) throw differentAddresses();
+    address = userName;
+  } else {
+    const userNameChanged = !same(userName, current);
+    const emailChanged = email !== null && !same(email, current);
+    if (userNameChanged && emailChanged && !same(userName, email)) throw differentAddresses();
+    address = userNameChanged ? userName : emailChanged ? email : current;
+  }
+  const parsed = emailSchema.safeParse(address);
+  if (!parsed.success) throw scimError(400, 'invalidValue', 'userName must be an e-mail address');
+  return parsed.data;
+}
+
+const differentAddresses = () =>
+  scimError(400, 'invalidValue', 'userName and the primary e-mail address are the member’s one address: send the same address in both');
+
+/**
+ * How an account of this address in this organization signs in: the id of the nearest single
+ * sign-on connection whose domains hold the address's (migration 0060), 'external' for a domain of
+ * EXTERNAL_IDP_EMAIL_DOMAINS (the connection of the provider's root organization), else null (a
+ * password, chosen through an invitation).
+ */
+export async function signInRoute(tx: Queryable, config: Config, email: string, organizationPath: string): Promise<string | null> {
+  const domain = emailDomain(email);
+  const connection = await q.connectionForDomain(tx, toAsciiDomain(domain) ?? domain, organizationPath);
+  if (connection) return connection;
+  return config.externalIdp?.emailDomains.includes(domain) ? EXTERNAL_IDP_ID : null;
+}
+
+/** 400 invalidValue unless the organization's allowed e-mail domains (none: any) admit the address, as for an invitation. */
+export async function assertAddressAllowed(tx: Queryable, organization: { id: string; name: string }, email: string): Promise<void> {
+  const allowed = await listEmailDomains(tx, organization.id);
+  if (!isDomainAllowed(email, allowed))
+    throw scimError(400, 'invalidValue', `${organization.name} allows addresses of ${allowed.map((d) => `@${d}`).join(', ')} only`);
+}
+
+/**
+ * Make an address the member's in an organization: allowed by the organization (400), no other
+ * account's (409 uniqueness), and held by no pending invitation: one of the token's subtree is
+ * superseded (revoked, audited), one elsewhere refuses it (409 uniqueness).
+ */
+export async function claimAddress(
+  tx: Queryable,
+  invitations: Invitations,
+  who: { actor: AuditActor; subtreePath: string },
+  organization: { id: string; name: string },
+  email: string,
+): Promise<void> {
+  await assertAddressAllowed(tx, organization, email);
+  if (await invitationQueries.userExists(tx, email)) throw scimError(409, 'uniqueness', 'Another account has this userName');
+  await invitationQueries.sweepExpired(tx, email);
+  for (const invitation of await invitationQueries.pendingInvitationsOf(tx, email)) {
+    if (!isPathInSubtree(who.subtreePath, invitation.organization_path))
+      throw scimError(409, 'uniqueness', 'A pending invitation of another organization holds this userName');
+    await invitations.revokeIn(tx, who.actor, invitation);
+  }
+}

@@ -1,0 +1,134 @@
+import {
+  MAX_SCIM_TOKENS_PER_ORGANIZATION,
+  toRights,
+  type Delegator,
+  type ScimToken,
+  type ScimTokenCreated,
+} from '@partner-portal/contracts';
+import type { Database } from '../../db/client.js';
+import { AppError } from '../../http/problem.js';
+import { hashSecret, newSecret, personOf, type Actor } from '../../http/session.js';
+import { audit, type AuditActor } from '../audit/service.js';
+import { delegatorOf } from '../members/rights-context.js';
+import { organizationForActor } from '../scope/service.js';
+import * as q from './queries.js';
+
+/**
+ * Directories' SCIM tokens (docs/integrations.md, "SCIM 2.0"): a userManager of an organization
+ * makes one for its directory; it acts on the organization's subtree with the rights its maker held
+ * then (it changes no member who holds more: contracts delegation.ts), and stops at once when
+ * deleted. The token is shown once and kept as a SHA-256 hash, like a session's.
+ */
+
+/** Tokens carry this prefix, so that secret scanners and people recognise one. */
+const TOKEN_PREFIX = 'ppscim_';
+
+/** A directory as it acts through its token: the actor of every SCIM request. */
+export interface ScimActor {
+  tokenId: string;
+  tokenName: string;
+  organizationId: string;
+  organizationPath: string;
+  organizationName: string;
+  /** the rights it acts with (its maker's when it was made) */
+  delegator: Delegator;
+  requestId: string;
+}
+
+/** The actor an audit entry names for a directory's change: "SCIM: <token name>", no user. */
+export function auditActorOf(actor: ScimActor): AuditActor {
+  const name = `SCIM: ${actor.tokenName}`;
+  return { userId: null, email: name, name, requestId: actor.requestId };
+}
+
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+
+function toScimToken(row: q.TokenRow): ScimToken {
+  return {
+    id: row.id,
+    name: row.name,
+    organization_id: row.organization_id,
+    created_at: iso(row.created_at)!,
+    last_used_at: iso(row.last_used_at),
+    created_by_email: row.created_by_email,
+  };
+}
+
+export class ScimTokens {
+  constructor(private readonly deps: { db: Database }) {}
+
+  /** Make a token for the organization (a userManager of it): shown once in the answer. */
+  async create(actor: Actor, organizationId: string, input: { name: string }): Promise<ScimTokenCreated> {
+    const { db } = this.deps;
+    const token = `${TOKEN_PREFIX}${newSecret()}`;
+    const person = personOf(actor);
+    const delegator = delegatorOf(actor);
+    const id = await db.transaction(async (tx) => {
+      const { org } = await organizationForActor(tx, actor, organizationId, { role: 'user', forUpdate: true });
+      if ((await q.countTokens(tx, org.id)) >= MAX_SCIM_TOKENS_PER_ORGANIZATION)
+        throw new AppError('too_many_scim_tokens', { params: { max: MAX_SCIM_TOKENS_PER_ORGANIZATION } });
+      const tokenId = await q.insertToken(tx, {
+        organizationId: org.id,
+        name: input.name,
+        tokenHash: hashSecret(token),
+        rights: delegator.rights,
+        isDeveloper: delegator.isDeveloper,
+        createdBy: person.id,
+      });
+      await audit(tx, actor, {
+        organizationId: org.id,
+        organizationPath: org.path,
+        action: 'scim_token.create',
+        targetType: 'scim_token',
+        targetId: tokenId,
+        after: { name: input.name },
+      });
+      return tokenId;
+    });
+    return { id, token };
+  }
+
+  /** The organization's tokens (its userManagers and those above), never their secrets. */
+  async list(actor: Actor, organizationId: string): Promise<ScimToken[]> {
+    const { db } = this.deps;
+    personOf(actor);
+    const { org } = await organizationForActor(db, actor, organizationId, { role: 'user' });
+    return (await q.listTokens(db, org.id)).map(toScimToken);
+  }
+
+  /** Delete a token of the organization: the next request with it is refused (401). */
+  async remove(actor: Actor, organizationId: string, tokenId: string): Promise<void> {
+    const { db } = this.deps;
+    personOf(actor);
+    await db.transaction(async (tx) => {
+      const { org } = await organizationForActor(tx, actor, organizationId, { role: 'user' });
+      const token = await q.findToken(tx, org.id, tokenId);
+      if (!token) throw new AppError('unknown_scim_token');
+      await q.deleteToken(tx, token.id);
+      await audit(tx, actor, {
+        organizationId: org.id,
+        organizationPath: org.path,
+        action: 'scim_token.delete',
+        targetType: 'scim_token',
+        targetId: token.id,
+        before: { name: token.name },
+      });
+    });
+  }
+
+  /** The directory behind a request's bearer token, or null for no such token. */
+  async authenticate(bearer: string, requestId: string): Promise<ScimActor | null> {
+    if (!bearer.startsWith(TOKEN_PREFIX) || bearer.length > 200) return null;
+    const row = await q.findTokenByHash(this.deps.db, hashSecret(bearer));
+    if (!row) return null;
+    return {
+      tokenId: row.id,
+      tokenName: row.name,
+      organizationId: row.organization_id,
+      organizationPath: row.organization_path,
+      organizationName: row.organization_name,
+      delegator: { rights: toRights(row.rights), isDeveloper: row.is_developer },
+      requestId,
+    };
+  }
+}

@@ -1,0 +1,288 @@
+import { displayName, isOrganizationManager, toRights, type SsoConnection } from '@partner-portal/contracts';
+import type { Logger } from 'pino';
+import type { Config } from '../../config.js';
+import type { Database, Queryable } from '../../db/client.js';
+import { AppError } from '../../http/problem.js';
+import type { Actor } from '../../http/session.js';
+import { EXTERNAL_IDP_ID, type UpstreamSettings } from '../../oidc/upstream.js';
+import { seal } from '../../sealed.js';
+import { audit, type AuditChange } from '../audit/service.js';
+import { verifiedDomainsAtOrAbove } from '../domains/queries.js';
+import type { Mailer } from '../mail/mailer.js';
+import { ssoConnectionAddedEmail } from '../mail/messages.js';
+import { isPathInSubtree } from '../scope/access.js';
+import type { OrganizationRow } from '../scope/queries.js';
+import { organizationForActor } from '../scope/service.js';
+import { CLIENT_SECRET_PURPOSE, type SsoProviders } from './providers.js';
+import * as q from './queries.js';
+import type { SsoRouting } from './routing.js';
+
+/**
+ * Single sign-on connections (the operating contract, "Single sign-on per organization";
+ * docs/dealer-identity.md): managers of an organization connect its OpenID Connect provider for
+ * its whole subtree. The rules, checked in this order after the actor's right over the
+ * organization: every domain verified at or above the organization (409 domain_not_verified),
+ * no domain served by another connection or by EXTERNAL_IDP_EMAIL_DOMAINS (409 sso_domain_in_use),
+ * the issuer discovered (409 sso_discovery_failed). The client secret is sealed at rest and never
+ * answered. Deleting a connection unlinks its accounts (modules/sso/queries.ts unlinkAccounts).
+ */
+
+export interface ConnectionInput {
+  name: string;
+  issuer: string;
+  client_id: string;
+  client_secret?: string | null | undefined;
+  domains: string[];
+  just_in_time: boolean;
+}
+
+export type ConnectionPatch = Partial<ConnectionInput>;
+
+/** What the audit log keeps of a connection (never its secret). */
+function described(
+  c: { name: string; issuer: string; client_id: string; domains: readonly string[]; just_in_time: boolean },
+  hasSecret: boolean,
+) {
+  return {
+    name: c.name,
+    issuer: c.issuer,
+    client_id: c.client_id,
+    domains: [...c.domains],
+    just_in_time: c.just_in_time,
+    has_client_secret: hasSecret,
+  };
+}
+
+function change(org: OrganizationRow, action: string, targetId: string, before?: unknown, after?: unknown): AuditChange {
+  return { organizationId: org.id, organizationPath: org.path, action, targetType: 'sso_connection', targetId, before, after };
+}
+
+function toWire(row: q.ConnectionRow): SsoConnection {
+  return {
+    id: row.id,
+    name: row.name,
+    issuer: row.issuer,
+    client_id: row.client_id,
+    domains: row.domains,
+    just_in_time: row.just_in_time,
+    organization_id: row.organization_id,
+    has_client_secret: row.client_secret_sealed !== null,
+    configured: false,
+  };
+}
+
+export class SsoConnections {
+  constructor(
+    private readonly deps: {
+      db: Database;
+      config: Config;
+      log: Logger;
+      mailer: Mailer;
+      secrets: { keyEncryption: string };
+      providers: SsoProviders;
+      routing: SsoRouting;
+    },
+  ) {}
+
+  /** GET: the connections that apply to an organization (its own and its ancestors', the EXTERNAL_IDP_* one as the root's); any manager of it. */
+  async list(actor: Actor, organizationId: string): Promise<SsoConnection[]> {
+    const { db, config } = this.deps;
+    const { org } = await organizationForActor(db, actor, organizationId, { role: 'any' });
+    const rows = (await q.connectionsAtOrAbove(db, org.path)).map(toWire);
+    if (!config.externalIdp) return rows;
+    const root = await q.rootOrganization(db);
+    const external: SsoConnection = {
+      id: EXTERNAL_IDP_ID,
+      name: config.externalIdp.name,
+      issuer: config.externalIdp.issuer,
+      client_id: config.externalIdp.clientId,
+      domains: config.externalIdp.emailDomains,
+      just_in_time: false,
+      organization_id: root.id,
+      has_client_secret: Boolean(config.externalIdp.clientSecret),
+      configured: true,
+    };
+    return [external, ...rows];
+  }
+
+  /** POST: connect a provider to an organization; its managers hear of it by e-mail. */
+  async create(actor: Actor, organizationId: string, input: ConnectionInput): Promise<{ id: string }> {
+    const { db, secrets } = this.deps;
+    const { org } = await organizationForActor(db, actor, organizationId, { role: 'organization' });
+    const domains = [...new Set(input.domains)];
+    await this.assertDomains(db, org, domains, null);
+    const clientSecret = input.client_secret || null;
+    await this.discover({ id: 'new', name: input.name, issuer: input.issuer, clientId: input.client_id, clientSecret });
+    const sealed = clientSecret ? await seal(secrets.keyEncryption, CLIENT_SECRET_PURPOSE, clientSecret) : null;
+    const id = await db.transaction(async (tx) => {
+      await q.lockConnections(tx);
+      await this.assertDomainsFree(tx, domains, null);
+      const connection = { ...input, domains };
+      const created = await q.insertConnection(tx, {
+        organizationId: org.id,
+        name: input.name,
+        issuer: input.issuer,
+        clientId: input.client_id,
+        clientSecretSealed: sealed,
+        domains,
+        justInTime: input.just_in_time,
+      });
+      await audit(tx, actor, change(org, 'sso_connection.create', created, undefined, described(connection, sealed !== null)));
+      return created;
+    });
+    this.deps.routing.connectionsChanged();
+    await this.tellManagers(actor, org, { name: input.name, issuer: input.issuer, domains });
+    return { id };
+  }
+
+  /** PATCH: any field, with the checks of a new connection for what changes; discovered again when the issuer or the client changes. */
+  async update(actor: Actor, organizationId: string, connectionId: string, patch: ConnectionPatch): Promise<void> {
+    const { db, secrets } = this.deps;
+    const { org, row } = await this.ownConnection(db, actor, organizationId, connectionId);
+    const domains = patch.domains ? [...new Set(patch.domains)] : row.domains;
+    if (patch.domains) await this.assertDomains(db, org, domains, row.id);
+    const next = {
+      name: patch.name ?? row.name,
+      issuer: patch.issuer ?? row.issuer,
+      client_id: patch.client_id ?? row.client_id,
+      domains,
+      just_in_time: patch.just_in_time ?? row.just_in_time,
+    };
+    // a client_secret of null or '' makes the portal a public client; absent keeps the secret
+    const secretChanged = patch.client_secret !== undefined;
+    const clientSecret = secretChanged ? patch.client_secret || null : undefined;
+    let sealed = row.client_secret_sealed;
+    if (secretChanged) sealed = clientSecret ? await seal(secrets.keyEncryption, CLIENT_SECRET_PURPOSE, clientSecret) : null;
+    if (secretChanged || next.issuer !== row.issuer || next.client_id !== row.client_id) {
+      await this.discover({
+        id: row.id,
+        name: next.name,
+        issuer: next.issuer,
+        clientId: next.client_id,
+        clientSecret: clientSecret ?? null,
+      });
+    }
+    await db.transaction(async (tx) => {
+      await q.lockConnections(tx);
+      const current = await q.findConnection(tx, row.id);
+      if (!current) throw new AppError('not_found');
+      if (patch.domains) await this.assertDomainsFree(tx, domains, row.id);
+      await q.updateConnection(tx, row.id, {
+        name: next.name,
+        issuer: next.issuer,
+        clientId: next.client_id,
+        clientSecretSealed: sealed,
+        domains,
+        justInTime: next.just_in_time,
+      });
+      await audit(
+        tx,
+        actor,
+        change(org, 'sso_connection.update', row.id, described(current, current.client_secret_sealed !== null), {
+          ...described(next, sealed !== null),
+          ...(secretChanged ? { client_secret_changed: true } : {}),
+        }),
+      );
+    });
+    this.deps.routing.connectionsChanged();
+  }
+
+  /** DELETE: the connection goes; its accounts are unlinked and signed out (their password comes through "forgot password"). */
+  async remove(actor: Actor, organizationId: string, connectionId: string): Promise<void> {
+    const { db } = this.deps;
+    const { org, row } = await this.ownConnection(db, actor, organizationId, connectionId);
+    await db.transaction(async (tx) => {
+      await q.lockConnections(tx);
+      const current = await q.findConnection(tx, row.id);
+      if (!current) throw new AppError('not_found');
+      const unlinked = await q.unlinkAccounts(tx, row.id);
+      await q.deleteConnection(tx, row.id);
+      await audit(
+        tx,
+        actor,
+        change(org, 'sso_connection.delete', row.id, described(current, current.client_secret_sealed !== null), {
+          unlinked_accounts: unlinked.length,
+        }),
+      );
+    });
+    this.deps.routing.connectionsChanged();
+  }
+
+  /**
+   * The connection a change addresses through an organization: the organization's own. An
+   * ancestor's is 409 sso_connection_inherited, the EXTERNAL_IDP_* one 409
+   * sso_connection_configured, any other (unknown, or of another part of the tree) 404.
+   */
+  private async ownConnection(
+    db: Queryable,
+    actor: Actor,
+    organizationId: string,
+    connectionId: string,
+  ): Promise<{ org: OrganizationRow; row: q.ConnectionRow }> {
+    const { org } = await organizationForActor(db, actor, organizationId, { role: 'organization' });
+    if (connectionId === EXTERNAL_IDP_ID && this.deps.config.externalIdp) throw new AppError('sso_connection_configured');
+    const row = await q.findConnection(db, connectionId);
+    if (!row) throw new AppError('not_found');
+    if (row.organization_id !== org.id) {
+      if (isPathInSubtree(row.organization_path, org.path)) throw new AppError('sso_connection_inherited');
+      throw new AppError('not_found');
+    }
+    return { org, row };
+  }
+
+  /** Every domain verified at or above the organization (domain_not_verified), and none in use elsewhere (sso_domain_in_use). */
+  private async assertDomains(db: Queryable, org: OrganizationRow, domains: string[], exceptId: string | null): Promise<void> {
+    const verified = new Set((await verifiedDomainsAtOrAbove(db, org.path)).map((d) => d.domain));
+    const unverified = domains.find((d) => !verified.has(d));
+    if (unverified) throw new AppError('domain_not_verified', { params: { domain: unverified } });
+    await this.assertDomainsFree(db, domains, exceptId);
+  }
+
+  /** One domain, one connection: none served by another connection or by EXTERNAL_IDP_EMAIL_DOMAINS. */
+  private async assertDomainsFree(db: Queryable, domains: string[], exceptId: string | null): Promise<void> {
+    const configured = this.deps.config.externalIdp?.emailDomains ?? [];
+    const taken = domains.find((d) => configured.includes(d)) ?? (await q.domainsInUse(db, domains, exceptId))[0];
+    if (taken) throw new AppError('sso_domain_in_use', { params: { domain: taken } });
+  }
+
+  /**
+   * The issuer answers as an OpenID provider (discovery through the outbound guard, within
+   * UPSTREAM_TIMEOUT_SECONDS), else 409 sso_discovery_failed. In production the issuer is https,
+   * unless private networks are allowed (OUTBOUND_ALLOW_PRIVATE_NETWORKS, for a provider inside them).
+   */
+  private async discover(settings: UpstreamSettings): Promise<void> {
+    const { config, log, providers } = this.deps;
+    if (config.isProduction && !config.OUTBOUND_ALLOW_PRIVATE_NETWORKS && new URL(settings.issuer).protocol !== 'https:') {
+      throw AppError.validation({ issuer: 'invalid_issuer' });
+    }
+    try {
+      await providers.forSettings(settings).discover();
+    } catch (err) {
+      log.info({ err, issuer: settings.issuer }, 'single sign-on: discovery failed');
+      throw new AppError('sso_discovery_failed', { params: { issuer: settings.issuer } });
+    }
+  }
+
+  /** E-mail the organization's organizationManagers, each in their language, that a connection was added. */
+  private async tellManagers(actor: Actor, org: OrganizationRow, connection: { name: string; issuer: string; domains: string[] }) {
+    const { db, config, mailer, log } = this.deps;
+    const managers = (await q.membersOf(db, org.id)).filter((m) => isOrganizationManager(toRights(m.rights)));
+    const actorName = actor.user ? displayName(actor.user.firstName, actor.user.lastName, actor.user.email) : actor.serviceAccount.name;
+    const link = `${config.publicUrl}/manage-organization/${encodeURIComponent(org.id)}`;
+    for (const manager of managers) {
+      const message = ssoConnectionAddedEmail({
+        language: manager.language_code,
+        link,
+        firstName: manager.first_name,
+        actorName,
+        organizationName: org.name,
+        connectionName: connection.name,
+        issuer: connection.issuer,
+        domains: connection.domains,
+      });
+      await mailer
+        .send({ to: manager.email, kind: 'sso-connection-added', ...message })
+        .catch((err: unknown) => log.error({ err }, 'single sign-on: the managers could not be told'));
+    }
+  }
+}
