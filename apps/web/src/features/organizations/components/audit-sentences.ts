@@ -226,6 +226,9 @@ function madeChange(entry: AuditEntry, action: string, t: TFunction, context: Au
       ].map((r): AuditChangeLine => ({ kind: action.endsWith('.create') ? 'added' : 'removed', text: rightLabel(r, t) }));
       return say(action.replace('.', '_'), granted, { name: firstText(entry, ['name']) ?? '—' });
     }
+    case 'scim_token.create':
+    case 'scim_token.delete':
+      return say(action.replace('.', '_'), [], { name: firstText(entry, ['name']) ?? '—' });
     case 'access_request.create':
     case 'access_request.approve':
     case 'access_request.decline':
