@@ -11,6 +11,7 @@ const FOLDERS = [
   'locales',
   ...readdirSync(`${WEB_SOURCE}features`).map((feature) => `features/${feature}/locales`),
   'features/organizations/locales/administration',
+  'features/organizations/locales/identity',
 ];
 
 function textsOf(folder: string, language: string): Record<string, unknown> {

@@ -30,6 +30,7 @@ const anonymousPages = () => [
   '/loggedIn',
   '/forgot-password',
   '/forgot-password-confirmation',
+  '/request-access?email=visitor%40example.com',
   `/reset-password?userId=${e2e.portal.adminUserId}&code=not-a-valid-code`,
   `/invitation/${invitation.id}?code=${invitation.code}`,
   `/invitation-external-identity/${invitation.id}?code=${invitation.code}`,

@@ -11,6 +11,7 @@ const TITLES: [RegExp, string][] = [
   [/^\/forgot-password$/, 'title_forgot_password'],
   [/^\/forgot-password-confirmation$/, 'title_forgot_password'],
   [/^\/reset-password$/, 'title_reset_password'],
+  [/^\/request-access$/, 'title_request_access'],
   [/^\/error$/, 'title_error'],
   [/^\/invitation(-external-identity)?\//, 'title_invitation'],
   [/^\/profile$/, 'title_profile'],

@@ -11,6 +11,7 @@ export const paths = {
   forgotPassword: '/forgot-password',
   forgotPasswordConfirmation: '/forgot-password-confirmation',
   resetPassword: '/reset-password',
+  requestAccess: '/request-access',
   error: '/error',
   forbidden: '/forbidden',
   manageOrganization: (organizationId: string) => `/manage-organization/${encodeURIComponent(organizationId)}`,

@@ -25,8 +25,11 @@ export function PasswordStep({
   onNextStep,
   onSignedIn,
   onPaused,
+  onInvalidLogin,
 }: LoginStepProps & {
   onBack: () => void;
+  /** the address and password did not match (the login page then offers to ask for access) */
+  onInvalidLogin?: (email: string) => void;
   onPaused: (pause: SignInPause | null) => void;
   onNextStep: (step: 'second_factor' | 'enrol') => void;
   onSignedIn: (result: LoginConsentResponse) => Promise<void>;
@@ -48,7 +51,10 @@ export function PasswordStep({
     setSubmitting(true);
     try {
       const result = await login({ email: email.trim(), password, remember, return_url: returnUrl, return_path: returnPath });
-      if (result.error) return onFormError(t('invalid_login'));
+      if (result.error) {
+        onInvalidLogin?.(email.trim());
+        return onFormError(t('invalid_login'));
+      }
       if (result.external_login) return onExternal(result.external_login);
       if (result.next_step) {
         setPassword('');
@@ -61,8 +67,10 @@ export function PasswordStep({
         return onPaused({ email: email.trim(), until: wait === null ? null : Date.now() + wait });
       }
       if (err instanceof ApiError && err.key === 'interaction_expired') onFormError(t('interaction_expired'));
-      else if (err instanceof ApiError && err.status >= 400 && err.status < 500) onFormError(t('invalid_login'));
-      else onFormError(t('error_try_again'));
+      else if (err instanceof ApiError && err.status >= 400 && err.status < 500) {
+        onInvalidLogin?.(email.trim());
+        onFormError(t('invalid_login'));
+      } else onFormError(t('error_try_again'));
       setPassword('');
       passwordRef.current?.focus();
     } finally {

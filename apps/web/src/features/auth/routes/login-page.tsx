@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { Alert, Anchor, Box, Divider, Stack, Text, Title } from '@mantine/core';
+import { Alert, Box, Divider, Stack, Text, Title } from '@mantine/core';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,7 @@ import { applyUserLanguage, reloadSessionUser, useSessionUser } from '@/lib/sess
 import { contextQuery } from '../api/get-context';
 import { loginErrorQuery } from '../api/get-login-error';
 import { EmailStep } from '../components/email-step';
+import { NoAccount } from '../components/no-account';
 import type { LoginStepProps } from '../components/login-step';
 import { PasswordStep } from '../components/password-step';
 import type { SignInPause } from '../components/sign-in-paused';
@@ -54,6 +55,8 @@ export function LoginPage() {
   const [formError, setFormError] = useState<string | null>(null);
   const [pause, setPause] = useState<SignInPause | null>(null);
   const endPause = useCallback(() => setPause(null), []);
+  // the address whose password was refused: "No account yet?" offers to ask for access for it
+  const [refusedEmail, setRefusedEmail] = useState<string | null>(null);
   const [leaving, setLeaving] = useState(false);
   const emailRef = useRef<HTMLInputElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -171,7 +174,14 @@ export function LoginPage() {
           />
         </Suspense>
       ) : (
-        <PasswordStep {...flow} onBack={backToEmail} onNextStep={setStep} onSignedIn={finishLogin} onPaused={setPause} />
+        <PasswordStep
+          {...flow}
+          onBack={backToEmail}
+          onNextStep={setStep}
+          onSignedIn={finishLogin}
+          onPaused={setPause}
+          onInvalidLogin={setRefusedEmail}
+        />
       )}
 
       {/* the way to a new password and to an account belong to the e-mail and password steps, not to the second factor's */}
@@ -179,17 +189,10 @@ export function LoginPage() {
         <>
           <TextLink to={paths.forgotPassword}>{t('forgot_your_password')}</TextLink>
           <Divider />
-          <Box>
-            <Text size="sm" fw={600}>
-              {t('no_account_title')}
-            </Text>
-            <Text size="sm" c="dimmed">
-              {t('no_account_help')}{' '}
-              <Anchor href={`mailto:${config.sales_contact_email}`} size="sm">
-                {config.sales_contact_email}
-              </Anchor>
-            </Text>
-          </Box>
+          <NoAccount
+            salesContact={config.sales_contact_email}
+            refusedEmail={refusedEmail && refusedEmail.toLowerCase() === email.trim().toLowerCase() ? refusedEmail : null}
+          />
         </>
       ) : null}
     </Stack>

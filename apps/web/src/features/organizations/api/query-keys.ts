@@ -18,6 +18,17 @@ export const memberKeys = {
   rights: (memberId: string) => [...memberKeys.all, 'rights', memberId] as const,
 };
 
+/** Dealers' own identity (components/identity): verified domains, SSO connections, access requests. */
+export const identityKeys = {
+  all: ['dealer-identity'] as const,
+  domainLists: () => [...identityKeys.all, 'domains'] as const,
+  domains: (organizationId: string) => [...identityKeys.domainLists(), organizationId] as const,
+  connectionLists: () => [...identityKeys.all, 'sso-connections'] as const,
+  connections: (organizationId: string) => [...identityKeys.connectionLists(), organizationId] as const,
+  accessRequestLists: () => [...identityKeys.all, 'access-requests'] as const,
+  accessRequests: (organizationId: string) => [...identityKeys.accessRequestLists(), organizationId] as const,
+};
+
 export const portalKeys = {
   features: () => ['portal', 'features'] as const,
 };

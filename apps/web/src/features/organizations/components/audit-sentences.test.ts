@@ -166,4 +166,95 @@ describe('auditWords', () => {
       { kind: 'removed', text: '2 Passkeys' },
     ]);
   });
+
+  it("reads the dealers' own identity: domains, sign-in connections and access requests", () => {
+    const claim = entry('domain.claim', null, { domain: 'dealer.example' });
+    expect(auditWords(claim, en, context)).toEqual({
+      sentence: 'Klaus Müller claimed the domain dealer.example for Farmtech Bayern',
+      changes: [],
+    });
+    const lost = entry(
+      'domain.unverified',
+      { domain: 'dealer.example', verified: true },
+      { domain: 'dealer.example', verified: false },
+      {
+        actor_user_id: null,
+        actor_email: null,
+        actor_name: null,
+      },
+    );
+    expect(auditWords(lost, de, context).sentence).toBe(
+      'Die Domain dealer.example von Farmtech Bayern ist nicht mehr verifiziert: Der TXT-Eintrag wurde nicht gefunden',
+    );
+    const changed = auditWords(
+      entry(
+        'sso_connection.update',
+        { name: 'Contoso Entra ID', domains: ['a.example'], just_in_time: false },
+        { name: 'Contoso Entra ID', domains: ['a.example', 'b.example'], just_in_time: true },
+      ),
+      en,
+      context,
+    );
+    expect(changed).toEqual({
+      sentence: 'Klaus Müller changed the sign-in connection Contoso Entra ID (Farmtech Bayern)',
+      changes: [
+        { kind: 'added', text: '@b.example' },
+        { kind: 'added', text: 'Accounts created at the first sign-in' },
+      ],
+    });
+    const removed = auditWords(
+      entry(
+        'sso_connection.delete',
+        { name: 'Contoso Entra ID', issuer: 'https://idp.example', domains: ['a.example'], just_in_time: false },
+        { unlinked_accounts: 3 },
+      ),
+      de,
+      context,
+    );
+    expect(removed.sentence).toBe('Klaus Müller hat die Anmeldeverbindung Contoso Entra ID gelöscht (Farmtech Bayern)');
+    expect(removed.changes).toEqual([
+      { kind: 'removed', text: '@a.example' },
+      { kind: 'note', text: '3 Konten getrennt: Sie melden sich nach „Passwort vergessen?“ wieder mit einem Passwort an' },
+    ]);
+    const secret = auditWords(
+      entry(
+        'sso_connection.update',
+        { name: 'C', issuer: 'https://old.example', domains: [], just_in_time: false },
+        { name: 'C', issuer: 'https://new.example', domains: [], just_in_time: false, client_secret_changed: true },
+      ),
+      en,
+      context,
+    );
+    expect(secret.changes).toEqual([
+      { kind: 'added', text: 'Issuer URL https://new.example' },
+      { kind: 'removed', text: 'Issuer URL https://old.example' },
+      { kind: 'note', text: 'New client secret' },
+    ]);
+    const joined = entry('sso_connection.member_joined', null, { connection_name: 'Contoso Entra ID' }, { subject_name: 'Ana Souza' });
+    expect(auditWords(joined, pt, context).sentence).toBe('Ana Souza entrou em Farmtech Bayern no primeiro login por Contoso Entra ID');
+    const asked = entry(
+      'access_request.create',
+      null,
+      { email_address: 'jan@dealer.example', first_name: 'Jan', last_name: 'Jansen' },
+      {
+        actor_user_id: null,
+        actor_email: null,
+        actor_name: null,
+      },
+    );
+    expect(auditWords(asked, en, context).sentence).toBe('Jan Jansen asked for access to Farmtech Bayern');
+    const machine = auditWords(
+      entry('service_account.create', null, { name: 'Herd sync', client_id: 'sa.1', user_manager: true, organization_manager: false }),
+      en,
+      context,
+    );
+    expect(machine).toEqual({
+      sentence: 'Klaus Müller created the service account Herd sync for Farmtech Bayern',
+      changes: [{ kind: 'added', text: 'Partner Portal: Manage users' }],
+    });
+    const declined = entry('access_request.decline', { email_address: 'jan@dealer.example' }, { state: 'DECLINED' });
+    expect(auditWords(declined, de, context).sentence).toBe(
+      'Klaus Müller hat die Zugangsanfrage von jan@dealer.example abgelehnt (Farmtech Bayern)',
+    );
+  });
 });

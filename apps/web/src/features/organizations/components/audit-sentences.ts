@@ -105,6 +105,45 @@ function factorChanges(before: unknown, t: TFunction): AuditChangeLine[] {
   return lines;
 }
 
+/**
+ * What changed in a sign-in connection: the e-mail domains given and taken away, its just-in-time
+ * switch, its issuer, a new client secret (never the secret itself), the accounts a deletion unlinked.
+ */
+function connectionChanges(before: unknown, after: unknown, t: TFunction): AuditChangeLine[] {
+  const was = strings(fields(before).domains);
+  const is = strings(fields(after).domains);
+  const lines: AuditChangeLine[] = [
+    ...is.filter((d) => !was.includes(d)).map((d): AuditChangeLine => ({ kind: 'added', text: `@${d}` })),
+    ...was.filter((d) => !is.includes(d)).map((d): AuditChangeLine => ({ kind: 'removed', text: `@${d}` })),
+  ];
+  const jit = fields(after).just_in_time;
+  if (typeof jit === 'boolean' && jit !== fields(before).just_in_time)
+    lines.push({ kind: jit ? 'added' : 'removed', text: t('auditWords.just_in_time') });
+  const [issuerWas, issuerIs] = [text(fields(before).issuer), text(fields(after).issuer)];
+  if (before && issuerWas && issuerIs && issuerWas !== issuerIs)
+    lines.push(
+      { kind: 'added', text: t('auditWords.issuer', { issuer: issuerIs }) },
+      { kind: 'removed', text: t('auditWords.issuer', { issuer: issuerWas }) },
+    );
+  if (fields(after).client_secret_changed === true) lines.push({ kind: 'note', text: t('auditWords.client_secret_changed') });
+  const unlinked = count(fields(after).unlinked_accounts);
+  if (unlinked > 0) lines.push({ kind: 'note', text: t('auditWords.unlinked_accounts', { count: unlinked }) });
+  return lines;
+}
+
+/** The first of the fields that holds a text, in `after` then in `before`. */
+function firstText(entry: AuditEntry, names: string[]): string | null {
+  for (const source of [fields(entry.after), fields(entry.before)])
+    for (const name of names) if (text(source[name])) return text(source[name]);
+  return null;
+}
+
+/** The one who asked for access: the names they gave, else the address. */
+function requesterOf(entry: AuditEntry): string {
+  const name = [firstText(entry, ['first_name']), firstText(entry, ['last_name'])].filter(Boolean).join(' ');
+  return name || subjectOf(entry);
+}
+
 /** Who the entry is about: the member's or invitee's name, else their address. */
 function subjectOf(entry: AuditEntry): string {
   const address = text(fields(entry.before).email_address) ?? text(fields(entry.after).email_address);
@@ -165,6 +204,35 @@ function madeChange(entry: AuditEntry, action: string, t: TFunction, context: Au
       return say('second_factor_required');
     case 'organization.second_factor_policy.lift':
       return say('second_factor_lifted');
+    case 'domain.claim':
+    case 'domain.verify':
+    case 'domain.delete':
+    case 'domain.unverified':
+      return say(action.replace('.', '_'), [], { domain: firstText(entry, ['domain']) ?? '—' });
+    case 'sso_connection.create':
+      return say('sso_connection_create', connectionChanges(null, after, t), { name: firstText(entry, ['name']) ?? '—' });
+    case 'sso_connection.update':
+      return say('sso_connection_update', connectionChanges(before, after, t), { name: firstText(entry, ['name']) ?? '—' });
+    case 'sso_connection.delete':
+      return say('sso_connection_delete', connectionChanges(before, after, t), { name: firstText(entry, ['name']) ?? '—' });
+    case 'sso_connection.member_joined':
+      return say('sso_connection_member_joined', [], { name: firstText(entry, ['connection_name', 'connection', 'name']) ?? '—' });
+    case 'service_account.create':
+    case 'service_account.delete': {
+      const held = action.endsWith('.create') ? after : before;
+      const granted = [
+        ...(held.user_manager === true ? ['partner_portal.user_user_manager'] : []),
+        ...(held.organization_manager === true ? ['partner_portal.user_sub_organization_manager'] : []),
+      ].map((r): AuditChangeLine => ({ kind: action.endsWith('.create') ? 'added' : 'removed', text: rightLabel(r, t) }));
+      return say(action.replace('.', '_'), granted, { name: firstText(entry, ['name']) ?? '—' });
+    }
+    case 'scim_token.create':
+    case 'scim_token.delete':
+      return say(action.replace('.', '_'), [], { name: firstText(entry, ['name']) ?? '—' });
+    case 'access_request.create':
+    case 'access_request.approve':
+    case 'access_request.decline':
+      return say(action.replace('.', '_'), [], { subject: requesterOf(entry) });
     default:
       return say('other', [], { action: context.actionLabel(action) });
   }

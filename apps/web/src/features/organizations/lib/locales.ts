@@ -10,3 +10,9 @@ export const organizationLocales = featureLocales(import.meta.glob('../locales/*
  * invitations, allowed e-mail domains, inactive members), loaded with them.
  */
 export const administrationLocales = featureLocales(import.meta.glob('../locales/administration/*.json'));
+
+/**
+ * The translations of the "Domains and sign-in" section (components/identity: verified domains,
+ * sign-in connections, access requests), loaded with it.
+ */
+export const identityLocales = featureLocales(import.meta.glob('../locales/identity/*.json'));

@@ -1,0 +1,42 @@
+import { Button, Code, Group, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { useClipboard } from '@mantine/hooks';
+import { IconCheck, IconCopy } from '@tabler/icons-react';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/**
+ * A value to copy somewhere else (a DNS record, the redirect URI to register at a provider): its
+ * label, the value whole (wrapped anywhere, never cut), and a Copy button named after the label.
+ */
+export function CopyField({ label, value, testId }: { label: string; value: string; testId?: string }) {
+  const { t } = useTranslation();
+  const clipboard = useClipboard({ timeout: 2000 });
+  const labelId = useId();
+  return (
+    <Stack gap={2}>
+      <Text size="xs" fw={600} c="gray.8" id={labelId}>
+        {label}
+      </Text>
+      <Group gap="xs" wrap="nowrap" align="flex-start">
+        <Code
+          aria-labelledby={labelId}
+          data-testid={testId}
+          style={{ flex: 1, minWidth: 0, overflowWrap: 'anywhere', whiteSpace: 'pre-wrap', fontSize: 'var(--mantine-font-size-sm)' }}
+          p={6}
+        >
+          {value}
+        </Code>
+        <Button
+          variant="default"
+          size="compact-sm"
+          flex="none"
+          leftSection={clipboard.copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
+          onClick={() => clipboard.copy(value)}
+        >
+          {clipboard.copied ? t('identity.copied') : t('identity.copy')}
+          <VisuallyHidden>{` ${label}`}</VisuallyHidden>
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

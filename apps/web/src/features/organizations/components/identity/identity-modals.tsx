@@ -1,0 +1,121 @@
+import { lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Organization, UserInfo } from '@partner-portal/contracts';
+import { notifySuccess } from '@/components/notify';
+import { useDeclineAccessRequest } from '../../api/access-requests';
+import { useDeleteDomain } from '../../api/domains';
+import { useDeleteSsoConnection } from '../../api/sso-connections';
+import { ConfirmModal } from '../confirm-modal';
+import { requesterName } from './access-requests-panel';
+import type { IdentityModal } from './shared';
+
+// the forms load when first opened (react-hook-form, zod and the rights editor)
+const AddDomainModal = lazy(() => import('./add-domain-modal').then((m) => ({ default: m.AddDomainModal })));
+const ConnectionModal = lazy(() => import('./connection-modal').then((m) => ({ default: m.ConnectionModal })));
+const ApproveRequestModal = lazy(() => import('./approve-request-modal').then((m) => ({ default: m.ApproveRequestModal })));
+
+interface Props {
+  modal: IdentityModal | null;
+  organization: Organization;
+  user: UserInfo;
+  close: () => void;
+}
+
+/** The modal open in the "Domains and sign-in" section: a form, or the confirmation of a deletion or a refusal. */
+export function IdentityModals(props: Props) {
+  return (
+    <>
+      <Suspense fallback={null}>
+        <FormModal {...props} />
+      </Suspense>
+      <Confirmation {...props} />
+    </>
+  );
+}
+
+function FormModal({ modal, organization, user, close }: Props) {
+  const { t } = useTranslation();
+  const done = (message: string) => {
+    notifySuccess(message);
+    close();
+  };
+  switch (modal?.type) {
+    case 'add-domain':
+      return (
+        <AddDomainModal
+          organizationId={organization.id}
+          onClose={close}
+          onAdded={(domain) => done(t('identity.domain_added', { domain }))}
+        />
+      );
+    case 'add-connection':
+      return (
+        <ConnectionModal organization={organization} onClose={close} onSaved={(name) => done(t('identity.connection_created', { name }))} />
+      );
+    case 'edit-connection':
+      return (
+        <ConnectionModal
+          organization={organization}
+          connection={modal.connection}
+          onClose={close}
+          onSaved={(name) => done(t('identity.connection_updated', { name }))}
+        />
+      );
+    case 'approve':
+      return (
+        <ApproveRequestModal
+          organization={organization}
+          user={user}
+          request={modal.request}
+          onClose={close}
+          onApproved={() => done(t('identity.approved', { email: modal.request.email_address }))}
+        />
+      );
+    default:
+      return null;
+  }
+}
+
+function Confirmation({ modal, organization, close }: Props) {
+  const { t } = useTranslation();
+  const deleteDomain = useDeleteDomain(organization.id);
+  const deleteConnection = useDeleteSsoConnection(organization.id);
+  const decline = useDeclineAccessRequest();
+  const done = (message: string) => {
+    notifySuccess(message);
+    close();
+  };
+  const confirmation =
+    modal?.type === 'delete-domain'
+      ? {
+          title: t('identity.domain_delete_title'),
+          message: t('identity.domain_delete_confirm', { domain: modal.domain }),
+          confirmLabel: t('identity.delete'),
+          onConfirm: async () => {
+            await deleteDomain.mutateAsync(modal.domain);
+            done(t('identity.domain_deleted', { domain: modal.domain }));
+          },
+        }
+      : modal?.type === 'delete-connection'
+        ? {
+            title: t('identity.connection_delete_title'),
+            message: t('identity.connection_delete_confirm', { name: modal.connection.name }),
+            confirmLabel: t('identity.delete'),
+            onConfirm: async () => {
+              await deleteConnection.mutateAsync(modal.connection.id);
+              done(t('identity.connection_deleted', { name: modal.connection.name }));
+            },
+          }
+        : modal?.type === 'decline'
+          ? {
+              title: t('identity.decline_title'),
+              message: t('identity.decline_confirm', { name: requesterName(modal.request), email: modal.request.email_address }),
+              confirmLabel: t('identity.decline'),
+              onConfirm: async () => {
+                await decline.mutateAsync(modal.request.id);
+                done(t('identity.declined', { email: modal.request.email_address }));
+              },
+            }
+          : null;
+  return confirmation ? <ConfirmModal {...confirmation} onClose={close} /> : null;
+}
