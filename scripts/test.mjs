@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// npm test: the build, then the typecheck and lint beside the test layers (unit, then integration
-// and end-to-end side by side; vitest.config.ts). The checks' output is held and printed when they
-// end, so it does not mix with the tests'. Ends with one line 'N passed, N failed' (and 'N skipped
+// npm test: the build, then the typecheck and lint side by side, then the test layers (unit, then
+// integration and end-to-end side by side; vitest.config.ts). The checks run before the tests, not
+// beside them: on two cores, lint beside the browser tests starved them until steps timed out. The
+// checks' output is held and printed when they end. Ends with one line 'N passed, N failed' (and 'N skipped
 // (why)' when tests were skipped) and the time each part took. Exits non-zero on any failure; a
 // test skipped without a reason (it.skip, .only, runIf…) is one: every test runs or says why not
 // (apps/server/test/support/needs.ts).
@@ -47,14 +48,14 @@ count(await run('build', 'npm', ['run', '--silent', 'build']));
 
 const summaryFile = join(tmpdir(), `vitest-summary-${process.pid}.json`);
 rmSync(summaryFile, { force: true });
-const checks = (async () => {
-  count(await run('typecheck', 'npm', ['run', '--silent', 'typecheck'], { hold: true }));
-  count(await run('lint', 'npm', ['run', '--silent', 'lint'], { hold: true }));
-})();
-const tests = run('tests', 'npx', ['vitest', 'run', ...projects.flatMap((p) => ['--project', p])], {
+for (const ok of await Promise.all([
+  run('typecheck', 'npm', ['run', '--silent', 'typecheck'], { hold: true }),
+  run('lint', 'npm', ['run', '--silent', 'lint'], { hold: true }),
+]))
+  count(ok);
+const testsOk = await run('tests', 'npx', ['vitest', 'run', ...projects.flatMap((p) => ['--project', p])], {
   env: { VITEST_SUMMARY_FILE: summaryFile },
 });
-const [testsOk] = await Promise.all([tests, checks]);
 
 let skipped = 0;
 let skipReasons = '';
@@ -72,7 +73,7 @@ if (existsSync(summaryFile)) {
 } else if (!testsOk) {
   failed++;
 }
-console.log(`\ntime per part (typecheck and lint run beside the tests):\n${timings.join('\n')}`);
+console.log(`\ntime per part (typecheck and lint side by side, before the tests):\n${timings.join('\n')}`);
 console.log(`${String(Math.round((Date.now() - started) / 1000)).padStart(5)}s  in all`);
 const why = skipReasons ? ` (${skipReasons})` : '';
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped${why}` : ''}`);
