@@ -90,8 +90,9 @@ export function tooManyRequests(resetAt: number): AppError {
  * Counts hits locally at once and adds them to the shared counter in batches (every 250 ms), so
  * a hot path costs no database round trip while instances still see each other's traffic.
  */
-class BatchedSharedStore {
-  private readonly entries = new Map<string, { pending: number; shared: number; resetAt: number }>();
+export class BatchedSharedStore {
+  /** per key: the shared total last seen, the hits on their way to it, and those not sent yet */
+  private readonly entries = new Map<string, { pending: number; inFlight: number; shared: number; resetAt: number }>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -105,12 +106,12 @@ class BatchedSharedStore {
     const now = Date.now();
     let entry = this.entries.get(key);
     if (!entry || entry.resetAt <= now) {
-      entry = { pending: 0, shared: 0, resetAt: now + this.windowMs };
+      entry = { pending: 0, inFlight: 0, shared: 0, resetAt: now + this.windowMs };
       this.entries.set(key, entry);
     }
     entry.pending += 1;
     this.schedule();
-    return { count: entry.shared + entry.pending, resetAt: entry.resetAt };
+    return { count: entry.shared + entry.inFlight + entry.pending, resetAt: entry.resetAt };
   }
 
   private schedule(): void {
@@ -132,11 +133,16 @@ class BatchedSharedStore {
       if (entry.pending === 0) continue;
       const n = entry.pending;
       entry.pending = 0;
+      // counted while on its way, so that no hit is missing from the count meanwhile
+      entry.inFlight += n;
       try {
         const { count, resetAt } = await this.counters.add(key, n, this.windowMs);
-        entry.shared = count - entry.pending;
+        // the shared total now holds this batch; the hits that arrived meanwhile stay pending
+        entry.inFlight -= n;
+        entry.shared = count;
         entry.resetAt = Math.min(entry.resetAt, resetAt);
       } catch (err) {
+        entry.inFlight -= n;
         entry.pending += n;
         this.onError(err);
       }
