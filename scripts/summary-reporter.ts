@@ -40,6 +40,7 @@ export default class SummaryReporter implements Reporter {
       if (tests === 0 && module.state() === 'failed') summary.failed++;
     }
     summary.failed += unhandledErrors.length;
+    printSlowestFiles(testModules);
     summary.skipReasons = [...reasons]
       .map(([reason, n]) => `${n} ${reason}`)
       .concat(summary.skippedWithoutReason.length ? [`${summary.skippedWithoutReason.length} without a reason`] : [])
@@ -51,4 +52,15 @@ export default class SummaryReporter implements Reporter {
       console.log(`${summary.passed} passed, ${summary.failed} failed${summary.skipped ? `, ${summary.skipped} skipped${why}` : ''}`);
     }
   }
+}
+
+/** The files that took longest (CI time is a budget: .ci/run), so that the next one to split is known. */
+function printSlowestFiles(testModules: ReadonlyArray<TestModule>): void {
+  const slowest = [...testModules]
+    .map((m) => ({ project: m.project.name, file: m.relativeModuleId, seconds: m.diagnostic().duration / 1000 }))
+    .sort((a, b) => b.seconds - a.seconds)
+    .slice(0, 15);
+  if (slowest.length < 2) return;
+  console.log('\nslowest test files:');
+  for (const m of slowest) console.log(`${m.seconds.toFixed(0).padStart(5)}s  ${m.project.padEnd(11)} ${m.file}`);
 }

@@ -8,7 +8,7 @@
 // (apps/server/test/support/needs.ts).
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const args = process.argv.slice(2);
@@ -39,6 +39,15 @@ function run(name, command, commandArgs, { env = {}, hold = false } = {}) {
   });
 }
 
+/** The machine's CPU time so far, busy and in all (jiffies, from /proc/stat; undefined off Linux). */
+function machineCpu() {
+  if (!existsSync('/proc/stat')) return undefined;
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+  const total = fields.reduce((a, b) => a + b, 0);
+  // idle and iowait are the 4th and 5th fields
+  return { busy: total - fields[3] - fields[4], total };
+}
+
 let passed = 0;
 let failed = 0;
 const count = (ok) => (ok ? passed++ : failed++);
@@ -53,9 +62,12 @@ for (const ok of await Promise.all([
   run('lint', 'npm', ['run', '--silent', 'lint'], { hold: true }),
 ]))
   count(ok);
+const cpuBefore = machineCpu();
 const testsOk = await run('tests', 'npx', ['vitest', 'run', ...projects.flatMap((p) => ['--project', p])], {
   env: { VITEST_SUMMARY_FILE: summaryFile },
 });
+
+const cpuAfter = machineCpu();
 
 let skipped = 0;
 let skipReasons = '';
@@ -75,6 +87,12 @@ if (existsSync(summaryFile)) {
 }
 console.log(`\ntime per part (typecheck and lint side by side, before the tests):\n${timings.join('\n')}`);
 console.log(`${String(Math.round((Date.now() - started) / 1000)).padStart(5)}s  in all`);
+if (cpuBefore && cpuAfter) {
+  // near 100%: the tests wait for the CPU, and only less work shortens them; well below: they wait
+  // on timers and the browser, and more workers (TEST_WORKERS) would
+  const busy = (cpuAfter.busy - cpuBefore.busy) / (cpuAfter.total - cpuBefore.total);
+  console.log(`the machine's CPU was ${Math.round(busy * 100)}% busy during the tests (${cpus().length} cores)`);
+}
 const why = skipReasons ? ` (${skipReasons})` : '';
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped${why}` : ''}`);
 process.exit(failed > 0 ? 1 : 0);
