@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { Button, Checkbox, Group, Stack, TextInput } from '@mantine/core';
+import { useId, useState } from 'react';
+import { Button, Checkbox, Group, Stack, Text, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -30,6 +30,7 @@ export function ServiceAccountModal({ organizationId, user, onClose }: { organiz
   const create = useCreateServiceAccount(organizationId);
   const [problems, setProblems] = useState<string[] | null>(null);
   const [created, setCreated] = useState<(ServiceAccountCreated & { name: string }) | null>(null);
+  const rightsId = useId();
   const {
     register,
     handleSubmit,
@@ -88,24 +89,30 @@ export function ServiceAccountModal({ organizationId, user, onClose }: { organiz
             {...register('name')}
             error={message ? t(message) : undefined}
           />
-          <Checkbox.Group label={t('integrations.rights')} description={t('integrations.account_rights_description')}>
-            <Stack gap="xs" mt={6}>
-              <Checkbox
-                label={t('integrations.right_user_manager')}
-                description={user.userManager ? t('integrations.right_user_manager_description') : t('integrations.right_not_held')}
-                disabled={!user.userManager}
-                {...register('user_manager')}
-              />
-              <Checkbox
-                label={t('integrations.right_organization_manager')}
-                description={
-                  user.organizationManager ? t('integrations.right_organization_manager_description') : t('integrations.right_not_held')
-                }
-                disabled={!user.organizationManager}
-                {...register('organization_manager')}
-              />
-            </Stack>
-          </Checkbox.Group>
+          <Stack gap={6} role="group" aria-labelledby={rightsId} aria-describedby={`${rightsId}-description`}>
+            <div>
+              <Text size="sm" fw={500} id={rightsId}>
+                {t('integrations.rights')}
+              </Text>
+              <Text size="xs" c="gray.7" id={`${rightsId}-description`}>
+                {t('integrations.account_rights_description')}
+              </Text>
+            </div>
+            <Checkbox
+              label={t('integrations.right_user_manager')}
+              description={user.userManager ? t('integrations.right_user_manager_description') : t('integrations.right_not_held')}
+              disabled={!user.userManager}
+              {...register('user_manager')}
+            />
+            <Checkbox
+              label={t('integrations.right_organization_manager')}
+              description={
+                user.organizationManager ? t('integrations.right_organization_manager_description') : t('integrations.right_not_held')
+              }
+              disabled={!user.organizationManager}
+              {...register('organization_manager')}
+            />
+          </Stack>
           <ProblemSummary lines={problems} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
