@@ -1,12 +1,13 @@
 import { useEffect } from 'react';
 import { Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { IconAddressBook, IconPlus, IconTrash } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import type { ScimToken } from '@partner-portal/contracts';
 import { notifyError } from '@/components/notify';
 import { useFormatDate } from '@/lib/dates';
 import { scimBaseUrl, useScimTokens } from '../../api/scim-tokens';
 import { CopyField } from '../copy-field';
+import { Address } from '../people-table';
 import type { PanelProps } from './shared';
 
 /**
@@ -62,9 +63,15 @@ function ScimTokenItem({ token, onDelete }: { token: ScimToken; onDelete: () => 
             </Text>
           </Group>
           <Text size="xs" c="gray.7" style={{ overflowWrap: 'anywhere' }}>
-            {token.created_by_email
-              ? t('integrations.created_on_by', { date: created, email: token.created_by_email })
-              : t('integrations.created_on', { date: created })}{' '}
+            {token.created_by_email ? (
+              <Trans
+                i18nKey="integrations.created_on_by"
+                values={{ date: created }}
+                components={{ email: <Address value={token.created_by_email} /> }}
+              />
+            ) : (
+              t('integrations.created_on', { date: created })
+            )}{' '}
             ·{' '}
             {token.last_used_at
               ? t('integrations.last_used', { date: formatDate(token.last_used_at, { time: true }) })
