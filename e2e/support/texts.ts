@@ -12,6 +12,7 @@ const FOLDERS = [
   ...readdirSync(`${WEB_SOURCE}features`).map((feature) => `features/${feature}/locales`),
   'features/organizations/locales/administration',
   'features/organizations/locales/identity',
+  'features/organizations/locales/integrations',
 ];
 
 function textsOf(folder: string, language: string): Record<string, unknown> {
@@ -22,10 +23,12 @@ function textsOf(folder: string, language: string): Record<string, unknown> {
   }
 }
 
-/** The text of a key in a language (its {{placeholders}} left in). */
+/** The text of a key in a language (its {{placeholders}} left in); a dotted key ("integrations.title") reads nested texts. */
 export function webText(language: string, key: string): string {
   for (const folder of FOLDERS) {
-    const text = textsOf(folder, language)[key];
+    const texts = textsOf(folder, language);
+    const text =
+      key in texts ? texts[key] : key.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], texts);
     if (typeof text === 'string') return text;
   }
   throw new Error(`no text ${key} in ${language}`);

@@ -14,6 +14,7 @@ export { createMember, createOrg, rights, type ActorRef, type Org } from '../org
 export { DCR_TOKEN, discover, registerClient, startAuthorization } from '../oidc/support.js';
 export { startDealerIdp, type DealerAccount, type DealerClient, type DealerIdp } from './dealer-idp.js';
 export { buildWorld, USER_PASSWORD, type World } from '../security/support/world.js';
+export { startReceiver, startWorker, type Receiver } from '../webhooks/support.js';
 
 // what the end-to-end tests take from the server itself: the web app's build, secrets kept only as
 // hashes (an invitation made in SQL), and the provider's storage (an error it recorded)

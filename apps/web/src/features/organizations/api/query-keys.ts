@@ -29,6 +29,18 @@ export const identityKeys = {
   accessRequests: (organizationId: string) => [...identityKeys.accessRequestLists(), organizationId] as const,
 };
 
+/** Integrations (components/integrations): service accounts, SCIM tokens, webhooks and their deliveries. */
+export const integrationKeys = {
+  all: ['integrations'] as const,
+  serviceAccountLists: () => [...integrationKeys.all, 'service-accounts'] as const,
+  serviceAccounts: (organizationId: string) => [...integrationKeys.serviceAccountLists(), organizationId] as const,
+  scimTokenLists: () => [...integrationKeys.all, 'scim-tokens'] as const,
+  scimTokens: (organizationId: string) => [...integrationKeys.scimTokenLists(), organizationId] as const,
+  webhookLists: () => [...integrationKeys.all, 'webhooks'] as const,
+  webhooks: (organizationId: string) => [...integrationKeys.webhookLists(), organizationId] as const,
+  deliveries: (webhookId: string) => [...integrationKeys.all, 'deliveries', webhookId] as const,
+};
+
 export const portalKeys = {
   features: () => ['portal', 'features'] as const,
 };

@@ -12,11 +12,14 @@ export function ModalFrame({
   onClose,
   children,
   size = 'md',
+  closeOnClickOutside = true,
 }: {
   title: string;
   onClose: () => void;
   children: ReactNode;
   size?: string;
+  /** false while the modal shows something that would be lost by a stray click (a secret shown once) */
+  closeOnClickOutside?: boolean;
 }) {
   const { t } = useTranslation();
   useReturnFocusOnUnmount();
@@ -26,6 +29,7 @@ export function ModalFrame({
       onClose={onClose}
       title={title}
       size={size}
+      closeOnClickOutside={closeOnClickOutside}
       zIndex={1100}
       overlayProps={{ zIndex: 1000 }}
       closeButtonProps={{ 'aria-label': t('org_close') }}

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { APP_SECTIONS, INTERFACE_LANGUAGES } from '@partner-portal/contracts';
 
-/** Every locale file of the two features has the same keys, none empty (every user-visible text in the six interface languages). */
+/** Every locale file of the two features and of the manage page's sections has the same keys, none empty (every user-visible text in the six interface languages). */
 const keys = (value: unknown, prefix = ''): string[] =>
   Object.entries(value as Record<string, unknown>).flatMap(([k, v]) =>
     typeof v === 'object' && v ? keys(v, `${prefix}${k}.`) : [`${prefix}${k}`],
@@ -11,7 +11,13 @@ const keys = (value: unknown, prefix = ''): string[] =>
 const load = (folder: string, language: string) =>
   JSON.parse(readFileSync(fileURLToPath(new URL(`../../${folder}/${language}.json`, import.meta.url)), 'utf8')) as Record<string, unknown>;
 
-describe.each(['organizations/locales', 'invitations/locales', 'organizations/locales/administration'])('the %s', (feature) => {
+describe.each([
+  'organizations/locales',
+  'invitations/locales',
+  'organizations/locales/administration',
+  'organizations/locales/identity',
+  'organizations/locales/integrations',
+])('the %s', (feature) => {
   it('exist for the six interface languages with identical, non-empty keys', () => {
     const files = readdirSync(fileURLToPath(new URL(`../../${feature}/`, import.meta.url)))
       .filter((f) => f.endsWith('.json'))

@@ -16,3 +16,9 @@ export const administrationLocales = featureLocales(import.meta.glob('../locales
  * sign-in connections, access requests), loaded with it.
  */
 export const identityLocales = featureLocales(import.meta.glob('../locales/identity/*.json'));
+
+/**
+ * The translations of the "Integrations" section (components/integrations: service accounts, SCIM
+ * tokens, webhooks and their deliveries), loaded with it.
+ */
+export const integrationsLocales = featureLocales(import.meta.glob('../locales/integrations/*.json'));

@@ -7,8 +7,12 @@ import type { Translate } from '../../../lib/errors';
  * (contracts delegation.ts), and the rights a refusal lists, named as the rights editor names them.
  */
 
-/** The refusals whose Messages are rights as "section.right" (members/service.ts, invitations/service.ts). */
-const RIGHTS_REFUSALS = new Set(['cannot_manage_member_with_more_rights', 'cannot_grant_rights_not_held']);
+/** The refusals whose Messages are rights as "section.right" (members/service.ts, invitations/service.ts, service-accounts/service.ts). */
+const RIGHTS_REFUSALS = new Set([
+  'cannot_manage_member_with_more_rights',
+  'cannot_grant_rights_not_held',
+  'cannot_delete_service_account_with_more_rights',
+]);
 
 /** A right in words: "Loyalty & Trade-in: Access" (as the rights editor shows it), or global full permission. */
 export function rightInWords(code: string, t: Translate): string {

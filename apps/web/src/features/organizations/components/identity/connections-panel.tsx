@@ -8,9 +8,9 @@ import { notifyError } from '@/components/notify';
 import { useDomains } from '../../api/domains';
 import { ssoRedirectUri, ssoTestUrl, useSsoConnections } from '../../api/sso-connections';
 import { originOf, sortConnections, verifiedDomains } from '../../lib/identity';
-import { CopyField } from './copy-field';
+import { CopyField } from '../copy-field';
 import { rememberTestedConnection, type PanelProps } from './shared';
-import { WholeBadge } from './status-badge';
+import { WholeBadge } from '../whole-badge';
 
 /**
  * The sign-in connections that apply to the organization (the operating contract, "Single sign-on

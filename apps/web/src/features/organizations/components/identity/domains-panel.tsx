@@ -7,9 +7,9 @@ import { errorText, notifyError, notifySuccess } from '@/components/notify';
 import { useFormatDate } from '@/lib/dates';
 import { useDomains, useVerifyDomain } from '../../api/domains';
 import { originOf, sortDomains } from '../../lib/identity';
-import { CopyField } from './copy-field';
+import { CopyField } from '../copy-field';
 import type { PanelProps } from './shared';
-import { WholeBadge } from './status-badge';
+import { WholeBadge } from '../whole-badge';
 
 /**
  * The organization's domains (the operating contract, "Verified domains"): its own, with the TXT

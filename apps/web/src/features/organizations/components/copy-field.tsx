@@ -5,7 +5,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /**
- * A value to copy somewhere else (a DNS record, the redirect URI to register at a provider): its
+ * A value to copy somewhere else (a DNS record, the redirect URI to register at a provider, a secret shown once): its
  * label, the value whole (wrapped anywhere, never cut), and a Copy button named after the label.
  */
 export function CopyField({ label, value, testId }: { label: string; value: string; testId?: string }) {
@@ -33,7 +33,7 @@ export function CopyField({ label, value, testId }: { label: string; value: stri
           leftSection={clipboard.copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
           onClick={() => clipboard.copy(value)}
         >
-          {clipboard.copied ? t('identity.copied') : t('identity.copy')}
+          {clipboard.copied ? t('org_copied') : t('org_copy')}
           <VisuallyHidden>{` ${label}`}</VisuallyHidden>
         </Button>
       </Group>

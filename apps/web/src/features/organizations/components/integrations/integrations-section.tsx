@@ -1,0 +1,72 @@
+import { use, useId, useState } from 'react';
+import { Stack, Tabs, Text, Title } from '@mantine/core';
+import { IconAddressBook, IconRobot, IconWebhook } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import type { Organization, UserInfo } from '@partner-portal/contracts';
+import { useModal } from '../../hooks/use-modal';
+import { integrationPanels, type IntegrationPanel } from '../../lib/integrations';
+import { integrationsLocales } from '../../lib/locales';
+import { IntegrationModals } from './integration-modals';
+import { ScimTokensPanel } from './scim-tokens-panel';
+import { ServiceAccountsPanel } from './service-accounts-panel';
+import type { IntegrationModal, PanelProps } from './shared';
+import { WebhooksPanel } from './webhooks-panel';
+
+const TABS: Record<IntegrationPanel, { label: string; icon: typeof IconRobot }> = {
+  'service-accounts': { label: 'integrations.tab_service_accounts', icon: IconRobot },
+  scim: { label: 'integrations.tab_scim', icon: IconAddressBook },
+  webhooks: { label: 'integrations.tab_webhooks', icon: IconWebhook },
+};
+
+/**
+ * "Integrations" on the manage page (the operating contract, "Service accounts", "SCIM 2.0
+ * provisioning", "Webhooks"; docs/integrations.md): the selected organization's service accounts
+ * for either manager, its directories' SCIM tokens for userManagers, its webhooks and their
+ * deliveries for organizationManagers (lib/integrations.ts, integrationPanels: as the server checks
+ * each call). Every secret is shown once, in the modal that creates it.
+ */
+export function IntegrationsSection({ organization, user }: { organization: Organization; user: UserInfo }) {
+  use(integrationsLocales());
+  const { t } = useTranslation();
+  const headingId = useId();
+  const { modal, open, close, fallback } = useModal<IntegrationModal>();
+  const panels = integrationPanels(user);
+  const [tab, setTab] = useState<string>(panels[0] ?? 'service-accounts');
+  if (panels.length === 0) return null;
+  const panelProps: PanelProps = { organization, user, open };
+
+  return (
+    <Stack component="section" aria-labelledby={headingId} gap="sm" data-testid="integrations">
+      <Title order={2} size="h3" id={headingId} ref={fallback} tabIndex={-1}>
+        {t('integrations.title')}
+      </Title>
+      <Text size="sm" c="gray.7">
+        {t('integrations.intro')}
+      </Text>
+      <Tabs value={tab} onChange={(value) => value && setTab(value)} keepMounted={false}>
+        <Tabs.List style={{ flexWrap: 'wrap' }}>
+          {panels.map((panel) => {
+            const { label, icon: Icon } = TABS[panel];
+            return (
+              <Tabs.Tab key={panel} value={panel} leftSection={<Icon size={16} aria-hidden />}>
+                {t(label)}
+              </Tabs.Tab>
+            );
+          })}
+        </Tabs.List>
+        {panels.map((panel) => (
+          <Tabs.Panel key={panel} value={panel} pt="md">
+            {panel === 'service-accounts' ? (
+              <ServiceAccountsPanel {...panelProps} />
+            ) : panel === 'scim' ? (
+              <ScimTokensPanel {...panelProps} />
+            ) : (
+              <WebhooksPanel {...panelProps} />
+            )}
+          </Tabs.Panel>
+        ))}
+      </Tabs>
+      <IntegrationModals modal={modal} organization={organization} user={user} close={close} />
+    </Stack>
+  );
+}

@@ -1,0 +1,44 @@
+import { WEBHOOK_EVENTS, type UserInfo, type WebhookDelivery, type WebhookEventType } from '@partner-portal/contracts';
+
+/**
+ * Pure helpers of the "Integrations" section (components/integrations): which panels a manager
+ * sees, the contract's webhook events grouped for the form, and what a delivery's last attempt says.
+ */
+
+export type IntegrationPanel = 'service-accounts' | 'scim' | 'webhooks';
+
+/**
+ * The panels the signed-in user may use, as the server authorizes their calls
+ * (apps/server/src/modules/*: organizationForActor's role): service accounts for either manager
+ * role, SCIM tokens for userManagers, webhooks for organizationManagers.
+ */
+export function integrationPanels(user: Pick<UserInfo, 'userManager' | 'organizationManager'>): IntegrationPanel[] {
+  const panels: IntegrationPanel[] = [];
+  if (user.userManager || user.organizationManager) panels.push('service-accounts');
+  if (user.userManager) panels.push('scim');
+  if (user.organizationManager) panels.push('webhooks');
+  return panels;
+}
+
+export type WebhookEventGroup = 'organization' | 'member' | 'invitation';
+
+/** The contract's events by what they are about, in the contract's order. */
+export function webhookEventGroups(): { group: WebhookEventGroup; events: WebhookEventType[] }[] {
+  const groups: WebhookEventGroup[] = ['organization', 'member', 'invitation'];
+  return groups.map((group) => ({ group, events: WEBHOOK_EVENTS.filter((event) => event.startsWith(`${group}.`)) }));
+}
+
+/** Whether a subscription is to every event ("*"). */
+export const isAllEvents = (events: readonly string[]) => events.includes('*');
+
+/**
+ * What a delivery's last attempt got: the HTTP status of the answer, none (no answer in time, a
+ * refused address: the attempt's error says which), or not tried yet.
+ */
+export type LastAttempt = { kind: 'status'; status: number } | { kind: 'no-answer'; error: string | null } | { kind: 'not-sent' };
+
+export function lastAttempt(delivery: Pick<WebhookDelivery, 'attempts'>): LastAttempt {
+  const last = delivery.attempts.at(-1);
+  if (!last) return { kind: 'not-sent' };
+  return last.status === null ? { kind: 'no-answer', error: last.error } : { kind: 'status', status: last.status };
+}
