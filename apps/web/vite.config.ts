@@ -23,7 +23,7 @@ export default defineConfig({
     rolldownOptions: {
       // The contracts package is pure declarations: a page that only needs the language list must
       // not pull every zod schema (and zod) into the login route's bundle.
-      treeshake: { moduleSideEffects: (id: string) => !id.includes('/packages/contracts/src/') },
+      treeshake: { moduleSideEffects: (id: string) => !id.includes('/packages/contracts/src/'), manualPureFunctions: ['z'] },
     },
   },
   server: {

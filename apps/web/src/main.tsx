@@ -3,9 +3,9 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { preloadFirstView } from './app/router';
 import { initI18n } from './lib/i18n';
-import { configurationQuery } from './lib/config';
-import { queryClient } from './lib/query-client';
-import { fetchSessionUser, sessionQueryKey } from './lib/session';
+import { loadConfiguration } from './lib/config';
+import { load } from './lib/answers';
+import { fetchSessionUser, SESSION_ANSWER } from './lib/session-user';
 
 // A URL starting with #/ is rewritten to a normal path (docs/product.md, "Screens").
 if (window.location.hash.startsWith('#/')) {
@@ -15,8 +15,8 @@ if (window.location.hash.startsWith('#/')) {
 // Everything the first page needs starts now, side by side: its views' code, the translations,
 // the session and the site settings (docs/performance.md, "The login page on a slow connection").
 if (/^\/login\/?$/i.test(window.location.pathname)) {
-  void queryClient.prefetchQuery({ queryKey: sessionQueryKey, queryFn: fetchSessionUser, staleTime: 60_000 });
-  void queryClient.prefetchQuery(configurationQuery);
+  void load(SESSION_ANSWER, fetchSessionUser).catch(() => undefined);
+  void loadConfiguration();
 }
 preloadFirstView(window.location.pathname);
 void initI18n();

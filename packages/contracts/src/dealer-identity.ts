@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EMAIL_DOMAIN_PATTERN } from './email-domains.js';
 import { trimmedText } from './fields.js';
-import { rightsSchema } from './rights.js';
+import { rightsSchema } from './rights-schema.js';
 import { emailSchema, languageCodeSchema, uuidSchema } from './schemas.js';
 
 /**

@@ -6,11 +6,11 @@ import {
   emptyRights,
   isOrganizationManager,
   isUserManager,
-  rightsSchema,
   toRights,
   visibleSections,
   type RightsContext,
 } from './rights.js';
+import { rightsSchema } from './rights-schema.js';
 
 const features = {
   control_tower_enabled: true,

@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /**
  * The rights catalogue (docs/product.md, "People, organizations and invitations" and "Roles and rights") and its pure rules. Used by the server to enforce and by the
  * web app's rights editor to show, so that both always agree.
@@ -172,22 +170,6 @@ export const APP_SECTIONS: readonly AppSection[] = [
 export function sectionByClientId(clientId: string): AppSection | undefined {
   return APP_SECTIONS.find((s) => s.clientId === clientId);
 }
-
-// ---- the wire shape ----------------------------------------------------------------------------
-
-function sectionSchema(section: AppSection) {
-  const shape: Record<string, z.ZodDefault<z.ZodBoolean>> = {};
-  for (const right of section.rights) shape[right.name] = z.boolean().default(false);
-  return z.strictObject(shape).default(() => Object.fromEntries(section.rights.map((x) => [x.name, false])));
-}
-
-const rightsShape = {
-  global_full_permission: z.boolean().default(false),
-  ...Object.fromEntries(APP_SECTIONS.map((s) => [s.section, sectionSchema(s)])),
-} as Record<string, z.ZodTypeAny>;
-
-/** Rights as sent and received: every box a boolean; missing boxes are false. */
-export const rightsSchema = z.strictObject(rightsShape) as unknown as z.ZodType<Rights, RightsInput>;
 
 export type SectionRights = Record<string, boolean>;
 export type Rights = { global_full_permission: boolean } & Record<SectionKey, SectionRights>;

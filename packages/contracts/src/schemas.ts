@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { USER_LANGUAGES } from './languages.js';
 import { loginNextStepSchema } from './factors.js';
-import { rightsSchema } from './rights.js';
+import { rightsSchema } from './rights-schema.js';
 import { PASSWORD_MAX_LENGTH } from './passwords.js';
 import { pageFields, pageQuery, requiredText, returnFields, trimmedText } from './fields.js';
+import type { InactiveDays } from './inactive-days.js';
 
 /**
  * Every request and response payload of the API (docs/product.md, "People, organizations and invitations" and "Calls"), with the specification's field
@@ -325,9 +326,6 @@ export const memberRightsResponseSchema = z.object({
   rights: rightsSchema,
 });
 
-/** The inactive-member filter: not signed in for this many days. */
-export const INACTIVE_DAYS = [30, 90, 180, 365] as const;
-export type InactiveDays = (typeof INACTIVE_DAYS)[number];
 export const inactiveDaysSchema = z
   .enum(['30', '90', '180', '365'], { message: 'validation_failed' })
   .transform((n) => Number(n) as InactiveDays);

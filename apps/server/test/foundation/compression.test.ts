@@ -18,10 +18,10 @@ const webDist = mkdtempSync(join(tmpdir(), 'pp-web-compress-'));
 mkdirSync(join(webDist, 'assets'));
 const script = `export const rows = [${Array.from({ length: 2000 }, (_, i) => `{ id: ${i}, label: 'row number ${i}' }`).join(',\n')}];\n`;
 const styles = Array.from({ length: 500 }, (_, i) => `.c${i} { margin: ${i}px; color: #123456; }`).join('\n');
-const indexHtml = `<!doctype html><html><head><title>Partner Portal</title><script type="module" src="/assets/app-abc123.js"></script></head><body>${'<div id="root"></div>'.repeat(100)}</body></html>`;
+const indexHtml = `<!doctype html><html><head><title>Partner Portal</title><script type="module" src="/assets/app-Bx3k9QaZ.js"></script></head><body>${'<div id="root"></div>'.repeat(100)}</body></html>`;
 writeFileSync(join(webDist, 'index.html'), indexHtml);
-writeFileSync(join(webDist, 'assets', 'app-abc123.js'), script);
-writeFileSync(join(webDist, 'assets', 'app-abc123.css'), styles);
+writeFileSync(join(webDist, 'assets', 'app-Bx3k9QaZ.js'), script);
+writeFileSync(join(webDist, 'assets', 'app-Bx3k9QaZ.css'), styles);
 
 beforeAll(async () => {
   await precompressDirectory(webDist);
@@ -58,8 +58,8 @@ function decode(res: RawResponse): string {
 
 describe('compression of the web app', () => {
   it.each([
-    ['/assets/app-abc123.js', script, 'javascript'],
-    ['/assets/app-abc123.css', styles, 'text/css'],
+    ['/assets/app-Bx3k9QaZ.js', script, 'javascript'],
+    ['/assets/app-Bx3k9QaZ.css', styles, 'text/css'],
   ])('%s arrives as brotli or gzip, decodes to the file, and stays immutable', async (path, original, type) => {
     for (const [accept, expected] of [
       ['gzip, deflate, br, zstd', 'br'],

@@ -10,7 +10,7 @@ let portal: TestPortal;
 const webDist = mkdtempSync(join(tmpdir(), 'pp-web-'));
 mkdirSync(join(webDist, 'assets'));
 writeFileSync(join(webDist, 'index.html'), '<!doctype html><title>Partner Portal</title><div id="root"></div>');
-writeFileSync(join(webDist, 'assets', 'app-abc123.js'), 'console.log(1)');
+writeFileSync(join(webDist, 'assets', 'app-Bx3k9QaZ.js'), 'console.log(1)');
 
 beforeAll(async () => (portal = await startPortal({ WEB_DIST_DIR: webDist })));
 afterAll(() => portal?.close());
@@ -47,7 +47,7 @@ describe('the HTTP platform', () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain('<div id="root">');
     expect(page.headers.get('cache-control')).toBe('no-cache');
-    const asset = await portal.client().get('/assets/app-abc123.js');
+    const asset = await portal.client().get('/assets/app-Bx3k9QaZ.js');
     expect(asset.status).toBe(200);
     expect(asset.headers.get('cache-control')).toContain('immutable');
     const missing = await portal.client().get('/assets/missing.js');

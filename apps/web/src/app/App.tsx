@@ -1,9 +1,7 @@
 import { useEffect, useState } from 'react';
 import { MantineProvider } from '@mantine/core';
-import { QueryClientProvider } from '@tanstack/react-query';
 import './login-styles';
 import { initI18n } from '@/lib/i18n';
-import { queryClient } from '@/lib/query-client';
 import { cssVariablesResolver, theme } from './theme';
 import { PortalRouter } from './router';
 import { Toasts } from './toasts';
@@ -16,10 +14,9 @@ export function App() {
   if (!ready) return null;
   return (
     <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={cssVariablesResolver}>
-      <QueryClientProvider client={queryClient}>
-        <Toasts />
-        <PortalRouter />
-      </QueryClientProvider>
+      {/* the query client's provider comes with each view but the login route's (./router.tsx) */}
+      <Toasts />
+      <PortalRouter />
     </MantineProvider>
   );
 }

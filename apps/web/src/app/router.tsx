@@ -1,7 +1,6 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { BrowserRouter, Route, Routes, useLocation } from 'react-router';
 import * as loginPage from '@/features/auth/routes/login-page';
-import { RequireAuth, RequireManager, RequireNativeAccount } from './guards';
 import * as loginLayout from './layouts/login-layout';
 import { RouteErrorBoundary } from './route-error-boundary';
 import { Loading } from './routed-view';
@@ -21,18 +20,21 @@ type Loaders<K extends string> = { [Name in K]: () => Promise<Record<Name, Compo
 /**
  * Views loaded on demand, by the names their modules export them under; each can also be asked
  * for before it renders (`preloadFirstView`). Every view but the login page's comes with Mantine's
- * whole stylesheet (`./all-styles.ts`); the login page needs only the few styles the entry carries
- * (`./login-styles.ts`).
+ * whole stylesheet (`./all-styles.ts`) and inside the query client's provider (`./with-queries.tsx`);
+ * the login page needs only the few styles the entry carries (`./login-styles.ts`) and reads its
+ * answers without the query client (`@/lib/answers.ts`).
  */
-function lazyViews<K extends string>(loaders: Loaders<K>, allStyles = true): Record<K, View> {
+function lazyViews<K extends string>(loaders: Loaders<K>, fullApp = true): Record<K, View> {
   const out = {} as Record<K, View>;
   for (const name in loaders) {
     const load = loaders[name];
     let loading: Promise<{ default: ComponentType }> | undefined;
     const start = () =>
-      (loading ??= (allStyles ? Promise.all([load(), import('./all-styles')]).then(([m]) => m) : load()).then((m) => ({
-        default: m[name],
-      })));
+      (loading ??= fullApp
+        ? Promise.all([load(), import('./with-queries'), import('./all-styles')]).then(([m, { withQueries }]) => ({
+            default: withQueries(m[name]),
+          }))
+        : load().then((m) => ({ default: m[name] })));
     out[name] = Object.assign(lazy(start), { preload: start });
   }
   return out;
@@ -42,6 +44,9 @@ function lazyViews<K extends string>(loaders: Loaders<K>, allStyles = true): Rec
 // parallel with the shell instead of after it (docs/performance.md).
 const login = lazyViews({ LoginLayout: () => Promise.resolve(loginLayout), LoginPage: () => Promise.resolve(loginPage) }, false);
 const view = lazyViews({
+  RequireAuth: () => import('./guards'),
+  RequireManager: () => import('./guards'),
+  RequireNativeAccount: () => import('./guards'),
   AppLayout: () => import('./layouts/app-layout'),
   LoggedInPage: () => import('@/features/auth/routes/logged-in-page'),
   LogoutPage: () => import('@/features/auth/routes/logout-page'),
@@ -77,8 +82,8 @@ const LOGIN_LAYOUT_PAGES: [string, View][] = [
 /** The views of the pages a visit most often starts on, by path. */
 const FIRST_VIEWS: [RegExp, View[]][] = [
   [/^\/login\/?$/i, [login.LoginLayout, login.LoginPage]],
-  [/^\/?$/, [view.AppLayout, view.HomePage]],
-  [/^\/manage-organization\/[^/]+\/?$/i, [view.AppLayout, view.ManageOrganizationPage]],
+  [/^\/?$/, [view.RequireAuth, view.AppLayout, view.HomePage]],
+  [/^\/manage-organization\/[^/]+\/?$/i, [view.RequireAuth, view.RequireManager, view.AppLayout, view.ManageOrganizationPage]],
 ];
 
 /**
@@ -102,15 +107,15 @@ function PortalRoutes() {
               <Route key={path} path={path} element={<Page />} />
             ))}
           </Route>
-          <Route element={<RequireAuth />}>
+          <Route element={<view.RequireAuth />}>
             <Route element={<view.AppLayout />}>
               <Route index element={<view.HomePage />} />
               <Route path="profile" element={<view.ProfilePage />} />
               <Route path="forbidden" element={<view.ForbiddenPage />} />
-              <Route element={<RequireNativeAccount />}>
+              <Route element={<view.RequireNativeAccount />}>
                 <Route path="change-password" element={<view.ChangePasswordPage />} />
               </Route>
-              <Route element={<RequireManager />}>
+              <Route element={<view.RequireManager />}>
                 <Route path="manage-organization/:organizationId" element={<view.ManageOrganizationPage />} />
               </Route>
             </Route>

@@ -1,4 +1,5 @@
 import type { PortalConfiguration as ServerConfiguration } from '@partner-portal/contracts';
+import { load, useAnswer } from './answers';
 import { api } from './api';
 
 /**
@@ -35,9 +36,19 @@ export async function fetchConfiguration(): Promise<PortalConfiguration> {
   }
 }
 
+/** The site settings, asked for once per page load (lib/answers.ts), and the defaults until they come. */
+const CONFIGURATION_ANSWER = 'configuration';
+export const loadConfiguration = () => load(CONFIGURATION_ANSWER, fetchConfiguration);
+
+/** The site settings in a component without the query client (the login route). */
+export function useConfiguration(): PortalConfiguration {
+  return useAnswer(CONFIGURATION_ANSWER, fetchConfiguration).data ?? DEFAULT_CONFIGURATION;
+}
+
+/** The site settings for the query client: the same single request. */
 export const configurationQuery = {
   queryKey: configurationQueryKey,
-  queryFn: fetchConfiguration,
+  queryFn: loadConfiguration,
   staleTime: Infinity,
   gcTime: Infinity,
 } as const;

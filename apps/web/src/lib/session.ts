@@ -8,12 +8,13 @@ import {
   type InterfaceLanguage,
   type UserInfo,
 } from '@partner-portal/contracts';
-import { ApiError, api } from './api';
+import { api } from './api';
 import { changeLanguage, i18n, markLanguageChosen, visitorChoseLanguage } from './i18n';
-import { queryClient } from './query-client';
+import { queryClient, sessionQueryKey } from './query-client';
+import { fetchSessionUser } from './session-user';
 
-/** The session user (GET /api/identity/user-info), or null when not logged in. */
-export const sessionQueryKey = ['session', 'user-info'] as const;
+export { fetchSessionUser } from './session-user';
+export { sessionQueryKey } from './query-client';
 
 /**
  * How often the session is checked on routes that need login (docs/product.md, "Limits and constants"). The check reads the
@@ -37,15 +38,6 @@ export function useSessionIndicatorWatch(active: boolean, onGone: () => void): v
     }, SESSION_CHECK_INTERVAL_MS);
     return () => window.clearInterval(timer);
   }, [active, onGone]);
-}
-
-export async function fetchSessionUser(): Promise<UserInfo | null> {
-  try {
-    return await api.get<UserInfo>('/identity/user-info', { retries: 0 });
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 401) return null;
-    throw err;
-  }
 }
 
 export function useSessionUser(options: { watch?: boolean } = {}) {

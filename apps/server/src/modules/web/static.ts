@@ -6,8 +6,18 @@ import { isApiPath, routerPath } from '../../http/csrf.js';
 import { AppError, sendProblem } from '../../http/problem.js';
 
 /**
- * Serves the built web app: hashed assets cached for a year, index.html never cached, and the
- * history fallback (any other GET that accepts HTML gets index.html so the client router answers).
+ * A file of the build whose name carries Vite's content hash (`assets/index-BE5e5D8x.js`, and its
+ * `.br` / `.gz` copies): a new build gives changed content a new name, so browsers may keep it for
+ * a year without asking again.
+ */
+const HASHED_ASSET = /[/\\]assets[/\\][^/\\]+-[A-Za-z0-9_-]{8}\.[a-z0-9]+(?:\.br|\.gz)?$/;
+/** A page (`index.html`, or any other HTML file of the build, with its compressed copies). */
+const PAGE = /\.html(?:\.br|\.gz)?$/;
+
+/**
+ * Serves the built web app: hashed assets cached for a year (`immutable`), pages never used
+ * without asking the server again (`no-cache`), other files for an hour; and the history fallback
+ * (any other GET that accepts HTML gets index.html so the client router answers).
  * The build writes brotli and gzip copies next to each file (apps/web/precompress.ts): the one the
  * browser accepts is sent as it is, with Content-Encoding and Vary: Accept-Encoding.
  */
@@ -21,8 +31,8 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
       index: false,
       preCompressed: true,
       setHeaders(res, path) {
-        if (/[/\\]index\.html(?:\.br|\.gz)?$/.test(path)) void res.header('cache-control', 'no-cache');
-        else if (/[/\\]assets[/\\]/.test(path)) void res.header('cache-control', 'public, max-age=31536000, immutable');
+        if (PAGE.test(path)) void res.header('cache-control', 'no-cache');
+        else if (HASHED_ASSET.test(path)) void res.header('cache-control', 'public, max-age=31536000, immutable');
         else void res.header('cache-control', 'public, max-age=3600');
       },
     });

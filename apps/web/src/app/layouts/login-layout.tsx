@@ -1,11 +1,10 @@
 import { Box, Center, Divider, Group, Paper, Stack } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { Link } from 'react-router';
 import { Logo } from '@/components/logo';
 import { LanguagePicker } from '@/components/language-picker';
 import { SkipLink } from './skip-link';
-import { DEFAULT_CONFIGURATION, configurationQuery } from '@/lib/config';
+import { useConfiguration } from '@/lib/config';
 import { RoutedView } from '../routed-view';
 import { LoginBackground } from './login-background';
 import classes from './login-layout.module.css';
@@ -17,7 +16,7 @@ import classes from './login-layout.module.css';
  * (docs/performance.md, "The login page on a slow connection").
  */
 export function LoginLayout() {
-  const { data: config = DEFAULT_CONFIGURATION } = useQuery(configurationQuery);
+  const config = useConfiguration();
   const page = useRef<HTMLDivElement>(null);
   return (
     <Box className={classes.root}>

@@ -21,10 +21,13 @@ export function EmailStep({
   returnPath,
   onFormError,
   onExternal,
+  onSubmitted,
   onNext,
 }: LoginStepProps & {
   inputRef: Ref<HTMLInputElement>;
   onEmailChange: (email: string) => void;
+  /** a valid address is on its way to the server (the next step may get ready meanwhile) */
+  onSubmitted?: () => void;
   onNext: () => void;
 }) {
   const { t } = useTranslation();
@@ -39,6 +42,7 @@ export function EmailStep({
     if (!EMAIL_PATTERN.test(value) || value.length > 100) return setEmailError(t('invalid_email_address'));
     setEmailError(null);
     setSubmitting(true);
+    onSubmitted?.();
     try {
       const result = await emailLogin({ email: value, return_url: returnUrl, return_path: returnPath });
       if (result.external_login) return onExternal(result.external_login);

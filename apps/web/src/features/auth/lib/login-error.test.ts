@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { firstLoginStep, loginErrorMessage, loginErrorMessageKey } from './login-error';
+import { firstLoginStep } from './first-login-step';
+import { loginErrorMessage, loginErrorMessageKey } from './login-error';
 
 describe('the login page’s error message', () => {
   it('is the portal’s own message for its error code, never text from elsewhere', () => {

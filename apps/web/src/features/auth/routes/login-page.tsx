@@ -1,25 +1,28 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Alert, Box, Divider, Stack, Text, Title } from '@mantine/core';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { LoginConsentResponse } from '@partner-portal/contracts';
 import { PageLoader } from '@/components/page-loader';
 import { TextLink } from '@/components/text-link';
-import { configurationQuery, DEFAULT_CONFIGURATION } from '@/lib/config';
+import { useConfiguration } from '@/lib/config';
 import { paths, safeReturnPath } from '@/lib/paths';
-import { applyUserLanguage, reloadSessionUser, useSessionUser } from '@/lib/session';
-import { contextQuery } from '../api/get-context';
-import { loginErrorQuery } from '../api/get-login-error';
+import { useSessionAnswer } from '@/lib/session-user';
+import { useLoginContext } from '../api/get-context';
+import { useLoginErrorMessage } from '../api/get-login-error';
 import { EmailStep } from '../components/email-step';
 import { NoAccount } from '../components/no-account';
 import type { LoginStepProps } from '../components/login-step';
-import { PasswordStep } from '../components/password-step';
 import type { SignInPause } from '../components/sign-in-paused';
 import { usePasskeyAutofill } from '../hooks/use-passkey-autofill';
-import { firstLoginStep, loginErrorMessage } from '../lib/login-error';
+import { firstLoginStep } from '../lib/first-login-step';
 
+// The password step loads once the visitor starts typing the address (or sends it), beside the
+// e-mail step's request rather than before the form (docs/decisions/022-login-and-manage-bundles.md)
+const loadPasswordStep = () => import('../components/password-step').then((m) => ({ default: m.PasswordStep }));
+const PasswordStep = lazy(loadPasswordStep);
+const preloadPasswordStep = () => void loadPasswordStep().catch(() => undefined);
 // the steps after the password load when needed: the e-mail field comes first
 // (docs/decisions/007-login-on-a-slow-connection.md)
 const SecondFactorStep = lazy(() => import('../components/second-factor-step').then((m) => ({ default: m.SecondFactorStep })));
@@ -40,10 +43,11 @@ export function LoginPage() {
   const returnPath = params.get('returnPath');
   const loginErrorId = params.get('loginError');
 
-  const session = useSessionUser();
-  const context = useQuery(contextQuery(returnUrl));
-  const loginError = useQuery(loginErrorQuery(loginErrorId));
-  const { data: config = DEFAULT_CONFIGURATION } = useQuery(configurationQuery);
+  // without the query client: it loads with the signed-in views (lib/answers.ts)
+  const session = useSessionAnswer();
+  const context = useLoginContext(returnUrl);
+  const loginError = useLoginErrorMessage(loginErrorId);
+  const config = useConfiguration();
 
   // a sign-in at an identity provider (a single sign-on connection) may continue here with the
   // portal's second step (?next_step=, its pending sign-in in a cookie)
@@ -65,6 +69,8 @@ export function LoginPage() {
   /** The session exists: load the user and go where the login leads. */
   const finishLogin = useCallback(
     async (result: LoginConsentResponse) => {
+      // the query client comes now, with the session's rules, for the views the login leads to
+      const { applyUserLanguage, reloadSessionUser } = await import('@/lib/session');
       const user = await reloadSessionUser().catch(() => null);
       await applyUserLanguage(user);
       if (returnUrl && result.valid_return_url) {
@@ -92,7 +98,7 @@ export function LoginPage() {
   if ((returnUrl && context.isPending) || leaving) return <PageLoader minHeight={320} />;
 
   const clientName = returnUrl ? context.data?.client?.client_name || context.data?.client?.client_id : null;
-  const loginErrorText = loginError.data ? loginErrorMessage(loginError.data) : null;
+  const loginErrorText = loginError.data ?? null;
   const title = clientName ?? t('product_name');
 
   /** Sign in elsewhere: an external identity provider. */
@@ -161,7 +167,16 @@ export function LoginPage() {
       )}
 
       {step === 'email' ? (
-        <EmailStep {...flow} inputRef={emailRef} onEmailChange={setEmail} onNext={() => goTo('password')} />
+        <EmailStep
+          {...flow}
+          inputRef={emailRef}
+          onEmailChange={(value) => {
+            preloadPasswordStep();
+            setEmail(value);
+          }}
+          onSubmitted={preloadPasswordStep}
+          onNext={() => goTo('password')}
+        />
       ) : step === 'second_factor' ? (
         <Suspense key="second-factor-step" fallback={<PageLoader />}>
           <SecondFactorStep onDone={(result) => void finishLogin(result)} onExpired={expired} />
@@ -174,14 +189,16 @@ export function LoginPage() {
           />
         </Suspense>
       ) : (
-        <PasswordStep
-          {...flow}
-          onBack={backToEmail}
-          onNextStep={setStep}
-          onSignedIn={finishLogin}
-          onPaused={setPause}
-          onInvalidLogin={setRefusedEmail}
-        />
+        <Suspense key="password-step" fallback={<PageLoader />}>
+          <PasswordStep
+            {...flow}
+            onBack={backToEmail}
+            onNextStep={setStep}
+            onSignedIn={finishLogin}
+            onPaused={setPause}
+            onInvalidLogin={setRefusedEmail}
+          />
+        </Suspense>
       )}
 
       {/* the way to a new password and to an account belong to the e-mail and password steps, not to the second factor's */}

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
-import { accessRequestApprovedSchema, accessRequestSchema, type AccessRequestApprove } from '@partner-portal/contracts';
+import type { z } from 'zod';
+import { type accessRequestApprovedSchema, type AccessRequestApprove, type AccessRequest } from '@partner-portal/contracts';
 import { api } from '@/lib/api';
 import { changeCount } from '../lib/tree';
 import { patchTree, refreshPeople } from './cache';
@@ -14,9 +14,7 @@ export function useAccessRequests(organizationId: string, enabled: boolean) {
   return useQuery({
     queryKey: identityKeys.accessRequests(organizationId),
     queryFn: async ({ signal }) =>
-      z
-        .array(accessRequestSchema)
-        .parse(await api.get<unknown>(`/organizations/${encodeURIComponent(organizationId)}/access-requests`, { signal })),
+      await api.get<AccessRequest[]>(`/organizations/${encodeURIComponent(organizationId)}/access-requests`, { signal }),
     enabled,
     staleTime: 10_000,
   });
@@ -27,7 +25,7 @@ export function useApproveAccessRequest() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ id, ...body }: AccessRequestApprove & { id: string; organization_id: string }) =>
-      accessRequestApprovedSchema.parse(await api.put<unknown>(`/access-requests/${encodeURIComponent(id)}/approve`, body)),
+      await api.put<z.infer<typeof accessRequestApprovedSchema>>(`/access-requests/${encodeURIComponent(id)}/approve`, body),
     onSuccess: (_answer, { organization_id }) => {
       patchTree(queryClient, (root) => changeCount(root, organization_id, 'pending_invitations', 1));
       return Promise.all([queryClient.invalidateQueries({ queryKey: identityKeys.accessRequestLists() }), refreshPeople(queryClient)]);

@@ -1,8 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { auditResponseSchema } from '@partner-portal/contracts';
+import type { auditResponseSchema } from '@partner-portal/contracts';
 import { downloadExport } from '@/lib/download';
-import { checkedQueryOptions } from './checked-query';
+import { pageQueryOptions } from './page-query';
 
 /** GET /api/audit and GET /api/audit/export: one organization's subtree, filtered (packages/contracts, auditFilterSchema). */
 export type AuditResponse = z.infer<typeof auditResponseSchema>;
@@ -25,7 +25,7 @@ export const auditKeys = {
 };
 
 export const auditTrailQueryOptions = (filters: AuditFilters, page: number) =>
-  checkedQueryOptions(auditKeys.page(filters, page), '/audit', auditResponseSchema, { ...queryOf(filters), page });
+  pageQueryOptions<AuditResponse>(auditKeys.page(filters, page), '/audit', { ...queryOf(filters), page });
 
 export function useAuditTrail(filters: AuditFilters, page: number) {
   return useQuery({ ...auditTrailQueryOptions(filters, page), placeholderData: keepPreviousData });

@@ -1,6 +1,6 @@
 import { useCallback, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { bulkInvitationResponseSchema, type BulkInvitationResponse, type BulkInvitationRow } from '@partner-portal/contracts';
+import { type BulkInvitationResponse, type BulkInvitationRow } from '@partner-portal/contracts';
 import { api } from '@/lib/api';
 import { patchTree, refreshPeople } from '@/features/organizations/api/cache';
 import { changeCount } from '@/features/organizations/lib/tree';
@@ -23,12 +23,12 @@ export async function dryRunBulkInvitation(
     csv,
     rights_from_member_id: rightsFrom,
   });
-  return bulkInvitationResponseSchema.parse(body);
+  return body as BulkInvitationResponse;
 }
 
 export async function sendBulkInvitation(organizationId: string, csv: string, rightsFrom: string | null): Promise<BulkInvitationResponse> {
   const body = await api.post<unknown>(`/organizations/${organizationId}/invitations/bulk`, { csv, rights_from_member_id: rightsFrom });
-  return bulkInvitationResponseSchema.parse(body);
+  return body as BulkInvitationResponse;
 }
 
 export type BulkPhase = 'checking' | 'checked' | 'sending' | 'done';

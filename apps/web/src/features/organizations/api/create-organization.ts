@@ -1,6 +1,7 @@
+import type { z } from 'zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
-  createOrganizationResponseSchema,
+  type createOrganizationResponseSchema,
   type CreateOrganizationRequest,
   type Organization,
   type OrganizationNode,
@@ -13,7 +14,7 @@ import { organizationKeys } from './query-keys';
 
 /** POST /api/organizations → { id } */
 export async function createOrganization(body: CreateOrganizationRequest): Promise<{ id: string }> {
-  return createOrganizationResponseSchema.parse(await api.post<unknown>('/organizations', body));
+  return await api.post<z.infer<typeof createOrganizationResponseSchema>>('/organizations', body);
 }
 
 /**

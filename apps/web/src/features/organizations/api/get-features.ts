@@ -1,5 +1,6 @@
+import type { z } from 'zod';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { featuresFrom, featuresSchema, type Features } from '@partner-portal/contracts';
+import { featuresFrom, type featuresSchema, type Features } from '@partner-portal/contracts';
 import { api } from '@/lib/api';
 import { portalKeys } from './query-keys';
 
@@ -8,7 +9,7 @@ const NONE: Features = featuresFrom({});
 
 export async function getFeatures(signal?: AbortSignal): Promise<Features> {
   try {
-    return featuresSchema.parse(await api.get<unknown>('/portal/application/features', { signal, retries: 0 }));
+    return await api.get<z.infer<typeof featuresSchema>>('/portal/application/features', { signal, retries: 0 });
   } catch {
     // without the flags, the gated sections stay hidden
     return NONE;

@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { organizationSchema, type Organization } from '@partner-portal/contracts';
+import { type Organization } from '@partner-portal/contracts';
 import { api } from '@/lib/api';
 import { organizationKeys } from './query-keys';
 
 /** GET /api/organizations/{id} */
 export async function getOrganization(id: string, signal?: AbortSignal): Promise<Organization> {
-  return organizationSchema.parse(await api.get<unknown>(`/organizations/${encodeURIComponent(id)}`, { signal }));
+  return await api.get<Organization>(`/organizations/${encodeURIComponent(id)}`, { signal });
 }
 
 export const organizationQueryOptions = (id: string) =>

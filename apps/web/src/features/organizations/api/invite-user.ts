@@ -1,5 +1,6 @@
+import type { z } from 'zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { invitationCreatedResponseSchema, type Invitation, type InvitationRequest } from '@partner-portal/contracts';
+import { type invitationCreatedResponseSchema, type Invitation, type InvitationRequest } from '@partner-portal/contracts';
 import { api } from '@/lib/api';
 import { changeCount } from '../lib/tree';
 import { patchTree, refreshPeople } from './cache';
@@ -9,8 +10,9 @@ export async function inviteUser({
   organizationId,
   ...body
 }: InvitationRequest & { organizationId: string }): Promise<{ invitation: Invitation; organizationId: string }> {
-  return invitationCreatedResponseSchema.parse(
-    await api.post<unknown>(`/organizations/${encodeURIComponent(organizationId)}/invitations`, body),
+  return await api.post<z.infer<typeof invitationCreatedResponseSchema>>(
+    `/organizations/${encodeURIComponent(organizationId)}/invitations`,
+    body,
   );
 }
 

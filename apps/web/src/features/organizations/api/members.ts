@@ -1,5 +1,6 @@
+import type { z } from 'zod';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { memberSearchResponseSchema, type InactiveDays, type OrganizationMember } from '@partner-portal/contracts';
+import { type memberSearchResponseSchema, type InactiveDays, type OrganizationMember } from '@partner-portal/contracts';
 import { api } from '@/lib/api';
 import { patchTree, refreshPeople } from '@/features/organizations/api/cache';
 import { memberKeys } from '@/features/organizations/api/query-keys';
@@ -19,12 +20,10 @@ export function useInactiveMembers(organizationId: string, days: InactiveDays | 
   return useQuery({
     queryKey: inactiveMembersKey(organizationId, days ?? 30),
     queryFn: async ({ signal }) =>
-      memberSearchResponseSchema.parse(
-        await api.get<unknown>('/members/search', {
-          query: { organizationId, q: '', inactiveDays: days ?? 30, page: 1, pageSize: INACTIVE_PAGE_SIZE },
-          signal,
-        }),
-      ),
+      await api.get<z.infer<typeof memberSearchResponseSchema>>('/members/search', {
+        query: { organizationId, q: '', inactiveDays: days ?? 30, page: 1, pageSize: INACTIVE_PAGE_SIZE },
+        signal,
+      }),
     enabled: days !== null,
     placeholderData: keepPreviousData,
     staleTime: 5_000,

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { memberSearchResponseSchema } from '@partner-portal/contracts';
-import { checkedQueryOptions } from './checked-query';
+import type { memberSearchResponseSchema } from '@partner-portal/contracts';
+import { pageQueryOptions } from './page-query';
 import { memberKeys } from './query-keys';
 
 /**
@@ -13,7 +13,7 @@ export type MemberSearchResponse = z.infer<typeof memberSearchResponseSchema>;
 export const SEARCH_PAGE_SIZE = 200;
 
 export const memberSearchQueryOptions = (organizationId: string, q: string) =>
-  checkedQueryOptions(memberKeys.search(organizationId, q), '/members/search', memberSearchResponseSchema, {
+  pageQueryOptions<MemberSearchResponse>(memberKeys.search(organizationId, q), '/members/search', {
     organizationId,
     q,
     page: 1,

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { secondFactorPolicySchema, type SecondFactorPolicy } from '@partner-portal/contracts';
+import { type SecondFactorPolicy } from '@partner-portal/contracts';
 import { api } from '@/lib/api';
 import { organizationKeys } from './query-keys';
 
@@ -12,7 +12,7 @@ export const secondFactorPolicyQueryOptions = (id: string) =>
   queryOptions({
     queryKey: organizationKeys.secondFactorPolicy(id),
     queryFn: async ({ signal }) =>
-      secondFactorPolicySchema.parse(await api.get<unknown>(`/organizations/${encodeURIComponent(id)}/second-factor-policy`, { signal })),
+      await api.get<SecondFactorPolicy>(`/organizations/${encodeURIComponent(id)}/second-factor-policy`, { signal }),
     staleTime: 10_000,
   });
 
@@ -28,7 +28,7 @@ export function useSetSecondFactorPolicy(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (required: boolean) =>
-      secondFactorPolicySchema.parse(await api.put<unknown>(`/organizations/${encodeURIComponent(id)}/second-factor-policy`, { required })),
+      await api.put<SecondFactorPolicy>(`/organizations/${encodeURIComponent(id)}/second-factor-policy`, { required }),
     onSuccess: async (policy: SecondFactorPolicy) => {
       queryClient.setQueryData(organizationKeys.secondFactorPolicy(id), policy);
       await Promise.all([
