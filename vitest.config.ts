@@ -5,10 +5,13 @@ const contracts = fileURLToPath(new URL('./packages/contracts/src/index.ts', imp
 // the server's test kit for the end-to-end tests (apps/server/package.json, "exports")
 const serverTestKit = fileURLToPath(new URL('./apps/server/test/support/index.ts', import.meta.url));
 /**
- * Test files run at once in each of the integration and e2e projects (TEST_WORKERS; 1 runs them one
- * after another). The two projects run side by side, and vitest wants the same number for both.
+ * Test files run at once (TEST_WORKERS; 1 runs them one after another). The integration and e2e
+ * projects share one group (sequence.groupOrder), and vitest gives a group one pool of that many
+ * workers for both projects together. Four: their files mostly wait (on Chromium, timers, SMTP and
+ * the database), so on two cores two at a time left the CPU half idle (scripts/test.mjs prints how
+ * busy it was).
  */
-const workers = Number(process.env.TEST_WORKERS ?? 2);
+const workers = Number(process.env.TEST_WORKERS ?? 4);
 const alias = { '@partner-portal/contracts': contracts, '@partner-portal/server/test-kit': serverTestKit };
 
 /**
