@@ -89,7 +89,8 @@ export function preloadFirstView(pathname: string): void {
   for (const [path, views] of FIRST_VIEWS) if (path.test(pathname)) for (const v of views) void v.preload().catch(() => undefined);
 }
 
-function PortalRoutes() {
+/** The routes, under whichever router: the browser's, or the pre-render's static one (src/prerender/render.tsx). */
+export function PortalRoutes() {
   const location = useLocation();
   return (
     // a failed view (e.g. a new release replaced its chunk) shows the error view until the path changes
