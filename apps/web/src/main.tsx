@@ -17,13 +17,15 @@ const root = document.getElementById('root')!;
 // the server sent this page pre-rendered, in this language (docs/decisions/021-pre-rendered-public-pages.md)
 const prerendered = root.dataset.prerendered;
 
-preloadFirstView(window.location.pathname);
+const firstView = preloadFirstView(window.location.pathname);
 if (prerendered) {
   // Hydrated in the language it was sent in, with nothing in the query cache: the first render
   // must equal the page (the session and the site settings are asked for as it mounts). The
   // language the visitor's device would have started in follows once it has (app/routed-view.tsx).
+  // The page's view is at hand first: a part of the page still waiting for its code when an answer
+  // (the site settings) updates the layout would be thrown away and rendered again, typing and all.
   const language = knownInterfaceLanguage(prerendered);
-  void initI18n({ hydrating: language }).then(() => {
+  void Promise.all([initI18n({ hydrating: language }), firstView]).then(() => {
     hydrateRoot(
       root,
       <StrictMode>
