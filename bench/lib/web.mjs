@@ -129,14 +129,24 @@ export const PHONE_VIEWPORT = { width: 390, height: 844 };
  * - `readyMs`: from the navigation's start until `readySelector` matches an element that is
  *   visible and enabled (for /login the e-mail field: the moment a visitor can type), checked
  *   inside the page on every DOM change and every frame;
+ * - `keystrokeMs`: a key typed into that field the moment it is typeable (through the DevTools
+ *   protocol, as a keyboard types), and the time from then until the application holds it: the
+ *   field is React's (hydrated: React's props are on it, and a pre-rendered page's hand-over has
+ *   run, apps/web/src/prerender/hand-over.ts), shows the key, and a controlled field's value
+ *   prop says so too; `keystrokeSeenMs` is that moment from the navigation's start;
  * - `lcpMs`: the last largest-contentful-paint entry once the page is settled;
  * - `bytesBeforeReady`: bytes really received (headers and encoded bodies, as Resource Timing's
  *   transferSize reports them) of the responses finished by then;
  * - `bytes`: every byte received until the network is idle (the protocol's encodedDataLength),
  *   with each response's type, size and Content-Encoding.
  */
-export async function slowVisit(browser, baseUrl, path, { readySelector, storageState, profile = SLOW_4G, settleMs = 1500 } = {}) {
-  const context = await browser.newContext({ baseURL: baseUrl, viewport: PHONE_VIEWPORT, storageState });
+export async function slowVisit(
+  browser,
+  baseUrl,
+  path,
+  { readySelector, storageState, locale, keystroke = false, profile = SLOW_4G, settleMs = 1500 } = {},
+) {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: PHONE_VIEWPORT, storageState, locale });
   try {
     await context.addInitScript((selector) => {
       const w = window;
@@ -158,6 +168,26 @@ export async function slowVisit(browser, baseUrl, path, { readySelector, storage
         if (w.__bench.readyMs === null) requestAnimationFrame(frame);
       };
       requestAnimationFrame(frame);
+      // the key typed at first paint, seen in the hydrated form (the bench types it: see below)
+      w.__bench.keyAt = null;
+      w.__bench.keySeenMs = null;
+      const seen = () => {
+        if (w.__bench.keyAt === null || w.__bench.keySeenMs !== null) return;
+        const el = document.querySelector(selector);
+        const propsKey = el && Object.keys(el).find((k) => k.startsWith('__reactProps$'));
+        if (!propsKey || w.__ppHandOver?.live) return;
+        const props = el[propsKey];
+        const value = el.value ?? '';
+        if (value.includes('k') && (props.value === undefined || props.value === value)) w.__bench.keySeenMs = performance.now();
+      };
+      const watchKey = () => {
+        seen();
+        if (w.__bench.keySeenMs === null) requestAnimationFrame(watchKey);
+      };
+      w.__benchTyped = () => {
+        w.__bench.keyAt = performance.now();
+        watchKey();
+      };
       new PerformanceObserver((list) => {
         const entries = list.getEntries();
         w.__bench.lcpMs = entries[entries.length - 1].startTime;
@@ -192,8 +222,16 @@ export async function slowVisit(browser, baseUrl, path, { readySelector, storage
       const r = responses.get(requestId);
       if (r) r.failed = canceled ? 'canceled' : 'failed';
     });
-    await page.goto(path, { waitUntil: 'load', timeout: 90_000 });
-    await page.waitForFunction(() => window.__bench.readyMs !== null, undefined, { timeout: 60_000, polling: 100 });
+    // the page is typeable long before it has loaded: no waiting for the load event
+    await page.goto(path, { waitUntil: 'commit', timeout: 90_000 });
+    await page.waitForFunction(() => window.__bench.readyMs !== null, undefined, { timeout: 60_000, polling: 'raf' });
+    if (keystroke) {
+      await page.focus(readySelector);
+      await page.keyboard.type('k');
+      await page.evaluate(() => window.__benchTyped());
+      await page.waitForFunction(() => window.__bench.keySeenMs !== null, undefined, { timeout: 60_000, polling: 100 });
+    }
+    await page.waitForLoadState('load', { timeout: 90_000 });
     await page.waitForLoadState('networkidle', { timeout: 60_000 }).catch(() => undefined);
     await page.waitForTimeout(settleMs);
     const inPage = await page.evaluate(() => {
@@ -202,6 +240,8 @@ export async function slowVisit(browser, baseUrl, path, { readySelector, storage
       const before = entries.filter((e) => e.responseEnd > 0 && e.responseEnd <= ready);
       return {
         readyMs: ready,
+        keystrokeMs: window.__bench.keySeenMs === null ? null : window.__bench.keySeenMs - window.__bench.keyAt,
+        keystrokeSeenMs: window.__bench.keySeenMs,
         lcpMs: window.__bench.lcpMs,
         bytesBeforeReady: before.reduce((s, e) => s + e.transferSize, 0),
         filesBeforeReady: before.map((e) => new URL(e.name).pathname),
@@ -212,6 +252,8 @@ export async function slowVisit(browser, baseUrl, path, { readySelector, storage
     return {
       ...inPage,
       readyMs: round(inPage.readyMs, 0),
+      keystrokeMs: inPage.keystrokeMs === null ? null : round(inPage.keystrokeMs, 0),
+      keystrokeSeenMs: inPage.keystrokeSeenMs === null ? null : round(inPage.keystrokeSeenMs, 0),
       lcpMs: round(inPage.lcpMs ?? NaN, 0),
       bytes: files.reduce((s, r) => s + r.bytes, 0),
       files: files.sort((a, b) => b.bytes - a.bytes),
@@ -222,7 +264,7 @@ export async function slowVisit(browser, baseUrl, path, { readySelector, storage
 }
 
 /** `slowVisit` `runs` times (each cold); the run with the median ready time, and every run's figures. */
-export async function slowVisitMedian(browser, baseUrl, path, options, runs = 3) {
+export async function slowVisitMedian(browser, baseUrl, path, options, runs = 5) {
   const all = [];
   const load = [loadavg()[0]];
   for (let i = 0; i < runs; i++) all.push(await slowVisit(browser, baseUrl, path, options));
@@ -238,9 +280,28 @@ export async function slowVisitMedian(browser, baseUrl, path, options, runs = 3)
       50,
     ),
     kbBeforeReady: kb(median.bytesBeforeReady),
+    // the keystroke's own median (its runs are not the ready time's)
+    keystrokeMs: all.some((r) => r.keystrokeMs === null)
+      ? null
+      : percentile(
+          all.map((r) => r.keystrokeMs),
+          50,
+        ),
+    keystrokeSeenMs: all.some((r) => r.keystrokeSeenMs === null)
+      ? null
+      : percentile(
+          all.map((r) => r.keystrokeSeenMs),
+          50,
+        ),
     kbTotal: kb(median.bytes),
     // the slowed CPU is this machine's CPU slowed further: a busy machine shows in these figures
     loadAverage: load.map((l) => round(l)),
-    runs: all.map((r) => ({ readyMs: r.readyMs, lcpMs: r.lcpMs, kbBeforeReady: kb(r.bytesBeforeReady), kbTotal: kb(r.bytes) })),
+    runs: all.map((r) => ({
+      readyMs: r.readyMs,
+      keystrokeMs: r.keystrokeMs,
+      lcpMs: r.lcpMs,
+      kbBeforeReady: kb(r.bytesBeforeReady),
+      kbTotal: kb(r.bytes),
+    })),
   };
 }
