@@ -129,8 +129,8 @@ export const PHONE_VIEWPORT = { width: 390, height: 844 };
  * - `readyMs`: from the navigation's start until `readySelector` matches an element that is
  *   visible and enabled (for /login the e-mail field: the moment a visitor can type), checked
  *   inside the page on every DOM change and every frame;
- * - `keystrokeMs`: a key typed into that field the moment it is typeable (through the DevTools
- *   protocol, as a keyboard types), and the time from then until the application holds it: the
+ * - `keystrokeMs`: a key typed into that field the moment it is typeable (inside the page: the
+ *   value changed and an input event, as a keyboard does), and the time from then until the application holds it: the
  *   field is React's (hydrated: React's props are on it, and a pre-rendered page's hand-over has
  *   run, apps/web/src/prerender/hand-over.ts), shows the key, and a controlled field's value
  *   prop says so too; `keystrokeSeenMs` is that moment from the navigation's start;
@@ -148,51 +148,64 @@ export async function slowVisit(
 ) {
   const context = await browser.newContext({ baseURL: baseUrl, viewport: PHONE_VIEWPORT, storageState, locale });
   try {
-    await context.addInitScript((selector) => {
-      const w = window;
-      w.__bench = { readyMs: null, lcpMs: null };
-      const usable = (el) => {
-        if (!el || el.disabled || el.readOnly) return false;
-        const r = el.getBoundingClientRect();
-        if (r.width === 0 || r.height === 0) return false;
-        const s = getComputedStyle(el);
-        return s.visibility !== 'hidden' && s.display !== 'none' && Number(s.opacity) > 0;
-      };
-      const check = () => {
-        if (w.__bench.readyMs !== null) return;
-        if (usable(document.querySelector(selector))) w.__bench.readyMs = performance.now();
-      };
-      new MutationObserver(check).observe(document, { childList: true, subtree: true, attributes: true });
-      const frame = () => {
-        check();
-        if (w.__bench.readyMs === null) requestAnimationFrame(frame);
-      };
-      requestAnimationFrame(frame);
-      // the key typed at first paint, seen in the hydrated form (the bench types it: see below)
-      w.__bench.keyAt = null;
-      w.__bench.keySeenMs = null;
-      const seen = () => {
-        if (w.__bench.keyAt === null || w.__bench.keySeenMs !== null) return;
-        const el = document.querySelector(selector);
-        const propsKey = el && Object.keys(el).find((k) => k.startsWith('__reactProps$'));
-        if (!propsKey || w.__ppHandOver?.live) return;
-        const props = el[propsKey];
-        const value = el.value ?? '';
-        if (value.includes('k') && (props.value === undefined || props.value === value)) w.__bench.keySeenMs = performance.now();
-      };
-      const watchKey = () => {
-        seen();
-        if (w.__bench.keySeenMs === null) requestAnimationFrame(watchKey);
-      };
-      w.__benchTyped = () => {
-        w.__bench.keyAt = performance.now();
-        watchKey();
-      };
-      new PerformanceObserver((list) => {
-        const entries = list.getEntries();
-        w.__bench.lcpMs = entries[entries.length - 1].startTime;
-      }).observe({ type: 'largest-contentful-paint', buffered: true });
-    }, readySelector);
+    await context.addInitScript(
+      ({ selector, keystroke }) => {
+        const w = window;
+        w.__bench = { readyMs: null, lcpMs: null };
+        const usable = (el) => {
+          if (!el || el.disabled || el.readOnly) return false;
+          const r = el.getBoundingClientRect();
+          if (r.width === 0 || r.height === 0) return false;
+          const s = getComputedStyle(el);
+          return s.visibility !== 'hidden' && s.display !== 'none' && Number(s.opacity) > 0;
+        };
+        const check = () => {
+          if (w.__bench.readyMs !== null) return;
+          const el = document.querySelector(selector);
+          if (!usable(el)) return;
+          w.__bench.readyMs = performance.now();
+          if (keystroke) typeKey(el);
+        };
+        new MutationObserver(check).observe(document, { childList: true, subtree: true, attributes: true });
+        const frame = () => {
+          check();
+          if (w.__bench.readyMs === null) requestAnimationFrame(frame);
+        };
+        requestAnimationFrame(frame);
+        // the key typed at first paint (typeKey, below), seen in the hydrated form
+        w.__bench.keyAt = null;
+        w.__bench.keySeenMs = null;
+        const seen = () => {
+          if (w.__bench.keyAt === null || w.__bench.keySeenMs !== null) return;
+          const el = document.querySelector(selector);
+          const propsKey = el && Object.keys(el).find((k) => k.startsWith('__reactProps$'));
+          if (!propsKey || w.__ppHandOver?.live) return;
+          const props = el[propsKey];
+          const value = el.value ?? '';
+          if (value.includes('k') && (props.value === undefined || props.value === value)) w.__bench.keySeenMs = performance.now();
+        };
+        const watchKey = () => {
+          seen();
+          if (w.__bench.keySeenMs === null) requestAnimationFrame(watchKey);
+        };
+        // a key typed the moment the field is typeable: what a keyboard sends into a focused field
+        // (the value changed, an input event), typed inside the page, so that no round trip of the
+        // DevTools protocol stands between the first paint and the key
+        const typeKey = (el) => {
+          el.focus();
+          const prototype = el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+          Object.getOwnPropertyDescriptor(prototype, 'value').set.call(el, `${el.value}k`);
+          el.dispatchEvent(new InputEvent('input', { bubbles: true, data: 'k', inputType: 'insertText' }));
+          w.__bench.keyAt = performance.now();
+          watchKey();
+        };
+        new PerformanceObserver((list) => {
+          const entries = list.getEntries();
+          w.__bench.lcpMs = entries[entries.length - 1].startTime;
+        }).observe({ type: 'largest-contentful-paint', buffered: true });
+      },
+      { selector: readySelector, keystroke },
+    );
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
@@ -226,9 +239,6 @@ export async function slowVisit(
     await page.goto(path, { waitUntil: 'commit', timeout: 90_000 });
     await page.waitForFunction(() => window.__bench.readyMs !== null, undefined, { timeout: 60_000, polling: 'raf' });
     if (keystroke) {
-      await page.focus(readySelector);
-      await page.keyboard.type('k');
-      await page.evaluate(() => window.__benchTyped());
       await page.waitForFunction(() => window.__bench.keySeenMs !== null, undefined, { timeout: 60_000, polling: 100 });
     }
     await page.waitForLoadState('load', { timeout: 90_000 });
