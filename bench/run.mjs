@@ -101,12 +101,16 @@ for (const [tag, members] of [
 }
 report.declare('search.growth', 'member search p95 growth 100k → 1M', '≤ 2×');
 report.declare('web.login', 'gzipped JS, /login (KB)', '≤ 130');
-report.declare('web.loginReady', '/login e-mail field typeable, Slow 4G, median of 3 (ms)', '≤ 2000');
-report.declare('web.loginLcp', '/login LCP, Slow 4G, median of 3 (ms)', 'info');
-report.declare('web.loginBytes', '/login KB transferred before typeable / until idle', '≤ 200 before');
+report.declare('web.loginReady', '/login e-mail field typeable, Slow 4G, median of 5 (ms)', '≤ 1000');
+report.declare('web.loginKeystroke', '/login key typed at first paint, held by the hydrated form: after / at (ms)', 'info');
+report.declare('web.loginLcp', '/login LCP, Slow 4G, median of 5 (ms)', 'info');
+report.declare('web.loginBytes', '/login KB transferred before typeable / until idle', '≤ 60 before');
+report.declare('web.invitationReady', '/invitation/{id} in nl, first name typeable, Slow 4G, median of 5 (ms)', 'info');
+report.declare('web.invitationKeystroke', '/invitation/{id} in nl, key typed at first paint, held by the form: after / at (ms)', 'info');
+report.declare('web.invitationBytes', '/invitation/{id} in nl, KB transferred before typeable / until idle', 'info');
 report.declare('web.manage', 'gzipped JS, /manage-organization/{id} (KB)', '≤ 220');
-report.declare('web.manageReady', 'manage page heading shown, Slow 4G, median of 3 (ms)', 'info');
-report.declare('web.manageLcp', 'manage page LCP, Slow 4G, median of 3 (ms)', 'info');
+report.declare('web.manageReady', 'manage page heading shown, Slow 4G, median of 5 (ms)', 'info');
+report.declare('web.manageLcp', 'manage page LCP, Slow 4G, median of 5 (ms)', 'info');
 report.declare('web.manageBytes', 'manage page KB transferred before shown / until idle', 'info');
 report.declare('web.filter', 'tree filter per keystroke, 10k nodes p50/p95 (ms)', 'p95 ≤ 50');
 report.declare('webhooks.rate', 'webhook deliveries/s per core (queued, 4 receivers)', 'info');
@@ -631,6 +635,32 @@ async function measureScale(tag) {
   scale[tag] = results;
 }
 
+/**
+ * The path and query of a new pending invitation to the root organization in `language` (created
+ * by the signed-in administrator's context; its link read from the outbox, as the bench portal
+ * sends no e-mail). Every visit of it stays a visit of a pending invitation: nobody accepts it.
+ */
+async function invitationLink(context, language) {
+  const email = `bench-invitee-${randomBytes(4).toString('hex')}@example.com`;
+  const res = await context.request.post(`/api/organizations/${rootInfo.id}/invitations`, {
+    headers: { 'x-csrf': '1', 'content-type': 'application/json' },
+    data: { email_address: email, language_code: language },
+  });
+  if (res.status() !== 201 && res.status() !== 200) throw new Error(`invitation: ${res.status()} ${await res.text()}`);
+  const c = await pgClient(db.url);
+  try {
+    for (let i = 0; i < 50; i++) {
+      const { rows } = await c.query('SELECT text_body FROM mail_outbox WHERE recipient = $1 ORDER BY created_at DESC LIMIT 1', [email]);
+      const link = /https?:\/\/[^\s]+\/invitation\/[^\s]+/.exec(rows[0]?.text_body ?? '')?.[0];
+      if (link) return new URL(link).pathname + new URL(link).search;
+      await sleep(100);
+    }
+  } finally {
+    await c.end();
+  }
+  throw new Error(`no invitation link in the outbox for ${email}`);
+}
+
 async function stepWeb() {
   browser = await launch();
   const anonymous = await browser.newContext({ baseURL: portal.baseUrl });
@@ -681,28 +711,63 @@ async function stepWeb() {
       report.settle(['web.filter'], err);
     }
   }
-  await context.close();
 
-  // a first visit on a farm's mobile connection (Lighthouse's Slow 4G, CPU 4× slower, cold cache)
+  // a first visit on a farm's mobile connection (Lighthouse's Slow 4G, CPU 4× slower, cold cache):
+  // the login page (pre-rendered, docs/decisions/021-pre-rendered-public-pages.md), and an invitation in Dutch
   try {
-    const slow = await slowVisitMedian(browser, portal.baseUrl, '/login', { readySelector: 'input[name=email]' });
+    const slow = await slowVisitMedian(browser, portal.baseUrl, '/login', { readySelector: 'input[name=email]', keystroke: true });
     report.detail('web.loginSlow', slow);
     const encodings = [...new Set(slow.median.files.map((f) => f.encoding))].join(', ');
     report.set(
       'web.loginReady',
       slow.readyMs,
-      slow.readyMs <= 2000,
+      slow.readyMs <= 1000,
       `runs ${slow.runs.map((r) => r.readyMs).join(', ')}; load average ${slow.loadAverage.join(' → ')}`,
+    );
+    report.set(
+      'web.loginKeystroke',
+      `${slow.keystrokeMs} / ${slow.keystrokeSeenMs}`,
+      undefined,
+      `runs ${slow.runs.map((r) => r.keystrokeMs).join(', ')}`,
     );
     report.set('web.loginLcp', slow.lcpMs, undefined);
     report.set(
       'web.loginBytes',
       `${slow.kbBeforeReady} / ${slow.kbTotal}`,
-      slow.kbBeforeReady <= 200,
-      `${slow.median.filesBeforeReady.length} responses before typeable; Content-Encoding: ${encodings}`,
+      slow.kbBeforeReady <= 60,
+      `${slow.median.filesBeforeReady.length} responses before typeable (${slow.median.filesBeforeReady.join(', ')}); Content-Encoding: ${encodings}`,
     );
   } catch (err) {
-    report.settle(['web.loginReady', 'web.loginLcp', 'web.loginBytes'], err);
+    report.settle(['web.loginReady', 'web.loginKeystroke', 'web.loginLcp', 'web.loginBytes'], err);
+  }
+  try {
+    const link = await invitationLink(context, 'nl');
+    const slow = await slowVisitMedian(browser, portal.baseUrl, link, {
+      readySelector: 'input[name=first_name]',
+      keystroke: true,
+      locale: 'nl-NL',
+    });
+    report.detail('web.invitationSlow', slow);
+    report.set(
+      'web.invitationReady',
+      slow.readyMs,
+      undefined,
+      `runs ${slow.runs.map((r) => r.readyMs).join(', ')}; load average ${slow.loadAverage.join(' → ')}`,
+    );
+    report.set(
+      'web.invitationKeystroke',
+      `${slow.keystrokeMs} / ${slow.keystrokeSeenMs}`,
+      undefined,
+      `runs ${slow.runs.map((r) => r.keystrokeMs).join(', ')}`,
+    );
+    report.set(
+      'web.invitationBytes',
+      `${slow.kbBeforeReady} / ${slow.kbTotal}`,
+      undefined,
+      `${slow.median.filesBeforeReady.length} responses before typeable`,
+    );
+  } catch (err) {
+    report.settle(['web.invitationReady', 'web.invitationKeystroke', 'web.invitationBytes'], err);
   }
   try {
     const slow = await slowVisitMedian(browser, portal.baseUrl, path, { readySelector: 'main h1', storageState });
@@ -724,6 +789,7 @@ async function stepWeb() {
   } catch (err) {
     report.settle(['web.manageReady', 'web.manageLcp', 'web.manageBytes'], err);
   }
+  await context.close();
   await browser.close();
   browser = undefined;
 }
@@ -778,8 +844,12 @@ async function stepWebhooks() {
 const WEB_KEYS = [
   'web.login',
   'web.loginReady',
+  'web.loginKeystroke',
   'web.loginLcp',
   'web.loginBytes',
+  'web.invitationReady',
+  'web.invitationKeystroke',
+  'web.invitationBytes',
   'web.manage',
   'web.manageReady',
   'web.manageLcp',
@@ -805,7 +875,7 @@ async function main() {
   if (!rootInfo.id) throw new Error('the portal started but bootstrapped no root organization');
   if (ONLY === 'web') {
     report.rows = report.rows.filter((row) => WEB_KEYS.includes(row.key));
-    await step('web', WEB_KEYS, 300_000, stepWeb);
+    await step('web', WEB_KEYS, 600_000, stepWeb);
     return;
   }
   if (ONLY === 'webhooks') {
@@ -853,7 +923,7 @@ async function main() {
   });
   if (scale.counts) await step('refresh 100k', ['refresh.100k'], 90_000, () => stepRefresh('.100k'));
   else report.mark('refresh.100k', 'unavailable', 'needs the seeded users');
-  await step('web', WEB_KEYS, 300_000, stepWeb);
+  await step('web', WEB_KEYS, 600_000, stepWeb);
   const remaining = RUN_LIMIT_MS - (Date.now() - started);
   if (QUICK) {
     for (const k of [...scaleKeys('1m'), 'search.growth']) report.mark(k, 'skipped', 'BENCH_QUICK=1');

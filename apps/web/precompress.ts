@@ -46,7 +46,8 @@ export function precompress(): Plugin {
   let outDir = 'dist';
   return {
     name: 'partner-portal:precompress',
-    apply: 'build',
+    // the browser build's files (the pre-render, an SSR build, compresses its pages itself)
+    apply: (_config, { command, isSsrBuild }) => command === 'build' && !isSsrBuild,
     configResolved(config) {
       outDir = resolve(config.root, config.build.outDir);
     },

@@ -129,40 +129,83 @@ export const PHONE_VIEWPORT = { width: 390, height: 844 };
  * - `readyMs`: from the navigation's start until `readySelector` matches an element that is
  *   visible and enabled (for /login the e-mail field: the moment a visitor can type), checked
  *   inside the page on every DOM change and every frame;
+ * - `keystrokeMs`: a key typed into that field the moment it is typeable (inside the page: the
+ *   value changed and an input event, as a keyboard does), and the time from then until the application holds it: the
+ *   field is React's (hydrated: React's props are on it, and a pre-rendered page's hand-over has
+ *   run, apps/web/src/prerender/hand-over.ts), shows the key, and a controlled field's value
+ *   prop says so too; `keystrokeSeenMs` is that moment from the navigation's start;
  * - `lcpMs`: the last largest-contentful-paint entry once the page is settled;
  * - `bytesBeforeReady`: bytes really received (headers and encoded bodies, as Resource Timing's
  *   transferSize reports them) of the responses finished by then;
  * - `bytes`: every byte received until the network is idle (the protocol's encodedDataLength),
  *   with each response's type, size and Content-Encoding.
  */
-export async function slowVisit(browser, baseUrl, path, { readySelector, storageState, profile = SLOW_4G, settleMs = 1500 } = {}) {
-  const context = await browser.newContext({ baseURL: baseUrl, viewport: PHONE_VIEWPORT, storageState });
+export async function slowVisit(
+  browser,
+  baseUrl,
+  path,
+  { readySelector, storageState, locale, keystroke = false, profile = SLOW_4G, settleMs = 1500 } = {},
+) {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: PHONE_VIEWPORT, storageState, locale });
   try {
-    await context.addInitScript((selector) => {
-      const w = window;
-      w.__bench = { readyMs: null, lcpMs: null };
-      const usable = (el) => {
-        if (!el || el.disabled || el.readOnly) return false;
-        const r = el.getBoundingClientRect();
-        if (r.width === 0 || r.height === 0) return false;
-        const s = getComputedStyle(el);
-        return s.visibility !== 'hidden' && s.display !== 'none' && Number(s.opacity) > 0;
-      };
-      const check = () => {
-        if (w.__bench.readyMs !== null) return;
-        if (usable(document.querySelector(selector))) w.__bench.readyMs = performance.now();
-      };
-      new MutationObserver(check).observe(document, { childList: true, subtree: true, attributes: true });
-      const frame = () => {
-        check();
-        if (w.__bench.readyMs === null) requestAnimationFrame(frame);
-      };
-      requestAnimationFrame(frame);
-      new PerformanceObserver((list) => {
-        const entries = list.getEntries();
-        w.__bench.lcpMs = entries[entries.length - 1].startTime;
-      }).observe({ type: 'largest-contentful-paint', buffered: true });
-    }, readySelector);
+    await context.addInitScript(
+      ({ selector, keystroke }) => {
+        const w = window;
+        w.__bench = { readyMs: null, lcpMs: null };
+        const usable = (el) => {
+          if (!el || el.disabled || el.readOnly) return false;
+          const r = el.getBoundingClientRect();
+          if (r.width === 0 || r.height === 0) return false;
+          const s = getComputedStyle(el);
+          return s.visibility !== 'hidden' && s.display !== 'none' && Number(s.opacity) > 0;
+        };
+        const check = () => {
+          if (w.__bench.readyMs !== null) return;
+          const el = document.querySelector(selector);
+          if (!usable(el)) return;
+          w.__bench.readyMs = performance.now();
+          if (keystroke) typeKey(el);
+        };
+        new MutationObserver(check).observe(document, { childList: true, subtree: true, attributes: true });
+        const frame = () => {
+          check();
+          if (w.__bench.readyMs === null) requestAnimationFrame(frame);
+        };
+        requestAnimationFrame(frame);
+        // the key typed at first paint (typeKey, below), seen in the hydrated form
+        w.__bench.keyAt = null;
+        w.__bench.keySeenMs = null;
+        const seen = () => {
+          if (w.__bench.keyAt === null || w.__bench.keySeenMs !== null) return;
+          const el = document.querySelector(selector);
+          const propsKey = el && Object.keys(el).find((k) => k.startsWith('__reactProps$'));
+          if (!propsKey || w.__ppHandOver?.live) return;
+          const props = el[propsKey];
+          const value = el.value ?? '';
+          if (value.includes('k') && (props.value === undefined || props.value === value)) w.__bench.keySeenMs = performance.now();
+        };
+        const watchKey = () => {
+          seen();
+          if (w.__bench.keySeenMs === null) requestAnimationFrame(watchKey);
+        };
+        // a key typed the moment the field is typeable: what a keyboard sends into a focused field
+        // (the value changed, an input event), typed inside the page, so that no round trip of the
+        // DevTools protocol stands between the first paint and the key
+        const typeKey = (el) => {
+          el.focus();
+          const prototype = el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+          Object.getOwnPropertyDescriptor(prototype, 'value').set.call(el, `${el.value}k`);
+          el.dispatchEvent(new InputEvent('input', { bubbles: true, data: 'k', inputType: 'insertText' }));
+          w.__bench.keyAt = performance.now();
+          watchKey();
+        };
+        new PerformanceObserver((list) => {
+          const entries = list.getEntries();
+          w.__bench.lcpMs = entries[entries.length - 1].startTime;
+        }).observe({ type: 'largest-contentful-paint', buffered: true });
+      },
+      { selector: readySelector, keystroke },
+    );
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
@@ -192,8 +235,13 @@ export async function slowVisit(browser, baseUrl, path, { readySelector, storage
       const r = responses.get(requestId);
       if (r) r.failed = canceled ? 'canceled' : 'failed';
     });
-    await page.goto(path, { waitUntil: 'load', timeout: 90_000 });
-    await page.waitForFunction(() => window.__bench.readyMs !== null, undefined, { timeout: 60_000, polling: 100 });
+    // the page is typeable long before it has loaded: no waiting for the load event
+    await page.goto(path, { waitUntil: 'commit', timeout: 90_000 });
+    await page.waitForFunction(() => window.__bench.readyMs !== null, undefined, { timeout: 60_000, polling: 'raf' });
+    if (keystroke) {
+      await page.waitForFunction(() => window.__bench.keySeenMs !== null, undefined, { timeout: 60_000, polling: 100 });
+    }
+    await page.waitForLoadState('load', { timeout: 90_000 });
     await page.waitForLoadState('networkidle', { timeout: 60_000 }).catch(() => undefined);
     await page.waitForTimeout(settleMs);
     const inPage = await page.evaluate(() => {
@@ -202,6 +250,8 @@ export async function slowVisit(browser, baseUrl, path, { readySelector, storage
       const before = entries.filter((e) => e.responseEnd > 0 && e.responseEnd <= ready);
       return {
         readyMs: ready,
+        keystrokeMs: window.__bench.keySeenMs === null ? null : window.__bench.keySeenMs - window.__bench.keyAt,
+        keystrokeSeenMs: window.__bench.keySeenMs,
         lcpMs: window.__bench.lcpMs,
         bytesBeforeReady: before.reduce((s, e) => s + e.transferSize, 0),
         filesBeforeReady: before.map((e) => new URL(e.name).pathname),
@@ -212,6 +262,8 @@ export async function slowVisit(browser, baseUrl, path, { readySelector, storage
     return {
       ...inPage,
       readyMs: round(inPage.readyMs, 0),
+      keystrokeMs: inPage.keystrokeMs === null ? null : round(inPage.keystrokeMs, 0),
+      keystrokeSeenMs: inPage.keystrokeSeenMs === null ? null : round(inPage.keystrokeSeenMs, 0),
       lcpMs: round(inPage.lcpMs ?? NaN, 0),
       bytes: files.reduce((s, r) => s + r.bytes, 0),
       files: files.sort((a, b) => b.bytes - a.bytes),
@@ -222,7 +274,7 @@ export async function slowVisit(browser, baseUrl, path, { readySelector, storage
 }
 
 /** `slowVisit` `runs` times (each cold); the run with the median ready time, and every run's figures. */
-export async function slowVisitMedian(browser, baseUrl, path, options, runs = 3) {
+export async function slowVisitMedian(browser, baseUrl, path, options, runs = 5) {
   const all = [];
   const load = [loadavg()[0]];
   for (let i = 0; i < runs; i++) all.push(await slowVisit(browser, baseUrl, path, options));
@@ -238,9 +290,28 @@ export async function slowVisitMedian(browser, baseUrl, path, options, runs = 3)
       50,
     ),
     kbBeforeReady: kb(median.bytesBeforeReady),
+    // the keystroke's own median (its runs are not the ready time's)
+    keystrokeMs: all.some((r) => r.keystrokeMs === null)
+      ? null
+      : percentile(
+          all.map((r) => r.keystrokeMs),
+          50,
+        ),
+    keystrokeSeenMs: all.some((r) => r.keystrokeSeenMs === null)
+      ? null
+      : percentile(
+          all.map((r) => r.keystrokeSeenMs),
+          50,
+        ),
     kbTotal: kb(median.bytes),
     // the slowed CPU is this machine's CPU slowed further: a busy machine shows in these figures
     loadAverage: load.map((l) => round(l)),
-    runs: all.map((r) => ({ readyMs: r.readyMs, lcpMs: r.lcpMs, kbBeforeReady: kb(r.bytesBeforeReady), kbTotal: kb(r.bytes) })),
+    runs: all.map((r) => ({
+      readyMs: r.readyMs,
+      keystrokeMs: r.keystrokeMs,
+      lcpMs: r.lcpMs,
+      kbBeforeReady: kb(r.bytesBeforeReady),
+      kbTotal: kb(r.bytes),
+    })),
   };
 }

@@ -46,6 +46,7 @@ import { sessionRoutes } from './modules/sessions/routes.js';
 import { clientCredentialsToken } from './oidc/service-account-clients.js';
 import { ssoRoutes } from './modules/sso/routes.js';
 import { registerWebApp } from './modules/web/static.js';
+import { PrerenderedPages } from './modules/web/prerendered.js';
 import { registerScim, SCIM_PREFIX, sendScimError } from './modules/scim/routes.js';
 import { scimTokenRoutes } from './modules/scim/token-routes.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
@@ -131,13 +132,16 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   // headers on every answer; they are taken from one run of it and set as a list (@fastify/helmet
   // built the middleware again per request, 7 % of the CPU of GET /api/identity/user-info, and
   // helmet's own chain of middlewares was still 12 %: docs/performance.md, "Authenticated reads").
+  // the pre-rendered pages' inline script is allowed by its hash (modules/web/prerendered.ts)
+  const webDistDir = config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST;
+  const prerendered = PrerenderedPages.load(webDistDir);
   const securityHeaders = headersSetBy(
     helmet({
       contentSecurityPolicy: {
         useDefaults: false,
         directives: {
           defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
+          scriptSrc: ["'self'", ...prerendered.scriptHashes.map((hash) => `'${hash}'`)],
           styleSrc: ["'self'", "'unsafe-inline'"],
           imgSrc: ["'self'", 'data:'],
           fontSrc: ["'self'", 'data:'],
@@ -239,7 +243,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(ssoRoutes, { ssoConnections: modules.ssoConnections });
   await app.register(webhookRoutes, { webhooks: modules.webhooks });
 
-  await registerWebApp(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);
+  await registerWebApp(app, webDistDir, prerendered);
   return app;
 }
 

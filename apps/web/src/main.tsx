@@ -1,5 +1,6 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { knownInterfaceLanguage } from '@partner-portal/contracts';
 import { App } from './app/App';
 import { preloadFirstView } from './app/router';
 import { initI18n } from './lib/i18n';
@@ -12,17 +13,37 @@ if (window.location.hash.startsWith('#/')) {
   window.history.replaceState(null, '', window.location.hash.slice(1));
 }
 
-// Everything the first page needs starts now, side by side: its views' code, the translations,
-// the session and the site settings (docs/performance.md, "The login page on a slow connection").
-if (/^\/login\/?$/i.test(window.location.pathname)) {
-  void load(SESSION_ANSWER, fetchSessionUser).catch(() => undefined);
-  void loadConfiguration();
-}
-preloadFirstView(window.location.pathname);
-void initI18n();
+const root = document.getElementById('root')!;
+// the server sent this page pre-rendered, in this language (docs/decisions/021-pre-rendered-public-pages.md)
+const prerendered = root.dataset.prerendered;
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+const firstView = preloadFirstView(window.location.pathname);
+if (prerendered) {
+  // Hydrated in the language it was sent in, with nothing in the query cache: the first render
+  // must equal the page (the session and the site settings are asked for as it mounts). The
+  // language the visitor's device would have started in follows once it has (app/routed-view.tsx).
+  // The page's view is at hand first: a part of the page still waiting for its code when an answer
+  // (the site settings) updates the layout would be thrown away and rendered again, typing and all.
+  const language = knownInterfaceLanguage(prerendered);
+  void Promise.all([initI18n({ hydrating: language }), firstView]).then(() => {
+    hydrateRoot(
+      root,
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+  });
+} else {
+  // Everything the first page needs starts now, side by side: its views' code, the translations,
+  // the session and the site settings (docs/performance.md, "The login page on a slow connection").
+  if (/^\/login\/?$/i.test(window.location.pathname)) {
+    void load(SESSION_ANSWER, fetchSessionUser).catch(() => undefined);
+    void loadConfiguration();
+  }
+  void initI18n();
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+}

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { interfaceLanguageFor, interfaceLanguageOf, USER_LANGUAGES, userLanguageFor, userLanguageOf } from './languages.js';
+import {
+  interfaceLanguageFor,
+  interfaceLanguageOf,
+  interfaceLanguageOfAcceptLanguage,
+  USER_LANGUAGES,
+  userLanguageFor,
+  userLanguageOf,
+} from './languages.js';
 
 describe('languages', () => {
   it('has six user languages, pt-BR the sixth, each shown by an interface language of its own', () => {
@@ -25,5 +32,17 @@ describe('languages', () => {
     expect(interfaceLanguageOf('en-US')).toBe('en-GB');
     expect(interfaceLanguageOf('pt-PT')).toBe('pt-BR');
     expect(interfaceLanguageOf('ja')).toBeNull();
+  });
+
+  it('picks the interface language of an Accept-Language header by weight, then order', () => {
+    expect(interfaceLanguageOfAcceptLanguage('nl-NL,nl;q=0.9,en-US;q=0.8,en;q=0.7')).toBe('nl');
+    expect(interfaceLanguageOfAcceptLanguage('ja, it;q=0.9, pt-PT;q=0.5')).toBe('pt-BR');
+    expect(interfaceLanguageOfAcceptLanguage('en;q=0.2, de;q=0.8')).toBe('de');
+    expect(interfaceLanguageOfAcceptLanguage('fr, es')).toBe('fr');
+    expect(interfaceLanguageOfAcceptLanguage('de;q=0, es;q=0.1')).toBe('es');
+    expect(interfaceLanguageOfAcceptLanguage('ja, *;q=0.1')).toBeNull();
+    expect(interfaceLanguageOfAcceptLanguage('')).toBeNull();
+    expect(interfaceLanguageOfAcceptLanguage(undefined)).toBeNull();
+    expect(interfaceLanguageOfAcceptLanguage(';;,q=,nl;q=abc')).toBeNull();
   });
 });

@@ -52,3 +52,33 @@ export function interfaceLanguageOf(tag: string | null | undefined): InterfaceLa
   const language = userLanguageOf(tag);
   return language ? interfaceLanguageFor(language) : null;
 }
+
+/**
+ * The cookie that carries the interface language a visitor picked on this device (the web app
+ * writes it beside its local storage, apps/web/src/lib/i18n.ts), so that the server can send the
+ * pre-rendered pages in it (apps/server/src/modules/web/prerendered.ts).
+ */
+export const INTERFACE_LANGUAGE_COOKIE = 'pp_language';
+
+/**
+ * The interface language that best serves an Accept-Language header (RFC 9110, 12.5.4): the
+ * languages in the order of their weights (the header's order among equal weights), the first one
+ * the interface speaks; null when none (a weight of 0 refuses a language).
+ */
+export function interfaceLanguageOfAcceptLanguage(header: string | null | undefined): InterfaceLanguage | null {
+  const ranges = (header ?? '')
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => /^\s*q\s*=(.*)$/i.exec(p)?.[1]).find((v) => v !== undefined);
+      const weight = q === undefined ? 1 : Number(q.trim() || NaN);
+      return { tag: tag.trim(), weight: Number.isFinite(weight) ? weight : 0, index };
+    })
+    .filter((r) => r.tag && r.weight > 0)
+    .sort((a, b) => b.weight - a.weight || a.index - b.index);
+  for (const { tag } of ranges) {
+    const language = interfaceLanguageOf(tag);
+    if (language) return language;
+  }
+  return null;
+}

@@ -79,22 +79,32 @@ const LOGIN_LAYOUT_PAGES: [string, View][] = [
   ['invitation-external-identity/:invitationId', view.AcceptExternalInvitationPage],
 ];
 
-/** The views of the pages a visit most often starts on, by path. */
+/**
+ * The views of the pages a visit most often starts on, by path, and of the pre-rendered pages
+ * (src/prerender/pages.ts), which hydrate once their views are at hand.
+ */
 const FIRST_VIEWS: [RegExp, View[]][] = [
   [/^\/login\/?$/i, [login.LoginLayout, login.LoginPage]],
   [/^\/?$/, [view.RequireAuth, view.AppLayout, view.HomePage]],
   [/^\/manage-organization\/[^/]+\/?$/i, [view.RequireAuth, view.RequireManager, view.AppLayout, view.ManageOrganizationPage]],
+  [/^\/forgot-password\/?$/i, [login.LoginLayout, view.ForgotPasswordPage]],
+  [/^\/reset-password\/?$/i, [login.LoginLayout, view.ResetPasswordPage]],
+  [/^\/invitation\/[^/]+\/?$/i, [login.LoginLayout, view.AcceptInvitationPage]],
+  [/^\/invitation-external-identity\/[^/]+\/?$/i, [login.LoginLayout, view.AcceptExternalInvitationPage]],
 ];
 
 /**
  * Starts loading the views of `pathname` at once, while the shell and the translations load,
  * instead of one after the other as each renders (a round trip each on a slow connection).
+ * Resolves when they are loaded (or failed: the view shows its error when it renders).
  */
-export function preloadFirstView(pathname: string): void {
-  for (const [path, views] of FIRST_VIEWS) if (path.test(pathname)) for (const v of views) void v.preload().catch(() => undefined);
+export async function preloadFirstView(pathname: string): Promise<void> {
+  const views = FIRST_VIEWS.find(([path]) => path.test(pathname))?.[1] ?? [];
+  await Promise.all(views.map((v) => v.preload().catch(() => undefined)));
 }
 
-function PortalRoutes() {
+/** The routes, under whichever router: the browser's, or the pre-render's static one (src/prerender/render.tsx). */
+export function PortalRoutes() {
   const location = useLocation();
   return (
     // a failed view (e.g. a new release replaced its chunk) shows the error view until the path changes

@@ -74,5 +74,11 @@ export function useAnswer<T>(key: string | null, fetch: () => Promise<T>): Answe
     // `fetch` belongs to `key`: a new function for the same key asks nothing new
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
-  return useSyncExternalStore(subscribe, () => (key === null ? PENDING : peek<T>(key)));
+  // pending on the server and while a pre-rendered page hydrates, as the page was rendered
+  // (docs/decisions/021-pre-rendered-public-pages.md); the answer as it stands after that
+  return useSyncExternalStore(
+    subscribe,
+    () => (key === null ? PENDING : peek<T>(key)),
+    () => PENDING,
+  );
 }

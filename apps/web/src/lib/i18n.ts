@@ -1,6 +1,13 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { DEFAULT_INTERFACE_LANGUAGE, INTERFACE_LANGUAGES, interfaceLanguageOf, type InterfaceLanguage } from '@partner-portal/contracts';
+import {
+  DEFAULT_INTERFACE_LANGUAGE,
+  INTERFACE_LANGUAGE_COOKIE,
+  INTERFACE_LANGUAGES,
+  interfaceLanguageOf,
+  knownInterfaceLanguage,
+  type InterfaceLanguage,
+} from '@partner-portal/contracts';
 import enGB from '../locales/en-GB.json';
 
 /**
@@ -17,6 +24,15 @@ const loaders: Record<Exclude<InterfaceLanguage, 'en-GB'>, () => Promise<{ defau
 
 const STORAGE_KEY = 'pp.language';
 const CHOSEN_KEY = 'pp.language.chosen';
+
+/**
+ * Keep a language as this device's choice: in local storage for the app, and in a cookie for the
+ * server, which sends the pre-rendered pages in it (docs/decisions/021-pre-rendered-public-pages.md).
+ */
+function rememberLanguage(language: InterfaceLanguage): void {
+  localStorage.setItem(STORAGE_KEY, language);
+  document.cookie = `${INTERFACE_LANGUAGE_COOKIE}=${language}; path=/; max-age=31536000; samesite=lax`;
+}
 
 /** The language picked earlier on this device, if any. */
 export function storedLanguage(): InterfaceLanguage | null {
@@ -91,29 +107,59 @@ export async function changeLanguage(language: InterfaceLanguage, options: { rem
     if (switchingTo === language) switchingTo = null;
   }
   // a language from a link or the browser is shown, not kept as this device's choice
-  if (options.remember !== false) localStorage.setItem(STORAGE_KEY, language);
+  if (options.remember !== false) rememberLanguage(language);
   document.documentElement.lang = language;
   await i18n.changeLanguage(language);
 }
 
+/** i18next's settings, in the browser and in the pre-render (src/prerender/render.tsx) alike. */
+export const I18N_OPTIONS = {
+  fallbackLng: DEFAULT_INTERFACE_LANGUAGE,
+  supportedLngs: [...INTERFACE_LANGUAGES],
+  interpolation: { escapeValue: false },
+  returnNull: false,
+} as const;
+
 let initialized: Promise<typeof i18n> | undefined;
 
-/** Sets up the translations once (the entry starts it before the first render). */
-export function initI18n(): Promise<typeof i18n> {
-  return (initialized ??= setUp());
+/** The language the app would start in, kept while a pre-rendered page hydrates in the page's own. */
+let pendingStart: { language: InterfaceLanguage; remember: boolean } | null = null;
+let ready = false;
+
+/** Whether the translations are set up (the first render may go ahead). */
+export function i18nReady(): boolean {
+  return ready;
 }
 
-async function setUp(): Promise<typeof i18n> {
-  await i18n.use(initReactI18next).init({
-    resources: { 'en-GB': { translation: enGB } },
-    lng: DEFAULT_INTERFACE_LANGUAGE,
-    fallbackLng: DEFAULT_INTERFACE_LANGUAGE,
-    supportedLngs: [...INTERFACE_LANGUAGES],
-    interpolation: { escapeValue: false },
-    returnNull: false,
-  });
-  const { language, remember } = startLanguage();
-  if (language !== DEFAULT_INTERFACE_LANGUAGE) await changeLanguage(language, { remember });
+/**
+ * Sets up the translations once (the entry starts it before the first render). A pre-rendered
+ * page (`hydrating`: the language it was sent in) is hydrated in its own language, so that the
+ * first render equals the page; `followStartLanguage` switches to the visitor's afterwards.
+ */
+export function initI18n(options: { hydrating?: InterfaceLanguage } = {}): Promise<typeof i18n> {
+  return (initialized ??= setUp(options.hydrating).then((value) => {
+    ready = true;
+    return value;
+  }));
+}
+
+/** After a pre-rendered page has hydrated: show the language the app would have started in, if it is another. */
+export async function followStartLanguage(): Promise<void> {
+  const start = pendingStart;
+  pendingStart = null;
+  if (start && start.language !== knownInterfaceLanguage(i18n.language)) await changeLanguage(start.language, { remember: start.remember });
+}
+
+async function setUp(hydrating: InterfaceLanguage | undefined): Promise<typeof i18n> {
+  await i18n
+    .use(initReactI18next)
+    .init({ ...I18N_OPTIONS, resources: { 'en-GB': { translation: enGB } }, lng: DEFAULT_INTERFACE_LANGUAGE });
+  const start = startLanguage();
+  // a device that chose its language before the cookie existed tells the server now
+  if (start.remember) rememberLanguage(start.language);
+  const first = hydrating ?? start.language;
+  if (hydrating && hydrating !== start.language) pendingStart = start;
+  if (first !== DEFAULT_INTERFACE_LANGUAGE) await changeLanguage(first, { remember: false });
   return i18n;
 }
 

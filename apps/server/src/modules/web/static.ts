@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { isApiPath, routerPath } from '../../http/csrf.js';
 import { AppError, sendProblem } from '../../http/problem.js';
+import type { PrerenderedPages } from './prerendered.js';
 
 /**
  * A file of the build whose name carries Vite's content hash (`assets/index-BE5e5D8x.js`, and its
@@ -17,11 +18,13 @@ const PAGE = /\.html(?:\.br|\.gz)?$/;
 /**
  * Serves the built web app: hashed assets cached for a year (`immutable`), pages never used
  * without asking the server again (`no-cache`), other files for an hour; and the history fallback
- * (any other GET that accepts HTML gets index.html so the client router answers).
+ * (any other GET that accepts HTML gets index.html so the client router answers). A public page
+ * the build pre-rendered is sent as its file in the visitor's language instead (./prerendered.ts),
+ * never cached either, and varying with the cookie and Accept-Language.
  * The build writes brotli and gzip copies next to each file (apps/web/precompress.ts): the one the
  * browser accepts is sent as it is, with Content-Encoding and Vary: Accept-Encoding.
  */
-export async function registerWebApp(app: FastifyInstance, distDir: string): Promise<void> {
+export async function registerWebApp(app: FastifyInstance, distDir: string, prerendered: PrerenderedPages): Promise<void> {
   const indexFile = join(distDir, 'index.html');
   const hasBuild = existsSync(indexFile);
   if (hasBuild) {
@@ -48,6 +51,8 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
       !path.startsWith('/connect/') &&
       !path.startsWith('/assets/') &&
       (request.headers.accept ?? '').includes('text/html');
+    const page = wantsPage && hasBuild ? prerendered.fileFor(request, path) : null;
+    if (page) return reply.code(200).header('vary', 'Cookie, Accept-Language').sendFile(page);
     if (wantsPage && hasBuild) {
       // the file itself, so that its brotli or gzip copy is sent to a browser that accepts it
       return reply.code(200).sendFile('index.html');

@@ -62,7 +62,7 @@ export function LoginBackground({ still, video, pageRef }: { still: string; vide
   }, [pageRef]);
   return (
     <>
-      <img className={classes.media} src={still} alt="" aria-hidden="true" decoding="async" />
+      <img className={classes.media} src={still} alt="" aria-hidden="true" decoding="async" fetchPriority="low" />
       {play && (
         <video
           className={classes.media}

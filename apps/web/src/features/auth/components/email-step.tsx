@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type Ref } from 'react';
+import { useState, useSyncExternalStore, type FormEvent, type Ref } from 'react';
 import { Button, Stack, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { notifyError } from '@/components/notify';
@@ -8,6 +8,14 @@ import { emailLogin } from '../api/email-login';
 import type { LoginStepProps } from './login-step';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Whether passkeys can work here; the pre-rendered page (and its hydration) says not, the browser then tells. */
+const usePasskeysPossible = () =>
+  useSyncExternalStore(
+    () => () => undefined,
+    passkeysPossible,
+    () => false,
+  );
 
 /**
  * The login's first step: the e-mail address. Its domain may sign in through an external identity
@@ -33,6 +41,7 @@ export function EmailStep({
   const { t } = useTranslation();
   const [emailError, setEmailError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  const passkeys = usePasskeysPossible();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -65,7 +74,7 @@ export function EmailStep({
           type="email"
           name="email"
           // the browser offers passkeys among the suggestions only where they can work (hooks/use-passkey-autofill.ts)
-          autoComplete={passkeysPossible() ? 'username webauthn' : 'username'}
+          autoComplete={passkeys ? 'username webauthn' : 'username'}
           inputMode="email"
           required
           autoFocus
