@@ -16,6 +16,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { SERVICE_ACCOUNT_SCOPE } from '@partner-portal/contracts';
+import { AccessLog } from './http/access-log.js';
 import { BearerAuth, registerBearerGuard } from './http/bearer.js';
 import { registerCsrfGuard } from './http/csrf.js';
 import { registerMetrics } from './http/metrics.js';
@@ -92,6 +93,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     // logged beside them, as caller_request_id (docs/security.md)
     requestIdHeader: false,
     genReqId: () => randomUUID(),
+    // Fastify's two lines per request made one line of the access log
+    logController: new AccessLog(config.ACCESS_LOG),
     childLoggerFactory: (logger, bindings, options, raw) => {
       const given = raw.headers['x-request-id'];
       const caller = typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? { caller_request_id: given } : {};

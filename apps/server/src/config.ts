@@ -125,6 +125,8 @@ const envSchema = z.object({
   DEVICE_COOKIE_TTL_SECONDS: positiveInt.default(180 * 24 * 3600),
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // one line per answered request at LOG_LEVEL info (http/access-log.ts)
+  ACCESS_LOG: bool.default(true),
   PRIVACY_STATEMENT_URL: url(['http:', 'https:'], 'an http(s) URL').default('https://www.nedap.com/privacy-statement/'),
   EULA_URL: z.string().min(1).default('/documents/end-user-licence-agreement.pdf'),
   SALES_CONTACT_EMAIL: z.email({ message: 'must be an e-mail address' }).default('sales@example.com'),
