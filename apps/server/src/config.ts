@@ -89,6 +89,8 @@ const envSchema = z.object({
   // the per-instance session cache (docs/decisions/010-reads-and-grants.md): longest life of an entry, 0 = off
   SESSION_CACHE_TTL_SECONDS: z.coerce.number({ message: 'must be a whole number' }).int().min(0).max(3600).default(30),
   SESSION_CACHE_MAX_ENTRIES: positiveInt.default(50_000),
+  // megabytes each of the three caches (sessions, accounts, clients) holds at most (http/session-cache.ts)
+  SESSION_CACHE_MAX_MB: positiveInt.max(4096).default(16),
   INVITATION_TTL_HOURS: positiveInt.default(14 * 24),
   RESET_TOKEN_TTL_SECONDS: positiveInt.default(3600),
   ACCESS_TOKEN_TTL_SECONDS: positiveInt.default(3600),

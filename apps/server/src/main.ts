@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { bootstrap } from './bootstrap.js';
 import { Metrics } from './http/metrics.js';
+import { startIdleHeapCollector } from './idle-heap.js';
 import { startJobs } from './jobs.js';
 import { postgresCounterStore, redisCounterStore } from './modules/counters/stores.js';
 import { startTracing } from './http/tracing.js';
@@ -79,6 +80,7 @@ export async function createServices(config: Config, log: Logger, options: { inM
       ? new SessionCache<T>({
           ttlMs: config.SESSION_CACHE_TTL_SECONDS * 1000,
           maxEntries: config.SESSION_CACHE_MAX_ENTRIES,
+          maxBytes: config.SESSION_CACHE_MAX_MB * 2 ** 20,
           onLookup: (hit) => metrics.cacheLookup(name, hit),
         })
       : null;
@@ -194,6 +196,7 @@ export async function main(): Promise<void> {
   }
   const app = await buildApp(services);
   const jobs = await startJobs(services, app.oidc, app.modules);
+  const stopIdleHeapCollector = startIdleHeapCollector(log);
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) {
@@ -202,6 +205,7 @@ export async function main(): Promise<void> {
     }
     stopping = true;
     log.info({ signal }, 'shutting down: draining requests in flight');
+    stopIdleHeapCollector();
     await jobs.stop().catch((err: unknown) => log.warn({ err }, 'background jobs did not stop cleanly'));
     const drained = await shutdownGracefully(app, services).catch((err: unknown) => {
       log.error({ err }, 'shutdown failed');

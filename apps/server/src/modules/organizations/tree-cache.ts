@@ -3,8 +3,12 @@ import * as q from './queries.js';
 
 /** A cached tree is built again after this long even when nothing changed (the change log keeps an hour). */
 export const TREE_CACHE_MAX_AGE_MS = 10 * 60_000;
-/** Characters of serialized trees kept per instance (the full tree of 10,000 organizations is ~4.2 M). */
-const MAX_CACHED_CHARS = 32_000_000;
+/**
+ * Characters of serialized trees kept per instance: V8 keeps this JSON as one byte per character,
+ * so about 16 MB, within the portal's memory budget (docs/performance.md, "Memory that comes back").
+ * The full tree of 10,000 organizations is ~4.2 M characters.
+ */
+const MAX_CACHED_CHARS = 16_000_000;
 
 interface Entry {
   /** the pg_snapshot the tree was built after */
