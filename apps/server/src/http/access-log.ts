@@ -1,4 +1,6 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { callerRequestId } from './request-logger.js';
 
 /**
  * The access log: Fastify's request lines, made one line per answered request, written when the
@@ -13,7 +15,10 @@ import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
  * of streams, of serializers) are its own.
  */
 export class AccessLog extends LogController {
-  constructor(private readonly enabled: boolean) {
+  constructor(
+    private readonly log: Logger,
+    private readonly enabled: boolean,
+  ) {
     super();
   }
 
@@ -25,13 +30,17 @@ export class AccessLog extends LogController {
     if (!error && !this.enabled) return;
     const url = request.url;
     const query = url.indexOf('?');
+    // written by the instance's logger with the request's fields: the request's own child logger
+    // is made only when the request logs something itself (http/request-logger.ts)
     const line = {
+      reqId: request.id,
+      ...callerRequestId(request.raw),
       method: request.method,
       path: query === -1 ? url : url.slice(0, query),
       status: reply.statusCode,
       responseTime: Math.round(reply.elapsedTime * 100) / 100,
     };
-    if (error) request.log.error({ ...line, err: error }, 'request errored');
-    else request.log.info(line, 'request completed');
+    if (error) this.log.error({ ...line, err: error }, 'request errored');
+    else this.log.info(line, 'request completed');
   }
 }
