@@ -67,6 +67,7 @@ export class RequestLogger implements FastifyBaseLogger {
   }
 
   private write(level: Level, args: unknown[]): void {
-    (this.logger[level] as (...a: unknown[]) => void)(...args);
+    // the arguments as they came (pino's overloads: an object or a message first, then the rest)
+    this.logger[level](...(args as [unknown]));
   }
 }
