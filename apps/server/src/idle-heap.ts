@@ -18,7 +18,7 @@ export const IDLE_HEAP_CHECK_MS = 5000;
 /** at most this share of the last interval spent working counts as quiet */
 export const QUIET_UTILIZATION = 0.05;
 /** growth of the heap in use since the last full collection that is worth collecting (bytes) */
-export const WORTH_COLLECTING_BYTES = 16 * 2 ** 20;
+export const WORTH_COLLECTING_BYTES = 8 * 2 ** 20;
 
 /** Whether to run a full collection now: the loop was quiet and the heap has grown enough. */
 export function shouldCollect(state: { utilization: number; heapUsed: number; heapUsedAfterLastCollection: number }): boolean {
