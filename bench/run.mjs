@@ -10,6 +10,9 @@
 // refresh grants per core (RS256 and ES256), idle RSS on PostgreSQL and on PGlite.
 // `--only webhooks`: only the webhooks' deliveries per second per core and their delay from commit
 // to delivery under 100 changes per second.
+// `--only reads`: only the authenticated reads beside hello-world: throughput and CPU per request.
+// `--only memory`: only the memory a minute after a burst of logins, reads, tree rebuilds and
+// refresh grants, on PostgreSQL (10k organizations seeded) and on PGlite.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +30,7 @@ import {
   runCommand,
   startNode,
 } from './lib/processes.mjs';
+import { memoryAfterBurst } from './lib/memory.mjs';
 import { Report } from './lib/report.mjs';
 import { cpuSecondsOf, log, memoryOf, ROOT, round, sleep, Unavailable, withTimeout } from './lib/util.mjs';
 import { launch, routeJavaScript, signedInContext, slowVisitMedian, treeFilterTiming } from './lib/web.mjs';
@@ -51,6 +55,11 @@ const HASH_CONCURRENCY = CORES;
 const LOGIN_CONCURRENCY = Number(process.env.BENCH_LOGIN_CONCURRENCY ?? 2 * CORES);
 const REFRESH_CHAINS = Number(process.env.BENCH_REFRESH_CHAINS ?? 16);
 const READ_CONNECTIONS = 50;
+// the portal as people run it: the default log level (an access line per request) unless told otherwise
+const PORTAL_LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
+// memory: the burst's parts each run this long, then the portal idles for SETTLE_SECONDS
+const BURST_SECONDS = QUICK ? 4 : 10;
+const SETTLE_SECONDS = Number(process.env.BENCH_SETTLE_SECONDS ?? 60);
 // webhooks: deliveries queued for the throughput run, and the stream of changes of the delay run
 const WEBHOOK_DELIVERIES = Number(process.env.BENCH_WEBHOOK_DELIVERIES ?? (QUICK ? 5000 : 20_000));
 const WEBHOOK_CHANGE_RATE = 100;
@@ -63,8 +72,9 @@ const ONLY = (() => {
   const i = process.argv.indexOf('--only');
   return i >= 0 ? process.argv[i + 1] : undefined;
 })();
-if (ONLY && ONLY !== 'web' && ONLY !== 'core' && ONLY !== 'webhooks') {
-  console.error(`--only ${ONLY}: only "web", "core" or "webhooks" can run on their own`);
+const ONLY_MODES = ['web', 'core', 'webhooks', 'reads', 'memory'];
+if (ONLY && !ONLY_MODES.includes(ONLY)) {
+  console.error(`--only ${ONLY}: only ${ONLY_MODES.map((m) => `"${m}"`).join(', ')} can run on their own`);
   process.exit(2);
 }
 
@@ -81,6 +91,12 @@ report.declare('hellodb.rps', 'Fastify + 1 PostgreSQL query rps @50', 'peer');
 report.declare('userinfo.rps', 'GET /api/identity/user-info rps @50', 'info');
 report.declare('userinfo.ratio', 'user-info rps ÷ hello-world rps', '≥ 0.35');
 report.declare('userinfo.p99', 'user-info p99 @50 (ms)', '≤ 25');
+report.declare('hello.cpu', 'hello-world CPU per request (µs)', 'peer');
+report.declare('userinfo.cpu', 'user-info: portal CPU per request (µs)', 'info');
+report.declare('userinfo.cpuRatio', 'hello-world CPU ÷ user-info CPU per request', '≥ 0.35');
+report.declare('treeRead.rps', 'GET /api/organizations/tree rps @50 (bootstrap tree)', 'info');
+report.declare('treeRead.cpu', 'tree read: portal CPU per request (µs)', 'info');
+report.declare('treeRead.cpuRatio', 'hello-world CPU ÷ tree-read CPU per request', '≥ 0.25');
 report.declare('orgpage.rps', 'GET /api/organizations/{root} rps @50', 'info');
 report.declare('orgpage.p99', 'organization page p99 @50 (ms)', '≤ 25');
 report.declare('refresh.rate', 'refresh_token grants/s', `≥ ${480 * CORES} (480/core × ${CORES})`);
@@ -118,7 +134,9 @@ report.declare('webhooks.delay', `webhook delay commit → delivery p50/p99 @${W
 report.declare('rss.idle', 'server RSS at idle (MB)', '≤ 250');
 report.declare('rss.load', 'server RSS after the load (MB)', '≤ 250');
 report.declare('rss.peak', 'server peak RSS, VmHWM (MB)', '≤ 250');
+report.declare('rss.settled', `server RSS ${SETTLE_SECONDS} s after the load (MB)`, '≤ 250');
 report.declare('rss.pglite', 'server RSS at idle on the embedded PGlite (MB)', '≤ 250');
+report.declare('rss.pgliteSettled', `same on PGlite, ${SETTLE_SECONDS} s after a burst (MB)`, '≤ 250');
 
 /** Run a step; its rows left pending become unavailable/error with the reason. */
 async function step(name, keys, limitMs, fn) {
@@ -160,6 +178,8 @@ async function cleanup() {
   killChildren();
   if (db && !keepDb) await db.drop().catch((err) => log(`could not drop ${db.name}: ${err.message}`));
   else if (db) log(`database kept: ${db.url}`);
+  if (process.env.BENCH_KEEP_LOGS === '1') log(`the portals' logs are kept in ${LOG_DIR}`);
+  else rmSync(LOG_DIR, { recursive: true, force: true });
 }
 
 let interrupted = false;
@@ -194,7 +214,10 @@ async function build() {
 }
 
 // ------------------------------------------------------------------------------- steps
-async function startPortal() {
+/** Where the portals' output goes (bench/lib/processes.mjs, startNode); removed at the end. */
+const LOG_DIR = mkdtempSync(join(tmpdir(), 'pp-bench-logs-'));
+
+async function startPortal(extraEnv = {}) {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const dcrToken = randomBytes(24).toString('base64url');
@@ -212,7 +235,7 @@ async function startPortal() {
     RATE_LIMIT_SESSION_MAX: '1000000000',
     LOGIN_RATE_LIMIT_PER_ACCOUNT: '1000000000',
     LOGIN_RATE_LIMIT_PER_IP: '1000000000',
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: PORTAL_LOG_LEVEL,
     // the webhooks' receivers run in the bench process, on 127.0.0.1
     OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
     // nothing external: no SMTP (outbox), no Redis, no upstream identity provider
@@ -220,6 +243,7 @@ async function startPortal() {
     REDIS_URL: '',
     EXTERNAL_IDP_ISSUER: '',
     EXTERNAL_IDP_CLIENT_ID: '',
+    ...extraEnv,
   };
   // BENCH_PORTAL_NODE_ARGS: node flags for the portal only, for diagnosis (e.g. --trace-gc with BENCH_VERBOSE=1)
   const nodeArgs = (process.env.BENCH_PORTAL_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -229,6 +253,7 @@ async function startPortal() {
     readyUrl: `${baseUrl}/health`,
     timeoutMs: 90_000,
     label: 'portal',
+    logFile: join(LOG_DIR, 'portal.log'),
   });
   log(`portal pid ${started.pid} on ${baseUrl}`);
   return { ...started, baseUrl, dcrToken, env };
@@ -321,13 +346,27 @@ async function stepLogins() {
   }
 }
 
+/**
+ * A load run with the CPU it cost the serving process: user + system time from /proc/<pid>/stat
+ * before and after, divided by the requests answered (µs per request).
+ */
+async function withCpu(pid, run) {
+  const before = cpuSecondsOf(pid, readFileSync);
+  const r = await run();
+  const seconds = cpuSecondsOf(pid, readFileSync) - before;
+  return { ...r, cpuSeconds: round(seconds, 2), cpuUsPerRequest: round((seconds * 1e6) / Math.max(1, r.total), 1) };
+}
+
 async function stepReads() {
   const port = await freePort();
   hello = await startNode('bench/hello.mjs', { args: [String(port), db.url], readyUrl: `http://127.0.0.1:${port}/`, label: 'hello' });
   await load({ url: `http://127.0.0.1:${port}/`, connections: READ_CONNECTIONS, durationSeconds: WARMUP_SECONDS });
-  const h = await load({ url: `http://127.0.0.1:${port}/`, connections: READ_CONNECTIONS, durationSeconds: LOAD_SECONDS });
+  const h = await withCpu(hello.pid, () =>
+    load({ url: `http://127.0.0.1:${port}/`, connections: READ_CONNECTIONS, durationSeconds: LOAD_SECONDS }),
+  );
   report.detail('hello.load', h);
   report.set('hello.rps', h.rps, undefined, `p99 ${h.p99} ms`);
+  report.set('hello.cpu', h.cpuUsPerRequest, undefined, `${h.cpuSeconds} s of CPU for ${h.total} requests`);
   // a second peer: the same plus one PostgreSQL round trip, what user-info needs at least
   await load({ url: `http://127.0.0.1:${port}/db`, connections: READ_CONNECTIONS, durationSeconds: WARMUP_SECONDS });
   const hd = await load({ url: `http://127.0.0.1:${port}/db`, connections: READ_CONNECTIONS, durationSeconds: LOAD_SECONDS });
@@ -344,7 +383,9 @@ async function stepReads() {
   if (probe.status !== 200) throw new Error(`user-info: ${probe.status}`);
   await load({ url: `${portal.baseUrl}/api/identity/user-info`, connections: READ_CONNECTIONS, durationSeconds: WARMUP_SECONDS, headers });
   const u = await measured('userinfo', () =>
-    load({ url: `${portal.baseUrl}/api/identity/user-info`, connections: READ_CONNECTIONS, durationSeconds: LOAD_SECONDS, headers }),
+    withCpu(portal.pid, () =>
+      load({ url: `${portal.baseUrl}/api/identity/user-info`, connections: READ_CONNECTIONS, durationSeconds: LOAD_SECONDS, headers }),
+    ),
   );
   report.detail('userinfo.load', u);
   const ratio = round(u.rps / h.rps, 2);
@@ -357,6 +398,46 @@ async function stepReads() {
   );
   report.set('userinfo.ratio', ratio, ratio >= 0.35 && !u.non2xx, bad);
   report.set('userinfo.p99', u.p99, u.p99 <= 25);
+  report.set(
+    'userinfo.cpu',
+    u.cpuUsPerRequest,
+    undefined,
+    `${u.cpuSeconds} s of the portal's CPU for ${u.total} requests; log level ${PORTAL_LOG_LEVEL}`,
+  );
+  const userinfoCpuRatio = round(h.cpuUsPerRequest / u.cpuUsPerRequest, 2);
+  report.set(
+    'userinfo.cpuRatio',
+    userinfoCpuRatio,
+    userinfoCpuRatio >= 0.35 && !u.non2xx,
+    `${round(u.cpuUsPerRequest / h.cpuUsPerRequest, 1)} × hello-world's CPU`,
+  );
+
+  // the organization tree as its administrator reads it (the bootstrap tree: the root alone; the
+  // tree at scale is measured by the scale steps), from the tree cache after the first request
+  const treeUrl = `${portal.baseUrl}/api/organizations/tree`;
+  const treeProbe = await client.get('/api/organizations/tree');
+  requireExists(treeProbe, 'GET /api/organizations/tree');
+  if (treeProbe.status !== 200) throw new Error(`tree: ${treeProbe.status}`);
+  await load({ url: treeUrl, connections: READ_CONNECTIONS, durationSeconds: WARMUP_SECONDS, headers });
+  const t = await measured('treeRead', () =>
+    withCpu(portal.pid, () => load({ url: treeUrl, connections: READ_CONNECTIONS, durationSeconds: LOAD_SECONDS, headers })),
+  );
+  report.detail('treeRead.load', t);
+  const treeBad = t.non2xx ? ` (${t.non2xx} non-2xx: ${JSON.stringify(t.statuses)})` : '';
+  report.set(
+    'treeRead.rps',
+    t.rps,
+    undefined,
+    `${round(t.rps / h.rps, 2)} × hello-world; p50 ${t.p50} ms, p99 ${t.p99} ms; ≈${t.db.xacts} db statements/request${treeBad}`,
+  );
+  report.set('treeRead.cpu', t.cpuUsPerRequest, undefined, `${t.cpuSeconds} s of the portal's CPU for ${t.total} requests`);
+  const treeCpuRatio = round(h.cpuUsPerRequest / t.cpuUsPerRequest, 2);
+  report.set(
+    'treeRead.cpuRatio',
+    treeCpuRatio,
+    treeCpuRatio >= 0.25 && !t.non2xx,
+    `${round(t.cpuUsPerRequest / h.cpuUsPerRequest, 1)} × hello-world's CPU${treeBad}`,
+  );
 
   const orgProbe = await client.get(`/api/organizations/${rootInfo.id}`);
   requireExists(orgProbe, 'GET /api/organizations/{id}');
@@ -841,6 +922,22 @@ async function stepWebhooks() {
   );
 }
 
+const READ_KEYS = [
+  'hello.rps',
+  'hellodb.rps',
+  'userinfo.rps',
+  'userinfo.ratio',
+  'userinfo.p99',
+  'hello.cpu',
+  'userinfo.cpu',
+  'userinfo.cpuRatio',
+  'orgpage.rps',
+  'orgpage.p99',
+  'treeRead.rps',
+  'treeRead.cpu',
+  'treeRead.cpuRatio',
+];
+
 const WEB_KEYS = [
   'web.login',
   'web.loginReady',
@@ -870,7 +967,8 @@ async function main() {
   log(`${QUICK ? 'QUICK' : 'full'} run on ${CORES} cores (${cpus()[0]?.model ?? 'cpu'}), ${Math.round(totalmem() / 2 ** 30)} GB`);
   await build();
   db = await createBenchDatabase(ADMIN_URL);
-  portal = await startPortal();
+  // the memory run reads the portal's V8 heap from its metrics
+  portal = await startPortal(ONLY === 'memory' ? { METRICS_ENABLED: 'true' } : {});
   rootInfo = await rootOrganization();
   if (!rootInfo.id) throw new Error('the portal started but bootstrapped no root organization');
   if (ONLY === 'web') {
@@ -883,17 +981,24 @@ async function main() {
     await step('webhooks', WEBHOOK_KEYS, 360_000, stepWebhooks);
     return;
   }
+  if (ONLY === 'reads') {
+    report.rows = report.rows.filter((row) => READ_KEYS.includes(row.key));
+    await step('reads', READ_KEYS, 240_000, stepReads);
+    return;
+  }
   await sleep(3000);
   const idle = recordMemory('idle');
   report.set('rss.idle', idle.rssMb, idle.rssMb <= 250);
+  if (ONLY === 'memory') {
+    const keys = ['seed.100k', 'rss.idle', 'rss.load', 'rss.peak', 'rss.settled', 'rss.pglite', 'rss.pgliteSettled'];
+    report.rows = report.rows.filter((row) => keys.includes(row.key));
+    await step('memory', ['seed.100k', 'rss.load', 'rss.peak', 'rss.settled'], 8 * 60_000, stepMemory);
+    await step('pglite', ['rss.pglite', 'rss.pgliteSettled'], 6 * 60_000, stepPglite);
+    return;
+  }
 
   await step('logins', ['argon2.raw', 'login.rate', 'login.ratio', 'login.ratioAtCores'], 120_000, stepLogins);
-  await step(
-    'reads',
-    ['hello.rps', 'hellodb.rps', 'userinfo.rps', 'userinfo.ratio', 'userinfo.p99', 'orgpage.rps', 'orgpage.p99'],
-    180_000,
-    stepReads,
-  );
+  await step('reads', READ_KEYS, 240_000, stepReads);
   await step('refresh', ['refresh.rate', 'refresh.perCore'], 120_000, stepRefresh);
   await step('refresh es256', ['refresh.es256'], 90_000, () => stepRefresh('.es256'));
   if (ONLY === 'core') {
@@ -907,10 +1012,25 @@ async function main() {
       'userinfo.rps',
       'userinfo.ratio',
       'userinfo.p99',
+      'hello.cpu',
+      'userinfo.cpu',
+      'userinfo.cpuRatio',
+      'treeRead.cpu',
+      'treeRead.cpuRatio',
     ];
-    const keys = [...core, 'orgpage.rps', 'orgpage.p99', 'refresh.rate', 'refresh.perCore', 'refresh.es256', 'rss.idle', 'rss.pglite'];
+    const keys = [
+      ...core,
+      'orgpage.rps',
+      'orgpage.p99',
+      'refresh.rate',
+      'refresh.perCore',
+      'refresh.es256',
+      'rss.idle',
+      'rss.pglite',
+      'rss.pgliteSettled',
+    ];
     report.rows = report.rows.filter((row) => keys.includes(row.key));
-    await step('pglite', ['rss.pglite'], 240_000, stepPglite);
+    await step('pglite', ['rss.pglite', 'rss.pgliteSettled'], 6 * 60_000, stepPglite);
     return;
   }
 
@@ -924,7 +1044,9 @@ async function main() {
   if (scale.counts) await step('refresh 100k', ['refresh.100k'], 90_000, () => stepRefresh('.100k'));
   else report.mark('refresh.100k', 'unavailable', 'needs the seeded users');
   await step('web', WEB_KEYS, 600_000, stepWeb);
-  const remaining = RUN_LIMIT_MS - (Date.now() - started);
+  // the memory rows after it: a minute of idle, then the portal on PGlite with its own burst and minute
+  const memoryTailMs = SETTLE_SECONDS * 1000 + (!QUICK || process.env.BENCH_PGLITE === '1' ? (2 * SETTLE_SECONDS + 60) * 1000 : 0);
+  const remaining = RUN_LIMIT_MS - (Date.now() - started) - memoryTailMs;
   if (QUICK) {
     for (const k of [...scaleKeys('1m'), 'search.growth']) report.mark(k, 'skipped', 'BENCH_QUICK=1');
   } else if (remaining < 5 * 60_000) {
@@ -948,8 +1070,47 @@ async function main() {
   const after = recordMemory('afterLoad');
   report.set('rss.load', after.rssMb, after.rssMb <= 250);
   report.set('rss.peak', after.peakMb, after.peakMb <= 250);
-  if (!QUICK || process.env.BENCH_PGLITE === '1') await step('pglite', ['rss.pglite'], 240_000, stepPglite);
-  else report.mark('rss.pglite', 'skipped', 'BENCH_QUICK=1 (BENCH_PGLITE=1 runs it)');
+  log(`the portal idles ${SETTLE_SECONDS} s`);
+  await sleep(SETTLE_SECONDS * 1000);
+  const settled = recordMemory('settled');
+  report.set('rss.settled', settled.rssMb, settled.rssMb <= 250, `${after.rssMb} MB right after the load`);
+  if (!QUICK || process.env.BENCH_PGLITE === '1') await step('pglite', ['rss.pglite', 'rss.pgliteSettled'], 6 * 60_000, stepPglite);
+  else for (const key of ['rss.pglite', 'rss.pgliteSettled']) report.mark(key, 'skipped', 'BENCH_QUICK=1 (BENCH_PGLITE=1 runs it)');
+}
+
+/** The notes of a memory row: what the burst did and the V8 heap before and after. */
+function memoryNote(m) {
+  const heap = (x) =>
+    x.heap ? `heap ${x.heap.heapUsedMb}/${x.heap.heapTotalMb} MB (used/total), external ${x.heap.externalMb} MB` : 'heap n/a';
+  return `${m.after.rssMb} MB right after the burst (${m.done.logins} logins, ${m.done.reads} reads, ${m.done.treeRebuilds} tree rebuilds of ${m.done.treeKb} KB (sent brotli), ${m.done.refreshGrants} refresh grants in ${m.done.seconds} s); before: ${heap(m.before)}; after: ${heap(m.after)}; settled: ${heap(m.settled)}`;
+}
+
+/**
+ * Memory on PostgreSQL (`--only memory`): 10k organizations and 100k members seeded, then a burst
+ * of logins, reads, tree rebuilds (10,000 organizations each) and refresh grants, then a minute of
+ * idle (bench/lib/memory.mjs).
+ */
+async function stepMemory() {
+  await seed('100k', MEMBERS_SMALL, 4 * 60_000);
+  const m = await memoryAfterBurst(
+    portal,
+    {
+      baseUrl: portal.baseUrl,
+      dcrToken: portal.dcrToken,
+      email: ADMIN_EMAIL,
+      password: ADMIN_PASSWORD,
+      rootId: rootInfo.id,
+      seconds: BURST_SECONDS,
+      loginConcurrency: LOGIN_CONCURRENCY,
+      treeRebuilds: QUICK ? 5 : 12,
+      chains: REFRESH_CHAINS,
+    },
+    SETTLE_SECONDS,
+  );
+  report.detail('memory.burst', m);
+  report.set('rss.load', m.after.rssMb, m.after.rssMb <= 250, 'right after the burst');
+  report.set('rss.peak', m.settled.peakMb, m.settled.peakMb <= 250);
+  report.set('rss.settled', m.settled.rssMb, m.settled.rssMb <= 250, memoryNote(m));
 }
 
 /**
@@ -959,6 +1120,7 @@ async function main() {
  */
 async function stepPglite() {
   const dataDir = mkdtempSync(join(tmpdir(), 'pp-bench-pglite-'));
+  const dcrToken = randomBytes(24).toString('base64url');
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   let embedded;
@@ -975,12 +1137,19 @@ async function stepPglite() {
         PUBLIC_URL: baseUrl,
         BOOTSTRAP_ADMIN_EMAIL: ADMIN_EMAIL,
         BOOTSTRAP_ADMIN_PASSWORD: ADMIN_PASSWORD,
-        LOG_LEVEL: 'warn',
+        DCR_INITIAL_ACCESS_TOKEN: dcrToken,
+        LOG_LEVEL: PORTAL_LOG_LEVEL,
+        METRICS_ENABLED: 'true',
+        RATE_LIMIT_MAX: '1000000000',
+        RATE_LIMIT_SESSION_MAX: '1000000000',
+        LOGIN_RATE_LIMIT_PER_ACCOUNT: '1000000000',
+        LOGIN_RATE_LIMIT_PER_IP: '1000000000',
       },
       readyUrl: `${baseUrl}/health`,
       // the first start creates the embedded database (initdb in a child process) and migrates it
       timeoutMs: 180_000,
       label: 'pglite',
+      logFile: join(LOG_DIR, 'pglite.log'),
     });
     const client = new Client(baseUrl);
     await signIn(client, ADMIN_EMAIL, ADMIN_PASSWORD);
@@ -994,6 +1163,24 @@ async function stepPglite() {
       m.rssMb <= 250,
       `peak ${m.peakMb} MB; on PostgreSQL ${report.byKey.get('rss.idle')?.value} MB at idle in this run`,
     );
+    const root = (await client.get('/api/identity/user-info')).body.organizationId;
+    const b = await memoryAfterBurst(
+      { pid: embedded.pid, baseUrl },
+      {
+        baseUrl,
+        dcrToken,
+        email: ADMIN_EMAIL,
+        password: ADMIN_PASSWORD,
+        rootId: root,
+        seconds: BURST_SECONDS,
+        loginConcurrency: LOGIN_CONCURRENCY,
+        treeRebuilds: QUICK ? 5 : 12,
+        chains: REFRESH_CHAINS,
+      },
+      SETTLE_SECONDS,
+    );
+    report.detail('memory.pgliteBurst', b);
+    report.set('rss.pgliteSettled', b.settled.rssMb, b.settled.rssMb <= 250, `peak ${b.settled.peakMb} MB; ${memoryNote(b)}`);
   } finally {
     await embedded?.stop();
     rmSync(dataDir, { recursive: true, force: true });

@@ -2,6 +2,7 @@
 // bench's own PostgreSQL database.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fromServer, log, ROOT, sleep } from './util.mjs';
 
@@ -61,10 +62,10 @@ export async function runCommand(cmd, args, { env = {}, timeoutMs, label = cmd }
   };
 }
 
-async function waitForHttp(url, child, timeoutMs, output) {
+async function waitForHttp(url, child, timeoutMs, tail) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`process exited with ${child.exitCode} before answering:\n${output.join('\n')}`);
+    if (child.exitCode !== null) throw new Error(`process exited with ${child.exitCode} before answering:\n${tail().join('\n')}`);
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
       if (res.status < 500) return;
@@ -73,33 +74,58 @@ async function waitForHttp(url, child, timeoutMs, output) {
     }
     await sleep(200);
   }
-  throw new Error(`no answer from ${url} within ${timeoutMs / 1000} s:\n${output.join('\n')}`);
+  throw new Error(`no answer from ${url} within ${timeoutMs / 1000} s:\n${tail().join('\n')}`);
 }
 
-/** Start a long-running node process and wait until url answers. */
-export async function startNode(script, { env = {}, args = [], nodeArgs = [], readyUrl, timeoutMs = 60_000, label }) {
+/** The last lines of a file (a portal's log), each cut at 500 characters. */
+function lastLines(file, count = 30) {
+  try {
+    const text = readFileSync(file, 'utf8');
+    return text
+      .slice(-200_000)
+      .split('\n')
+      .filter((line) => line.trim())
+      .slice(-count)
+      .map((line) => (line.length > 500 ? `${line.slice(0, 500)}…` : line));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Start a long-running node process and wait until url answers. With `logFile`, its output goes
+ * straight to that file (a portal at LOG_LEVEL=info writes a line per request: read by the bench
+ * through a pipe, those lines would cost the bench's CPU on the cores the portal is measured on);
+ * otherwise its last lines are kept in memory.
+ */
+export async function startNode(script, { env = {}, args = [], nodeArgs = [], readyUrl, timeoutMs = 60_000, label, logFile }) {
+  const fd = logFile ? openSync(logFile, 'a') : undefined;
   const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: fd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', fd, fd],
   });
+  if (fd !== undefined) closeSync(fd);
   children.add(child);
-  const output = [];
+  const kept = [];
   const keep = (chunk) => {
     for (const line of chunk.toString().split('\n')) {
       if (!line.trim()) continue;
-      output.push(line.length > 500 ? `${line.slice(0, 500)}…` : line);
-      if (output.length > 30) output.shift();
+      kept.push(line.length > 500 ? `${line.slice(0, 500)}…` : line);
+      if (kept.length > 30) kept.shift();
       if (process.env.BENCH_VERBOSE) console.error(`  [${label}] ${line}`);
     }
   };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  await waitForHttp(readyUrl, child, timeoutMs, output);
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const tail = () => (logFile ? lastLines(logFile) : kept);
+  await waitForHttp(readyUrl, child, timeoutMs, tail);
   return {
     child,
     pid: child.pid,
-    output,
+    get output() {
+      return tail();
+    },
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');

@@ -89,6 +89,8 @@ const envSchema = z.object({
   // the per-instance session cache (docs/decisions/010-reads-and-grants.md): longest life of an entry, 0 = off
   SESSION_CACHE_TTL_SECONDS: z.coerce.number({ message: 'must be a whole number' }).int().min(0).max(3600).default(30),
   SESSION_CACHE_MAX_ENTRIES: positiveInt.default(50_000),
+  // megabytes each of the three caches (sessions, accounts, clients) holds at most (http/session-cache.ts)
+  SESSION_CACHE_MAX_MB: positiveInt.max(4096).default(16),
   INVITATION_TTL_HOURS: positiveInt.default(14 * 24),
   RESET_TOKEN_TTL_SECONDS: positiveInt.default(3600),
   ACCESS_TOKEN_TTL_SECONDS: positiveInt.default(3600),
@@ -125,6 +127,8 @@ const envSchema = z.object({
   DEVICE_COOKIE_TTL_SECONDS: positiveInt.default(180 * 24 * 3600),
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // one line per answered request at LOG_LEVEL info (http/access-log.ts)
+  ACCESS_LOG: bool.default(true),
   PRIVACY_STATEMENT_URL: url(['http:', 'https:'], 'an http(s) URL').default('https://www.nedap.com/privacy-statement/'),
   EULA_URL: z.string().min(1).default('/documents/end-user-licence-agreement.pdf'),
   SALES_CONTACT_EMAIL: z.email({ message: 'must be an e-mail address' }).default('sales@example.com'),

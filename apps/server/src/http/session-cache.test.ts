@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ALL, parseAnnouncement, SessionCache } from './session-cache.js';
+import { ALL, approximateSize, parseAnnouncement, SessionCache } from './session-cache.js';
 
-function cache(now: { t: number }, options: { ttlMs?: number; maxEntries?: number } = {}) {
+function cache(now: { t: number }, options: { ttlMs?: number; maxEntries?: number; maxBytes?: number } = {}) {
   const lookups: boolean[] = [];
   const c = new SessionCache<string>({
     ttlMs: options.ttlMs ?? 1000,
     maxEntries: options.maxEntries ?? 10,
+    ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes, sizeOf: (value: string) => value.length }),
     onLookup: (hit) => lookups.push(hit),
     now: () => now.t,
   });
@@ -57,6 +58,28 @@ describe('SessionCache', () => {
     c.setListening(true);
     c.set('a', 'u1', 'A', 10_000, c.ticket());
     expect(c.get('a')).toBe('A');
+  });
+
+  it('holds at most maxBytes by the weight of its entries, the oldest going first; an entry heavier than the whole is not kept', () => {
+    const { c } = cache({ t: 0 }, { maxEntries: 100, maxBytes: 10 });
+    c.set('a', 'u1', 'aaaa', 10_000, c.ticket());
+    c.set('b', 'u2', 'bbbb', 10_000, c.ticket());
+    expect(c.weight).toBe(8);
+    c.set('c', 'u3', 'cccc', 10_000, c.ticket()); // 12 > 10: a goes
+    expect([c.get('a'), c.get('b'), c.get('c')]).toEqual([undefined, 'bbbb', 'cccc']);
+    expect(c.weight).toBe(8);
+    c.set('d', 'u4', 'dddddddd', 10_000, c.ticket()); // b and c go
+    expect([c.size, c.weight, c.get('d')]).toEqual([1, 8, 'dddddddd']);
+    c.set('e', 'u5', 'e'.repeat(11), 10_000, c.ticket());
+    expect([c.get('e'), c.get('d')]).toEqual([undefined, 'dddddddd']);
+    c.invalidate(['u4']);
+    expect([c.size, c.weight]).toEqual([0, 0]);
+    for (const key of 'fghijklmnop') c.set(key, `user-${key}`, key.repeat(3), 10_000, c.ticket());
+    expect([c.size, c.weight]).toEqual([3, 9]);
+  });
+
+  it('weighs a value by its JSON when told nothing else', () => {
+    expect(approximateSize({ email: 'a@example.com' })).toBe(2 * JSON.stringify({ email: 'a@example.com' }).length + 256);
   });
 
   it('holds at most maxEntries, the oldest going first', () => {

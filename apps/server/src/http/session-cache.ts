@@ -10,10 +10,14 @@ import type { Database } from '../db/client.js';
  * most `ttlMs`, never past its session's expiry, and while this instance cannot hear announcements
  * (its listening connection is lost) it caches nothing and answers every read from the database.
  */
-export interface SessionCacheOptions {
+export interface SessionCacheOptions<T = unknown> {
   /** longest life of an entry (ms); 0 turns the cache off */
   ttlMs: number;
   maxEntries: number;
+  /** bytes the entries may hold together, by `sizeOf` (default: entries are not weighed) */
+  maxBytes?: number;
+  /** an entry's weight in bytes (default: approximateSize) */
+  sizeOf?: (value: T) => number;
   onLookup?: (hit: boolean) => void;
   now?: () => number;
 }
@@ -22,6 +26,16 @@ interface Entry<T> {
   value: T;
   userId: string;
   until: number;
+  bytes: number;
+}
+
+/**
+ * What a cached value holds in memory, roughly: two bytes per character of its JSON (V8 keeps
+ * the strings and the object's fields about that large; a session user's answer, made once from
+ * it, is as long again as one-byte text) and a fixed part for the entry and its indexes.
+ */
+export function approximateSize(value: unknown): number {
+  return 2 * (JSON.stringify(value)?.length ?? 0) + 256;
 }
 
 /** Drop everything: an announcement for many users, or an organization's change. */
@@ -30,13 +44,14 @@ export const ALL = '*';
 export class SessionCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
   private readonly byUser = new Map<string, Set<string>>();
+  private bytes = 0;
   /** bumped at every invalidation: a load that began before one is not kept */
   private generation = 0;
   /** announcements reach this instance; while not, nothing is cached */
   private listening = false;
   private readonly now: () => number;
 
-  constructor(private readonly options: SessionCacheOptions) {
+  constructor(private readonly options: SessionCacheOptions<T>) {
     this.now = options.now ?? Date.now;
   }
 
@@ -46,6 +61,11 @@ export class SessionCache<T> {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** The entries' weight together (bytes, by sizeOf), 0 when entries are not weighed. */
+  get weight(): number {
+    return this.bytes;
   }
 
   /** The cached value of a session, or undefined (a miss; counted only while the cache is on). */
@@ -71,12 +91,16 @@ export class SessionCache<T> {
     const until = Math.min(this.now() + this.options.ttlMs, expiresAtMs);
     const old = this.entries.get(key);
     if (old) this.remove(key, old);
-    if (this.entries.size >= this.options.maxEntries) {
-      // the oldest entry (a Map keeps insertion order)
-      const first = this.entries.entries().next().value;
-      if (first) this.remove(first[0], first[1]);
+    const { maxBytes } = this.options;
+    const bytes = maxBytes === undefined ? 0 : (this.options.sizeOf ?? approximateSize)(value);
+    if (maxBytes !== undefined && bytes > maxBytes) return;
+    // the oldest entries first (a Map keeps insertion order), until the new one fits by count and size
+    for (const [oldestKey, oldest] of this.entries) {
+      if (this.entries.size < this.options.maxEntries && (maxBytes === undefined || this.bytes + bytes <= maxBytes)) break;
+      this.remove(oldestKey, oldest);
     }
-    this.entries.set(key, { value, userId, until });
+    this.entries.set(key, { value, userId, until, bytes });
+    this.bytes += bytes;
     const keys = this.byUser.get(userId) ?? new Set<string>();
     this.byUser.set(userId, keys.add(key));
   }
@@ -94,10 +118,14 @@ export class SessionCache<T> {
     if (userIds === ALL) {
       this.entries.clear();
       this.byUser.clear();
+      this.bytes = 0;
       return;
     }
     for (const userId of userIds) {
-      for (const key of this.byUser.get(userId) ?? []) this.entries.delete(key);
+      for (const key of this.byUser.get(userId) ?? []) {
+        this.bytes -= this.entries.get(key)?.bytes ?? 0;
+        this.entries.delete(key);
+      }
       this.byUser.delete(userId);
     }
   }
@@ -110,6 +138,7 @@ export class SessionCache<T> {
 
   private remove(key: string, entry: Entry<T>): void {
     this.entries.delete(key);
+    this.bytes -= entry.bytes;
     const keys = this.byUser.get(entry.userId);
     keys?.delete(key);
     if (keys?.size === 0) this.byUser.delete(entry.userId);

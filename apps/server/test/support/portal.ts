@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { loadConfig, type Config } from '../../src/config.js';
 import { buildApp } from '../../src/app.js';
 import { bootstrap } from '../../src/bootstrap.js';
@@ -44,8 +45,12 @@ export async function freePort(): Promise<number> {
 /**
  * Start the whole portal for a test file: a fresh database (PostgreSQL when configured, else
  * PGlite in memory), a real SMTP sink, the bootstrap administrator, listening on a free port.
+ * `logDestination` receives the portal's log lines instead of the standard output.
  */
-export async function startPortal(env: Record<string, string> = {}, options: { publicHost?: string } = {}): Promise<TestPortal> {
+export async function startPortal(
+  env: Record<string, string> = {},
+  options: { publicHost?: string; logDestination?: DestinationStream } = {},
+): Promise<TestPortal> {
   // WebAuthn needs a domain name as the relying party (an IP address is refused): 'localhost'
   const publicHost = options.publicHost ?? '127.0.0.1';
   const smtp = await new SmtpSink().start();
@@ -66,7 +71,7 @@ export async function startPortal(env: Record<string, string> = {}, options: { p
     ...(database ? { DATABASE_URL: database.url, DATABASE_POOL_SIZE: '5' } : {}),
     ...env,
   });
-  const services = await createServices(config, createLogger(config), { inMemory: !database });
+  const services = await createServices(config, createLogger(config, options.logDestination), { inMemory: !database });
   await bootstrap(services.db, { adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD, providerName: config.PROVIDER_ORGANIZATION_NAME });
   const app = await buildApp(services);
   await app.listen({ port, host: '127.0.0.1' });

@@ -1,10 +1,15 @@
 import type { Queryable } from '../../db/client.js';
 import * as q from './queries.js';
+import { SharedCheck } from './shared-check.js';
 
 /** A cached tree is built again after this long even when nothing changed (the change log keeps an hour). */
 export const TREE_CACHE_MAX_AGE_MS = 10 * 60_000;
-/** Characters of serialized trees kept per instance (the full tree of 10,000 organizations is ~4.2 M). */
-const MAX_CACHED_CHARS = 32_000_000;
+/**
+ * Characters of serialized trees kept per instance: V8 keeps this JSON as one byte per character,
+ * so about 16 MB, within the portal's memory budget (docs/performance.md, "Memory that comes back").
+ * The full tree of 10,000 organizations is ~4.2 M characters.
+ */
+const MAX_CACHED_CHARS = 16_000_000;
 
 interface Entry {
   /** the pg_snapshot the tree was built after */
@@ -24,13 +29,20 @@ interface Entry {
 export class TreeCache {
   private readonly entries = new Map<string, Entry>();
   private chars = 0;
+  /**
+   * The check of the change log, shared by the requests waiting for it at once (it depends only on
+   * the snapshot): under load, a tree read costs a fraction of a statement instead of one, and
+   * every request still sees every change committed before it arrived (shared-check.ts).
+   */
+  private readonly checks = new SharedCheck<string | null, { snapshot: string; changed: boolean }>();
 
   /** onLookup: told of every lookup, hit or miss (metrics) */
   constructor(private readonly onLookup: (hit: boolean) => void = () => {}) {}
 
   async get(db: Queryable, rootPath: string, build: () => Promise<unknown>): Promise<string> {
     const cached = this.entries.get(rootPath);
-    const { snapshot, changed } = await q.treeChangesSince(db, cached?.snapshot ?? null);
+    const since = cached?.snapshot ?? null;
+    const { snapshot, changed } = await this.checks.run(since, () => q.treeChangesSince(db, since));
     const hit = cached !== undefined && !changed && Date.now() < cached.validUntil;
     this.onLookup(hit);
     if (cached && hit) {
