@@ -98,7 +98,8 @@ describe('content security policy in Chromium', () => {
     } finally {
       await context.close();
     }
-  });
+    // thirteen pages, each until it is still: longer than one screen's test
+  }, 180_000);
 
   it('no page, signed in, has a CSP violation', async () => {
     const context = await signedIn(e2e.browser, e2e.portal, e2e.portal.adminUserId, { reducedMotion: false });
@@ -112,7 +113,7 @@ describe('content security policy in Chromium', () => {
     } finally {
       await context.close();
     }
-  });
+  }, 180_000);
 
   it('an injected inline script is blocked and reported (the check itself works)', async () => {
     const context = await e2e.browser.newContext({ baseURL: e2e.portal.url });
