@@ -81,6 +81,9 @@ function zodIssuesToFieldErrors(issues: readonly { path?: readonly PropertyKey[]
   return errors;
 }
 
+/** pg-pool's error when no connection came free within connectionTimeoutMillis (db/postgres.ts): busy, not broken */
+const POOL_TIMEOUT = 'timeout exceeded when trying to connect';
+
 const PG_UNAVAILABLE = new Set([
   '57P01',
   '57P02',
@@ -131,7 +134,8 @@ export function toAppError(error: unknown, request: FastifyRequest): AppError {
     case '22021': // bad byte sequence
       return new AppError('validation_failed');
   }
-  if (e.code && PG_UNAVAILABLE.has(e.code)) return new AppError('service_unavailable', { headers: { 'retry-after': '5' } });
+  if ((e.code && PG_UNAVAILABLE.has(e.code)) || e.message === POOL_TIMEOUT)
+    return new AppError('service_unavailable', { headers: { 'retry-after': '5' } });
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     if (e.statusCode === 429) return new AppError('too_many_requests');
     if (e.statusCode === 404) return new AppError('not_found');

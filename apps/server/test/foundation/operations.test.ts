@@ -114,6 +114,20 @@ describe('liveness and readiness', () => {
   });
 });
 
+describe('a database busy to its last connection', () => {
+  it("answers a request that waited past the pool's time limit with 503 and Retry-After, not 500", async () => {
+    const p = await portal({ DATABASE_POOL_SIZE: '2' });
+    const admin = await p.sessionFor(p.adminUserId);
+    // both of the pool's connections are busy for longer than a request may wait for one (5 s)
+    const busy = Promise.all([p.services.db.query('SELECT pg_sleep(7)'), p.services.db.query('SELECT pg_sleep(7)')]);
+    const res = await admin.get('/api/organizations/tree');
+    await busy;
+    expect(res.status).toBe(503);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(res.body).toMatchObject({ status: 503, i18NTranslationKey: 'service_unavailable' });
+  });
+});
+
 describe('overload', () => {
   it('is answered with 503, a problem and Retry-After; liveness is still answered', async () => {
     // a heap limit of 1 MB: the instance counts as overloaded from its first measurement on
