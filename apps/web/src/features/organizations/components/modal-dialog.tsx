@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Modal } from '@mantine/core';
+import { Modal, ScrollArea } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -37,3 +37,6 @@ export function ModalDialog({
     </Modal>
   );
 }
+
+/** A scrolling region inside a dialog (a long list of names): loaded with the dialog, not with the page. */
+export const ModalScrollArea = ScrollArea.Autosize;
