@@ -1,4 +1,4 @@
-import { cloneElement, type ReactElement } from 'react';
+import { cloneElement, useState, type FocusEvent, type KeyboardEvent, type PointerEvent, type ReactElement } from 'react';
 import type { TooltipProps } from '@mantine/core';
 import { floating, useOnDemand } from './on-demand';
 
@@ -6,33 +6,52 @@ type Trigger = ReactElement<Record<string, unknown>>;
 
 /**
  * Mantine's Tooltip, loaded when its element is first pointed at, focused or touched
- * (./on-demand.ts). Until then the element is shown alone, as it is while a tooltip is closed; a
- * tooltip whose element is still pointed at (or, with `events.focus`, focused by the keyboard)
- * when the code arrives opens at once. The element must take a ref (Mantine's own must too).
+ * (./on-demand.ts). The element itself stays as it is (a dialog it opens gives the focus back to
+ * it); the tooltip is attached to it once loaded (Mantine's `target`), shown while the element is
+ * pointed at (`events.hover`; touched too with `events.touch`) or focused by the keyboard
+ * (`events.focus`), and hidden by Escape, as Mantine's own shows and hides it. The element must take
+ * a ref.
  */
-export function Tooltip({ children, ...props }: Omit<TooltipProps, 'children'> & { children: Trigger }) {
-  const { loaded, trigger, standIn, stateAtSwap } = useOnDemand(floating);
-  if (loaded) {
-    const { hovered, focusVisible } = stateAtSwap.current;
-    const events = props.events ?? { hover: true, focus: false, touch: false };
-    return (
-      <loaded.Tooltip defaultOpened={!props.disabled && ((events.hover && hovered) || (events.focus && focusVisible))} {...props}>
-        {cloneElement(children, { ref: trigger })}
-      </loaded.Tooltip>
-    );
-  }
-  if (props.disabled) return children;
+export function Tooltip({
+  children,
+  events = { hover: true, focus: false, touch: false },
+  disabled,
+  ...props
+}: Omit<TooltipProps, 'children'> & { children: Trigger }) {
+  const { loaded, trigger, standIn } = useOnDemand(floating);
+  const [pointed, setPointed] = useState(false);
+  const [focused, setFocused] = useState(false);
   const own = children.props;
   const chain =
-    (name: string, then: () => void) =>
-    (...args: unknown[]) => {
-      (own[name] as ((...a: unknown[]) => void) | undefined)?.(...args);
-      then();
+    <E,>(name: string, then: (event: E) => void) =>
+    (event: E) => {
+      (own[name] as ((e: E) => void) | undefined)?.(event);
+      then(event);
     };
-  return cloneElement(children, {
+  const element = cloneElement(children, {
     ref: trigger,
-    onPointerEnter: chain('onPointerEnter', standIn.onPointerEnter),
-    onFocus: chain('onFocus', standIn.onFocus),
-    onTouchStart: chain('onTouchStart', standIn.onTouchStart),
+    onPointerEnter: chain('onPointerEnter', (e: PointerEvent) => {
+      if (e.pointerType === 'touch' && !events.touch) return;
+      setPointed(true);
+      standIn.onPointerEnter();
+    }),
+    onPointerLeave: chain('onPointerLeave', () => setPointed(false)),
+    onFocus: chain('onFocus', (e: FocusEvent<HTMLElement>) => {
+      if (e.currentTarget.matches(':focus-visible')) setFocused(true);
+      standIn.onFocus();
+    }),
+    onBlur: chain('onBlur', () => setFocused(false)),
+    onKeyDown: chain('onKeyDown', (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setPointed(false);
+      setFocused(false);
+    }),
   });
+  const opened = !disabled && ((!!events.hover && pointed) || (!!events.focus && focused));
+  return (
+    <>
+      {element}
+      {loaded ? <loaded.Tooltip {...props} target={trigger} opened={opened} /> : null}
+    </>
+  );
 }
