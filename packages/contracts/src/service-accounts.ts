@@ -10,9 +10,6 @@ import { uuidSchema } from './schemas.js';
  * POST /connect/token (client_credentials) with the scope SERVICE_ACCOUNT_SCOPE.
  */
 
-/** The scope a service account asks for at the token endpoint; /api accepts tokens that carry it. */
-export const SERVICE_ACCOUNT_SCOPE = 'partner_portal_api';
-
 /** Whether a client id is a service account's (they are `sa.<uuid>`: a dot no registered client's id holds). */
 export function isServiceAccountClientId(clientId: unknown): boolean {
   return typeof clientId === 'string' && /^sa\.[0-9a-f-]{36}$/.test(clientId);

@@ -2,33 +2,13 @@ import { z } from 'zod';
 import { pageFields, pageQuery } from './fields.js';
 import type { Rights } from './rights.js';
 import { uuidSchema } from './schemas.js';
+import { isWebhookEvent, WEBHOOK_EVENTS, type WebhookEventType } from './webhook-events.js';
 
 /**
  * Webhooks (docs/integrations.md, "Webhooks"): an organization's subscriptions to the events of its
  * subtree, their deliveries, and the data each event carries, as the operating contract fixes them.
  * Fields beyond the contract's are optional in requests.
  */
-
-/** The events a subscription may name (or "*" for all of them, those added later included). */
-export const WEBHOOK_EVENTS = [
-  'organization.created',
-  'organization.updated',
-  'organization.deleted',
-  'member.created',
-  'member.updated',
-  'member.removed',
-  'member.deactivated',
-  'member.reactivated',
-  'invitation.created',
-  'invitation.accepted',
-  'invitation.revoked',
-  'invitation.expired',
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
-
-export function isWebhookEvent(value: string): value is WebhookEventType {
-  return (WEBHOOK_EVENTS as readonly string[]).includes(value);
-}
 
 /** The longest webhook URL accepted. */
 export const WEBHOOK_URL_MAX_LENGTH = 2000;

@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
 import { AppShell, Box, Group, UnstyledButton } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
 import { Link, useMatch } from 'react-router';
 import { interfaceLanguageFor } from '@partner-portal/contracts';
 import { LanguageChoice } from '@/components/language-choice';
@@ -24,9 +23,9 @@ export function AppLayout() {
   // the organization-management page renders its own footer (docs/product.md, "Screens")
   const ownFooter = useMatch('/manage-organization/:organizationId') !== null;
   return (
-    // modals (docs/product.md, "Limits and constants": layer 1100 over the overlay 1000) are only used on logged-in pages, so their
-    // code stays out of the login route
-    <ModalsProvider modalProps={{ zIndex: 1100, overlayProps: { zIndex: 1000 } }}>
+    // no modals provider: each dialog is a Modal of its own, loaded when it first opens
+    // (features/organizations/components/modal-frame.tsx)
+    <>
       <SkipLink />
       <AppShell header={{ height: 60 }} padding={0}>
         <AppShell.Header px="md" withBorder>
@@ -55,6 +54,6 @@ export function AppLayout() {
           {!ownFooter && <Footer />}
         </AppShell.Main>
       </AppShell>
-    </ModalsProvider>
+    </>
   );
 }

@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
-import { serviceAccountCreatedSchema, serviceAccountSchema, type ServiceAccountCreate } from '@partner-portal/contracts';
+import type { ServiceAccount, ServiceAccountCreate, ServiceAccountCreated } from '@partner-portal/contracts';
 import { api } from '@/lib/api';
 import { integrationKeys } from './query-keys';
 
@@ -13,7 +12,7 @@ const base = (organizationId: string) => `/organizations/${encodeURIComponent(or
 export function useServiceAccounts(organizationId: string) {
   return useQuery({
     queryKey: integrationKeys.serviceAccounts(organizationId),
-    queryFn: async ({ signal }) => z.array(serviceAccountSchema).parse(await api.get<unknown>(base(organizationId), { signal })),
+    queryFn: async ({ signal }) => await api.get<ServiceAccount[]>(base(organizationId), { signal }),
     staleTime: 10_000,
   });
 }
@@ -28,8 +27,9 @@ function useServiceAccountChange<Variables, Answer>(organizationId: string, muta
 
 /** POST …/service-accounts → its client id and secret (shown this once). */
 export function useCreateServiceAccount(organizationId: string) {
-  return useServiceAccountChange(organizationId, async (body: ServiceAccountCreate) =>
-    serviceAccountCreatedSchema.parse(await api.post<unknown>(base(organizationId), body)),
+  return useServiceAccountChange(
+    organizationId,
+    async (body: ServiceAccountCreate) => await api.post<ServiceAccountCreated>(base(organizationId), body),
   );
 }
 

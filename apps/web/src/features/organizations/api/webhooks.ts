@@ -1,12 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
-import {
-  webhookCreatedSchema,
-  webhookDeliveriesResponseSchema,
+import type { z } from 'zod';
+import type {
   webhookRetryResponseSchema,
-  webhookSchema,
-  type WebhookCreate,
-  type WebhookPatch,
+  Webhook,
+  WebhookCreate,
+  WebhookCreated,
+  WebhookDeliveries,
+  WebhookPatch,
 } from '@partner-portal/contracts';
 import { api } from '@/lib/api';
 import { integrationKeys } from './query-keys';
@@ -22,7 +22,7 @@ const webhookPath = (organizationId: string, id: string) => `${base(organization
 export function useWebhooks(organizationId: string) {
   return useQuery({
     queryKey: integrationKeys.webhooks(organizationId),
-    queryFn: async ({ signal }) => z.array(webhookSchema).parse(await api.get<unknown>(base(organizationId), { signal })),
+    queryFn: async ({ signal }) => await api.get<Webhook[]>(base(organizationId), { signal }),
     staleTime: 10_000,
   });
 }
@@ -37,15 +37,14 @@ function useWebhookChange<Variables, Answer>(organizationId: string, mutationFn:
 
 /** POST …/webhooks → its id and signing secret (whsec_…, shown this once). */
 export function useCreateWebhook(organizationId: string) {
-  return useWebhookChange(organizationId, async (body: WebhookCreate) =>
-    webhookCreatedSchema.parse(await api.post<unknown>(base(organizationId), body)),
-  );
+  return useWebhookChange(organizationId, async (body: WebhookCreate) => await api.post<WebhookCreated>(base(organizationId), body));
 }
 
 /** PATCH …/webhooks/{id}: URL, events, description; the secret stays. */
 export function useUpdateWebhook(organizationId: string) {
-  return useWebhookChange(organizationId, async ({ id, ...body }: WebhookPatch & { id: string }) =>
-    webhookSchema.parse(await api.patch<unknown>(webhookPath(organizationId, id), body)),
+  return useWebhookChange(
+    organizationId,
+    async ({ id, ...body }: WebhookPatch & { id: string }) => await api.patch<Webhook>(webhookPath(organizationId, id), body),
   );
 }
 
@@ -58,8 +57,7 @@ export function useDeleteWebhook(organizationId: string) {
 export function useWebhookDeliveries(organizationId: string, webhookId: string) {
   return useQuery({
     queryKey: integrationKeys.deliveries(webhookId),
-    queryFn: async ({ signal }) =>
-      webhookDeliveriesResponseSchema.parse(await api.get<unknown>(`${webhookPath(organizationId, webhookId)}/deliveries`, { signal })),
+    queryFn: async ({ signal }) => await api.get<WebhookDeliveries>(`${webhookPath(organizationId, webhookId)}/deliveries`, { signal }),
     staleTime: 2_000,
   });
 }
@@ -69,8 +67,8 @@ export function useRetryDelivery(organizationId: string, webhookId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (deliveryId: string) =>
-      webhookRetryResponseSchema.parse(
-        await api.post<unknown>(`${webhookPath(organizationId, webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/retry`),
+      await api.post<z.infer<typeof webhookRetryResponseSchema>>(
+        `${webhookPath(organizationId, webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/retry`,
       ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: integrationKeys.deliveries(webhookId) }),
   });

@@ -1,5 +1,5 @@
 import { use, useId, useMemo, useRef, useState } from 'react';
-import { ActionIcon, Button, Checkbox, Group, Loader, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Checkbox, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconLogout, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { InactiveDays, OrganizationMember } from '@partner-portal/contracts';
@@ -7,6 +7,7 @@ import { notifySuccess } from '@/components/notify';
 import { useInactiveMembers } from '../api/members';
 import { administrationLocales } from '../lib/locales';
 import { BulkRemoveModal, InactiveFilter, LastSignIn, SignOutMemberModal } from './member-access';
+import { Tooltip } from '@/components/tooltip';
 
 /**
  * The access review of the selected organization's subtree (docs/decisions/018-the-administrators-day.md,

@@ -8,7 +8,6 @@ import {
   Loader,
   Pagination,
   Paper,
-  Select,
   SimpleGrid,
   Stack,
   VisuallyHidden,
@@ -27,6 +26,7 @@ import { administrationLocales } from '../lib/locales';
 import { auditWords } from './audit-sentences';
 import { DayFilter } from './day-filter';
 import { useFormatDate } from '@/lib/dates';
+import { Select } from '@/components/select';
 
 /** The organizations of a subtree, depth first, each with its depth below the subtree's root. */
 function subtreeOf(root: OrganizationNode | undefined, id: string): { id: string; label: string; depth: number }[] {

@@ -1,5 +1,5 @@
-import { use, useState } from 'react';
-import { Button, Group, List, NativeSelect, ScrollArea, Stack, Text } from '@mantine/core';
+import { lazy, use, useState } from 'react';
+import { Button, Group, List, NativeSelect, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { INACTIVE_DAYS, type InactiveDays, type OrganizationMember } from '@partner-portal/contracts';
 import { ApiError } from '@/lib/api';
@@ -8,6 +8,9 @@ import { ModalFrame, ProblemSummary } from '@/features/organizations/components/
 import { errorLines } from '@/components/notify';
 import { useBulkRemoveMembers, useSignOutMember } from '../api/members';
 import { administrationLocales } from '../lib/locales';
+
+// Mantine's ScrollArea comes with the dialog that shows it (./modal-dialog.tsx), not with the page.
+const ScrollAreaAutosize = lazy(() => import('./modal-dialog').then((m) => ({ default: m.ModalScrollArea })));
 
 /** A member's last sign-in, in the interface language; "Never signed in" when there was none. */
 export function LastSignIn({ value }: { value: string | null | undefined }) {
@@ -78,7 +81,7 @@ export function BulkRemoveModal({
     <ModalFrame title={t('adm_bulk_remove_title', { count: members.length })} onClose={onClose}>
       <Stack>
         <Text>{t('adm_bulk_remove_confirm', { count: members.length })}</Text>
-        <ScrollArea.Autosize
+        <ScrollAreaAutosize
           mah={240}
           type="auto"
           viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': t('adm_bulk_remove_title', { count: members.length }) }}
@@ -91,7 +94,7 @@ export function BulkRemoveModal({
               </List.Item>
             ))}
           </List>
-        </ScrollArea.Autosize>
+        </ScrollAreaAutosize>
         <ProblemSummary lines={problems} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose} data-autofocus>

@@ -1,7 +1,11 @@
-import { useEffect, useRef, type ReactNode } from 'react';
-import { Alert, List, Modal } from '@mantine/core';
+import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react';
+import { Alert, List } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useReturnFocusOnUnmount } from '@/components/return-focus';
+
+// Mantine's Modal with its scroll lock (about 10 KB gzipped) loads with the first dialog opened,
+// not with the page (docs/decisions/022-login-and-manage-bundles.md).
+const ModalDialog = lazy(() => import('./modal-dialog').then((m) => ({ default: m.ModalDialog })));
 
 /**
  * A modal of this feature: above the overlay (modal layer 1100, overlay 1000; docs/product.md, "Limits
@@ -21,22 +25,14 @@ export function ModalFrame({
   /** false while the modal shows something that would be lost by a stray click (a secret shown once) */
   closeOnClickOutside?: boolean;
 }) {
-  const { t } = useTranslation();
   useReturnFocusOnUnmount();
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      title={title}
-      size={size}
-      closeOnClickOutside={closeOnClickOutside}
-      zIndex={1100}
-      overlayProps={{ zIndex: 1000 }}
-      closeButtonProps={{ 'aria-label': t('org_close') }}
-      centered
-    >
-      {children}
-    </Modal>
+    // its own boundary: while the Modal's code loads, the page stays as it is
+    <Suspense fallback={null}>
+      <ModalDialog title={title} onClose={onClose} size={size} closeOnClickOutside={closeOnClickOutside}>
+        {children}
+      </ModalDialog>
+    </Suspense>
   );
 }
 

@@ -1,9 +1,10 @@
-import type { ReactNode } from 'react';
-import { Button, Group, Menu } from '@mantine/core';
+import { cloneElement, type ReactNode, type RefObject } from 'react';
+import { Button, Group } from '@mantine/core';
 import { IconDownload, IconFileUpload, IconPencil, IconPlus, IconTrash, IconUserPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { Organization, UserInfo } from '@partner-portal/contracts';
 import { notifyError } from '@/components/notify';
+import { floating, useOnDemand } from '@/components/on-demand';
 import { downloadMembersExport } from '../api/export-members';
 import type { OrganizationModal } from '../hooks/use-modal';
 
@@ -83,21 +84,44 @@ export function OrganizationActions({
     <Group gap="xs">
       {before.map(button)}
       {canExport ? (
-        // in place, inside the page's main landmark; the first item takes the focus (no placeholder
-        // element, which a menu may not hold)
-        <Menu position="bottom-end" withinPortal={false} withInitialFocusPlaceholder={false} zIndex={1200}>
-          <Menu.Target>
-            <Button variant="default" leftSection={<IconDownload size={16} aria-hidden />}>
-              {t('org_export_members')}
-            </Button>
-          </Menu.Target>
-          <Menu.Dropdown>
-            <Menu.Item onClick={() => exportMembers('xlsx')}>{t('org_export_xlsx')}</Menu.Item>
-            <Menu.Item onClick={() => exportMembers('csv')}>{t('org_export_csv')}</Menu.Item>
-          </Menu.Dropdown>
-        </Menu>
+        <ExportMenu label={t('org_export_members')} xlsx={t('org_export_xlsx')} csv={t('org_export_csv')} onExport={exportMembers} />
       ) : null}
       {button(deletion)}
     </Group>
+  );
+}
+
+/**
+ * The export's menu: XLSX or CSV. In place, inside the page's main landmark; the first item takes
+ * the focus (no placeholder element, which a menu may not hold). Mantine's Menu loads when the
+ * button is first pointed at, focused or touched (components/on-demand.ts).
+ */
+function ExportMenu({
+  label,
+  xlsx,
+  csv,
+  onExport,
+}: {
+  label: string;
+  xlsx: string;
+  csv: string;
+  onExport: (output: 'xlsx' | 'csv') => void;
+}) {
+  const { loaded, trigger, standIn } = useOnDemand(floating);
+  const button = (
+    <Button ref={trigger as RefObject<HTMLButtonElement | null>} variant="default" leftSection={<IconDownload size={16} aria-hidden />}>
+      {label}
+    </Button>
+  );
+  if (!loaded) return cloneElement(button, { ...standIn, 'aria-haspopup': 'menu', 'aria-expanded': false });
+  const { Menu } = loaded;
+  return (
+    <Menu position="bottom-end" withinPortal={false} withInitialFocusPlaceholder={false} zIndex={1200}>
+      <Menu.Target>{button}</Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item onClick={() => onExport('xlsx')}>{xlsx}</Menu.Item>
+        <Menu.Item onClick={() => onExport('csv')}>{csv}</Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
   );
 }

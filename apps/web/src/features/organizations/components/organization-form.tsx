@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { Organization } from '@partner-portal/contracts';
 import { appName } from '../lib/app-names';
 import { ProblemSummary } from './modal-frame';
-import { AllowedDomainsField, refusedDomains } from '@/features/organizations/components/allowed-domains';
+import { AllowedDomainsField, refusedDomains } from '@/features/organizations/components/allowed-domains-field';
 
 export interface OrganizationFormValues {
   /** trimmed, never empty */

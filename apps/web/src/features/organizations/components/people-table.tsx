@@ -1,9 +1,10 @@
 import { createContext, Fragment, use, useState, type MouseEvent, type ReactNode } from 'react';
-import { ActionIcon, Button, Group, Pagination, Paper, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Group, Pagination, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useElementSize, useMediaQuery } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { TABLE_ROWS_DEFAULT } from '@partner-portal/contracts';
 import classes from './people-tables.module.css';
+import { Tooltip } from '@/components/tooltip';
 
 /** A column after the e-mail address; `className` goes on its cells. */
 export interface PeopleColumn<T> {

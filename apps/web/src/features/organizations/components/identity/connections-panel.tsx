@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Button, Group, Loader, Paper, Stack, Text, Tooltip } from '@mantine/core';
+import { Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { IconKey, IconPencil, IconPlayerPlay, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
@@ -11,6 +11,7 @@ import { originOf, sortConnections, verifiedDomains } from '../../lib/identity';
 import { CopyField } from '../copy-field';
 import { rememberTestedConnection, type PanelProps } from './shared';
 import { WholeBadge } from '../whole-badge';
+import { Tooltip } from '@/components/tooltip';
 
 /**
  * The sign-in connections that apply to the organization (the operating contract, "Single sign-on

@@ -1,0 +1,2 @@
+// Mantine's controls that float (Floating UI), loaded on demand (./on-demand.ts).
+export { Menu, Select, Tooltip } from '@mantine/core';

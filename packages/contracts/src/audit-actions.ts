@@ -1,0 +1,48 @@
+/**
+ * The actions the audit log records (a refused change is the action followed by `.refused`).
+ * Apart from the audit log's wire schemas (./schemas.ts), so that the page that offers them as a
+ * filter does not load zod.
+ */
+export const AUDIT_ACTIONS = [
+  'access_request.approve',
+  'access_request.create',
+  'access_request.decline',
+  'domain.claim',
+  'domain.delete',
+  'domain.unverified',
+  'domain.verify',
+  'invitation.accept',
+  'invitation.bulk',
+  'invitation.create',
+  'invitation.resend',
+  'invitation.revoke',
+  'member.deactivate',
+  'member.provision',
+  'member.reactivate',
+  'member.remove',
+  'member.rights.update',
+  'member.second_factors.reset',
+  'member.sign_out',
+  'member.update',
+  'organization.allowed_email_domains.update',
+  'organization.apps.update',
+  'organization.can_create_sub_organizations.update',
+  'organization.create',
+  'organization.delete',
+  'organization.second_factor_policy.lift',
+  'organization.second_factor_policy.require',
+  'organization.update',
+  'service_account.create',
+  'service_account.delete',
+  'scim_token.create',
+  'scim_token.delete',
+  'sso_connection.create',
+  'sso_connection.delete',
+  'sso_connection.member_joined',
+  'sso_connection.update',
+  // webhooks
+  'webhook.create',
+  'webhook.delete',
+  'webhook.delivery.retry',
+  'webhook.update',
+] as const;
