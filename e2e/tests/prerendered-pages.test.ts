@@ -220,6 +220,28 @@ describe('a pre-rendered page in the browser', () => {
     await context.close();
   });
 
+  it("an error shown before the page follows the device's language is shown in that language after it", async () => {
+    // a device that picked Dutch before the language cookie existed: the page comes in English
+    const context = await contextIn('en-GB', 390);
+    await context.addInitScript(() => {
+      if (!sessionStorage.getItem('seeded')) {
+        localStorage.setItem('pp.language', 'nl');
+        sessionStorage.setItem('seeded', '1');
+      }
+    });
+    const { page, watch } = await newPage(context);
+    const release = await holdScripts(page);
+    await page.goto('/login', { waitUntil: 'commit' });
+    const email = page.locator('input[name="email"]');
+    await email.press('Enter');
+    release();
+    await page.getByLabel(webText('nl', 'email_address')).waitFor();
+    await page.getByText(webText('nl', 'fill_all_required_fields')).waitFor();
+    expect(await page.getByText(webText('en-GB', 'fill_all_required_fields')).count()).toBe(0);
+    expect(hydrationProblems(watch)).toEqual([]);
+    await context.close();
+  });
+
   it.each([
     ['nl', 390],
     ['nl', 768],

@@ -17,7 +17,8 @@ export const OneTimeCodeInput = forwardRef<HTMLInputElement, Omit<TextInputProps
  * A form that sends one required code (the app's set-up, the sign-in's second step): `field` goes
  * on its OneTimeCodeInput, and typing clears the error. `submit`, on the form's submit, asks for a
  * code when none is typed, else sends it trimmed and clears the field when it fails; `attempt`
- * runs any other way in (a passkey) with the same busy state and error.
+ * runs any other way in (a passkey) with the same busy state and error. The error is kept as its
+ * translation key and translated as it shows, so that it follows a change of language.
  */
 export function useCodeEntry() {
   const { t } = useTranslation();
@@ -39,7 +40,7 @@ export function useCodeEntry() {
 
   const submit = (event: FormEvent, send: (code: string) => Promise<void>, failed: (err: unknown) => void) => {
     event.preventDefault();
-    if (!code.trim()) return setError(t('fill_all_required_fields'));
+    if (!code.trim()) return setError('fill_all_required_fields');
     void attempt(
       () => send(code.trim()),
       (err) => {
@@ -57,7 +58,7 @@ export function useCodeEntry() {
       setCode(value);
       setError(null);
     },
-    error,
+    error: error && t(error),
   };
   return { field, submit, attempt, busy, setError };
 }

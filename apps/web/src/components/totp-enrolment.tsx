@@ -60,7 +60,7 @@ export function TotpEnrolment({
       event,
       async (code) => setResult(await confirmTotp(code)),
       (err) => {
-        if (err instanceof ApiError && err.key === 'second_factor_code_invalid') setError(t('second_factor_code_invalid'));
+        if (err instanceof ApiError && err.key === 'second_factor_code_invalid') setError('second_factor_code_invalid');
         else notifyError(err);
       },
     );

@@ -66,7 +66,7 @@ export function ConfirmIdentityModal({ opened, onClose, onConfirmed }: { opened:
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!password && !code.trim()) return setError(t('fill_all_required_fields'));
+    if (!password && !code.trim()) return setError('fill_all_required_fields');
     setError(null);
     confirm.mutate(code.trim() ? { code: code.trim() } : { password }, {
       onSuccess: () => {
@@ -76,7 +76,7 @@ export function ConfirmIdentityModal({ opened, onClose, onConfirmed }: { opened:
       },
       onError: (err) => {
         if (err instanceof ApiError && (err.key === 'current_password_incorrect' || err.key === 'second_factor_code_invalid'))
-          setError(t(err.key));
+          setError(err.key);
         else notifyError(err);
       },
     });
@@ -102,7 +102,7 @@ export function ConfirmIdentityModal({ opened, onClose, onConfirmed }: { opened:
             maxLength={128}
             data-autofocus
           />
-          <OneTimeCodeInput label={t('confirm_identity_code')} value={code} onChange={setCode} error={error} />
+          <OneTimeCodeInput label={t('confirm_identity_code')} value={code} onChange={setCode} error={error && t(error)} />
           <FormActions submit={t('totp_confirm')} busy={confirm.isPending} onCancel={onClose} />
         </Stack>
       </form>

@@ -47,8 +47,8 @@ export function EmailStep({
     event.preventDefault();
     onFormError(null);
     const value = email.trim();
-    if (!value) return setEmailError(t('fill_all_required_fields'));
-    if (!EMAIL_PATTERN.test(value) || value.length > 100) return setEmailError(t('invalid_email_address'));
+    if (!value) return setEmailError('fill_all_required_fields');
+    if (!EMAIL_PATTERN.test(value) || value.length > 100) return setEmailError('invalid_email_address');
     setEmailError(null);
     setSubmitting(true);
     onSubmitted?.();
@@ -58,8 +58,8 @@ export function EmailStep({
       onNext();
     } catch (err) {
       if (err instanceof ApiError && err.status === 429) notifyError(err);
-      else if (err instanceof ApiError && err.status === 400) setEmailError(t('invalid_email_address'));
-      else onFormError(t('error_try_again'));
+      else if (err instanceof ApiError && err.status === 400) setEmailError('invalid_email_address');
+      else onFormError('error_try_again');
     } finally {
       setSubmitting(false);
     }
@@ -83,7 +83,7 @@ export function EmailStep({
             onEmailChange(e.currentTarget.value);
             setEmailError(null);
           }}
-          error={emailError}
+          error={emailError && t(emailError)}
           maxLength={100}
         />
         <Button type="submit" loading={submitting} fullWidth>

@@ -38,9 +38,9 @@ export function EnrolSecondFactor({
       if (result.recovery_codes) setCodes({ recovery_codes: result.recovery_codes, valid_return_url: result.valid_return_url });
       else onDone(result);
     } catch (err) {
-      if (isPasskeyCancelled(err)) setError(t('passkey_cancelled'));
+      if (isPasskeyCancelled(err)) setError('passkey_cancelled');
       else if (err instanceof ApiError && (err.key === 'second_step_expired' || err.status === 401)) onExpired();
-      else if (err instanceof ApiError && err.key === 'passkey_not_verified') setError(t('passkey_not_verified'));
+      else if (err instanceof ApiError && err.key === 'passkey_not_verified') setError('passkey_not_verified');
       else notifyError(err);
     } finally {
       setBusy(false);
@@ -70,7 +70,7 @@ export function EnrolSecondFactor({
       <Text size="sm">{t('enrol_text')}</Text>
       {error ? (
         <Alert color="red" variant="light" icon={<IconAlertCircle aria-hidden />} role="alert">
-          {error}
+          {t(error)}
         </Alert>
       ) : null}
       {choice === 'totp' ? (

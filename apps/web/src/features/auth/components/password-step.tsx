@@ -47,13 +47,13 @@ export function PasswordStep({
     event.preventDefault();
     onFormError(null);
     onPaused(null);
-    if (!email.trim() || !password) return onFormError(t('fill_all_required_fields'));
+    if (!email.trim() || !password) return onFormError('fill_all_required_fields');
     setSubmitting(true);
     try {
       const result = await login({ email: email.trim(), password, remember, return_url: returnUrl, return_path: returnPath });
       if (result.error) {
         onInvalidLogin?.(email.trim());
-        return onFormError(t('invalid_login'));
+        return onFormError('invalid_login');
       }
       if (result.external_login) return onExternal(result.external_login);
       if (result.next_step) {
@@ -66,11 +66,11 @@ export function PasswordStep({
         const wait = retryAfterMs(err.retryAfter);
         return onPaused({ email: email.trim(), until: wait === null ? null : Date.now() + wait });
       }
-      if (err instanceof ApiError && err.key === 'interaction_expired') onFormError(t('interaction_expired'));
+      if (err instanceof ApiError && err.key === 'interaction_expired') onFormError('interaction_expired');
       else if (err instanceof ApiError && err.status >= 400 && err.status < 500) {
         onInvalidLogin?.(email.trim());
-        onFormError(t('invalid_login'));
-      } else onFormError(t('error_try_again'));
+        onFormError('invalid_login');
+      } else onFormError('error_try_again');
       setPassword('');
       passwordRef.current?.focus();
     } finally {

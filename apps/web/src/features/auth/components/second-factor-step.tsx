@@ -22,7 +22,7 @@ export function SecondFactorStep({ onDone, onExpired }: { onDone: (result: Login
 
   const failed = (err: unknown) => {
     if (err instanceof ApiError && err.key === 'second_step_expired') return onExpired();
-    if (err instanceof ApiError && (err.key === 'second_factor_code_invalid' || err.key === 'passkey_not_verified')) setError(t(err.key));
+    if (err instanceof ApiError && (err.key === 'second_factor_code_invalid' || err.key === 'passkey_not_verified')) setError(err.key);
     else notifyError(err);
   };
 
@@ -40,7 +40,7 @@ export function SecondFactorStep({ onDone, onExpired }: { onDone: (result: Login
     attempt(
       async () => onDone(await signInWithPasskey(false, {})),
       (err) => {
-        if (isPasskeyCancelled(err)) setError(t('passkey_cancelled'));
+        if (isPasskeyCancelled(err)) setError('passkey_cancelled');
         else failed(err);
       },
     );

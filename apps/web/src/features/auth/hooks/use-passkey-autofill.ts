@@ -1,5 +1,4 @@
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { LoginConsentResponse } from '@partner-portal/contracts';
 import { ApiError } from '@/lib/api';
 import { passkeysPossible } from '@/lib/passkey-origin';
@@ -12,7 +11,7 @@ const factors = () => import('@/lib/factors');
  * e-mail field's suggestions (only where passkeys can work: lib/passkey-origin.ts); a picked one
  * signs in (`onSignedIn`). The person did not ask for this request, so its failures stay silent
  * (a browser that refuses it, a request that cannot start), except a picked passkey the portal
- * does not accept (`onError`, translated).
+ * does not accept (`onError`, with the message's translation key).
  */
 export function usePasskeyAutofill({
   enabled,
@@ -25,9 +24,8 @@ export function usePasskeyAutofill({
   returnUrl: string | null;
   returnPath: string | null;
   onSignedIn: (result: LoginConsentResponse) => Promise<void>;
-  onError: (message: string) => void;
+  onError: (key: string) => void;
 }): void {
-  const { t } = useTranslation();
   useEffect(() => {
     if (!enabled || !passkeysPossible()) return;
     let active = true;
@@ -37,12 +35,12 @@ export function usePasskeyAutofill({
         const result = await signInWithPasskey(true, { return_url: returnUrl, return_path: returnPath });
         if (active) await onSignedIn(result);
       } catch (err) {
-        if (active && err instanceof ApiError && err.key === 'passkey_not_verified') onError(t('passkey_not_verified'));
+        if (active && err instanceof ApiError && err.key === 'passkey_not_verified') onError('passkey_not_verified');
       }
     });
     return () => {
       active = false;
       void factors().then(({ cancelPasskeyRequest }) => cancelPasskeyRequest());
     };
-  }, [enabled, returnUrl, returnPath, onSignedIn, onError, t]);
+  }, [enabled, returnUrl, returnPath, onSignedIn, onError]);
 }

@@ -117,7 +117,7 @@ export function LoginPage() {
 
   /** The pending sign-in ended (expired or cancelled): start again at the e-mail step. */
   const expired = () => {
-    setFormError(t('second_step_expired'));
+    setFormError('second_step_expired');
     goTo('email');
   };
 
@@ -162,7 +162,7 @@ export function LoginPage() {
       )}
       {formError && (
         <Alert color="red" variant="light" icon={<IconAlertCircle aria-hidden />} role="alert">
-          {formError}
+          {t(formError)}
         </Alert>
       )}
 
