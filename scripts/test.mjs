@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm test: the build, then the typecheck and lint side by side, then the test layers (unit, then
+// npm test: the build, then the typecheck (then prettier) and eslint side by side, then the test layers (unit, then
 // integration and end-to-end side by side; vitest.config.ts). The checks run before the tests, not
 // beside them: on two cores, lint beside the browser tests starved them until steps timed out. The
 // checks' output is held and printed when they end. Ends with one line 'N passed, N failed' (and 'N skipped
@@ -57,11 +57,16 @@ count(await run('build', 'npm', ['run', '--silent', 'build']));
 
 const summaryFile = join(tmpdir(), `vitest-summary-${process.pid}.json`);
 rmSync(summaryFile, { force: true });
-for (const ok of await Promise.all([
-  run('typecheck', 'npm', ['run', '--silent', 'typecheck'], { hold: true }),
-  run('lint', 'npm', ['run', '--silent', 'lint'], { hold: true }),
-]))
-  count(ok);
+// `npm run lint` in two lanes beside the typecheck: eslint in one, the typecheck then prettier in
+// the other (each about 80 s of one core; eslint then prettier after each other left a core idle)
+const lanes = await Promise.all([
+  (async () => [
+    await run('typecheck', 'npm', ['run', '--silent', 'typecheck'], { hold: true }),
+    await run('format', 'npx', ['prettier', '--check', '--log-level', 'warn', '.'], { hold: true }),
+  ])(),
+  run('lint', 'npx', ['eslint', '--max-warnings=0', '.'], { hold: true }),
+]);
+for (const ok of lanes.flat()) count(ok);
 const cpuBefore = machineCpu();
 const testsOk = await run('tests', 'npx', ['vitest', 'run', ...projects.flatMap((p) => ['--project', p])], {
   env: { VITEST_SUMMARY_FILE: summaryFile },
@@ -85,7 +90,7 @@ if (existsSync(summaryFile)) {
 } else if (!testsOk) {
   failed++;
 }
-console.log(`\ntime per part (typecheck and lint side by side, before the tests):\n${timings.join('\n')}`);
+console.log(`\ntime per part (typecheck with format, and lint, side by side before the tests):\n${timings.join('\n')}`);
 console.log(`${String(Math.round((Date.now() - started) / 1000)).padStart(5)}s  in all`);
 if (cpuBefore && cpuAfter) {
   // near 100%: the tests wait for the CPU, and only less work shortens them; well below: they wait

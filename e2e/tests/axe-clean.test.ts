@@ -7,6 +7,7 @@ import { createOrg, createUser, type HttpClient, type Org } from '@partner-porta
 import { newPage, whenStill } from '../support/browser.js';
 import { invitationLink, openContext, screenshot, signedIn, usePortalAndBrowser } from '../support/portal.js';
 import { webText } from '../support/texts.js';
+import { grid } from '../support/grid.js';
 
 /**
  * axe on the screens and dialogs where dealers met its failures, in Dutch and Brazilian Portuguese,
@@ -56,115 +57,113 @@ beforeAll(async () => {
 const WIDTHS = [390, 1280];
 const LANGUAGES = ['nl', 'pt-BR'];
 
-for (const language of LANGUAGES) {
-  for (const width of WIDTHS) {
-    describe(`${language} at ${width} px`, () => {
-      let context: BrowserContext | undefined;
-      const viewport = { width, height: 900 };
-      const shot = (page: Page, name: string) => screenshot(page, `axe-${name}-${language}-${width}`, { fullPage: true });
-      afterAll(async () => {
-        await context?.close();
-      });
-
-      it('the login steps and the forgot-password page, with their field errors', async () => {
-        context = await openContext(e2e.browser, e2e.portal, { language, viewport });
-        const { page } = await newPage(context);
-        await page.goto('/login');
-        const email = page.locator('input[name="email"]');
-        await email.press('Enter');
-        await page.getByText(webText(language, 'fill_all_required_fields')).waitFor();
-        expect(await axeFailures(page), 'login').toEqual([]);
-        await shot(page, 'login-error');
-
-        await email.fill(totpUser.email);
-        await email.press('Enter');
-        const password = page.locator('input[name="password"]');
-        await password.fill(totpUser.password);
-        await password.press('Enter');
-        const oneTime = page.locator('input[autocomplete="one-time-code"]');
-        await oneTime.fill('000000');
-        await oneTime.press('Enter');
-        await page.getByText(webText(language, 'second_factor_code_invalid')).waitFor();
-        expect(await axeFailures(page), 'second step').toEqual([]);
-        await shot(page, 'second-step-error');
-        await context.close();
-
-        context = await openContext(e2e.browser, e2e.portal, { language, viewport });
-        const forgot = await newPage(context);
-        await forgot.page.goto('/forgot-password');
-        await forgot.page.locator('input[autocomplete="email"]').press('Enter');
-        await forgot.page.locator('[id$="-error"]').first().waitFor();
-        expect(await axeFailures(forgot.page), 'forgot password').toEqual([]);
-        await shot(forgot.page, 'forgot-password-error');
-        await context.close();
-        context = undefined;
-      });
-
-      it('the invitation form with its field errors', async () => {
-        const address = `axe.${language.toLowerCase()}.${width}@example.com`;
-        const before = e2e.portal.smtp.messages.length;
-        expect(
-          (await adminApi.post(`/api/organizations/${organizationId}/invitations`, { email_address: address, language_code: 'en' })).status,
-        ).toBe(201);
-        const link = await invitationLink(e2e.portal, address, before);
-        context = await openContext(e2e.browser, e2e.portal, { language, viewport });
-        const { page } = await newPage(context);
-        await page.goto(`${link.pathname}${link.search}`);
-        await page.locator('form button[type="submit"]').click();
-        await page.locator('[id$="-error"]').first().waitFor();
-        expect(await axeFailures(page), 'invitation form').toEqual([]);
-        await shot(page, 'invitation-error');
-        await context.close();
-        context = undefined;
-      });
-
-      it('the sign-in security of the profile with an authenticator app set up', async () => {
-        context = await signedIn(e2e.browser, e2e.portal, totpUser.id, { language, viewport });
-        const { page } = await newPage(context);
-        await page.goto('/profile');
-        await page.getByText(webText(language, 'totp_enabled').split('{{')[0]!.trim()).waitFor();
-        expect(await axeFailures(page), 'sign-in security').toEqual([]);
-        await shot(page, 'sign-in-security');
-        await context.close();
-        context = undefined;
-      });
-
-      it('the manage page: the export menu and each dialog', async () => {
-        context = await signedIn(e2e.browser, e2e.portal, e2e.portal.adminUserId, { language, viewport });
-        const { page } = await newPage(context);
-        page.setDefaultTimeout(10_000);
-        await page.goto(`/manage-organization/${organizationId}`);
-        await page.getByRole('heading', { level: 1, name: 'Dealer Oost' }).waitFor();
-        expect(await axeFailures(page), 'manage page').toEqual([]);
-
-        await page.getByRole('button', { name: webText(language, 'org_export_members') }).click();
-        await page.getByRole('menu').waitFor();
-        expect(await axeFailures(page), 'export menu').toEqual([]);
-        await shot(page, 'export-menu');
-        await page.keyboard.press('Escape');
-
-        const dialogs: [string, string][] = [
-          ['org_create_sub_organization', 'create'],
-          ['org_invite_user', 'invite'],
-          ['adm_bulk_open', 'bulk-invite'],
-          ['org_edit_organization', 'edit'],
-          ['org_delete_organization', 'delete'],
-        ];
-        for (const [key, name] of dialogs) {
-          await page.getByRole('button', { name: webText(language, key), exact: true }).click();
-          await page.getByRole('dialog').waitFor();
-          if (name === 'invite') {
-            await page.getByRole('dialog').locator('form button[type="submit"]').click();
-            await page.getByRole('dialog').locator('[id$="-error"]').first().waitFor();
-          }
-          expect(await axeFailures(page), `${name} dialog`).toEqual([]);
-          await shot(page, `dialog-${name}`);
-          await page.keyboard.press('Escape');
-          await page.getByRole('dialog').waitFor({ state: 'detached' });
-        }
-        await context.close();
-        context = undefined;
-      });
+for (const [language, width] of grid(LANGUAGES, WIDTHS)) {
+  describe(`${language} at ${width} px`, () => {
+    let context: BrowserContext | undefined;
+    const viewport = { width, height: 900 };
+    const shot = (page: Page, name: string) => screenshot(page, `axe-${name}-${language}-${width}`, { fullPage: true });
+    afterAll(async () => {
+      await context?.close();
     });
-  }
+
+    it('the login steps and the forgot-password page, with their field errors', async () => {
+      context = await openContext(e2e.browser, e2e.portal, { language, viewport });
+      const { page } = await newPage(context);
+      await page.goto('/login');
+      const email = page.locator('input[name="email"]');
+      await email.press('Enter');
+      await page.getByText(webText(language, 'fill_all_required_fields')).waitFor();
+      expect(await axeFailures(page), 'login').toEqual([]);
+      await shot(page, 'login-error');
+
+      await email.fill(totpUser.email);
+      await email.press('Enter');
+      const password = page.locator('input[name="password"]');
+      await password.fill(totpUser.password);
+      await password.press('Enter');
+      const oneTime = page.locator('input[autocomplete="one-time-code"]');
+      await oneTime.fill('000000');
+      await oneTime.press('Enter');
+      await page.getByText(webText(language, 'second_factor_code_invalid')).waitFor();
+      expect(await axeFailures(page), 'second step').toEqual([]);
+      await shot(page, 'second-step-error');
+      await context.close();
+
+      context = await openContext(e2e.browser, e2e.portal, { language, viewport });
+      const forgot = await newPage(context);
+      await forgot.page.goto('/forgot-password');
+      await forgot.page.locator('input[autocomplete="email"]').press('Enter');
+      await forgot.page.locator('[id$="-error"]').first().waitFor();
+      expect(await axeFailures(forgot.page), 'forgot password').toEqual([]);
+      await shot(forgot.page, 'forgot-password-error');
+      await context.close();
+      context = undefined;
+    });
+
+    it('the invitation form with its field errors', async () => {
+      const address = `axe.${language.toLowerCase()}.${width}@example.com`;
+      const before = e2e.portal.smtp.messages.length;
+      expect(
+        (await adminApi.post(`/api/organizations/${organizationId}/invitations`, { email_address: address, language_code: 'en' })).status,
+      ).toBe(201);
+      const link = await invitationLink(e2e.portal, address, before);
+      context = await openContext(e2e.browser, e2e.portal, { language, viewport });
+      const { page } = await newPage(context);
+      await page.goto(`${link.pathname}${link.search}`);
+      await page.locator('form button[type="submit"]').click();
+      await page.locator('[id$="-error"]').first().waitFor();
+      expect(await axeFailures(page), 'invitation form').toEqual([]);
+      await shot(page, 'invitation-error');
+      await context.close();
+      context = undefined;
+    });
+
+    it('the sign-in security of the profile with an authenticator app set up', async () => {
+      context = await signedIn(e2e.browser, e2e.portal, totpUser.id, { language, viewport });
+      const { page } = await newPage(context);
+      await page.goto('/profile');
+      await page.getByText(webText(language, 'totp_enabled').split('{{')[0]!.trim()).waitFor();
+      expect(await axeFailures(page), 'sign-in security').toEqual([]);
+      await shot(page, 'sign-in-security');
+      await context.close();
+      context = undefined;
+    });
+
+    it('the manage page: the export menu and each dialog', async () => {
+      context = await signedIn(e2e.browser, e2e.portal, e2e.portal.adminUserId, { language, viewport });
+      const { page } = await newPage(context);
+      page.setDefaultTimeout(10_000);
+      await page.goto(`/manage-organization/${organizationId}`);
+      await page.getByRole('heading', { level: 1, name: 'Dealer Oost' }).waitFor();
+      expect(await axeFailures(page), 'manage page').toEqual([]);
+
+      await page.getByRole('button', { name: webText(language, 'org_export_members') }).click();
+      await page.getByRole('menu').waitFor();
+      expect(await axeFailures(page), 'export menu').toEqual([]);
+      await shot(page, 'export-menu');
+      await page.keyboard.press('Escape');
+
+      const dialogs: [string, string][] = [
+        ['org_create_sub_organization', 'create'],
+        ['org_invite_user', 'invite'],
+        ['adm_bulk_open', 'bulk-invite'],
+        ['org_edit_organization', 'edit'],
+        ['org_delete_organization', 'delete'],
+      ];
+      for (const [key, name] of dialogs) {
+        await page.getByRole('button', { name: webText(language, key), exact: true }).click();
+        await page.getByRole('dialog').waitFor();
+        if (name === 'invite') {
+          await page.getByRole('dialog').locator('form button[type="submit"]').click();
+          await page.getByRole('dialog').locator('[id$="-error"]').first().waitFor();
+        }
+        expect(await axeFailures(page), `${name} dialog`).toEqual([]);
+        await shot(page, `dialog-${name}`);
+        await page.keyboard.press('Escape');
+        await page.getByRole('dialog').waitFor({ state: 'detached' });
+      }
+      await context.close();
+      context = undefined;
+    });
+  });
 }

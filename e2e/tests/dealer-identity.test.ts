@@ -13,6 +13,7 @@ import {
 import { axeProblems, newPage, whenStill, type PageWatch } from '../support/browser.js';
 import { rootOrganization } from '../support/organizations.js';
 import { openContext, openDialog, SCREENSHOTS, screenshot, signedIn, usePortalAndBrowser, type Viewport } from '../support/portal.js';
+import { grid } from '../support/grid.js';
 
 /**
  * Dealers bring their own identity, in Chromium against the real server, database, SMTP sink, a
@@ -341,22 +342,20 @@ describe('the section in Dutch and German at 390, 768 and 1280 px, and in Brazil
   });
 
   const TABS = ['domains', 'connections', 'requests'] as const;
-  for (const language of ['nl', 'de']) {
-    for (const width of [390, 768, 1280]) {
-      it(`${language} at ${width} px: every tab axe clean, nothing wider than the screen`, async () => {
-        const p = await managerPage({ viewport: { width, height: 900 }, language });
-        await p.goto(`/manage-organization/${middle.id}`);
-        const section = p.getByTestId('dealer-identity');
-        await section.waitFor();
-        for (const [i, tab] of TABS.entries()) {
-          await section.getByRole('tab').nth(i).click();
-          const item = { domains: 'domain', connections: 'sso-connection', requests: 'access-request' }[tab];
-          await section.getByTestId(item).first().waitFor();
-          await expectClean(p, watch!, `${tab} in ${language} at ${width} px`);
-          await section.screenshot({ path: `${SCREENSHOTS}dealer-identity-${tab}-${language}-${width}.png` });
-        }
-      });
-    }
+  for (const [language, width] of grid(['nl', 'de'], [390, 768, 1280])) {
+    it(`${language} at ${width} px: every tab axe clean, nothing wider than the screen`, async () => {
+      const p = await managerPage({ viewport: { width, height: 900 }, language });
+      await p.goto(`/manage-organization/${middle.id}`);
+      const section = p.getByTestId('dealer-identity');
+      await section.waitFor();
+      for (const [i, tab] of TABS.entries()) {
+        await section.getByRole('tab').nth(i).click();
+        const item = { domains: 'domain', connections: 'sso-connection', requests: 'access-request' }[tab];
+        await section.getByTestId(item).first().waitFor();
+        await expectClean(p, watch!, `${tab} in ${language} at ${width} px`);
+        await section.screenshot({ path: `${SCREENSHOTS}dealer-identity-${tab}-${language}-${width}.png` });
+      }
+    });
   }
 
   it('pt-BR at 390 px: the connection form and the approval', async () => {

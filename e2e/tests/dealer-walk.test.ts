@@ -4,6 +4,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { ADMIN_EMAIL, type HttpClient } from '@partner-portal/server/test-kit';
 import { afterNextFrames, newPage, seriousAxeViolations, whenStill } from '../support/browser.js';
 import { invitationLink, openContext, signedIn, startPortal, usePortalAndBrowser } from '../support/portal.js';
+import { grid } from '../support/grid.js';
 
 /**
  * The web app as a dealer meets it, in Chromium against the real server: actions on one's own row,
@@ -231,63 +232,61 @@ describe('focus, skip link, titles and the user menu', () => {
 });
 
 describe('tables on phones, tablets and desktops', () => {
-  for (const language of LANGUAGES) {
-    for (const width of WIDTHS) {
-      it(`has no sideways overflow, whole badges and reachable actions at ${width} px in ${language}`, async () => {
-        const ctx = await context(width, language);
-        ctx.setDefaultTimeout(10_000);
-        const { page, watch } = await newPage(ctx);
-        await page.goto(`/manage-organization/${dealerId}`);
-        await page.getByRole('heading', { level: 1, name: DEALER }).waitFor();
-        await page.locator('.mantine-Badge-root').first().waitFor();
-        await settle(page);
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-        expect(overflow, 'page overflow').toBeLessThanOrEqual(0);
-        const cut = await page.evaluate(() =>
-          Array.from(document.querySelectorAll<HTMLElement>('.mantine-Badge-root, .mantine-Badge-label'))
-            .filter((el) => el.scrollWidth > el.clientWidth + 1)
-            .map((el) => el.textContent),
-        );
-        expect(cut, 'truncated badges').toEqual([]);
-        // every row action is on screen, without scrolling sideways
-        const actions = await page.evaluate(() =>
-          Array.from(document.querySelectorAll<HTMLElement>('#org-users-table button, #org-invitations-table button')).map((b) => {
-            const r = b.getBoundingClientRect();
-            return { right: r.right, left: r.left, label: b.getAttribute('aria-label') };
-          }),
-        );
-        expect(actions.length).toBeGreaterThan(0);
-        for (const a of actions) expect(a.right, `${a.label}`).toBeLessThanOrEqual(width);
-        // addresses break only after '@' or before '.', never inside a word or at a hyphen
-        const broken = await page.evaluate(() => {
-          const bad: string[] = [];
-          for (const address of Array.from(document.querySelectorAll<HTMLElement>('[data-address]'))) {
-            const walker = document.createTreeWalker(address, NodeFilter.SHOW_TEXT);
-            let before = '';
-            let lastTop: number | null = null;
-            for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-              const t = n.textContent ?? '';
-              for (let i = 0; i < t.length; i++) {
-                const r = document.createRange();
-                r.setStart(n, i);
-                r.setEnd(n, i + 1);
-                const top = Math.round(r.getBoundingClientRect().top);
-                if (lastTop !== null && top > lastTop + 2 && t[i] !== '.' && !before.endsWith('@'))
-                  bad.push(`${address.textContent} after "${before}"`);
-                lastTop = top;
-                before += t[i];
-              }
+  for (const [language, width] of grid(LANGUAGES, WIDTHS)) {
+    it(`has no sideways overflow, whole badges and reachable actions at ${width} px in ${language}`, async () => {
+      const ctx = await context(width, language);
+      ctx.setDefaultTimeout(10_000);
+      const { page, watch } = await newPage(ctx);
+      await page.goto(`/manage-organization/${dealerId}`);
+      await page.getByRole('heading', { level: 1, name: DEALER }).waitFor();
+      await page.locator('.mantine-Badge-root').first().waitFor();
+      await settle(page);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, 'page overflow').toBeLessThanOrEqual(0);
+      const cut = await page.evaluate(() =>
+        Array.from(document.querySelectorAll<HTMLElement>('.mantine-Badge-root, .mantine-Badge-label'))
+          .filter((el) => el.scrollWidth > el.clientWidth + 1)
+          .map((el) => el.textContent),
+      );
+      expect(cut, 'truncated badges').toEqual([]);
+      // every row action is on screen, without scrolling sideways
+      const actions = await page.evaluate(() =>
+        Array.from(document.querySelectorAll<HTMLElement>('#org-users-table button, #org-invitations-table button')).map((b) => {
+          const r = b.getBoundingClientRect();
+          return { right: r.right, left: r.left, label: b.getAttribute('aria-label') };
+        }),
+      );
+      expect(actions.length).toBeGreaterThan(0);
+      for (const a of actions) expect(a.right, `${a.label}`).toBeLessThanOrEqual(width);
+      // addresses break only after '@' or before '.', never inside a word or at a hyphen
+      const broken = await page.evaluate(() => {
+        const bad: string[] = [];
+        for (const address of Array.from(document.querySelectorAll<HTMLElement>('[data-address]'))) {
+          const walker = document.createTreeWalker(address, NodeFilter.SHOW_TEXT);
+          let before = '';
+          let lastTop: number | null = null;
+          for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+            const t = n.textContent ?? '';
+            for (let i = 0; i < t.length; i++) {
+              const r = document.createRange();
+              r.setStart(n, i);
+              r.setEnd(n, i + 1);
+              const top = Math.round(r.getBoundingClientRect().top);
+              if (lastTop !== null && top > lastTop + 2 && t[i] !== '.' && !before.endsWith('@'))
+                bad.push(`${address.textContent} after "${before}"`);
+              lastTop = top;
+              before += t[i];
             }
           }
-          return bad;
-        });
-        expect(broken, 'addresses broken mid-word').toEqual([]);
-        await axe(page, `manage page ${width} ${language}`);
-        expect(watch.problems).toEqual([]);
-        await shot(page, `manage-${language}`);
-        await ctx.close();
+        }
+        return bad;
       });
-    }
+      expect(broken, 'addresses broken mid-word').toEqual([]);
+      await axe(page, `manage page ${width} ${language}`);
+      expect(watch.problems).toEqual([]);
+      await shot(page, `manage-${language}`);
+      await ctx.close();
+    });
   }
 
   it('counts in the singular and plural', async () => {

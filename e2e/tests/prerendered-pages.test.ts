@@ -4,6 +4,7 @@ import { createUser } from '@partner-portal/server/test-kit';
 import { newPage, type PageWatch } from '../support/browser.js';
 import { checkScreen, screenshot, usePortalAndBrowser } from '../support/portal.js';
 import { webText } from '../support/texts.js';
+import { grid } from '../support/grid.js';
 
 /**
  * The public pages arrive as HTML (docs/decisions/021-pre-rendered-public-pages.md): pre-rendered
@@ -242,23 +243,19 @@ describe('a pre-rendered page in the browser', () => {
     await context.close();
   });
 
-  it.each([
-    ['nl', 390],
-    ['nl', 768],
-    ['nl', 1280],
-    ['pt-BR', 390],
-    ['pt-BR', 768],
-    ['pt-BR', 1280],
-  ] as const)('/login in %s at %i px, before the scripts and hydrated', async (language, width) => {
-    const context = await contextIn(language, width);
-    const { page, watch } = await newPage(context);
-    const release = await holdScripts(page);
-    await page.goto('/login', { waitUntil: 'commit' });
-    await page.getByLabel(webText(language, 'email_address')).waitFor();
-    await screenshot(page, `prerendered-login-${language}-before-scripts-${width}`);
-    release();
-    await hydrated(page);
-    await checkScreen(page, watch, `prerendered-login-${language}-hydrated`);
-    await context.close();
-  });
+  it.each(grid(['nl', 'pt-BR'] as const, [390, 768, 1280] as const))(
+    '/login in %s at %i px, before the scripts and hydrated',
+    async (language, width) => {
+      const context = await contextIn(language, width);
+      const { page, watch } = await newPage(context);
+      const release = await holdScripts(page);
+      await page.goto('/login', { waitUntil: 'commit' });
+      await page.getByLabel(webText(language, 'email_address')).waitFor();
+      await screenshot(page, `prerendered-login-${language}-before-scripts-${width}`);
+      release();
+      await hydrated(page);
+      await checkScreen(page, watch, `prerendered-login-${language}-hydrated`);
+      await context.close();
+    },
+  );
 });

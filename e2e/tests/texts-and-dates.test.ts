@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildWorld, type World } from '@partner-portal/server/test-kit';
 import { axeProblems } from '../support/browser.js';
 import { open, openDialog, signedIn, usePortalAndBrowser } from '../support/portal.js';
+import { widthsFor } from '../support/grid.js';
 
 /**
  * Texts and dates a dealer reads: one date format per language on every screen (members,
@@ -100,11 +101,7 @@ describe('texts and dates', () => {
       await context.close();
     });
 
-    for (const [viewport, width] of [
-      ['phone', 390],
-      ['tablet', 768],
-      ['wide', 1280],
-    ] as const) {
+    for (const width of widthsFor(language, LANGUAGES, [390, 768, 1280] as const)) {
       it(`says the audit trail has no entries yet when no filter is set (${language}, ${width} px)`, async () => {
         const context = await signedIn(e2e.browser, e2e.portal, world.users.ancestorManager.id, {
           language,
@@ -116,7 +113,7 @@ describe('texts and dates', () => {
         await trail.getByText(words.auditNoneYet, { exact: true }).waitFor();
         expect(await trail.getByText(words.auditNoMatch).count()).toBe(0);
         expect(await axeProblems(page)).toEqual([]);
-        await page.screenshot({ path: `${SHOTS}/audit-empty-${language}-${viewport}.png`, fullPage: true });
+        await page.screenshot({ path: `${SHOTS}/audit-empty-${language}-${width}.png`, fullPage: true });
         await trail.getByLabel(words.actor, { exact: true }).fill('nobody-like-this');
         await trail.getByText(words.auditNoMatch, { exact: true }).waitFor();
         await context.close();
