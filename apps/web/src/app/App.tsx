@@ -7,7 +7,7 @@ import { Toasts } from './toasts';
 /**
  * What every page renders in: the toasts (also the pre-render's, src/prerender/render.tsx). Mantine's
  * provider and the query client's come with each view but the login route's (./router.tsx,
- * ./mantine.tsx); the login route's stylesheet carries the theme's variables (./login-styles.ts).
+ * components/mantine.tsx); the login route's stylesheet carries the theme's variables (./login-styles.ts).
  */
 export function AppProviders({ children }: { children: ReactNode }) {
   return (

@@ -20,10 +20,10 @@ type Loaders<K extends string> = { [Name in K]: () => Promise<Record<Name, Compo
 /**
  * Views loaded on demand, by the names their modules export them under; each can also be asked
  * for before it renders (`preloadFirstView`). Every view but the login page's comes with Mantine's
- * whole stylesheet (`./all-styles.ts`), inside Mantine's provider (`./mantine.tsx`) and the query
- * client's (`./with-queries.tsx`); the login route renders no Mantine component, needs only the few
- * styles the entry carries (`./login-styles.ts`) and reads its answers without the query client
- * (`@/lib/answers.ts`).
+ * whole stylesheet (`./all-styles.ts`), inside Mantine's provider (`@/components/mantine.tsx`) and
+ * the query client's (`./with-queries.tsx`); the login route renders no Mantine component, needs
+ * only the few styles the entry carries (`./login-styles.ts`) and reads its answers without the
+ * query client (`@/lib/answers.ts`).
  */
 function lazyViews<K extends string>(loaders: Loaders<K>, fullApp = true): Record<K, View> {
   const out = {} as Record<K, View>;

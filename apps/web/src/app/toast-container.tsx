@@ -7,7 +7,7 @@ import classes from './toast-container.module.css';
 /**
  * The toasts' container (docs/product.md, "Limits and constants": top-right, 2000 ms, paused on hover, several at once). It starts
  * below the header, so a toast never covers the user menu. It has Mantine's provider of its own: a
- * toast may come on the login route, which renders without one (./mantine.tsx).
+ * toast may come on the login route, which renders without one (components/mantine.tsx).
  */
 export function ToastContainer() {
   return (

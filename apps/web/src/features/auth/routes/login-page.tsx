@@ -23,22 +23,22 @@ import { firstLoginStep } from '../lib/first-login-step';
  * without Mantine (components/plain.tsx), its later steps with it; the provider comes with the
  * first of them (docs/decisions/022-login-and-manage-bundles.md, third round).
  */
-const withMantine =
+const stepWithMantine =
   <P extends object>(load: () => Promise<ComponentType<P>>) =>
   () =>
     Promise.all([load(), import('@/components/mantine')]).then(([Step, { withMantine }]) => ({ default: withMantine(Step) }));
 
 // The password step loads once the visitor starts typing the address (or sends it), beside the
 // e-mail step's request rather than before the form (docs/decisions/022-login-and-manage-bundles.md)
-const loadPasswordStep = withMantine(() => import('../components/password-step').then((m) => m.PasswordStep));
+const loadPasswordStep = stepWithMantine(() => import('../components/password-step').then((m) => m.PasswordStep));
 const PasswordStep = lazy(loadPasswordStep);
 const preloadPasswordStep = () => void loadPasswordStep().catch(() => undefined);
 // the steps after the password load when needed: the e-mail field comes first
 // (docs/decisions/007-login-on-a-slow-connection.md)
-const SecondFactorStep = lazy(withMantine(() => import('../components/second-factor-step').then((m) => m.SecondFactorStep)));
-const EnrolSecondFactor = lazy(withMantine(() => import('../components/enrol-second-factor').then((m) => m.EnrolSecondFactor)));
+const SecondFactorStep = lazy(stepWithMantine(() => import('../components/second-factor-step').then((m) => m.SecondFactorStep)));
+const EnrolSecondFactor = lazy(stepWithMantine(() => import('../components/enrol-second-factor').then((m) => m.EnrolSecondFactor)));
 // and so does the message of a paused sign-in, seldom seen
-const SignInPaused = lazy(withMantine(() => import('../components/sign-in-paused').then((m) => m.SignInPaused)));
+const SignInPaused = lazy(stepWithMantine(() => import('../components/sign-in-paused').then((m) => m.SignInPaused)));
 
 /**
  * Two-step login (docs/product.md, "Screens" and "Flows and states"): the e-mail address first (it may log in through an external
