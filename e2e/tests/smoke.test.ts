@@ -42,4 +42,24 @@ describe('the web shell', () => {
     await page.goBack();
     await page.getByRole('button', { name: 'Next' }).waitFor();
   });
+
+  it('keeps the theme’s colours on the login page after another view brought Mantine’s whole stylesheet', async () => {
+    const { page, watch } = await newPage(context);
+    const colours = () =>
+      page.evaluate(() => {
+        const style = (selector: string) => getComputedStyle(document.querySelector(selector)!);
+        return { button: style('button[type=submit]').backgroundColor, subtitle: style('h1 + p').color };
+      });
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Next' }).waitFor();
+    // the brand's blue (shade 8) and the darker dimmed text (gray 7) of the theme (components/theme.ts)
+    const theme = { button: 'rgb(0, 79, 155)', subtitle: 'rgb(73, 80, 87)' };
+    expect(await colours()).toEqual(theme);
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByRole('button', { name: 'Send' }).waitFor();
+    await page.goBack();
+    await page.getByRole('button', { name: 'Next' }).waitFor();
+    expect(await colours()).toEqual(theme);
+    expect(watch.problems).toEqual([]);
+  });
 });

@@ -1,19 +1,20 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { MantineProvider } from '@mantine/core';
 import './login-styles';
 import { i18nReady, initI18n } from '@/lib/i18n';
-import { cssVariablesResolver, theme } from './theme';
 import { PortalRouter } from './router';
 import { Toasts } from './toasts';
 
-/** What every page renders in: the theme, the query cache and the toasts (also the pre-render's, src/prerender/render.tsx). */
+/**
+ * What every page renders in: the toasts (also the pre-render's, src/prerender/render.tsx). Mantine's
+ * provider and the query client's come with each view but the login route's (./router.tsx,
+ * components/mantine.tsx); the login route's stylesheet carries the theme's variables (./login-styles.ts).
+ */
 export function AppProviders({ children }: { children: ReactNode }) {
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={cssVariablesResolver}>
-      {/* the query client's provider comes with each view but the login route's (./router.tsx) */}
+    <>
       <Toasts />
       {children}
-    </MantineProvider>
+    </>
   );
 }
 

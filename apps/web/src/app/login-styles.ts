@@ -6,6 +6,8 @@
  */
 import '@mantine/core/styles/baseline.css';
 import '@mantine/core/styles/default-css-variables.css';
+// the theme's variables, which Mantine's provider writes where it is (the login route renders without it)
+import '@/components/theme-variables.css';
 import '@mantine/core/styles/global.css';
 import '@mantine/core/styles/VisuallyHidden.css';
 import '@mantine/core/styles/UnstyledButton.css';

@@ -1,6 +1,6 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { Button, Center, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { Button, Center, rem, Stack, Text, Title } from '@/components/plain';
 
 interface Props {
   children: ReactNode;
@@ -29,11 +29,12 @@ export class RouteErrorBoundary extends Component<Props, { failed: boolean }> {
   }
 }
 
+/** Plain elements with Mantine's classes (components/plain.tsx): the boundary is in the entry, which carries no Mantine code. */
 function RouteErrorView() {
   const { t } = useTranslation();
   return (
-    <Center mih="100dvh" p="md" component="main">
-      <Stack align="center" gap="md" maw={480} ta="center">
+    <Center style={{ padding: 'var(--mantine-spacing-md)', minHeight: '100dvh' }} component="main">
+      <Stack align="center" gap="md" style={{ textAlign: 'center', maxWidth: rem(480) }}>
         <Title order={1}>{t('something_went_wrong')}</Title>
         <Text>{t('error_try_again')}</Text>
         <Button onClick={() => window.location.reload()}>{t('reload_page')}</Button>

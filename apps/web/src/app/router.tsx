@@ -20,9 +20,10 @@ type Loaders<K extends string> = { [Name in K]: () => Promise<Record<Name, Compo
 /**
  * Views loaded on demand, by the names their modules export them under; each can also be asked
  * for before it renders (`preloadFirstView`). Every view but the login page's comes with Mantine's
- * whole stylesheet (`./all-styles.ts`) and inside the query client's provider (`./with-queries.tsx`);
- * the login page needs only the few styles the entry carries (`./login-styles.ts`) and reads its
- * answers without the query client (`@/lib/answers.ts`).
+ * whole stylesheet (`./all-styles.ts`), inside Mantine's provider (`@/components/mantine.tsx`) and
+ * the query client's (`./with-queries.tsx`); the login route renders no Mantine component, needs
+ * only the few styles the entry carries (`./login-styles.ts`) and reads its answers without the
+ * query client (`@/lib/answers.ts`).
  */
 function lazyViews<K extends string>(loaders: Loaders<K>, fullApp = true): Record<K, View> {
   const out = {} as Record<K, View>;
@@ -31,9 +32,9 @@ function lazyViews<K extends string>(loaders: Loaders<K>, fullApp = true): Recor
     let loading: Promise<{ default: ComponentType }> | undefined;
     const start = () =>
       (loading ??= fullApp
-        ? Promise.all([load(), import('./with-queries'), import('./all-styles')]).then(([m, { withQueries }]) => ({
-            default: withQueries(m[name]),
-          }))
+        ? Promise.all([load(), import('./with-queries'), import('@/components/mantine'), import('./all-styles')]).then(
+            ([m, { withQueries }, { withMantine }]) => ({ default: withMantine(withQueries(m[name])) }),
+          )
         : load().then((m) => ({ default: m[name] })));
     out[name] = Object.assign(lazy(start), { preload: start });
   }

@@ -1,20 +1,23 @@
-import { Group, Text } from '@mantine/core';
+import { Group, rem } from './plain';
 
-/** The portal's logo: the mark plus the product name. */
+/** The portal's logo: the mark plus the product name (Mantine's `Group` and `Text`, components/plain.tsx). */
 export function Logo({ size = 32, withText = true, inverted = false }: { size?: number; withText?: boolean; inverted?: boolean }) {
   return (
     <Group gap={10} wrap="nowrap">
       <img src="/logo.svg" width={size} height={size} alt="" aria-hidden="true" />
       {withText && (
-        <Text
-          component="span"
-          fw={700}
-          fz={size * 0.6}
-          c={inverted ? 'white' : 'brand.9'}
-          style={{ letterSpacing: '-0.01em', whiteSpace: 'nowrap' }}
+        <span
+          style={{
+            letterSpacing: '-0.01em',
+            whiteSpace: 'nowrap',
+            color: inverted ? 'var(--mantine-color-white)' : 'var(--mantine-color-brand-9)',
+            fontSize: rem(size * 0.6),
+            fontWeight: 700,
+          }}
+          className="mantine-focus-auto m_b6d8b162 mantine-Text-root"
         >
           Partner Portal
-        </Text>
+        </span>
       )}
     </Group>
   );

@@ -63,7 +63,7 @@ async function main(): Promise<void> {
       if (language !== 'en-GB') for (const f of chunkFiles(manifest, `src/locales/${language}.json`, entryFiles)) preload.add(f);
       if (page.view) for (const f of chunkFiles(manifest, page.view, entryFiles)) preload.add(f);
       const html = template
-        .replace(/<html lang="[^"]*"/, `<html lang="${language}" data-mantine-color-scheme="light"`)
+        .replace(/<html lang="[^"]*"/, `<html lang="${language}"`)
         .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
         .replace(/<meta name="description" content="[^"]*"/, `<meta name="description" content="${escapeHtml(description)}"`)
         .replace(stylesheet[0], '')

@@ -1,7 +1,7 @@
 import { useState, useSyncExternalStore, type FormEvent, type Ref } from 'react';
-import { Button, Stack, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { notifyError } from '@/components/notify';
+import { Button, InputField, Stack } from '@/components/plain';
 import { ApiError } from '@/lib/api';
 import { passkeysPossible } from '@/lib/passkey-origin';
 import { emailLogin } from '../api/email-login';
@@ -19,7 +19,8 @@ const usePasskeysPossible = () =>
 
 /**
  * The login's first step: the e-mail address. Its domain may sign in through an external identity
- * provider (`onExternal`, where to go); else the password comes next (`onNext`).
+ * provider (`onExternal`, where to go); else the password comes next (`onNext`). Mantine's
+ * `TextInput` and `Button` as plain elements: the login route renders without Mantine (components/plain.tsx).
  */
 export function EmailStep({
   inputRef,
@@ -68,23 +69,29 @@ export function EmailStep({
   return (
     <form onSubmit={(e) => void submit(e)} noValidate>
       <Stack gap="md">
-        <TextInput
-          ref={inputRef}
+        <InputField
+          kind="TextInput"
           label={t('email_address')}
-          type="email"
-          name="email"
-          // the browser offers passkeys among the suggestions only where they can work (hooks/use-passkey-autofill.ts)
-          autoComplete={passkeys ? 'username webauthn' : 'username'}
-          inputMode="email"
           required
-          autoFocus
-          value={email}
-          onChange={(e) => {
-            onEmailChange(e.currentTarget.value);
-            setEmailError(null);
-          }}
           error={emailError && t(emailError)}
-          maxLength={100}
+          field={(props) => (
+            <input
+              {...props}
+              ref={inputRef}
+              type="email"
+              name="email"
+              // the browser offers passkeys among the suggestions only where they can work (hooks/use-passkey-autofill.ts)
+              autoComplete={passkeys ? 'username webauthn' : 'username'}
+              inputMode="email"
+              autoFocus
+              value={email}
+              onChange={(e) => {
+                onEmailChange(e.currentTarget.value);
+                setEmailError(null);
+              }}
+              maxLength={100}
+            />
+          )}
         />
         <Button type="submit" loading={submitting} fullWidth>
           {t('next')}

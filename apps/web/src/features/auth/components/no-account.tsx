@@ -1,5 +1,5 @@
-import { Anchor, Box, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { anchorProps, rem, Text } from '@/components/plain';
 import { TextLink } from '@/components/text-link';
 import { paths } from '@/lib/paths';
 
@@ -8,25 +8,26 @@ import { paths } from '@/lib/paths';
  * to ask the organization's administrators for access (/request-access). After a refused password
  * (`refusedEmail`) the link carries the typed address: the e-mail step cannot tell an unknown
  * address from a known one (by design), the password step is where a visitor learns it.
+ * Mantine's `Text` and `Anchor` as plain elements (components/plain.tsx): it is on the login route.
  */
 export function NoAccount({ salesContact, refusedEmail }: { salesContact: string; refusedEmail: string | null }) {
   const { t } = useTranslation();
   return (
-    <Box>
-      <Text size="sm" fw={600}>
+    <div>
+      <Text size="sm" style={{ fontWeight: 600 }}>
         {t('no_account_title')}
       </Text>
-      <Text size="sm" c="dimmed">
+      <Text size="sm" style={{ color: 'var(--mantine-color-dimmed)' }}>
         {t('no_account_help')}{' '}
-        <Anchor href={`mailto:${salesContact}`} size="sm">
+        <a {...anchorProps} href={`mailto:${salesContact}`}>
           {salesContact}
-        </Anchor>
+        </a>
       </Text>
-      <Box mt={4} style={{ overflowWrap: 'anywhere' }}>
+      <div style={{ overflowWrap: 'anywhere', marginTop: rem(4) }}>
         <TextLink to={refusedEmail ? `${paths.requestAccess}?email=${encodeURIComponent(refusedEmail)}` : paths.requestAccess}>
           {refusedEmail ? t('request_access_for', { email: refusedEmail }) : t('request_access_link')}
         </TextLink>
-      </Box>
-    </Box>
+      </div>
+    </div>
   );
 }

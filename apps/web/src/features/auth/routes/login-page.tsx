@@ -1,10 +1,10 @@
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { Alert, Box, Divider, Stack, Text, Title } from '@mantine/core';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ComponentType } from 'react';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { LoginConsentResponse } from '@partner-portal/contracts';
 import { PageLoader } from '@/components/page-loader';
+import { Alert, Divider, rem, Stack, Text, Title } from '@/components/plain';
 import { TextLink } from '@/components/text-link';
 import { useConfiguration } from '@/lib/config';
 import { paths, safeReturnPath } from '@/lib/paths';
@@ -18,17 +18,27 @@ import type { SignInPause } from '../components/sign-in-paused';
 import { usePasskeyAutofill } from '../hooks/use-passkey-autofill';
 import { firstLoginStep } from '../lib/first-login-step';
 
+/**
+ * A later step of the login, loaded on demand, inside Mantine's provider: the page itself renders
+ * without Mantine (components/plain.tsx), its later steps with it; the provider comes with the
+ * first of them (docs/decisions/022-login-and-manage-bundles.md, third round).
+ */
+const stepWithMantine =
+  <P extends object>(load: () => Promise<ComponentType<P>>) =>
+  () =>
+    Promise.all([load(), import('@/components/mantine')]).then(([Step, { withMantine }]) => ({ default: withMantine(Step) }));
+
 // The password step loads once the visitor starts typing the address (or sends it), beside the
 // e-mail step's request rather than before the form (docs/decisions/022-login-and-manage-bundles.md)
-const loadPasswordStep = () => import('../components/password-step').then((m) => ({ default: m.PasswordStep }));
+const loadPasswordStep = stepWithMantine(() => import('../components/password-step').then((m) => m.PasswordStep));
 const PasswordStep = lazy(loadPasswordStep);
 const preloadPasswordStep = () => void loadPasswordStep().catch(() => undefined);
 // the steps after the password load when needed: the e-mail field comes first
 // (docs/decisions/007-login-on-a-slow-connection.md)
-const SecondFactorStep = lazy(() => import('../components/second-factor-step').then((m) => ({ default: m.SecondFactorStep })));
-const EnrolSecondFactor = lazy(() => import('../components/enrol-second-factor').then((m) => ({ default: m.EnrolSecondFactor })));
+const SecondFactorStep = lazy(stepWithMantine(() => import('../components/second-factor-step').then((m) => m.SecondFactorStep)));
+const EnrolSecondFactor = lazy(stepWithMantine(() => import('../components/enrol-second-factor').then((m) => m.EnrolSecondFactor)));
 // and so does the message of a paused sign-in, seldom seen
-const SignInPaused = lazy(() => import('../components/sign-in-paused').then((m) => ({ default: m.SignInPaused })));
+const SignInPaused = lazy(stepWithMantine(() => import('../components/sign-in-paused').then((m) => m.SignInPaused)));
 
 /**
  * Two-step login (docs/product.md, "Screens" and "Flows and states"): the e-mail address first (it may log in through an external
@@ -128,29 +138,28 @@ export function LoginPage() {
 
   return (
     <Stack gap="md">
-      <Box>
+      <div>
         <Title order={1} size="h2" ref={headingRef}>
           {title}
         </Title>
-        <Text c="dimmed" size="sm" mt={4}>
+        <Text size="sm" style={{ marginTop: rem(4), color: 'var(--mantine-color-dimmed)' }}>
           {clientName ? t('login_subtitle_client') : t('login_subtitle')}
         </Text>
-      </Box>
+      </div>
 
       {registered && step === 'email' && (
         <Alert
           color="green"
-          variant="light"
           icon={<IconCircleCheck aria-hidden />}
           title={t('account_ready_title')}
           role="status"
-          styles={{ title: { color: 'var(--mantine-color-dark-9)' } }}
+          titleStyle={{ color: 'var(--mantine-color-dark-9)' }}
         >
           {t('account_ready_text')}
         </Alert>
       )}
       {loginErrorText && (
-        <Alert color="red" variant="light" icon={<IconAlertCircle aria-hidden />} title={t('login_failed')} role="alert">
+        <Alert color="red" icon={<IconAlertCircle aria-hidden />} title={t('login_failed')} role="alert">
           {t(loginErrorText.key, loginErrorText.params)}
         </Alert>
       )}
@@ -161,7 +170,7 @@ export function LoginPage() {
         </Suspense>
       )}
       {formError && (
-        <Alert color="red" variant="light" icon={<IconAlertCircle aria-hidden />} role="alert">
+        <Alert color="red" icon={<IconAlertCircle aria-hidden />} role="alert">
           {t(formError)}
         </Alert>
       )}
