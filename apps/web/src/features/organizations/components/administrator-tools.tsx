@@ -3,8 +3,8 @@ import { Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import type { Organization, UserInfo } from '@partner-portal/contracts';
-import { readSsoTest } from '../lib/identity';
-import { integrationPanels } from '../lib/integrations';
+import { readSsoTest } from '../lib/sso-test';
+import { integrationPanels } from '../lib/integration-panels';
 import { DeferredSection } from './deferred-section';
 
 // each section's code, its translations and its first requests load when it comes near the

@@ -6,12 +6,13 @@ import type { Organization, UserInfo } from '@partner-portal/contracts';
 import { useModal } from '../../hooks/use-modal';
 import { integrationPanels, type IntegrationPanel } from '../../lib/integrations';
 import { integrationsLocales } from '../../lib/locales';
-import { IntegrationModals } from './integration-modals';
 import { ServiceAccountsPanel } from './service-accounts-panel';
 import type { IntegrationModal, PanelProps } from './shared';
 
-// the tabs after the first load when chosen (the SCIM tokens' with react-i18next's Trans)
+// the tabs after the first load when chosen (the SCIM tokens' with react-i18next's Trans), the
+// dialogs when the first one opens (then they stay)
 const ScimTokensPanel = lazy(() => import('./scim-tokens-panel').then((m) => ({ default: m.ScimTokensPanel })));
+const IntegrationModals = lazy(() => import('./integration-modals').then((m) => ({ default: m.IntegrationModals })));
 const WebhooksPanel = lazy(() => import('./webhooks-panel').then((m) => ({ default: m.WebhooksPanel })));
 
 const TABS: Record<IntegrationPanel, { label: string; icon: typeof IconRobot }> = {
@@ -32,6 +33,8 @@ export function IntegrationsSection({ organization, user }: { organization: Orga
   const { t } = useTranslation();
   const headingId = useId();
   const { modal, open, close, fallback } = useModal<IntegrationModal>();
+  const [modalsWanted, setModalsWanted] = useState(false);
+  if (modal && !modalsWanted) setModalsWanted(true);
   const panels = integrationPanels(user);
   const [tab, setTab] = useState<string>(panels[0] ?? 'service-accounts');
   if (panels.length === 0) return null;
@@ -70,7 +73,11 @@ export function IntegrationsSection({ organization, user }: { organization: Orga
           </Tabs.Panel>
         ))}
       </Tabs>
-      <IntegrationModals modal={modal} organization={organization} user={user} close={close} />
+      {modalsWanted ? (
+        <Suspense fallback={null}>
+          <IntegrationModals modal={modal} organization={organization} user={user} close={close} />
+        </Suspense>
+      ) : null}
     </Stack>
   );
 }
