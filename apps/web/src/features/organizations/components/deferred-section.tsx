@@ -39,9 +39,10 @@ export function DeferredSection({
 }) {
   const { hash } = useLocation();
   const linked = hash === `#${anchor}`;
-  const [near, setNear] = useState(false);
+  // once wanted, the section stays (the address may lose its anchor or `now` turn false later)
+  const [wanted, setWanted] = useState(linked || now);
+  if ((linked || now) && !wanted) setWanted(true);
   const standIn = useRef<HTMLDivElement>(null);
-  const wanted = near || linked || now;
 
   useEffect(() => {
     if (wanted) return;
@@ -49,7 +50,7 @@ export function DeferredSection({
     if (!element) return;
     const observer = new IntersectionObserver(
       (entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) setNear(true);
+        if (entries.some((entry) => entry.isIntersecting)) setWanted(true);
       },
       { rootMargin: NEAR },
     );
