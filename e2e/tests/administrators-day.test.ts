@@ -261,7 +261,7 @@ describe('the access review: last sign-in, inactive members, sign out everywhere
 
   it('shows the last sign-in in the users table, and a userManager signs a member out everywhere from it', async () => {
     expect((await sessions[old1.email]!.get('/api/identity/user-info')).status).toBe(200);
-    await page.goto(`/manage-organization/${dealer.id}#access-review`);
+    await page.goto(`/manage-organization/${dealer.id}`);
     const users = page.locator('#org-users-table');
     await users.locator('tr', { hasText: recent.email }).locator('time').waitFor();
     await users
@@ -276,6 +276,8 @@ describe('the access review: last sign-in, inactive members, sign out everywhere
     await dialog.getByRole('button', { name: 'Sign out everywhere' }).click();
     await toast(page, `${old1.email} is signed out everywhere`).waitFor();
     expect((await sessions[old1.email]!.get('/api/identity/user-info')).status).toBe(401);
+    // the access review loads as it comes into view (components/deferred-section.tsx)
+    await page.locator('#access-review').scrollIntoViewIfNeeded();
     await page.getByLabel('Not signed in for').selectOption('90');
     await page.getByTestId('inactive-member').first().waitFor();
   });
