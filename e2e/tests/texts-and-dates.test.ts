@@ -110,7 +110,7 @@ describe('texts and dates', () => {
           language,
           viewport: { width, height: 900 },
         });
-        const { page } = await open(context, `/manage-organization/${world.north.id}`);
+        const { page } = await open(context, `/manage-organization/${world.north.id}#audit-trail`);
         const trail = page.getByTestId('audit-trail');
         await trail.getByRole('button', { name: words.auditShow }).click();
         await trail.getByText(words.auditNoneYet, { exact: true }).waitFor();
@@ -174,7 +174,7 @@ describe('texts and dates', () => {
     await de.close();
 
     const en = await signedIn(e2e.browser, e2e.portal, world.users.ancestorManager.id, { language: 'en-GB', viewport: 'wide' });
-    const { page } = await open(en, `/manage-organization/${world.north.id}`);
+    const { page } = await open(en, `/manage-organization/${world.north.id}#audit-trail`);
     const trail = page.getByTestId('audit-trail');
     await trail.getByRole('button', { name: 'Show the audit trail' }).click();
     await trail.getByRole('combobox', { name: 'Action' }).click();
