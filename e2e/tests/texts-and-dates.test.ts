@@ -87,7 +87,7 @@ describe('texts and dates', () => {
 
     it(`titles the removal of one member in the singular (${language}, 1280 px)`, async () => {
       const context = await signedIn(e2e.browser, e2e.portal, world.users.ancestorManager.id, { language, viewport: 'wide' });
-      const { page } = await open(context, `/manage-organization/${world.dealerA.id}`);
+      const { page } = await open(context, `/manage-organization/${world.dealerA.id}#access-review`);
       // the access review lists who has not signed in for 90 days (never, for the organizationManager), to select
       await page.getByLabel(words.inactive).selectOption('90');
       await page.getByRole('checkbox', { name: words.select(world.users.organizationManager.email) }).check();
