@@ -1,13 +1,47 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompress } from './precompress';
 
 const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
 
+/**
+ * Two Mantine components import a whole module for one small thing, which brought it onto every
+ * page that shows them (docs/decisions/022-login-and-manage-bundles.md, "Fourth round"):
+ * - the ScrollArea (every `Table`'s scroll container) imports only `useMergeRefs` from
+ *   `@floating-ui/react`, a single module: with it came the whole of Floating UI that the menus,
+ *   tooltips and selects use (about 15 KB gzipped). It gets that hook from src/lib/merge-refs.ts
+ *   (Mantine's own `useMergedRef`); Floating UI loads with the controls that float.
+ * - the AppShell's header, footer and aside import `RemoveScroll` from `react-remove-scroll` only
+ *   for its class names (about 4 KB gzipped): src/lib/remove-scroll-classes.ts has them; the scroll
+ *   lock loads with the Modal.
+ */
+function mantineImportsNarrowed(): Plugin {
+  const narrowed: { importer: RegExp; source: string; module: string }[] = [
+    {
+      importer: /[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/]ScrollArea[\\/]/,
+      source: '@floating-ui/react',
+      module: src('lib/merge-refs.ts'),
+    },
+    {
+      importer: /[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/]AppShell[\\/]/,
+      source: 'react-remove-scroll',
+      module: src('lib/remove-scroll-classes.ts'),
+    },
+  ];
+  return {
+    name: 'mantine-imports-narrowed',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (!importer) return null;
+      return narrowed.find((n) => n.source === source && n.importer.test(importer))?.module ?? null;
+    },
+  };
+}
+
 export default defineConfig({
   // React with Fast Refresh in `npm run dev` (docs/decisions/007-login-on-a-slow-connection.md)
-  plugins: [react(), precompress()],
+  plugins: [react(), precompress(), mantineImportsNarrowed()],
   resolve: {
     alias: [
       { find: '@partner-portal/contracts', replacement: fileURLToPath(new URL('../../packages/contracts/src/index.ts', import.meta.url)) },

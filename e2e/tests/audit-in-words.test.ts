@@ -86,7 +86,7 @@ describe.each([
     try {
       const { page, watch } = await newPage(context);
       page.setDefaultTimeout(15_000);
-      await page.goto(`/manage-organization/${org.id}`);
+      await page.goto(`/manage-organization/${org.id}#audit-trail`);
       const trail = page.getByTestId('audit-trail');
       await trail.getByRole('button', { name: words.show }).click();
       await trail.getByTestId('audit-entry').nth(3).waitFor();

@@ -116,7 +116,7 @@ describe('the manage page', () => {
       const branch = await createOrg(e2e.portal, dealer, `Branch ${language}`);
       for (const label of ['sleepy', 'dozy']) await createMember(e2e.portal, branch, label, rights());
       const page = await adminPage(language, { width: 1280, height: 900 });
-      await page.goto(`/manage-organization/${branch.id}`);
+      await page.goto(`/manage-organization/${branch.id}#access-review`);
       const review = page.getByTestId('access-review');
       await review.getByRole('combobox').selectOption('90');
       await review.getByTestId('inactive-member').first().waitFor();

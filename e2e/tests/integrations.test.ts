@@ -66,7 +66,7 @@ async function managerPage(options: { viewport?: Viewport; language?: string } =
   context = await signedIn(e2e.browser, e2e.portal, manager.userId, options);
   context.setDefaultTimeout(15_000);
   ({ page, watch } = await newPage(context));
-  await page.goto(`/manage-organization/${dealer.id}`);
+  await page.goto(`/manage-organization/${dealer.id}#integrations`);
   const section = page.getByTestId('integrations');
   await section.getByRole('heading', { level: 2 }).waitFor();
   return { p: page, section };

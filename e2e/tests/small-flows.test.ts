@@ -25,13 +25,18 @@ const CASES: { language: string; code: string; viewport: Viewport; width: number
   { language: 'de', code: 'de', viewport: { width: 1280, height: 900 }, width: 1280 },
 ];
 
-/** A text of the administration locales, nested keys ("bulkFile.template") included. */
+/**
+ * A text of the administration locales, nested keys ("bulkFile.template") included, or of the
+ * feature's own locales (the texts the page shows before the administrator's tools load).
+ */
 function adminText(language: string, key: string): string {
-  const url = new URL(`../../apps/web/src/features/organizations/locales/administration/${language}.json`, import.meta.url);
-  let value: unknown = JSON.parse(readFileSync(url, 'utf8'));
-  for (const part of key.split('.')) value = (value as Record<string, unknown>)[part];
-  if (typeof value !== 'string') throw new Error(`no text ${key} in ${language}`);
-  return value;
+  for (const folder of ['administration/', '']) {
+    const url = new URL(`../../apps/web/src/features/organizations/locales/${folder}${language}.json`, import.meta.url);
+    let value: unknown = JSON.parse(readFileSync(url, 'utf8'));
+    for (const part of key.split('.')) value = (value as Record<string, unknown> | undefined)?.[part];
+    if (typeof value === 'string') return value;
+  }
+  throw new Error(`no text ${key} in ${language}`);
 }
 const fill = (text: string, values: Record<string, string | number>) =>
   text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name]));

@@ -88,7 +88,7 @@ describe('texts and dates', () => {
 
     it(`titles the removal of one member in the singular (${language}, 1280 px)`, async () => {
       const context = await signedIn(e2e.browser, e2e.portal, world.users.ancestorManager.id, { language, viewport: 'wide' });
-      const { page } = await open(context, `/manage-organization/${world.dealerA.id}`);
+      const { page } = await open(context, `/manage-organization/${world.dealerA.id}#access-review`);
       // the access review lists who has not signed in for 90 days (never, for the organizationManager), to select
       await page.getByLabel(words.inactive).selectOption('90');
       await page.getByRole('checkbox', { name: words.select(world.users.organizationManager.email) }).check();
@@ -107,7 +107,7 @@ describe('texts and dates', () => {
           language,
           viewport: { width, height: 900 },
         });
-        const { page } = await open(context, `/manage-organization/${world.north.id}`);
+        const { page } = await open(context, `/manage-organization/${world.north.id}#audit-trail`);
         const trail = page.getByTestId('audit-trail');
         await trail.getByRole('button', { name: words.auditShow }).click();
         await trail.getByText(words.auditNoneYet, { exact: true }).waitFor();
@@ -171,7 +171,7 @@ describe('texts and dates', () => {
     await de.close();
 
     const en = await signedIn(e2e.browser, e2e.portal, world.users.ancestorManager.id, { language: 'en-GB', viewport: 'wide' });
-    const { page } = await open(en, `/manage-organization/${world.north.id}`);
+    const { page } = await open(en, `/manage-organization/${world.north.id}#audit-trail`);
     const trail = page.getByTestId('audit-trail');
     await trail.getByRole('button', { name: 'Show the audit trail' }).click();
     await trail.getByRole('combobox', { name: 'Action' }).click();

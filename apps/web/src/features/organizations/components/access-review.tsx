@@ -6,7 +6,8 @@ import type { InactiveDays, OrganizationMember } from '@partner-portal/contracts
 import { notifySuccess } from '@/components/notify';
 import { useInactiveMembers } from '../api/members';
 import { administrationLocales } from '../lib/locales';
-import { BulkRemoveModal, InactiveFilter, LastSignIn, SignOutMemberModal } from './member-access';
+import { LastSignIn } from './last-sign-in';
+import { BulkRemoveModal, InactiveFilter, SignOutMemberModal } from './member-access';
 import { Tooltip } from '@/components/tooltip';
 
 /**

@@ -1,8 +1,6 @@
-import { use } from 'react';
 import { Group, Text } from '@mantine/core';
 import { IconAt } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { administrationLocales } from '../lib/locales';
 
 const shown = (domains: readonly string[]) => domains.map((d) => `@${d.replace(/^@/, '')}`);
 
@@ -11,7 +9,6 @@ const shown = (domains: readonly string[]) => domains.map((d) => `@${d.replace(/
  * view (docs/product.md, "Validation"): invitations are limited to these; none means any domain.
  */
 export function AllowedDomains({ domains }: { domains: readonly string[] }) {
-  use(administrationLocales());
   const { t } = useTranslation();
   return (
     <Group gap={6} wrap="nowrap" align="flex-start" data-testid="allowed-domains">

@@ -3,7 +3,6 @@ import { Button, Group, List, NativeSelect, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { INACTIVE_DAYS, type InactiveDays, type OrganizationMember } from '@partner-portal/contracts';
 import { ApiError } from '@/lib/api';
-import { useFormatDate } from '@/lib/dates';
 import { ModalFrame, ProblemSummary } from '@/features/organizations/components/modal-frame';
 import { errorLines } from '@/components/notify';
 import { useBulkRemoveMembers, useSignOutMember } from '../api/members';
@@ -11,24 +10,6 @@ import { administrationLocales } from '../lib/locales';
 
 // Mantine's ScrollArea comes with the dialog that shows it (./modal-dialog.tsx), not with the page.
 const ScrollAreaAutosize = lazy(() => import('./modal-dialog').then((m) => ({ default: m.ModalScrollArea })));
-
-/** A member's last sign-in, in the interface language; "Never signed in" when there was none. */
-export function LastSignIn({ value }: { value: string | null | undefined }) {
-  use(administrationLocales());
-  const { t } = useTranslation();
-  const formatDate = useFormatDate();
-  if (!value)
-    return (
-      <Text span size="sm" c="gray.7" data-last-sign-in="never">
-        {t('adm_never_signed_in')}
-      </Text>
-    );
-  return (
-    <time dateTime={value} data-last-sign-in={value}>
-      {formatDate(value)}
-    </time>
-  );
-}
 
 /** The "not signed in for N days" filter (30/90/180/365) over the subtree; empty: everyone. */
 export function InactiveFilter({ value, onChange }: { value: InactiveDays | null; onChange: (days: InactiveDays | null) => void }) {

@@ -5,7 +5,6 @@ import { useTranslation } from 'react-i18next';
 import type { Organization, UserInfo } from '@partner-portal/contracts';
 import { notifyError } from '@/components/notify';
 import { floating, useOnDemand } from '@/components/on-demand';
-import { downloadMembersExport } from '../api/export-members';
 import type { OrganizationModal } from '../hooks/use-modal';
 
 /** A button of the organization's heading that opens a modal, when the user may use it. */
@@ -34,7 +33,10 @@ export function OrganizationActions({
   const canEdit = user.organizationManager && !isOwn && !isRoot;
   const canExport = user.userManager || user.organizationManager;
   const exportMembers = (output: 'csv' | 'xlsx') =>
-    void downloadMembersExport(organization.id, output).catch((error: unknown) => notifyError(error));
+    // the export's code loads when asked for
+    void import('../api/export-members')
+      .then(({ downloadMembersExport }) => downloadMembersExport(organization.id, output))
+      .catch((error: unknown) => notifyError(error));
   const before: ModalButton[] = [
     {
       show: user.organizationManager && organization.can_create_sub_organization,

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Alert, Group, Loader, Stack, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconInfoCircle, IconSearch } from '@tabler/icons-react';
@@ -14,17 +14,21 @@ import { asksHeadingFocus } from '../lib/heading-focus';
 import { rightsBeyondUser } from '../lib/member-rules';
 import { AllowedDomains } from './allowed-domains';
 import { OrganizationActions } from './organization-actions';
-import { OrganizationModals } from './organization-modals';
 import { InvitationsTable, UsersTable } from './people-tables';
 import { SecondFactorPolicyCard } from './second-factor-policy';
 
 const NO_FEATURES = featuresFrom({});
+
+// the dialogs (and their confirmations) load when the first one opens, then stay
+const OrganizationModals = lazy(() => import('./organization-modals').then((m) => ({ default: m.OrganizationModals })));
 
 /** The selected organization: heading, actions by permission, search and the two tables (docs/product.md, "Screens"). */
 export function OrganizationView({ organization, user }: { organization: Organization; user: UserInfo }) {
   const { t } = useTranslation();
   const features = useFeatures().data ?? NO_FEATURES;
   const { modal, open: setModal, close, fallback: heading } = useModal();
+  const [modalsWanted, setModalsWanted] = useState(false);
+  if (modal && !modalsWanted) setModalsWanted(true);
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 250);
   const searching = search.trim().length > 0;
@@ -110,7 +114,12 @@ export function OrganizationView({ organization, user }: { organization: Organiz
         onRevoke={(invitation) => setModal({ type: 'revoke', invitation })}
       />
 
-      <OrganizationModals modal={modal} organization={organization} user={user} features={features} close={close} />
+      {modalsWanted ? (
+        // while their code loads the page stays as it is; the dialog then opens as before
+        <Suspense fallback={null}>
+          <OrganizationModals modal={modal} organization={organization} user={user} features={features} close={close} />
+        </Suspense>
+      ) : null}
     </Stack>
   );
 }

@@ -1,12 +1,13 @@
-import { useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconShieldLock } from '@tabler/icons-react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { errorLines, notifySuccess } from '@/components/notify';
 import type { Organization, SecondFactorPolicy, UserInfo } from '@partner-portal/contracts';
-import { isProviderWide, useSecondFactorPolicy, useSetSecondFactorPolicy } from '../api/second-factor-policy';
-import { ModalFrame, ProblemSummary } from './modal-frame';
+import { isProviderWide, useSecondFactorPolicy } from '../api/second-factor-policy';
+
+// the confirmation loads when asked for
+const ConfirmPolicy = lazy(() => import('./second-factor-confirm').then((m) => ({ default: m.ConfirmPolicy })));
 
 /**
  * The organization's second-factor policy on the manage page (docs/second-factors.md): whether a
@@ -67,15 +68,17 @@ export function SecondFactorPolicyCard({ organization, user }: { organization: O
         ) : null}
       </Group>
       {confirming !== null ? (
-        <ConfirmPolicy
-          organization={organization}
-          required={confirming}
-          onClose={() => setConfirming(null)}
-          onDone={() => {
-            setConfirming(null);
-            window.setTimeout(() => heading.current?.focus(), 0);
-          }}
-        />
+        <Suspense fallback={null}>
+          <ConfirmPolicy
+            organization={organization}
+            required={confirming}
+            onClose={() => setConfirming(null)}
+            onDone={() => {
+              setConfirming(null);
+              window.setTimeout(() => heading.current?.focus(), 0);
+            }}
+          />
+        </Suspense>
       ) : null}
     </Paper>
   );
@@ -87,46 +90,4 @@ function describe(data: SecondFactorPolicy, organization: Organization, t: TFunc
   if (isProviderWide(source) || (!source && organization.parent_id === null)) return t('sfp_required_provider');
   if (source) return t('sfp_required_inherited', { name: source.organization_name });
   return t('sfp_required_here', { name: organization.name });
-}
-
-function ConfirmPolicy({
-  organization,
-  required,
-  onClose,
-  onDone,
-}: {
-  organization: Organization;
-  required: boolean;
-  onClose: () => void;
-  onDone: () => void;
-}) {
-  const { t } = useTranslation();
-  const setPolicy = useSetSecondFactorPolicy(organization.id);
-  const [problems, setProblems] = useState<string[] | null>(null);
-  const confirm = () => {
-    setProblems(null);
-    setPolicy.mutate(required, {
-      onSuccess: () => {
-        notifySuccess(required ? t('sfp_required_done') : t('sfp_lifted_done'));
-        onDone();
-      },
-      onError: (error) => setProblems(errorLines(error)),
-    });
-  };
-  return (
-    <ModalFrame title={required ? t('sfp_require_title') : t('sfp_lift_title')} onClose={onClose}>
-      <Stack>
-        <Text>{t(required ? 'sfp_require_confirm' : 'sfp_lift_confirm', { name: organization.name })}</Text>
-        <ProblemSummary lines={problems} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose} data-autofocus>
-            {t('org_cancel')}
-          </Button>
-          <Button onClick={confirm} loading={setPolicy.isPending}>
-            {required ? t('sfp_require') : t('sfp_lift')}
-          </Button>
-        </Group>
-      </Stack>
-    </ModalFrame>
-  );
 }

@@ -1,24 +1,13 @@
-import { WEBHOOK_EVENTS, type UserInfo, type WebhookDelivery, type WebhookEventType } from '@partner-portal/contracts';
+import { WEBHOOK_EVENTS, type WebhookDelivery, type WebhookEventType } from '@partner-portal/contracts';
 
 /**
  * Pure helpers of the "Integrations" section (components/integrations): which panels a manager
  * sees, the contract's webhook events grouped for the form, and what a delivery's last attempt says.
  */
 
-export type IntegrationPanel = 'service-accounts' | 'scim' | 'webhooks';
-
-/**
- * The panels the signed-in user may use, as the server authorizes their calls
- * (apps/server/src/modules/*: organizationForActor's role): service accounts for either manager
- * role, SCIM tokens for userManagers, webhooks for organizationManagers.
- */
-export function integrationPanels(user: Pick<UserInfo, 'userManager' | 'organizationManager'>): IntegrationPanel[] {
-  const panels: IntegrationPanel[] = [];
-  if (user.userManager || user.organizationManager) panels.push('service-accounts');
-  if (user.userManager) panels.push('scim');
-  if (user.organizationManager) panels.push('webhooks');
-  return panels;
-}
+// which panels: a module of its own, read by the manage page before this section's code has loaded
+// (components/administrator-tools.tsx)
+export { integrationPanels, type IntegrationPanel } from './integration-panels';
 
 export type WebhookEventGroup = 'organization' | 'member' | 'invitation';
 

@@ -1,5 +1,5 @@
-import { lazy, Suspense, use, useEffect, useState } from 'react';
-import { Box, Button, Center, Collapse, Loader, Paper } from '@mantine/core';
+import { lazy, Suspense, use, useEffect, useState, type ReactNode } from 'react';
+import { Box, Button, Center, Loader, Paper } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconBinaryTree } from '@tabler/icons-react';
 import { useNavigate, useParams } from 'react-router';
@@ -10,16 +10,14 @@ import { useOrganizationTree } from '../api/get-organization-tree';
 import { useOrganization } from '../api/get-organization';
 import { OrganizationTree } from '../components/organization-tree';
 import { OrganizationView } from '../components/organization-view';
+import { AdministratorTools } from '../components/administrator-tools';
 import { organizationLocales } from '../lib/locales';
 import { FOCUS_HEADING } from '../lib/heading-focus';
-import { administrationLocales } from '@/features/organizations/lib/locales';
 import { notifyError } from '@/components/notify';
 import { UnreachableOrganization } from './unreachable-organization';
 
-// the administrator's tools (audit trail, access review, bulk invitations) load after the page
-const AdministratorTools = lazy(() =>
-  import('@/features/organizations/components/administrator-tools').then((m) => ({ default: m.AdministratorTools })),
-);
+// the tree's fold (at 768 px or narrower) with its animation loads there only
+const Collapse = lazy(() => import('../components/collapse').then((m) => ({ default: m.Collapse })));
 
 /** /manage-organization/{organizationId}: side tree and the selected organization (docs/product.md, "Screens"). */
 export function ManageOrganizationPage() {
@@ -38,10 +36,27 @@ function PageLoader() {
   );
 }
 
+/** The folded tree (`#org-tree-panel`); opened before the fold's code is there, it shows without the animation. */
+function TreeFold({ expanded, children }: { expanded: boolean; children: ReactNode }) {
+  return (
+    <Suspense
+      fallback={
+        <div id="org-tree-panel" hidden={!expanded}>
+          {expanded ? children : null}
+        </div>
+      }
+    >
+      <Collapse expanded={expanded} id="org-tree-panel">
+        {children}
+      </Collapse>
+    </Suspense>
+  );
+}
+
 function ManageOrganization() {
+  // the texts of the page and of the administrator's tools' headings; each tool brings its own
+  // texts when it loads (components/administrator-tools.tsx)
   use(organizationLocales());
-  // the users table's last sign-in and sign-out texts, and the administrator's tools below it
-  use(administrationLocales());
   const { t } = useTranslation();
   const { organizationId = '' } = useParams();
   const navigate = useNavigate();
@@ -91,11 +106,11 @@ function ManageOrganization() {
               >
                 {treeOpen ? t('org_tree_hide') : t('org_tree_show')}
               </Button>
-              <Collapse expanded={treeOpen} id="org-tree-panel">
+              <TreeFold expanded={treeOpen}>
                 <Paper withBorder p="sm" mt="xs">
                   {treeOpen ? treePanel : null}
                 </Paper>
-              </Collapse>
+              </TreeFold>
             </>
           ) : (
             <Paper withBorder p="sm" id="org-tree-panel">

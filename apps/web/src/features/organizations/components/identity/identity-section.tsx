@@ -1,5 +1,5 @@
-import { use, useEffect, useId, useRef, useState } from 'react';
-import { Alert, Badge, Stack, Tabs, Text, Title, VisuallyHidden } from '@mantine/core';
+import { lazy, Suspense, use, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { Alert, Badge, Center, Loader, Stack, Tabs, Text, Title, VisuallyHidden } from '@mantine/core';
 import { IconAlertCircle, IconCircleCheck, IconKey, IconMailQuestion, IconWorldCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
@@ -9,11 +9,13 @@ import { useOrganizationTree } from '../../api/get-organization-tree';
 import { useModal } from '../../hooks/use-modal';
 import { findNode, readSsoTest, SSO_TEST_PARAMS, type SsoTestOutcome } from '../../lib/identity';
 import { identityLocales } from '../../lib/locales';
-import { AccessRequestsPanel } from './access-requests-panel';
-import { ConnectionsPanel } from './connections-panel';
 import { DomainsPanel } from './domains-panel';
-import { IdentityModals } from './identity-modals';
 import { forgetTestedConnection, testedConnectionName, type IdentityModal, type PanelProps } from './shared';
+
+// the other tabs load when chosen, the dialogs when the first one opens (then they stay)
+const ConnectionsPanel = lazy(() => import('./connections-panel').then((m) => ({ default: m.ConnectionsPanel })));
+const AccessRequestsPanel = lazy(() => import('./access-requests-panel').then((m) => ({ default: m.AccessRequestsPanel })));
+const IdentityModals = lazy(() => import('./identity-modals').then((m) => ({ default: m.IdentityModals })));
 
 /**
  * "Domains and sign-in" on the manage page (the operating contract, "Verified domains", "Single
@@ -30,6 +32,8 @@ export function IdentitySection({ organization, user }: { organization: Organiza
   const navigate = useNavigate();
   const tree = useOrganizationTree();
   const { modal, open, close, fallback } = useModal<IdentityModal>();
+  const [modalsWanted, setModalsWanted] = useState(false);
+  if (modal && !modalsWanted) setModalsWanted(true);
   const manager = user.organizationManager;
   const requests = useAccessRequests(organization.id, user.userManager);
   const pending = requests.data?.length ?? 0;
@@ -113,18 +117,43 @@ export function IdentitySection({ organization, user }: { organization: Organiza
             <DomainsPanel {...panelProps} />
           </Tabs.Panel>
           <Tabs.Panel value="connections" pt="md">
-            <ConnectionsPanel {...panelProps} />
+            <PanelLoading label={t('identity.loading')}>
+              <ConnectionsPanel {...panelProps} />
+            </PanelLoading>
           </Tabs.Panel>
           {user.userManager ? (
             <Tabs.Panel value="requests" pt="md">
-              <AccessRequestsPanel {...panelProps} requests={requests} />
+              <PanelLoading label={t('identity.loading')}>
+                <AccessRequestsPanel {...panelProps} requests={requests} />
+              </PanelLoading>
             </Tabs.Panel>
           ) : null}
         </Tabs>
       ) : (
-        <AccessRequestsPanel {...panelProps} requests={requests} />
+        <PanelLoading label={t('identity.loading')}>
+          <AccessRequestsPanel {...panelProps} requests={requests} />
+        </PanelLoading>
       )}
-      <IdentityModals modal={modal} organization={organization} user={user} close={close} />
+      {modalsWanted ? (
+        <Suspense fallback={null}>
+          <IdentityModals modal={modal} organization={organization} user={user} close={close} />
+        </Suspense>
+      ) : null}
     </Stack>
+  );
+}
+
+/** A tab's panel while its code loads. */
+function PanelLoading({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Suspense
+      fallback={
+        <Center py="md">
+          <Loader size="sm" role="status" aria-label={label} />
+        </Center>
+      }
+    >
+      {children}
+    </Suspense>
   );
 }

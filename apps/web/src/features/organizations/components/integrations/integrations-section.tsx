@@ -1,16 +1,19 @@
-import { use, useId, useState } from 'react';
-import { Stack, Tabs, Text, Title } from '@mantine/core';
+import { lazy, Suspense, use, useId, useState } from 'react';
+import { Center, Loader, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconAddressBook, IconRobot, IconWebhook } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { Organization, UserInfo } from '@partner-portal/contracts';
 import { useModal } from '../../hooks/use-modal';
 import { integrationPanels, type IntegrationPanel } from '../../lib/integrations';
 import { integrationsLocales } from '../../lib/locales';
-import { IntegrationModals } from './integration-modals';
-import { ScimTokensPanel } from './scim-tokens-panel';
 import { ServiceAccountsPanel } from './service-accounts-panel';
 import type { IntegrationModal, PanelProps } from './shared';
-import { WebhooksPanel } from './webhooks-panel';
+
+// the tabs after the first load when chosen (the SCIM tokens' with react-i18next's Trans), the
+// dialogs when the first one opens (then they stay)
+const ScimTokensPanel = lazy(() => import('./scim-tokens-panel').then((m) => ({ default: m.ScimTokensPanel })));
+const IntegrationModals = lazy(() => import('./integration-modals').then((m) => ({ default: m.IntegrationModals })));
+const WebhooksPanel = lazy(() => import('./webhooks-panel').then((m) => ({ default: m.WebhooksPanel })));
 
 const TABS: Record<IntegrationPanel, { label: string; icon: typeof IconRobot }> = {
   'service-accounts': { label: 'integrations.tab_service_accounts', icon: IconRobot },
@@ -30,6 +33,8 @@ export function IntegrationsSection({ organization, user }: { organization: Orga
   const { t } = useTranslation();
   const headingId = useId();
   const { modal, open, close, fallback } = useModal<IntegrationModal>();
+  const [modalsWanted, setModalsWanted] = useState(false);
+  if (modal && !modalsWanted) setModalsWanted(true);
   const panels = integrationPanels(user);
   const [tab, setTab] = useState<string>(panels[0] ?? 'service-accounts');
   if (panels.length === 0) return null;
@@ -56,17 +61,31 @@ export function IntegrationsSection({ organization, user }: { organization: Orga
         </Tabs.List>
         {panels.map((panel) => (
           <Tabs.Panel key={panel} value={panel} pt="md">
-            {panel === 'service-accounts' ? (
-              <ServiceAccountsPanel {...panelProps} />
-            ) : panel === 'scim' ? (
-              <ScimTokensPanel {...panelProps} />
-            ) : (
-              <WebhooksPanel {...panelProps} />
-            )}
+            <Suspense fallback={<PanelLoader label={t('integrations.loading')} />}>
+              {panel === 'service-accounts' ? (
+                <ServiceAccountsPanel {...panelProps} />
+              ) : panel === 'scim' ? (
+                <ScimTokensPanel {...panelProps} />
+              ) : (
+                <WebhooksPanel {...panelProps} />
+              )}
+            </Suspense>
           </Tabs.Panel>
         ))}
       </Tabs>
-      <IntegrationModals modal={modal} organization={organization} user={user} close={close} />
+      {modalsWanted ? (
+        <Suspense fallback={null}>
+          <IntegrationModals modal={modal} organization={organization} user={user} close={close} />
+        </Suspense>
+      ) : null}
     </Stack>
+  );
+}
+
+function PanelLoader({ label }: { label: string }) {
+  return (
+    <Center py="md">
+      <Loader size="sm" role="status" aria-label={label} />
+    </Center>
   );
 }

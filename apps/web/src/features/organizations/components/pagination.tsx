@@ -1,0 +1,2 @@
+// Mantine's Pagination, loaded when a list first has pages (./people-table.tsx).
+export { Pagination } from '@mantine/core';
