@@ -240,7 +240,7 @@ describe('the access review: last sign-in, inactive members, sign out everywhere
   it('lists the members not signed in for 90 days across the subtree, with their last sign-in, in Dutch', async () => {
     const nl = await languageContext('nl');
     try {
-      await nl.page.goto(`/manage-organization/${dealer.id}#access-review`);
+      await nl.page.goto(`/manage-organization/${dealer.id}`);
       await nl.page.getByRole('heading', { level: 2, name: 'Toegangscontrole' }).waitFor();
       await nl.page.getByLabel('Niet aangemeld sinds').selectOption('90');
       // never signed in counts as inactive: the member made for the bulk test is one of them
@@ -276,8 +276,6 @@ describe('the access review: last sign-in, inactive members, sign out everywhere
     await dialog.getByRole('button', { name: 'Sign out everywhere' }).click();
     await toast(page, `${old1.email} is signed out everywhere`).waitFor();
     expect((await sessions[old1.email]!.get('/api/identity/user-info')).status).toBe(401);
-    // the access review loads as it comes into view (components/deferred-section.tsx)
-    await page.locator('#access-review').scrollIntoViewIfNeeded();
     await page.getByLabel('Not signed in for').selectOption('90');
     await page.getByTestId('inactive-member').first().waitFor();
   });
@@ -302,7 +300,7 @@ describe('the access review: last sign-in, inactive members, sign out everywhere
   it('removes the selected members after a confirmation that names them, in German', async () => {
     const de = await languageContext('de');
     try {
-      await de.page.goto(`/manage-organization/${dealer.id}#access-review`);
+      await de.page.goto(`/manage-organization/${dealer.id}`);
       await de.page.getByLabel('Nicht angemeldet seit').selectOption('90');
       await de.page.getByRole('checkbox', { name: `${old2.email} auswählen` }).check();
       await de.page.getByRole('checkbox', { name: `${never.email} auswählen` }).check();
@@ -329,7 +327,7 @@ describe('the access review: last sign-in, inactive members, sign out everywhere
 
 describe('the audit trail', () => {
   it('lists the subtree’s changes newest first, filters by action and actor, shows the difference, and exports CSV (English)', async () => {
-    await page.goto(`/manage-organization/${dealer.id}#audit-trail`);
+    await page.goto(`/manage-organization/${dealer.id}`);
     const trail = page.getByTestId('audit-trail');
     await trail.getByRole('heading', { name: 'Audit trail' }).waitFor();
     await trail.getByRole('button', { name: 'Show the audit trail' }).click();
@@ -375,7 +373,7 @@ describe('the audit trail', () => {
   it('reads in German, filters by date range and organization within the subtree', async () => {
     const de = await languageContext('de');
     try {
-      await de.page.goto(`/manage-organization/${dealer.id}#audit-trail`);
+      await de.page.goto(`/manage-organization/${dealer.id}`);
       const trail = de.page.getByTestId('audit-trail');
       await trail.getByRole('heading', { name: 'Änderungsprotokoll' }).waitFor();
       await trail.getByRole('button', { name: 'Änderungsprotokoll anzeigen' }).click();

@@ -12,8 +12,9 @@ const NEAR = '300px 0px';
 const BELOW_HEADER = 76;
 
 /**
- * A section of the manage page whose code loads when it comes near the viewport, or at once when
- * the address points at it (`#anchor`) or `now` says so
+ * A section of the manage page whose code loads after the page's first view: when it comes near
+ * the viewport or the browser is first idle, or at once when the address points at it (`#anchor`)
+ * or `now` says so
  * (docs/decisions/022-login-and-manage-bundles.md, "Fourth round"). Until then it stands as its
  * heading (the section's own, so that headings and landmarks can still be found by keyboard and
  * screen reader) in about the section's height, so that the page does not jump when it arrives.
@@ -55,7 +56,14 @@ export function DeferredSection({
       { rootMargin: NEAR },
     );
     observer.observe(element);
-    return () => observer.disconnect();
+    // and in any case once the page has been drawn and the browser is idle: the section's content
+    // is there to be found without scrolling (find in page, a screen reader's reading order, a
+    // script that looks for a control of the section)
+    const idle = whenIdle(() => setWanted(true));
+    return () => {
+      observer.disconnect();
+      idle();
+    };
   }, [wanted]);
 
   const placeholder = <StandIn title={title} minHeight={minHeight} />;
@@ -71,6 +79,17 @@ export function DeferredSection({
       )}
     </div>
   );
+}
+
+/** Run `then` when the browser is idle (at the latest after two seconds); returns how to cancel it. */
+function whenIdle(then: () => void): () => void {
+  // Safari has no requestIdleCallback
+  if (typeof window.requestIdleCallback === 'function') {
+    const handle = window.requestIdleCallback(then, { timeout: 2000 });
+    return () => window.cancelIdleCallback(handle);
+  }
+  const handle = setTimeout(then, 200);
+  return () => clearTimeout(handle);
 }
 
 function StandIn({ title, minHeight }: { title: string; minHeight: number }) {
