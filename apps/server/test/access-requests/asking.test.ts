@@ -53,7 +53,7 @@ describe('where a request goes', () => {
     expect(mail.subject).toBe('Anna Berg vraagt toegang tot het Partner Portal');
     expect(mail.text).toContain('> We are the new\n> branch <b>North</b>');
     expect(mail.html).toContain('branch &lt;b&gt;North&lt;/b&gt;');
-    expect(mail.links).toContain(`${portal.url}/manage-organization/${f.tree.north.id}`);
+    expect(mail.links).toContain(`${portal.url}/manage-organization/${f.tree.north.id}#identity`);
 
     const [stored] = await storedRequests(portal, email);
     expect(stored).toMatchObject({ state: 'PENDING', organization_id: f.tree.north.id, language_code: 'de' });

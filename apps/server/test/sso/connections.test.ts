@@ -86,7 +86,7 @@ describe('single sign-on connections', () => {
     expect(mail.subject).toContain(tree.dealer.name);
     expect(mail.text).toContain('Noord Entra ID');
     expect(mail.text).toContain('@noord.example');
-    expect(mail.html).toContain(`/manage-organization/${tree.dealer.id}`);
+    expect(mail.html).toContain(`/manage-organization/${tree.dealer.id}#identity`);
   });
 
   it('keeps the client secret sealed and never answers it', async () => {

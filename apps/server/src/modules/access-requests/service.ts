@@ -153,7 +153,7 @@ export class AccessRequests {
   /** E-mail each userManager asked, in their own language, with a link to the organization's page. */
   private async tellManagers(requester: RequesterDetails, routed: RoutedRequest): Promise<void> {
     const { config, mailer } = this.deps;
-    const link = `${config.publicUrl}/manage-organization/${encodeURIComponent(routed.organization.id)}`;
+    const link = `${config.publicUrl}/manage-organization/${encodeURIComponent(routed.organization.id)}#identity`;
     for (const manager of routed.managers) {
       const message = accessRequestManagerEmail({
         language: manager.language_code,

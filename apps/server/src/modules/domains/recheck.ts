@@ -132,7 +132,7 @@ export class DomainRecheck {
     try {
       const candidates = (await q.membersAtOrAbove(db, org.path)).filter((m) => isOrganizationManager(toRights(m.rights)));
       const nearest = candidates[0]?.depth;
-      const link = `${config.publicUrl}/manage-organization/${encodeURIComponent(org.id)}`;
+      const link = `${config.publicUrl}/manage-organization/${encodeURIComponent(org.id)}#identity`;
       for (const manager of candidates.filter((m) => m.depth === nearest)) {
         const message = domainUnverifiedEmail({
           language: manager.language_code,

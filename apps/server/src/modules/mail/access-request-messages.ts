@@ -215,7 +215,7 @@ function messageBlocks(t: AccessRequestTexts, message: string | null): Block[] {
   return words ? [{ p: t.managerMessage }, { quote: words }] : [];
 }
 
-/** To a userManager the request is routed to; link: the organization's page, $PUBLIC_URL/manage-organization/{organizationId}. */
+/** To a userManager the request is routed to; link: the organization's "Domains and sign-in", $PUBLIC_URL/manage-organization/{organizationId}#identity. */
 export function accessRequestManagerEmail(input: {
   language: string;
   firstName: string | null;

@@ -276,7 +276,7 @@ const DOMAIN_TEXTS: Record<UserLanguage, DomainTexts> = {
   },
 };
 
-/** A verified domain lost its verification; link: $PUBLIC_URL/manage-organization/{organizationId}. */
+/** A verified domain lost its verification; link: $PUBLIC_URL/manage-organization/{organizationId}#identity, its "Domains and sign-in". */
 export function domainUnverifiedEmail(input: {
   language: string;
   link: string;

@@ -268,7 +268,7 @@ export class SsoConnections {
     const { db, config, mailer, log } = this.deps;
     const managers = (await q.membersOf(db, org.id)).filter((m) => isOrganizationManager(toRights(m.rights)));
     const actorName = actor.user ? displayName(actor.user.firstName, actor.user.lastName, actor.user.email) : actor.serviceAccount.name;
-    const link = `${config.publicUrl}/manage-organization/${encodeURIComponent(org.id)}`;
+    const link = `${config.publicUrl}/manage-organization/${encodeURIComponent(org.id)}#identity`;
     for (const manager of managers) {
       const message = ssoConnectionAddedEmail({
         language: manager.language_code,
