@@ -195,6 +195,40 @@ describe('POST /connect/token with grant_type=client_credentials', () => {
     expect(await refusedWith(account.client_secret)).toBe('invalid_client');
   });
 
+  it('takes partner_portal_api when no scope is asked for, and refuses any other scope (invalid_scope), with Basic or the body', async () => {
+    const account = await createAccount(f.userMgrA.client, f.tree.a.id, { name: 'Scopes', user_manager: true });
+    const grant = async (how: 'basic' | 'post', scope?: string) => {
+      const form = new URLSearchParams({ grant_type: 'client_credentials', ...(scope === undefined ? {} : { scope }) });
+      const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+      if (how === 'basic')
+        headers.authorization = `Basic ${Buffer.from(`${account.client_id}:${account.client_secret}`).toString('base64')}`;
+      else {
+        form.set('client_id', account.client_id);
+        form.set('client_secret', account.client_secret);
+      }
+      const res = await fetch(`${portal.url}/connect/token`, { method: 'POST', headers, body: form.toString() });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    for (const how of ['basic', 'post'] as const) {
+      const implicit = await grant(how);
+      expect(implicit.status, how).toBe(200);
+      expect(implicit.body).toMatchObject({ token_type: 'Bearer', scope: 'partner_portal_api' });
+      const res = await new BearerClient(portal.url, implicit.body.access_token as string).get(`/api/organizations/${f.tree.a.id}`);
+      expect(res.status, how).toBe(200);
+      for (const scope of ['unknown_scope', 'partner_portal_api unknown_scope', 'openid', 'offline_access partner_portal_api']) {
+        const refused = await grant(how, scope);
+        expect(refused.status, `${how} ${scope}`).toBe(400);
+        expect(refused.body.error, `${how} ${scope}`).toBe('invalid_scope');
+      }
+      expect((await grant(how, 'partner_portal_api')).body.scope).toBe('partner_portal_api');
+    }
+    const issued = await db().query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM oidc_payloads WHERE model = 'ClientCredentials' AND payload->>'clientId' = $1`,
+      [account.client_id],
+    );
+    expect(issued.rows[0]!.n).toBe(4);
+  });
+
   it('is a service account’s grant only: Dynamic Client Registration refuses client_credentials', async () => {
     const res = await fetch(`${portal.url}/connect/dcr`, {
       method: 'POST',
