@@ -90,6 +90,7 @@ export const ERRORS = {
     title: 'You cannot delete a service account that holds rights you do not hold',
   },
   service_account_not_allowed: { status: 403, title: 'A service account cannot use this call' },
+  service_account_needs_a_right: { status: 400, title: 'Give the service account at least one right: without one it can make no call' },
   invalid_bearer_token: { status: 401, title: 'The access token is not valid, has expired or belongs to a deleted service account' },
   bearer_token_with_cookie: { status: 401, title: 'Send either an access token or the session cookie, not both' },
   // SCIM

@@ -27,12 +27,23 @@ export function serviceAccountRights(account: { user_manager: boolean; organizat
   return rights;
 }
 
-/** POST /api/organizations/{organizationId}/service-accounts: the rights not given are not held. */
-export const serviceAccountCreateSchema = z.object({
-  name: trimmedText('required_field', 100),
-  user_manager: z.boolean({ message: 'validation_failed' }).default(false),
-  organization_manager: z.boolean({ message: 'validation_failed' }).default(false),
-});
+/**
+ * POST /api/organizations/{organizationId}/service-accounts: the rights not given are not held. An
+ * account without either right could make no call at all (every call it may use needs a manager
+ * right: modules/scope/access.ts), so one of them is required: 400 service_account_needs_a_right on
+ * both fields.
+ */
+export const serviceAccountCreateSchema = z
+  .object({
+    name: trimmedText('required_field', 100),
+    user_manager: z.boolean({ message: 'validation_failed' }).default(false),
+    organization_manager: z.boolean({ message: 'validation_failed' }).default(false),
+  })
+  .superRefine((account, ctx) => {
+    if (account.user_manager || account.organization_manager) return;
+    for (const field of ['user_manager', 'organization_manager'])
+      ctx.addIssue({ code: 'custom', message: 'service_account_needs_a_right', path: [field] });
+  });
 export type ServiceAccountCreate = z.input<typeof serviceAccountCreateSchema>;
 
 /** The answer of its creation: the only time the secret is shown. */

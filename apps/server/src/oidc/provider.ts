@@ -17,7 +17,7 @@ import { frontchannelLogoutUris } from './logout.js';
 import { multiFactorCheck, type LoginPolicy } from './multi-factor.js';
 import { pinPublicOrigin } from './public-origin.js';
 import { reauthenticationCheck } from './reauthentication.js';
-import { compareHashedServiceAccountSecrets } from './service-account-clients.js';
+import { compareHashedServiceAccountSecrets, scopeServiceAccountTokens } from './service-account-clients.js';
 import type { ErrorRecord, LogoutRecord, RecordStore } from './records.js';
 import { flush, TokenWrites, withTokenWrites } from './token-writes.js';
 
@@ -241,6 +241,7 @@ export function createProvider(
   provider.proxy = config.TRUST_PROXY;
   pinPublicOrigin(provider, config.publicUrl);
   compareHashedServiceAccountSecrets(provider);
+  scopeServiceAccountTokens(provider);
   // a token request's token writes are made together once its answer is ready (token-writes.ts)
   provider.use(async (ctx, next) => {
     if (ctx.method !== 'POST' || ctx.path !== ROUTES.token) {

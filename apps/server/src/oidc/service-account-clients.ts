@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type Provider from 'oidc-provider';
+import Provider, { errors } from 'oidc-provider';
 import { isServiceAccountClientId, SERVICE_ACCOUNT_SCOPE } from '@partner-portal/contracts';
 import type { Queryable } from '../db/client.js';
 import type { BearerTokenFacts } from '../http/bearer.js';
@@ -54,6 +54,32 @@ export function compareHashedServiceAccountSecrets(provider: Provider): void {
     return isServiceAccountClientId(this.clientId)
       ? secretMatchesHash(actual, this.clientSecret)
       : (libraryCompare as typeof prototype.compareClientSecret).call(this, actual);
+  };
+}
+
+/**
+ * The scope of a service account's token (docs/integrations.md, "Getting a token"): always
+ * partner_portal_api. A request that names no scope gets it (RFC 6749 §3.3, the pre-defined
+ * default); one that names any other scope is refused with invalid_scope, rather than answered with
+ * a token that /api would refuse (the library drops scopes it does not know without a word). The
+ * token is given its scope as oidc-provider saves it at the token endpoint, before it is answered.
+ */
+export function scopeServiceAccountTokens(provider: Provider): void {
+  const prototype = provider.ClientCredentials.prototype;
+  const librarySave = Object.getOwnPropertyDescriptor(provider.BaseToken.prototype, 'save')?.value as unknown;
+  if (typeof librarySave !== 'function')
+    throw new Error('oidc-provider has no BaseToken#save to give service accounts’ tokens their scope');
+  prototype.save = async function save(this: typeof prototype) {
+    const ctx = Provider.ctx;
+    if (ctx?.oidc.route === 'token' && isServiceAccountClientId(this.clientId)) {
+      // the scope as sent: the library's params keep only the scopes it knows by this time
+      const sent = ctx.oidc.body?.scope;
+      const asked = typeof sent === 'string' ? sent.split(' ').filter(Boolean) : [];
+      const other = asked.find((scope) => scope !== SERVICE_ACCOUNT_SCOPE);
+      if (other !== undefined) throw new errors.InvalidScope('requested scope is not allowed', other);
+      this.scope = SERVICE_ACCOUNT_SCOPE;
+    }
+    return (librarySave as typeof prototype.save).call(this);
   };
 }
 

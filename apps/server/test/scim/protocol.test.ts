@@ -145,6 +145,10 @@ describe('GET /Users: filters and paging', () => {
       'pdf',
       'true',
       '99999999999',
+      // a logical operator with nothing after it (scimmy's parser drops it)
+      'userName eq "a@example.com" and',
+      'userName eq "a@example.com" OR ',
+      'userName eq "a@example.com" and not',
     ]) {
       const res = await scim.get(`/Users?filter=${encodeURIComponent(filter)}`);
       expectScimError(res, 400, 'invalidFilter');

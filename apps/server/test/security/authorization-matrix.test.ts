@@ -251,16 +251,21 @@ const MATRIX: Record<string, Entry | Entry[]> = {
   // a fresh claim whose record the matrix's DNS server publishes: verified (200) for those allowed
   'POST /api/organizations/{organizationId}/domains/{domain}/verify': { expect: ORG_MANAGER_OF_TARGET },
   'DELETE /api/organizations/{organizationId}/domains/{domain}': { expect: ORG_MANAGER_OF_TARGET },
-  // service accounts (docs/integrations.md): people who manage the organization's subtree; an account without rights is anyone's of them to give
+  // service accounts (docs/integrations.md): people who manage the organization's subtree, giving (at least one) right they hold
   'GET /api/organizations/{organizationId}/service-accounts': [
     { expect: ANY_MANAGER_OF_TARGET },
     { ...OWN, expect: ANY_MANAGER_OF_TARGET },
   ],
   'POST /api/organizations/{organizationId}/service-accounts': [
-    { expect: ANY_MANAGER_OF_TARGET, body: () => ({ name: `Matrix ${randomUUID()}` }) },
-    { ...OWN, expect: ANY_MANAGER_OF_TARGET, body: () => ({ name: `Matrix ${randomUUID()}` }) },
     // a right only userManagers hold: organizationManagers are refused (cannot_grant_rights_not_held)
-    { case: 'with user_manager', expect: USER_MANAGER_OF_TARGET, body: () => ({ name: `Matrix ${randomUUID()}`, user_manager: true }) },
+    { expect: USER_MANAGER_OF_TARGET, body: () => ({ name: `Matrix ${randomUUID()}`, user_manager: true }) },
+    { ...OWN, expect: USER_MANAGER_OF_TARGET, body: () => ({ name: `Matrix ${randomUUID()}`, user_manager: true }) },
+    // and the other way round
+    {
+      case: 'with organization_manager',
+      expect: ORG_MANAGER_OF_TARGET,
+      body: () => ({ name: `Matrix ${randomUUID()}`, organization_manager: true }),
+    },
   ],
   'DELETE /api/organizations/{organizationId}/service-accounts/{serviceAccountId}': { expect: ANY_MANAGER_OF_TARGET },
   // SCIM (docs/integrations.md, "SCIM 2.0"): the tokens of directories; /scim/v2 itself is no /api route

@@ -190,8 +190,14 @@ describe('a service account on /api', () => {
 
     const account = await createAccount(f.userMgrA.client, f.tree.a.id, { name: 'Short-lived', user_manager: true });
     const config = await discoverAs(portal.url, account);
+    // a grant without scope gets partner_portal_api (management.test.ts); a token without it (its
+    // stored scope taken away here) is refused
     const scopeless = (await oidcClient.clientCredentialsGrant(config, {})).access_token;
-    expect((await new BearerClient(portal.url, scopeless).get(`/api/organizations/${f.tree.a.id}`)).status).toBe(401);
+    expect((await new BearerClient(portal.url, scopeless).get(`/api/organizations/${f.tree.a.id}`)).status).toBe(200);
+    await db().query(`UPDATE oidc_payloads SET payload = payload - 'scope' WHERE model = 'ClientCredentials' AND id = $1`, [scopeless]);
+    const refused = await new BearerClient(portal.url, scopeless).get(`/api/organizations/${f.tree.a.id}`);
+    expect(refused.status).toBe(401);
+    expect(keyOf(refused)).toBe('invalid_bearer_token');
 
     const token = (await oidcClient.clientCredentialsGrant(config, { scope: SERVICE_ACCOUNT_SCOPE })).access_token;
     const client = new BearerClient(portal.url, token);

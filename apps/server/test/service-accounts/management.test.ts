@@ -93,24 +93,44 @@ describe('POST /api/organizations/{organizationId}/service-accounts', () => {
   });
 
   it('is for managers of the subtree: plain members 403, other trees and ancestors 403, anonymous 401, unknown 404, bad input 400', async () => {
-    expect((await f.plainA.client.post(path(f.tree.a.id), { name: 'X' })).status).toBe(403);
+    const valid = { name: 'X', user_manager: true };
+    expect((await f.plainA.client.post(path(f.tree.a.id), valid)).status).toBe(403);
     expect((await f.plainA.client.get(path(f.tree.a.id))).status).toBe(403);
-    expect((await f.mgrB.client.post(path(f.tree.a.id), { name: 'X' })).status).toBe(403);
+    expect((await f.mgrB.client.post(path(f.tree.a.id), valid)).status).toBe(403);
     expect((await f.mgrB.client.get(path(f.tree.north.id))).status).toBe(403);
-    expect((await f.mgrNorth.client.post(path(f.tree.a.id), { name: 'X' })).status).toBe(403);
-    expect((await portal.client().post(path(f.tree.a.id), { name: 'X' })).status).toBe(401);
-    expect((await f.userMgrA.client.post(path('00000000-0000-4000-8000-000000000000'), { name: 'X' })).status).toBe(404);
-    expect((await f.userMgrA.client.post(path('not-a-uuid'), { name: 'X' })).status).toBe(400);
+    expect((await f.mgrNorth.client.post(path(f.tree.a.id), valid)).status).toBe(403);
+    expect((await portal.client().post(path(f.tree.a.id), valid)).status).toBe(401);
+    expect((await f.userMgrA.client.post(path('00000000-0000-4000-8000-000000000000'), valid)).status).toBe(404);
+    expect((await f.userMgrA.client.post(path('not-a-uuid'), valid)).status).toBe(400);
     for (const body of [{}, { name: '   ' }, { name: 'x'.repeat(101) }, { name: 'X', user_manager: 'yes' }, { name: 7 }]) {
       const res = await f.userMgrA.client.post(path(f.tree.a.id), body);
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
     const malformed = await f.userMgrA.client.request('POST', path(f.tree.a.id), { raw: '{"name":', contentType: 'application/json' });
     expect(malformed.status).toBe(400);
-    // the contract's fields only: the rights default to none
-    const plain = await createAccount(f.userMgrA.client, f.tree.north.id, { name: 'Reader' });
-    const row = await db().query('SELECT user_manager, organization_manager FROM service_accounts WHERE id = $1', [plain.id]);
-    expect(row.rows[0]).toEqual({ user_manager: false, organization_manager: false });
+    // a right left out is not given
+    const users = await createAccount(f.userMgrA.client, f.tree.north.id, { name: 'Users only', user_manager: true });
+    const row = await db().query('SELECT user_manager, organization_manager FROM service_accounts WHERE id = $1', [users.id]);
+    expect(row.rows[0]).toEqual({ user_manager: true, organization_manager: false });
+  });
+
+  it('refuses an account without any right (it could make no call): 400 with the error on both rights, nothing made', async () => {
+    const before = (await db().query('SELECT 1 FROM service_accounts')).rowCount;
+    for (const body of [
+      { name: 'Nothing', user_manager: false, organization_manager: false },
+      { name: 'Nothing' },
+      { name: 'Nothing', organization_manager: false },
+    ]) {
+      const res = await f.fullA.client.post(path(f.tree.a.id), body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(keyOf(res)).toBe('validation_failed');
+      expect(res.body.errors).toEqual({
+        user_manager: [{ message: expect.any(String), translation_key: 'service_account_needs_a_right' }],
+        organization_manager: [{ message: expect.any(String), translation_key: 'service_account_needs_a_right' }],
+      });
+    }
+    expect((await db().query('SELECT 1 FROM service_accounts')).rowCount).toBe(before);
   });
 });
 
@@ -173,6 +193,40 @@ describe('POST /connect/token with grant_type=client_credentials', () => {
 
     expect((await f.userMgrA.client.delete(`${path(f.tree.a.id)}/${account.id}`)).status).toBe(204);
     expect(await refusedWith(account.client_secret)).toBe('invalid_client');
+  });
+
+  it('takes partner_portal_api when no scope is asked for, and refuses any other scope (invalid_scope), with Basic or the body', async () => {
+    const account = await createAccount(f.userMgrA.client, f.tree.a.id, { name: 'Scopes', user_manager: true });
+    const grant = async (how: 'basic' | 'post', scope?: string) => {
+      const form = new URLSearchParams({ grant_type: 'client_credentials', ...(scope === undefined ? {} : { scope }) });
+      const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+      if (how === 'basic')
+        headers.authorization = `Basic ${Buffer.from(`${account.client_id}:${account.client_secret}`).toString('base64')}`;
+      else {
+        form.set('client_id', account.client_id);
+        form.set('client_secret', account.client_secret);
+      }
+      const res = await fetch(`${portal.url}/connect/token`, { method: 'POST', headers, body: form.toString() });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    for (const how of ['basic', 'post'] as const) {
+      const implicit = await grant(how);
+      expect(implicit.status, how).toBe(200);
+      expect(implicit.body).toMatchObject({ token_type: 'Bearer', scope: 'partner_portal_api' });
+      const res = await new BearerClient(portal.url, implicit.body.access_token as string).get(`/api/organizations/${f.tree.a.id}`);
+      expect(res.status, how).toBe(200);
+      for (const scope of ['unknown_scope', 'partner_portal_api unknown_scope', 'openid', 'offline_access partner_portal_api']) {
+        const refused = await grant(how, scope);
+        expect(refused.status, `${how} ${scope}`).toBe(400);
+        expect(refused.body.error, `${how} ${scope}`).toBe('invalid_scope');
+      }
+      expect((await grant(how, 'partner_portal_api')).body.scope).toBe('partner_portal_api');
+    }
+    const issued = await db().query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM oidc_payloads WHERE model = 'ClientCredentials' AND payload->>'clientId' = $1`,
+      [account.client_id],
+    );
+    expect(issued.rows[0]!.n).toBe(4);
   });
 
   it('is a service account’s grant only: Dynamic Client Registration refuses client_credentials', async () => {

@@ -112,6 +112,11 @@ async function acceptAsProvisionedMember(
       after: { state: 'ACCEPTED', user_id: account.user_id, membership_id: inv.member_id, external: false },
     },
   );
+  await recordEvent(tx, {
+    type: 'invitation.accepted',
+    organization: { id: inv.organization_id, path: inv.organization_path },
+    data: { invitation_id: inv.id, email_address: inv.email, member_id: inv.member_id!, user_id: account.user_id },
+  });
 }
 
 /** Accepting invitations, by whoever holds a link's code (no sign-in), or by signing in through a connection. */

@@ -20,7 +20,7 @@ import { assertInSubtree, requireRole } from '../scope/access.js';
 import { listEmailDomains } from '../organizations/queries.js';
 import { organizationForActor } from '../scope/service.js';
 import type { SsoRouting } from '../sso/routing.js';
-import { recordEvent } from '../webhooks/outbox.js';
+import { recordEvent, recordInvitationCreated } from '../webhooks/outbox.js';
 import { markExpired } from './expiry.js';
 import * as q from './queries.js';
 import type { InvitationRow } from './queries.js';
@@ -156,18 +156,7 @@ export class Invitations {
       targetId: id,
       after: { email_address: email, language_code: row.language_code, is_external_identity_provider: isExternal, rights },
     });
-    await recordEvent(tx, {
-      type: 'invitation.created',
-      organization: org,
-      data: {
-        invitation_id: id,
-        email_address: email,
-        language_code: row.language_code,
-        is_external_identity_provider: isExternal,
-        expires_at: new Date(row.expires_at).toISOString(),
-        rights,
-      },
-    });
+    await recordInvitationCreated(tx, row, rights);
     return { row, code };
   }
 
@@ -208,6 +197,7 @@ export class Invitations {
       targetId: id,
       after: { email_address: member.email, language_code: row.language_code, is_external_identity_provider: false, member_id: member.id },
     });
+    await recordInvitationCreated(tx, row, null);
     return { row, code };
   }
 

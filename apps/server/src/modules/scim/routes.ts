@@ -80,6 +80,9 @@ function pageOf(query: Record<string, unknown>): { startIndex: number; count: nu
 
 const scimErrorOf = (status: number, scimType: string | null, detail: string) => new SCIMMY.Types.Error(status, scimType as never, detail);
 
+/** A filter that ends in a logical operator (`userName eq "a" and`): scimmy's parser drops it, so it is refused here. */
+const DANGLING_OPERATOR = /(?:^|[\s)])(?:and|or|not)\s*$/i;
+
 /** The query parameters scimmy reads (filter, attributes, excludedAttributes), each only when given once as text. */
 function resourceParams(query: Record<string, unknown>): { filter?: string; attributes?: string; excludedAttributes?: string } {
   const params: Record<string, string> = {};
@@ -88,6 +91,8 @@ function resourceParams(query: Record<string, unknown>): { filter?: string; attr
     if (value === undefined) continue;
     if (typeof value !== 'string')
       throw scimErrorOf(400, name === 'filter' ? 'invalidFilter' : 'invalidValue', `${name} must be given once`);
+    if (name === 'filter' && DANGLING_OPERATOR.test(value))
+      throw scimErrorOf(400, 'invalidFilter', 'The filter ends in a logical operator');
     params[name] = value;
   }
   return params;

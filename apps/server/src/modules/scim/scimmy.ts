@@ -170,6 +170,11 @@ const IGNORED = new Set(
 );
 const CORE_PREFIX = `${USER_SCHEMA.toLowerCase()}:`;
 
+/** A PatchOp path (or a key of a value without path) without the core schema's URN: RFC 7644 §3.10 lets a client name attributes in full. */
+function shortPath(path: string): string {
+  return path.trim().toLowerCase().startsWith(CORE_PREFIX) ? path.trim().slice(CORE_PREFIX.length) : path;
+}
+
 /**
  * Whether a PatchOp path (or a key of a value without path) names something the portal keeps. Paths
  * of attributes it ignores (phone numbers, addresses, the enterprise extension, an e-mail address
@@ -201,13 +206,13 @@ export function keptPatch(body: unknown): { schemas: string[]; Operations: Recor
     if (operation === null || typeof operation !== 'object' || Array.isArray(operation)) return message as never;
     const op = operation as Record<string, unknown>;
     if (typeof op.path === 'string') {
-      if (!isKeptPath(op.path)) continue;
-      const last = op.path.split(/[.:]/).pop() ?? '';
-      operations.push({ ...op, value: withBooleans(op.value, last.replace(/\[.*$/, '')) });
+      const path = shortPath(op.path);
+      if (!isKeptPath(path)) continue;
+      const last = path.split(/[.:]/).pop() ?? '';
+      operations.push({ ...op, path, value: withBooleans(op.value, last.replace(/\[.*$/, '')) });
     } else if (op.value !== null && typeof op.value === 'object' && !Array.isArray(op.value)) {
-      const value = Object.fromEntries(
-        Object.entries(withBooleans(op.value) as Record<string, unknown>).filter(([key]) => isKeptPath(key)),
-      );
+      const named = Object.fromEntries(Object.entries(op.value).map(([key, item]) => [shortPath(key), item as unknown]));
+      const value = Object.fromEntries(Object.entries(withBooleans(named) as Record<string, unknown>).filter(([key]) => isKeptPath(key)));
       if (Object.keys(value).length) operations.push({ ...op, value });
     } else operations.push(op);
   }

@@ -16,7 +16,7 @@ import { fromScimUser, toScimUser, versionOf } from './representation.js';
 import { scimError, type ScimObject, type SCIMMY, type UserStore } from './scimmy.js';
 import { addressOf, assertAddressAllowed, claimAddress, signInRoute } from './sign-in.js';
 import { auditActorOf, type ScimActor } from './tokens.js';
-import { memberEventData, recordEvent } from '../webhooks/outbox.js';
+import { memberEventData, recordEvent, recordMemberEvent } from '../webhooks/outbox.js';
 
 /**
  * The members of a token's subtree as SCIM Users, in one request's transaction (users.ts runs it):
@@ -215,6 +215,8 @@ export class MemberStore implements UserStore {
       }
       if (addressChanged && !row.has_password && row.external_subject === null) await this.reroute(row, org, account, active);
       await audit(tx, this.who.actor, change);
+      const named = changed.filter((key) => key === 'first_name' || key === 'last_name' || key === 'language_code');
+      if (named.length) await recordMemberEvent(tx, 'member.updated', row.user_id, { changed: named });
       // sessions and tokens carry the address and the organization: they end (a deactivation below ends them anyway)
       if ((addressChanged || target) && active === wasActive) this.notify((await deps.access.revokeAll(tx, row.user_id)).notices);
     }

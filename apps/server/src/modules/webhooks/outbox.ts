@@ -1,6 +1,7 @@
 import {
   toRights,
   type MemberEventData,
+  type Rights,
   type WebhookEventData,
   type WebhookEventType,
   type WebhookPayload,
@@ -106,5 +107,33 @@ export async function recordActivationEvent(
     type,
     organization: { id: member.organization_id, path: member.organization_path },
     data: { member_id: member.membership_id, user_id: member.user_id, email_address: member.email },
+  });
+}
+
+/** Record that an invitation was made (by a person, or for a member a directory provisioned), as it is stored now. */
+export async function recordInvitationCreated(
+  tx: Queryable,
+  invitation: {
+    id: string;
+    organization_id: string;
+    organization_path: string;
+    email: string;
+    language_code: string;
+    is_external_identity_provider: boolean;
+    expires_at: Date | string;
+  },
+  rights: Rights | null,
+): Promise<number> {
+  return recordEvent(tx, {
+    type: 'invitation.created',
+    organization: { id: invitation.organization_id, path: invitation.organization_path },
+    data: {
+      invitation_id: invitation.id,
+      email_address: invitation.email,
+      language_code: invitation.language_code,
+      is_external_identity_provider: invitation.is_external_identity_provider,
+      expires_at: new Date(invitation.expires_at).toISOString(),
+      rights,
+    },
   });
 }
