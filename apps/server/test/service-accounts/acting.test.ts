@@ -234,4 +234,39 @@ describe('a service account on /api', () => {
     ]);
     expect(left.rowCount).toBe(0);
   });
+
+  it('ends the tokens of the accounts of a deleted organization at once; the deletion’s audit entry names what went with it', async () => {
+    const made = await f.fullA.client.post('/api/organizations', { parent_organization_id: f.tree.a.id, name: 'Closing branch' });
+    expect(made.status).toBe(201);
+    const branch = made.body.id as string;
+    const account = await createAccount(f.fullA.client, branch, { name: 'Branch feed', user_manager: true });
+    const client = await bearerFor(account);
+    expect((await client.get(`/api/organizations/${branch}`)).status).toBe(200);
+    const scim = await f.fullA.client.post(`/api/organizations/${branch}/scim-tokens`, { name: 'Branch directory' });
+    expect(scim.status).toBe(201);
+
+    expect((await f.fullA.client.delete(`/api/organizations/${branch}`)).status).toBe(204);
+    const res = await client.get(`/api/organizations/${f.tree.a.id}`);
+    expect(res.status).toBe(401);
+    expect(keyOf(res)).toBe('invalid_bearer_token');
+    const left = await db().query(`SELECT 1 FROM oidc_payloads WHERE model = 'ClientCredentials' AND payload->>'clientId' = $1`, [
+      account.client_id,
+    ]);
+    expect(left.rowCount).toBe(0);
+    const audit = await db().query<{ before: Record<string, unknown> }>(
+      "SELECT before FROM audit_log WHERE action = 'organization.delete' AND target_id = $1",
+      [branch],
+    );
+    expect(audit.rows).toEqual([
+      {
+        before: expect.objectContaining({
+          name: 'Closing branch',
+          removed_with_it: {
+            service_accounts: [{ id: account.id, name: 'Branch feed', client_id: account.client_id }],
+            scim_tokens: [{ id: scim.body.id, name: 'Branch directory' }],
+          },
+        }),
+      },
+    ]);
+  });
 });

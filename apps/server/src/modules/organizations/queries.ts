@@ -210,7 +210,32 @@ export async function setCanCreateSubOrganizations(db: Queryable, id: string, pa
   }
 }
 
+/**
+ * What an organization's deletion takes with it (its rows go by the foreign keys' cascade), for
+ * its audit entry: its service accounts, SCIM tokens, webhooks, domains and sign-in connections.
+ * Only the kinds it has.
+ */
+export async function integrationsOf(db: Queryable, id: string): Promise<Record<string, unknown[]>> {
+  const { rows } = await db.query<{ kind: string; items: unknown[] }>(
+    `SELECT 'service_accounts' AS kind, json_agg(json_build_object('id', id, 'name', name, 'client_id', client_id)) AS items
+       FROM service_accounts WHERE organization_id = $1 HAVING count(*) > 0
+     UNION ALL SELECT 'scim_tokens', json_agg(json_build_object('id', id, 'name', name)) FROM scim_tokens WHERE organization_id = $1 HAVING count(*) > 0
+     UNION ALL SELECT 'webhooks', json_agg(json_build_object('id', id, 'url', url)) FROM webhooks WHERE organization_id = $1 HAVING count(*) > 0
+     UNION ALL SELECT 'domains', json_agg(domain) FROM organization_domains WHERE organization_id = $1 HAVING count(*) > 0
+     UNION ALL SELECT 'sso_connections', json_agg(json_build_object('id', id, 'name', name, 'issuer', issuer))
+       FROM sso_connections WHERE organization_id = $1 HAVING count(*) > 0`,
+    [id],
+  );
+  return Object.fromEntries(rows.map((r) => [r.kind, r.items]));
+}
+
+/** Delete an organization; the tokens of its service accounts go with the accounts (their rows cascade). */
 export async function deleteOrganization(db: Queryable, id: string): Promise<void> {
+  await db.query(
+    `DELETE FROM oidc_payloads WHERE model = 'ClientCredentials'
+       AND payload->>'clientId' IN (SELECT client_id FROM service_accounts WHERE organization_id = $1)`,
+    [id],
+  );
   await db.query('DELETE FROM organizations WHERE id = $1', [id]);
 }
 

@@ -249,6 +249,7 @@ export class Organizations {
         const org = await otherOrganizationForUpdate(tx, actor, organizationId, 'cannot_delete_own_organization');
         if ((await q.countMembers(tx, org.id)) > 0) throw new AppError('cannot_delete_organization_with_members');
         if ((await q.countChildren(tx, org.id)) > 0) throw new AppError('cannot_delete_organization_with_sub_organizations');
+        const integrations = await q.integrationsOf(tx, org.id);
         await q.deleteOrganization(tx, org.id);
         await audit(tx, actor, {
           organizationId: org.parent_id,
@@ -256,7 +257,7 @@ export class Organizations {
           action: 'organization.delete',
           targetType: 'organization',
           targetId: org.id,
-          before: { name: org.name, path: org.path },
+          before: { name: org.name, path: org.path, ...(Object.keys(integrations).length ? { removed_with_it: integrations } : {}) },
         });
         await recordOrganizationDeleted(tx, org);
       });
