@@ -13,6 +13,7 @@
 // `--only reads`: only the authenticated reads beside hello-world: throughput and CPU per request.
 // `--only memory`: only the memory a minute after a burst of logins, reads, tree rebuilds and
 // refresh grants, on PostgreSQL (10k organizations seeded) and on PGlite.
+// `--only pglite`: only the PGlite rows of `--only memory` (idle, and a minute after its burst).
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -72,7 +73,7 @@ const ONLY = (() => {
   const i = process.argv.indexOf('--only');
   return i >= 0 ? process.argv[i + 1] : undefined;
 })();
-const ONLY_MODES = ['web', 'core', 'webhooks', 'reads', 'memory'];
+const ONLY_MODES = ['web', 'core', 'webhooks', 'reads', 'memory', 'pglite'];
 if (ONLY && !ONLY_MODES.includes(ONLY)) {
   console.error(`--only ${ONLY}: only ${ONLY_MODES.map((m) => `"${m}"`).join(', ')} can run on their own`);
   process.exit(2);
@@ -984,6 +985,11 @@ async function main() {
   if (ONLY === 'reads') {
     report.rows = report.rows.filter((row) => READ_KEYS.includes(row.key));
     await step('reads', READ_KEYS, 240_000, stepReads);
+    return;
+  }
+  if (ONLY === 'pglite') {
+    report.rows = report.rows.filter((row) => ['rss.pglite', 'rss.pgliteSettled'].includes(row.key));
+    await step('pglite', ['rss.pglite', 'rss.pgliteSettled'], 6 * 60_000, stepPglite);
     return;
   }
   await sleep(3000);
