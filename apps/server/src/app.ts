@@ -20,6 +20,7 @@ import { AccessLog } from './http/access-log.js';
 import { BearerAuth, registerBearerGuard } from './http/bearer.js';
 import { RequestLogger } from './http/request-logger.js';
 import { registerCsrfGuard } from './http/csrf.js';
+import { readEmptyJsonBodiesAsNone } from './http/json-body.js';
 import { registerMetrics } from './http/metrics.js';
 import { registerOverloadProtection } from './http/overload.js';
 import { AppError, registerProblemHandlers, sendProblem } from './http/problem.js';
@@ -105,6 +106,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     },
   }).withTypeProvider<ZodTypeProvider>() as unknown as FastifyInstance;
 
+  readEmptyJsonBodiesAsNone(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('services', services);

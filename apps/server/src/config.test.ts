@@ -56,6 +56,18 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DNS_SERVERS: 'dns.example', DNS_TIMEOUT_MS: '0' })).toThrow(/DNS_SERVERS[\s\S]*DNS_TIMEOUT_MS/);
   });
 
+  it('DNS_SERVERS: refuses port 0 (Node’s resolver aborts the process on it) and ports above 65535, naming the variable', () => {
+    for (const servers of ['127.0.0.1:0', '[::1]:0', '192.0.2.53,127.0.0.1:00', '127.0.0.1:65536', '[::1]:70000']) {
+      expect(() => loadConfig({ DNS_SERVERS: servers }), servers).toThrow(/DNS_SERVERS/);
+    }
+    expect(loadConfig({ DNS_SERVERS: '::1,[::1],[::1]:5353,127.0.0.1:65535' }).DNS_SERVERS).toEqual([
+      '::1',
+      '[::1]',
+      '[::1]:5353',
+      '127.0.0.1:65535',
+    ]);
+  });
+
   it('operations: metrics off and no traces by default; the OTLP traces URL from the standard variables', () => {
     const defaults = loadConfig({});
     expect(defaults.METRICS_ENABLED).toBe(false);

@@ -21,13 +21,18 @@ const url = (protocols: string[], what: string) =>
     { message: `must be ${what}` },
   );
 
+/** A resolver's port: 1 to 65535 (Node's resolver aborts the whole process on port 0). */
+function isResolverPort(port: string | undefined): boolean {
+  return port === undefined || (Number(port) >= 1 && Number(port) <= 65535);
+}
+
 /** An IP address, or ip:port ([v6]:port), as dns.Resolver#setServers takes it. */
 function isResolverAddress(value: string): boolean {
   const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(value);
-  if (bracketed) return isIP(bracketed[1]!) === 6 && (!bracketed[2] || Number(bracketed[2]) <= 65535);
+  if (bracketed) return isIP(bracketed[1]!) === 6 && isResolverPort(bracketed[2]);
   if (isIP(value)) return true;
   const withPort = /^([^:]+):(\d{1,5})$/.exec(value);
-  return !!withPort && isIP(withPort[1]!) === 4 && Number(withPort[2]) <= 65535;
+  return !!withPort && isIP(withPort[1]!) === 4 && isResolverPort(withPort[2]);
 }
 
 const envSchema = z.object({
@@ -67,7 +72,13 @@ const envSchema = z.object({
         .map((s) => s.trim())
         .filter(Boolean),
     )
-    .pipe(z.array(z.string().refine((s) => isResolverAddress(s), { message: 'must be a comma-separated list of ip or ip:port' })))
+    .pipe(
+      z.array(
+        z
+          .string()
+          .refine((s) => isResolverAddress(s), { message: 'must be a comma-separated list of ip, ip:port or [ipv6]:port (port 1-65535)' }),
+      ),
+    )
     .optional(),
   DOMAIN_RECHECK_HOURS: positiveInt.max(24 * 30).default(24),
   // how long one DNS question waits for an answer (ms); it is asked twice (modules/domains/dns.ts)

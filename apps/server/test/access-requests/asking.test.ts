@@ -115,6 +115,36 @@ describe('where a request goes', () => {
   });
 });
 
+describe('the requester’s language', () => {
+  it('is language_code, else the browser’s (Accept-Language), else en', async () => {
+    const domain = uniqueDomain('language');
+    await verifyDomain(portal, f.tree.north, domain);
+    const body = (email: string) => ({ email_address: email, first_name: 'Anna', last_name: 'Berg' });
+    const asked = async (email: string, headers: Record<string, string>) => {
+      const res = await portal.client().post('/api/access-requests', body(email), {
+        headers: { 'x-forwarded-for': clientAddress(), ...headers },
+      });
+      expect(res.status, res.text).toBe(202);
+      return (await eventually(async () => (await storedRequests(portal, email))[0])).language_code;
+    };
+    expect(await asked(`browser-fr@${domain}`, { 'accept-language': 'fr-BE,fr;q=0.9,en;q=0.5' })).toBe('fr');
+    expect(await asked(`browser-pt@${domain}`, { 'accept-language': 'it, pt-PT;q=0.8' })).toBe('pt-BR');
+    expect(await asked(`browser-none@${domain}`, { 'accept-language': 'it, ja' })).toBe('en');
+    expect(await asked(`no-header@${domain}`, {})).toBe('en');
+    // the language the visitor chose wins over the browser's
+    const chosen = `chosen@${domain}`;
+    const res = await portal
+      .client()
+      .post(
+        '/api/access-requests',
+        { ...body(chosen), language_code: 'nl' },
+        { headers: { 'x-forwarded-for': clientAddress(), 'accept-language': 'de' } },
+      );
+    expect(res.status).toBe(202);
+    expect((await eventually(async () => (await storedRequests(portal, chosen))[0])).language_code).toBe('nl');
+  });
+});
+
 describe('the same answer for every address', () => {
   it('a new address, one with an account (a reminder to sign in instead) and a repeated request answer alike', async () => {
     const domain = uniqueDomain('same');

@@ -84,20 +84,34 @@ describe('claiming and verifying a domain', () => {
     expect(await findVerifiedDomain(portal.services.db, 'dealer-a.example')).toMatchObject({ organization_id: f.tree.a.id });
   });
 
-  it('lists the organization’s own claims first, unverified ones included, then the verified domains above it', async () => {
+  it('lists the organization’s own claims first, unverified ones included, then its ancestors’ domains, verified or not', async () => {
     const { f } = world;
     await claimAndVerify(world, f.mgrNorth.client, f.tree.north.id, 'north.example');
     expect((await claim(f.mgrNorth.client, f.tree.north.id, 'pending-north.example')).status).toBe(201);
-    // an ancestor's claim that is not verified does not apply
+    // the operating contract: "the organization's own and those of its ancestors": an ancestor's
+    // claim that is not verified yet is listed too (verified: false), without its record
     expect((await claim(f.orgMgrA.client, f.tree.a.id, 'pending-a.example')).status).toBe(201);
     const listed = await f.mgrNorth.client.get(domainsPath(f.tree.north.id));
     expect(listed.body.map((d: any) => [d.domain, d.verified, d.organization_id === f.tree.north.id ? 'own' : 'above'])).toEqual([
       ['north.example', true, 'own'],
       ['pending-north.example', false, 'own'],
       ['dealer-a.example', true, 'above'],
+      ['pending-a.example', false, 'above'],
     ]);
     expect(listed.body[1].verified_at).toBeNull();
     expect(listed.body[1].verification.name).toBe('_partner-portal.pending-north.example');
+    expect(listed.body[3]).toEqual({ domain: 'pending-a.example', verified: false, organization_id: f.tree.a.id, verified_at: null });
+    // a descendant's claims are not the organization's
+    expect((await f.orgMgrA.client.get(domainsPath(f.tree.a.id))).body.map((d: any) => d.domain)).not.toContain('pending-north.example');
+    // a claim that is not verified serves nobody: a connection below cannot use it
+    const connection = await f.mgrNorth.client.post(`/api/organizations/${f.tree.north.id}/sso-connections`, {
+      name: 'North',
+      issuer: 'http://127.0.0.1:9',
+      client_id: 'north',
+      domains: ['pending-a.example'],
+    });
+    expect(connection.status).toBe(409);
+    expect(keyOf(connection)).toBe('domain_not_verified');
   });
 
   it('refuses the domains of public mail providers (409 domain_not_claimable) and keeps nothing', async () => {

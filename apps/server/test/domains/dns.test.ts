@@ -1,3 +1,4 @@
+import { createSocket } from 'node:dgram';
 import { Packet } from 'dns2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTxtLookup, type TxtLookup } from '../../src/modules/domains/dns.js';
@@ -49,5 +50,38 @@ describe('TXT lookup', () => {
       await dns.start();
     }
     expect((await lookup.txt('_partner-portal.records.example')).kind).toBe('records');
+  });
+
+  it('asks the next resolver of DNS_SERVERS when one does not answer', async () => {
+    dns.set('_partner-portal.several.example', 'partner-portal-verification=several');
+    // port 9 (discard): nobody answers there
+    const several = createTxtLookup({ DNS_SERVERS: ['127.0.0.1:9', dns.address], DNS_TIMEOUT_MS: 200 });
+    expect(await several.txt('_partner-portal.several.example')).toEqual({
+      kind: 'records',
+      values: ['partner-portal-verification=several'],
+    });
+  });
+
+  it('asks a resolver given as [ipv6]:port', async () => {
+    // the test's DNS server listens on IPv4 only (dns2): a relay on [::1] passes the questions on
+    const relay = createSocket('udp6');
+    const upstream = createSocket('udp4');
+    let asker: { address: string; port: number } | null = null;
+    relay.on('message', (msg, from) => {
+      asker = from;
+      upstream.send(msg, dns.port, '127.0.0.1');
+    });
+    upstream.on('message', (msg) => {
+      if (asker) relay.send(msg, asker.port, asker.address);
+    });
+    await new Promise<void>((resolve) => relay.bind(0, '::1', resolve));
+    try {
+      dns.set('_partner-portal.v6.example', 'partner-portal-verification=v6');
+      const v6 = createTxtLookup({ DNS_SERVERS: [`[::1]:${relay.address().port}`], DNS_TIMEOUT_MS: 500 });
+      expect(await v6.txt('_partner-portal.v6.example')).toEqual({ kind: 'records', values: ['partner-portal-verification=v6'] });
+    } finally {
+      relay.close();
+      upstream.close();
+    }
   });
 });

@@ -183,6 +183,25 @@ describe('single sign-on connections', () => {
     expect(configured.body).toMatchObject({ i18NTranslationKey: 'sso_domain_in_use', params: { domain: 'provider-staff.example' } });
   });
 
+  it('answers the operating contract’s errors first: an undiscoverable issuer is sso_discovery_failed even for a domain in use', async () => {
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const res = await createConnection(
+      dealerManager.client,
+      tree.dealer.id,
+      connectionBody({ issuer: closed, domains: ['noord.example'] }),
+      409,
+    );
+    expect(res.body.i18NTranslationKey).toBe('sso_discovery_failed');
+    // an unverified domain comes before both
+    const unverified = await createConnection(
+      dealerManager.client,
+      tree.dealer.id,
+      connectionBody({ issuer: closed, domains: ['noord.example', 'unverified.example'] }),
+      409,
+    );
+    expect(unverified.body.i18NTranslationKey).toBe('domain_not_verified');
+  });
+
   it('refuses an issuer that is no OpenID provider: 409 sso_discovery_failed, never a 5xx', async () => {
     const closed = `http://127.0.0.1:${await freePort()}`;
     for (const issuer of [closed, `${portal.url}/api/nothing-here`, `${idp.issuer}/other-tenant`]) {

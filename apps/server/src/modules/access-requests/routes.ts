@@ -26,7 +26,7 @@ export const accessRequestRoutes: FastifyPluginAsyncZod<{ accessRequests: Access
         description:
           'The userManagers of the organization that verified the address’s domain (or of its nearest ancestor that has any) are e-mailed ' +
           'and see the request; without such an organization the provider’s sales contact is e-mailed. An address that already has an ' +
-          'account gets a reminder of how to sign in instead; one with a pending request changes nothing. All of it happens after the ' +
+          'account gets a reminder of how to sign in instead; one with a pending request changes nothing. Without `language_code` the request is in the browser’s language (Accept-Language), else en. All of it happens after the ' +
           'answer, which is the same for every address. Limited per address and per client (429 with Retry-After).',
         body: accessRequestCreateSchema,
         response: { 202: z.object({}) },
@@ -34,7 +34,11 @@ export const accessRequestRoutes: FastifyPluginAsyncZod<{ accessRequests: Access
       [400, 429],
     ),
     async (request, reply) => {
-      await accessRequests.ask(request.body, { ip: request.ip, requestId: request.id });
+      await accessRequests.ask(request.body, {
+        ip: request.ip,
+        requestId: request.id,
+        acceptLanguage: request.headers['accept-language'],
+      });
       return reply.code(202).send({});
     },
   );

@@ -1,5 +1,11 @@
 import type { Logger } from 'pino';
-import { DEFAULT_USER_LANGUAGE, type AccessRequest, type Rights } from '@partner-portal/contracts';
+import {
+  DEFAULT_USER_LANGUAGE,
+  interfaceLanguageOfAcceptLanguage,
+  userLanguageFor,
+  type AccessRequest,
+  type Rights,
+} from '@partner-portal/contracts';
 import type { Config } from '../../config.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { pgErrorCode } from '../../db/errors.js';
@@ -70,7 +76,7 @@ export class AccessRequests {
    * hears of it is decided after the answer (receive), so that neither the status, the body nor
    * the time tells anything about the address.
    */
-  async ask(input: AccessRequestInput, client: { ip: string; requestId: string }): Promise<void> {
+  async ask(input: AccessRequestInput, client: { ip: string; requestId: string; acceptLanguage?: string | undefined }): Promise<void> {
     const { db, config, counters, log } = this.deps;
     await throttleAccountAndIp({ db, config, counters }, 'access-request', input.email_address, client.ip, {
       perAccount: config.ACCESS_REQUEST_RATE_LIMIT_PER_EMAIL,
@@ -78,7 +84,9 @@ export class AccessRequests {
       windowSeconds: config.ACCESS_REQUEST_RATE_LIMIT_WINDOW_SECONDS,
     });
     setImmediate(() => {
-      this.receive(input, client.requestId).catch((err: unknown) => log.error({ err }, 'access request could not be handled'));
+      // the requester's language: the one they chose, else their browser's, else en
+      const language = input.language_code ?? userLanguageFor(interfaceLanguageOfAcceptLanguage(client.acceptLanguage));
+      this.receive(input, language, client.requestId).catch((err: unknown) => log.error({ err }, 'access request could not be handled'));
     });
   }
 
@@ -88,7 +96,7 @@ export class AccessRequests {
    * its userManagers e-mailed, or, when nobody in the portal is to be asked, the sales contact is
    * e-mailed (nothing stored: nobody could see it).
    */
-  private async receive(input: AccessRequestInput, requestId: string): Promise<void> {
+  private async receive(input: AccessRequestInput, language: string, requestId: string): Promise<void> {
     const { db, config, mailer } = this.deps;
     const email = input.email_address.trim();
     const account = await q.findAccount(db, email);
@@ -105,7 +113,6 @@ export class AccessRequests {
       email,
       message: typed(input.message ?? '') || null,
     };
-    const language = input.language_code ?? DEFAULT_USER_LANGUAGE;
     const routed = await routeRequest(db, email);
     if (!routed) {
       const message = accessRequestSalesEmail({

@@ -118,14 +118,15 @@ export async function deleteClaim(db: Queryable, organizationId: string, domain:
 }
 
 /**
- * The domains that apply to the organization at `path` (id `organizationId`): all its own claims,
- * and the domains its ancestors have verified; its own first, then upward, each by domain.
+ * The domains of the organization at `path` (id `organizationId`) and of its ancestors, verified
+ * or not (the operating contract: "the organization's own and those of its ancestors"); its own
+ * first, then upward, each by domain. Only a verified one serves the subtree.
  */
 export async function domainsOf(db: Queryable, organizationId: string, path: string): Promise<DomainClaimRow[]> {
   const { rows } = await db.query<DomainClaimRow>(
     `SELECT d.organization_id, d.domain, d.verification_value, d.verified_at
      FROM organization_domains d JOIN organizations o ON o.id = d.organization_id
-     WHERE d.organization_id = $1 OR (d.verified_at IS NOT NULL AND ${atOrAbove('o.path', '$2')})
+     WHERE d.organization_id = $1 OR ${atOrAbove('o.path', '$2')}
      ORDER BY o.depth DESC, d.domain`,
     [organizationId, path],
   );

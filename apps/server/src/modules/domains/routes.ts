@@ -17,7 +17,7 @@ export const domainRoutes: FastifyPluginAsyncZod<{ domains: Domains }> = async (
   const route = actorRoutes(app, ['domains']);
 
   route('GET /api/organizations/:organizationId/domains', {
-    summary: 'The domains that apply to an organization: its own claims and the domains its ancestors verified',
+    summary: 'The domains of an organization and of its ancestors: its own claims and its ancestors’, verified or not',
     description:
       'Any manager (userManager or organizationManager) of the organization. `organization_id` tells whose domain it is; ' +
       'the organization’s own carry `verification`, the TXT record to publish. `verified_at`: when the record was last found, or null.',

@@ -54,7 +54,7 @@ async function assertNotVerifiedElsewhere(db: Queryable, organizationId: string,
 export class Domains {
   constructor(private readonly deps: { db: Database; dns: TxtLookup; recheck: DomainRecheck }) {}
 
-  /** The organization's own domains (with the record to publish) and those its ancestors verified. */
+  /** The organization's own domains (with the record to publish) and its ancestors', verified or not. */
   async list(actor: Actor, organizationId: string): Promise<OrganizationDomain[]> {
     const { db } = this.deps;
     const { org } = await organizationForActor(db, actor, organizationId, { role: 'any' });

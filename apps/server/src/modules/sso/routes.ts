@@ -19,7 +19,7 @@ export const ssoRoutes: FastifyPluginAsyncZod<{ ssoConnections: SsoConnections }
 
   route('POST /api/organizations/:organizationId/sso-connections', {
     summary:
-      'Connect an OpenID Connect identity provider to an organization and its subtree (manager of the organization). Every domain verified at or above it (409 domain_not_verified), served by no other connection (409 sso_domain_in_use); the issuer is discovered (409 sso_discovery_failed). Register $PUBLIC_URL/api/identity/login-external-callback as its redirect URI; without client_secret the portal is a public client with PKCE',
+      'Connect an OpenID Connect identity provider to an organization and its subtree (manager of the organization). Every domain verified at or above it (409 domain_not_verified); the issuer is discovered (409 sso_discovery_failed); no domain served by another connection (409 sso_domain_in_use). Register $PUBLIC_URL/api/identity/login-external-callback as its redirect URI; without client_secret the portal is a public client with PKCE',
     params: organizationIdParamsSchema,
     body: ssoConnectionCreateSchema,
     response: { 201: ssoConnectionCreatedSchema },

@@ -22,8 +22,8 @@ import type { SsoRouting } from './routing.js';
  * docs/dealer-identity.md): managers of an organization connect its OpenID Connect provider for
  * its whole subtree. The rules, checked in this order after the actor's right over the
  * organization: every domain verified at or above the organization (409 domain_not_verified),
- * no domain served by another connection or by EXTERNAL_IDP_EMAIL_DOMAINS (409 sso_domain_in_use),
- * the issuer discovered (409 sso_discovery_failed). The client secret is sealed at rest and never
+ * the issuer discovered (409 sso_discovery_failed), no domain served by another connection or by
+ * EXTERNAL_IDP_EMAIL_DOMAINS (409 sso_domain_in_use, under the table lock). The client secret is sealed at rest and never
  * answered. Deleting a connection unlinks its accounts (modules/sso/queries.ts unlinkAccounts).
  */
 
@@ -110,7 +110,7 @@ export class SsoConnections {
     const { db, secrets } = this.deps;
     const { org } = await organizationForActor(db, actor, organizationId, { role: 'organization' });
     const domains = [...new Set(input.domains)];
-    await this.assertDomains(db, org, domains, null);
+    await this.assertVerified(db, org, domains);
     const clientSecret = input.client_secret || null;
     await this.discover({ id: 'new', name: input.name, issuer: input.issuer, clientId: input.client_id, clientSecret });
     const sealed = clientSecret ? await seal(secrets.keyEncryption, CLIENT_SECRET_PURPOSE, clientSecret) : null;
@@ -140,7 +140,7 @@ export class SsoConnections {
     const { db, secrets } = this.deps;
     const { org, row } = await this.ownConnection(db, actor, organizationId, connectionId);
     const domains = patch.domains ? [...new Set(patch.domains)] : row.domains;
-    if (patch.domains) await this.assertDomains(db, org, domains, row.id);
+    if (patch.domains) await this.assertVerified(db, org, domains);
     const next = {
       name: patch.name ?? row.name,
       issuer: patch.issuer ?? row.issuer,
@@ -230,12 +230,15 @@ export class SsoConnections {
     return { org, row };
   }
 
-  /** Every domain verified at or above the organization (domain_not_verified), and none in use elsewhere (sso_domain_in_use). */
-  private async assertDomains(db: Queryable, org: OrganizationRow, domains: string[], exceptId: string | null): Promise<void> {
+  /**
+   * Every domain verified at or above the organization (domain_not_verified). Whether another
+   * connection has one (sso_domain_in_use, the portal's own rule) is checked after the discovery,
+   * in the transaction that writes: the operating contract's errors come first.
+   */
+  private async assertVerified(db: Queryable, org: OrganizationRow, domains: string[]): Promise<void> {
     const verified = new Set((await verifiedDomainsAtOrAbove(db, org.path)).map((d) => d.domain));
     const unverified = domains.find((d) => !verified.has(d));
     if (unverified) throw new AppError('domain_not_verified', { params: { domain: unverified } });
-    await this.assertDomainsFree(db, domains, exceptId);
   }
 
   /** One domain, one connection: none served by another connection or by EXTERNAL_IDP_EMAIL_DOMAINS. */
