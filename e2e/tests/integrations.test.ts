@@ -105,7 +105,12 @@ describe('service accounts', () => {
     // a name is needed, said in words at the field
     await form.getByRole('button', { name: 'Create' }).click();
     await form.getByText(webText('en-GB', 'required_field')).waitFor();
+    // and at least one right, said at the rights (the server's rule, checked before it is asked)
+    await form.getByText(webText('en-GB', 'service_account_needs_a_right')).waitFor();
     await form.getByLabel('Name').fill('ERP sync');
+    await form.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => form.getByRole('group', { name: 'Rights' }).getAttribute('aria-describedby')).toMatch(/-error$/);
+    await screenshot(p, 'integrations-service-account-no-right-1280');
     await form.getByRole('checkbox', { name: 'User manager' }).check();
     await expectClean(p, watch!, 'the service account form');
     await form.getByRole('button', { name: 'Create' }).click();

@@ -3,7 +3,7 @@ import { Button, Checkbox, Group, Stack, Text, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { SERVICE_ACCOUNT_SCOPE, serviceAccountCreateSchema, type ServiceAccountCreated, type UserInfo } from '@partner-portal/contracts';
 import { errorLines } from '@/components/notify';
 import { fieldErrorMessages } from '@/lib/errors';
@@ -12,11 +12,8 @@ import { withRightsInWords } from '../../lib/member-rules';
 import { ModalFrame, ProblemSummary } from '../modal-frame';
 import { OnceShown } from './once-shown';
 
-const formSchema = z.object({
-  name: serviceAccountCreateSchema.shape.name,
-  user_manager: z.boolean(),
-  organization_manager: z.boolean(),
-});
+/** The server's own rules: a name, and at least one right (service_account_needs_a_right). */
+const formSchema = serviceAccountCreateSchema;
 type Values = z.input<typeof formSchema>;
 type Checked = z.output<typeof formSchema>;
 
@@ -75,6 +72,7 @@ export function ServiceAccountModal({ organizationId, user, onClose }: { organiz
     );
 
   const message = errors.name?.message;
+  const rightsError = errors.user_manager?.message ?? errors.organization_manager?.message;
   return (
     <ModalFrame title={t('integrations.account_add_title')} onClose={onClose}>
       <form onSubmit={(e) => void submit(e)} noValidate>
@@ -89,7 +87,12 @@ export function ServiceAccountModal({ organizationId, user, onClose }: { organiz
             {...register('name')}
             error={message ? t(message) : undefined}
           />
-          <Stack gap={6} role="group" aria-labelledby={rightsId} aria-describedby={`${rightsId}-description`}>
+          <Stack
+            gap={6}
+            role="group"
+            aria-labelledby={rightsId}
+            aria-describedby={rightsError ? `${rightsId}-description ${rightsId}-error` : `${rightsId}-description`}
+          >
             <div>
               <Text size="sm" fw={500} id={rightsId}>
                 {t('integrations.rights')}
@@ -112,6 +115,11 @@ export function ServiceAccountModal({ organizationId, user, onClose }: { organiz
               disabled={!user.organizationManager}
               {...register('organization_manager')}
             />
+            {rightsError && (
+              <Text size="xs" c="red.8" id={`${rightsId}-error`}>
+                {t(rightsError)}
+              </Text>
+            )}
           </Stack>
           <ProblemSummary lines={problems} />
           <Group justify="flex-end">
