@@ -116,7 +116,7 @@ describe('claiming and verifying a domain', () => {
 
   it('refuses the domains of public mail providers (409 domain_not_claimable) and keeps nothing', async () => {
     const { f, portal } = world;
-    for (const domain of ['gmail.com', 'outlook.com', 'gmx.de', 'GMAIL.com.', 'web.de']) {
+    for (const domain of ['gmail.com', 'outlook.com', 'gmx.de', 'GMAIL.com.', 'web.de', 'hey.com', 'mailbox.org', 'tutanota.com']) {
       const res = await claim(f.orgMgrA.client, f.tree.a.id, domain);
       expect(res.status, domain).toBe(409);
       expect(keyOf(res)).toBe('domain_not_claimable');
