@@ -44,10 +44,13 @@ async function main(): Promise<void> {
   if (!entryKey) throw new Error('the build manifest names no entry');
   const entryFiles = chunkFiles(manifest, entryKey, new Set());
 
-  // the entry's stylesheet, inline: the shell's and the login page's styles (app/login-styles.ts)
-  const stylesheet = /<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>\s*/.exec(template);
-  if (!stylesheet?.[1]) throw new Error('index.html links no stylesheet');
-  const css = (await readFile(`${dist}${stylesheet[1]}`, 'utf8')).replace(/<\/style/gi, '<\\/style');
+  // the entry's stylesheets, inline and in their order: the shell's and the pre-rendered pages'
+  // styles (app/login-styles.ts, and the theme's classes: components/theme.module.css)
+  const stylesheets = [...template.matchAll(/<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>\s*/g)];
+  if (!stylesheets.length) throw new Error('index.html links no stylesheet');
+  const css = (await Promise.all(stylesheets.map(([, file]) => readFile(`${dist}${file}`, 'utf8'))))
+    .join('\n')
+    .replace(/<\/style/gi, '<\\/style');
   const scriptHash = `sha256-${createHash('sha256').update(HAND_OVER_SCRIPT).digest('base64')}`;
 
   await rm(out, { recursive: true, force: true });
@@ -66,7 +69,7 @@ async function main(): Promise<void> {
         .replace(/<html lang="[^"]*"/, `<html lang="${language}"`)
         .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
         .replace(/<meta name="description" content="[^"]*"/, `<meta name="description" content="${escapeHtml(description)}"`)
-        .replace(stylesheet[0], '')
+        .replace(/<link rel="stylesheet"[^>]*>\s*/g, '')
         .replace(
           '</head>',
           [
