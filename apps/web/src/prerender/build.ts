@@ -4,7 +4,8 @@
  * every page of ./pages.ts and every interface language it writes `dist/prerendered/<page>.<language>.html`:
  * the application's index.html with the page rendered into it, the entry's stylesheet inline
  * instead of linked (the only one the pre-rendered states use), the hand-over script inline, the
- * language's translations and the view's code preloaded, and the head in the language. Beside
+ * language's translations and the view's code preloaded after the page (not before it: they would
+ * share a slow connection with the page's own bytes), and the head in the language. Beside
  * them `pages.json` tells the server which file serves which address, and the hash of the inline
  * script for the Content-Security-Policy.
  */
@@ -70,16 +71,14 @@ async function main(): Promise<void> {
         .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
         .replace(/<meta name="description" content="[^"]*"/, `<meta name="description" content="${escapeHtml(description)}"`)
         .replace(/<link rel="stylesheet"[^>]*>\s*/g, '')
+        .replace('</head>', [`<style>${css}</style>`, `<script>${HAND_OVER_SCRIPT}</script>`, '</head>'].join('\n'))
         .replace(
-          '</head>',
+          '<div id="root"></div>',
           [
+            `<div id="root" data-prerendered="${language}">${body}</div>`,
             ...[...preload].map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`),
-            `<style>${css}</style>`,
-            `<script>${HAND_OVER_SCRIPT}</script>`,
-            '</head>',
           ].join('\n'),
-        )
-        .replace('<div id="root"></div>', `<div id="root" data-prerendered="${language}">${body}</div>`);
+        );
       if (!html.includes(`data-prerendered="${language}"`)) throw new Error('index.html has no <div id="root"></div>');
       const file = `${page.name}.${language}.html`;
       await writeFile(`${out}${file}`, html);
