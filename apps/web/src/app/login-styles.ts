@@ -1,6 +1,8 @@
 /**
- * The stylesheet of the shell and the login page only: Mantine's base and the styles of the
- * components those two render, instead of Mantine's whole stylesheet (about 30 KB compressed),
+ * The stylesheet of the shell and the login page only, and of the other pre-rendered pages' first
+ * render (docs/decisions/021-pre-rendered-public-pages.md; the invitation's registration form adds
+ * its language select's chevron and its password hints' list): Mantine's base and the styles of the
+ * components those render, instead of Mantine's whole stylesheet (about 30 KB compressed),
  * which the other views load with their code (`./all-styles.ts`, docs/performance.md).
  * Order as in Mantine's own stylesheet: base, then components (a component after those it uses).
  */
@@ -26,6 +28,8 @@ import '@mantine/core/styles/Alert.css';
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/PasswordInput.css';
+import '@mantine/core/styles/Combobox.css';
 import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/CheckboxIndicator.css';
 import '@mantine/core/styles/Checkbox.css';
+import '@mantine/core/styles/List.css';

@@ -11,7 +11,8 @@ export function Loading({ children }: { children: ReactNode }) {
 
 /**
  * Beside the routed view, in its Suspense boundary: runs when the view has hydrated (or first
- * rendered), and hands a pre-rendered page's typed values and held submission over to it; then
+ * rendered), and hands a pre-rendered page's typed values and held submission over to it (a form
+ * marked `data-hand-over="own"` takes them itself: src/prerender/hand-over.ts); then
  * the language the visitor's device starts in, where the page was sent in another.
  */
 function HandOver() {

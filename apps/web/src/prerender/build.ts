@@ -4,7 +4,8 @@
  * every page of ./pages.ts and every interface language it writes `dist/prerendered/<page>.<language>.html`:
  * the application's index.html with the page rendered into it, the entry's stylesheet inline
  * instead of linked (the only one the pre-rendered states use), the hand-over script inline, the
- * language's translations and the view's code preloaded, and the head in the language. Beside
+ * language's translations and the view's code preloaded after the page (not before it: they would
+ * share a slow connection with the page's own bytes), and the head in the language. Beside
  * them `pages.json` tells the server which file serves which address, and the hash of the inline
  * script for the Content-Security-Policy.
  */
@@ -44,10 +45,13 @@ async function main(): Promise<void> {
   if (!entryKey) throw new Error('the build manifest names no entry');
   const entryFiles = chunkFiles(manifest, entryKey, new Set());
 
-  // the entry's stylesheet, inline: the shell's and the login page's styles (app/login-styles.ts)
-  const stylesheet = /<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>\s*/.exec(template);
-  if (!stylesheet?.[1]) throw new Error('index.html links no stylesheet');
-  const css = (await readFile(`${dist}${stylesheet[1]}`, 'utf8')).replace(/<\/style/gi, '<\\/style');
+  // the entry's stylesheets, inline and in their order: the shell's and the pre-rendered pages'
+  // styles (app/login-styles.ts, and the theme's classes: components/theme.module.css)
+  const stylesheets = [...template.matchAll(/<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>\s*/g)];
+  if (!stylesheets.length) throw new Error('index.html links no stylesheet');
+  const css = (await Promise.all(stylesheets.map(([, file]) => readFile(`${dist}${file}`, 'utf8'))))
+    .join('\n')
+    .replace(/<\/style/gi, '<\\/style');
   const scriptHash = `sha256-${createHash('sha256').update(HAND_OVER_SCRIPT).digest('base64')}`;
 
   await rm(out, { recursive: true, force: true });
@@ -66,17 +70,15 @@ async function main(): Promise<void> {
         .replace(/<html lang="[^"]*"/, `<html lang="${language}"`)
         .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
         .replace(/<meta name="description" content="[^"]*"/, `<meta name="description" content="${escapeHtml(description)}"`)
-        .replace(stylesheet[0], '')
+        .replace(/<link rel="stylesheet"[^>]*>\s*/g, '')
+        .replace('</head>', [`<style>${css}</style>`, `<script>${HAND_OVER_SCRIPT}</script>`, '</head>'].join('\n'))
         .replace(
-          '</head>',
+          '<div id="root"></div>',
           [
+            `<div id="root" data-prerendered="${language}">${body}</div>`,
             ...[...preload].map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`),
-            `<style>${css}</style>`,
-            `<script>${HAND_OVER_SCRIPT}</script>`,
-            '</head>',
           ].join('\n'),
-        )
-        .replace('<div id="root"></div>', `<div id="root" data-prerendered="${language}">${body}</div>`);
+        );
       if (!html.includes(`data-prerendered="${language}"`)) throw new Error('index.html has no <div id="root"></div>');
       const file = `${page.name}.${language}.html`;
       await writeFile(`${out}${file}`, html);

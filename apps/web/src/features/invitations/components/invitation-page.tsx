@@ -17,6 +17,11 @@ import { RegistrationForm } from './registration-form';
  * for a pending invitation and a visitor who is not logged in; otherwise unknown invitation, log
  * out first, or the invitation's state. Each page sends an invitation of the other kind to the
  * other page with the same query.
+ *
+ * While the invitation and the session load, the form is there already, without the invitation's
+ * parts (address, organization): it is what the page is pre-rendered as
+ * (docs/decisions/021-pre-rendered-public-pages.md), typeable before any script, and the same
+ * form, what was typed and all, once the invitation turns out pending.
  */
 export function InvitationPage({ external }: { external: boolean }) {
   return (
@@ -42,7 +47,18 @@ function Invitation({ external }: { external: boolean }) {
     if (invitationLanguage && !session.data && !visitorChoseLanguage()) void changeLanguage(interfaceLanguageFor(invitationLanguage));
   }, [invitationLanguage, session.data]);
 
-  if (invitation.isPending || session.isPending) return <InvitationLoading />;
+  const registered = () => {
+    if (external) {
+      window.location.assign(externalLoginUrl(invitationId));
+      return;
+    }
+    notifySuccess(t('inv_registered'));
+    // the login page also says so where it stays, with the new account's address filled in
+    void navigate('/login', { state: { registeredEmail: invitation.data?.email_address } });
+  };
+  // the same element as the pending invitation's form below: React keeps it, and what was typed
+  if (invitation.isPending || session.isPending)
+    return <RegistrationForm invitation={null} code={code} external={external} onRegistered={registered} />;
   if (invitation.isError) return <UnknownInvitation />;
   const data = invitation.data;
   if (data.is_external_identity_provider !== external) {
@@ -51,20 +67,5 @@ function Invitation({ external }: { external: boolean }) {
   }
   if (session.data) return <LoggedInVisitor />;
   if (data.invitation_state !== 'PENDING') return <NotPendingInvitation invitation={data} />;
-  return (
-    <RegistrationForm
-      invitation={data}
-      code={code}
-      external={external}
-      onRegistered={() => {
-        if (external) {
-          window.location.assign(externalLoginUrl(invitationId));
-          return;
-        }
-        notifySuccess(t('inv_registered'));
-        // the login page also says so where it stays, with the new account's address filled in
-        void navigate('/login', { state: { registeredEmail: data.email_address } });
-      }}
-    />
-  );
+  return <RegistrationForm invitation={data} code={code} external={external} onRegistered={registered} />;
 }

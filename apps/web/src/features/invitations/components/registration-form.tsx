@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { Alert, Anchor, Button, Checkbox, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Controller, useForm, useWatch, type FieldPath } from 'react-hook-form';
@@ -12,6 +12,7 @@ import { LanguageSelect } from '@/components/language-select';
 import { errorText } from '@/components/notify';
 import { fieldErrorMessages } from '@/lib/errors';
 import { PasswordWithHints } from '@/components/password-with-hints';
+import { handOverPrerenderedForm, submitHeldSubmission } from '@/prerender/hand-over';
 import { useAcceptInvitation } from '../api/accept-invitation';
 import { externalRegistrationSchema, registrationSchema, type Registration, type RegistrationInput } from '../lib/registration';
 
@@ -21,6 +22,11 @@ type Values = RegistrationInput;
  * The registration form of an invitation (docs/product.md, "Screens"): greeting, disabled e-mail, names, preferred
  * language, (native accounts) new and confirm password with hints, newsletter opt-in and the
  * required agreement with the privacy statement and licence links (new tab).
+ *
+ * Without the invitation (`null`, while it loads) the form is there already: the pre-rendered page
+ * (docs/decisions/021-pre-rendered-public-pages.md). It takes over what was typed before the
+ * scripts once it has hydrated, fills in the invitation's parts when it comes (its language only
+ * where none was picked), and only then sends a registration asked for meanwhile.
  */
 export function RegistrationForm({
   invitation,
@@ -28,12 +34,12 @@ export function RegistrationForm({
   external,
   onRegistered,
 }: {
-  invitation: Invitation;
+  invitation: Invitation | null;
   code: string;
   external: boolean;
   onRegistered: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { data: config = DEFAULT_CONFIGURATION } = useQuery(configurationQuery);
   const accept = useAcceptInvitation();
   const [failure, setFailure] = useState<string | null>(null);
@@ -42,13 +48,16 @@ export function RegistrationForm({
     control,
     handleSubmit,
     setError,
+    getFieldState,
+    resetField,
     formState: { errors },
   } = useForm<Values, unknown, Registration>({
     resolver: zodResolver(external ? (externalRegistrationSchema as unknown as typeof registrationSchema) : registrationSchema),
     defaultValues: {
       first_name: '',
       last_name: '',
-      language_code: userLanguageFor(invitation.language_code),
+      // the page's language until the invitation's is known
+      language_code: userLanguageFor(invitation?.language_code ?? i18n.language),
       password: '',
       password_confirmation: '',
       opt_in_for_newsletter: false,
@@ -56,8 +65,26 @@ export function RegistrationForm({
     },
   });
   const password = useWatch({ control, name: 'password' });
+  const form = useRef<HTMLFormElement>(null);
+  /** the form submitted after hydration, before the invitation had loaded */
+  const queued = useRef(false);
+
+  // hydrated: what was typed before the scripts is typed again (src/prerender/hand-over.ts)
+  useLayoutEffect(() => handOverPrerenderedForm({ own: true }), []);
+  const loadedLanguage = invitation ? userLanguageFor(invitation.language_code) : null;
+  useLayoutEffect(() => {
+    if (!loadedLanguage) return;
+    if (!getFieldState('language_code').isDirty) resetField('language_code', { defaultValue: loadedLanguage });
+    // a submission made while the invitation loaded goes on now
+    submitHeldSubmission();
+    if (queued.current) {
+      queued.current = false;
+      window.setTimeout(() => form.current?.requestSubmit(), 0);
+    }
+  }, [loadedLanguage, getFieldState, resetField]);
 
   const submit = handleSubmit((values) => {
+    if (!invitation) return;
     setFailure(null);
     accept.mutate(
       {
@@ -90,13 +117,22 @@ export function RegistrationForm({
 
   const message = (key: string | undefined) => (key ? t(key) : undefined);
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate>
+    <form
+      ref={form}
+      data-hand-over="own"
+      onSubmit={(e) => {
+        if (invitation) return void submit(e);
+        e.preventDefault();
+        queued.current = true;
+      }}
+      noValidate
+    >
       <Stack gap="sm">
         <Title order={1} size="h2">
           {t('inv_title')}
         </Title>
         <Text>
-          {invitation.organization_name
+          {invitation?.organization_name
             ? t('inv_greeting_organization', { organization: invitation.organization_name })
             : t('inv_greeting')}
         </Text>
@@ -112,7 +148,7 @@ export function RegistrationForm({
         ) : null}
         <TextInput
           label={t('inv_email')}
-          value={invitation.email_address}
+          value={invitation?.email_address ?? ''}
           readOnly
           variant="filled"
           styles={{ input: { color: 'var(--mantine-color-dark-9)', cursor: 'default' } }}
