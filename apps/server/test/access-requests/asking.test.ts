@@ -236,4 +236,18 @@ describe('limits', () => {
     expect(await storedRequests(portal, email)).toHaveLength(3);
     expect(mailsTo(f.mgrNorth.email, email)).toHaveLength(3);
   });
+
+  it('holds at once: 200 requests for one address sent together from many clients are answered 202 at most 3 times, and 3 e-mails at most go out', async () => {
+    const domain = uniqueDomain('burst');
+    await verifyDomain(portal, f.tree.north, domain);
+    const email = `burst@${domain}`;
+    const answers = await Promise.all(Array.from({ length: 200 }, () => ask(portal, { email_address: email }, clientAddress())));
+    const statuses = answers.map((res) => res.status);
+    expect(statuses.filter((status) => status === 202)).toHaveLength(3);
+    expect(statuses.filter((status) => status !== 202 && status !== 429)).toEqual([]);
+    await settle();
+    // the same address again and again while pending: one pending request kept, and no more e-mails than accepted requests
+    expect((await storedRequests(portal, email)).length).toBeLessThanOrEqual(3);
+    expect(mailsTo(f.mgrNorth.email, email).length).toBeLessThanOrEqual(3);
+  });
 });
