@@ -4,6 +4,7 @@ import { signIn, type HttpClient } from '@partner-portal/server/test-kit';
 import { newPage, type PageWatch } from '../support/browser.js';
 import { checkScreen, invitationLink, screenshot, usePortalAndBrowser } from '../support/portal.js';
 import { webText } from '../support/texts.js';
+import { holdScripts, hydrated } from '../support/prerendered.js';
 
 /**
  * The invitation pages arrive with their registration form as HTML
@@ -51,24 +52,6 @@ async function invite(language: string, external = false): Promise<{ email: stri
 
 async function contextIn(locale: string, width: number): Promise<BrowserContext> {
   return e2e.browser.newContext({ baseURL: e2e.portal.url, locale, viewport: { width, height: 900 }, reducedMotion: 'reduce' });
-}
-
-/** Holds back every script of the application until the returned function is called. */
-async function holdScripts(page: Page): Promise<() => void> {
-  let release: () => void = () => undefined;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/assets/**/*.js', async (route) => {
-    await released;
-    await route.continue();
-  });
-  return release;
-}
-
-/** Resolves once the application has taken the pre-rendered page over (src/prerender/hand-over.ts). */
-async function hydrated(page: Page): Promise<void> {
-  await page.waitForFunction(() => (window as { __ppHandOver?: { live: boolean } }).__ppHandOver?.live === false, undefined, {
-    timeout: 30_000,
-  });
 }
 
 const field = (page: Page, name: string) => page.locator(`input[name="${name}"]`);

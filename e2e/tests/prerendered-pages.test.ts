@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { createUser } from '@partner-portal/server/test-kit';
 import { newPage, type PageWatch } from '../support/browser.js';
 import { checkScreen, screenshot, usePortalAndBrowser } from '../support/portal.js';
 import { webText } from '../support/texts.js';
+import { holdScripts, hydrated } from '../support/prerendered.js';
 import { grid } from '../support/grid.js';
 
 /**
@@ -44,24 +45,6 @@ const hydrationProblems = (watch: PageWatch) => watch.problems.filter((p) => HYD
 
 async function contextIn(language: Language, width = 1280): Promise<BrowserContext> {
   return e2e.browser.newContext({ baseURL: e2e.portal.url, locale: language, viewport: { width, height: 900 }, reducedMotion: 'reduce' });
-}
-
-/** Holds back every script of the application until the returned function is called. */
-async function holdScripts(page: Page): Promise<() => void> {
-  let release: () => void = () => undefined;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/assets/**/*.js', async (route) => {
-    await released;
-    await route.continue();
-  });
-  return release;
-}
-
-/** Resolves once the application has taken the pre-rendered page over (app/routed-view.tsx). */
-async function hydrated(page: Page): Promise<void> {
-  await page.waitForFunction(() => (window as { __ppHandOver?: { live: boolean } }).__ppHandOver?.live === false, undefined, {
-    timeout: 30_000,
-  });
 }
 
 describe('the server sends the pre-rendered pages', () => {
