@@ -61,6 +61,9 @@ export default defineConfig({
           globalSetup: ['apps/server/test/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // what the browser does after a step (focus moved, a value filled in) can take more than
+          // expect.poll's default second while the CPU is busy with the other test files
+          expect: { poll: { timeout: 10_000 } },
           pool: 'forks',
           maxWorkers: workers,
         },

@@ -213,7 +213,8 @@ describe('organization management', () => {
     const { page: invitee, watch: inviteeWatch } = await newPage(context);
     await invitee.goto(link.pathname + link.search);
     await invitee.getByRole('heading', { level: 1, name: 'Welcome to the Partner Portal' }).waitFor();
-    expect(await invitee.getByLabel('E-mail address').inputValue()).toBe(INVITEE);
+    // the form is there before the invitation is (pre-rendered): its address fills in once it is known
+    await expect.poll(() => invitee.getByLabel('E-mail address').inputValue(), { timeout: 30_000 }).toBe(INVITEE);
     // read-only (full-contrast text), not disabled
     expect(await invitee.getByLabel('E-mail address').isEditable()).toBe(false);
     await invitee.getByLabel('Preferred language').selectOption('nl');

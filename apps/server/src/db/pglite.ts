@@ -25,10 +25,6 @@ export async function openPglite(options: DatabaseOptions): Promise<Database> {
     // and then again with its optimizing one for every function that runs often; the second copy
     // cost ~50 MB of memory for no measurable gain on the embedded database's small loads.
     v8.setFlagsFromString('--liftoff-only');
-    // V8's young generation kept at its initial size instead of two 16 MB semi-spaces it keeps once
-    // grown: 10–20 MB less resident after a load, for more frequent young collections, a trade made
-    // only for the embedded database (docs/performance.md, "Memory that comes back").
-    v8.setFlagsFromString('--semi-space-growth-factor=1');
     db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm }, startParams: PGLITE_START_PARAMS });
   } catch (err) {
     releaseLock();
