@@ -40,10 +40,14 @@ export interface ServerProcess {
   kill9(): Promise<void>;
 }
 
-export function spawnServer(env: Record<string, string>): ServerProcess {
+/**
+ * Start the built server. `nodeFlags` go before the script (V8 flags such as --trace-gc, which
+ * NODE_OPTIONS refuses); what they print lands in `text`.
+ */
+export function spawnServer(env: Record<string, string>, options: { nodeFlags?: string[] } = {}): ServerProcess {
   assertBuilt();
   const port = Number(env.PORT);
-  const child = spawn(process.execPath, [MAIN_JS], {
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), MAIN_JS], {
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       NODE_ENV: 'production',
@@ -94,6 +98,20 @@ export function spawnServer(env: Record<string, string>): ServerProcess {
       await exited;
     },
   };
+}
+
+/**
+ * The live heap, in MB, after each full collection (Mark-Compact) that --trace-gc printed from
+ * line `from` of `text` on: what the program still holds, without the heap V8 keeps reserved and
+ * the allocator's pages that resident memory also counts.
+ */
+export function liveHeapAfterFullCollections(text: string[], from = 0): number[] {
+  const fullCollection = /Mark-Compact(?: \([a-z ]+\))? [\d.]+ \([\d.]+\) -> ([\d.]+) \([\d.]+\) MB/;
+  return text
+    .slice(from)
+    .map((line) => fullCollection.exec(line)?.[1])
+    .filter((mb): mb is string => mb !== undefined)
+    .map(Number);
 }
 
 /** Wait until GET /health answers the status (200 by default). */
