@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { AppShell, Box, Group, UnstyledButton } from '@mantine/core';
+import { Box, Group, UnstyledButton } from '@mantine/core';
 import { Link, useMatch } from 'react-router';
 import { interfaceLanguageFor } from '@partner-portal/contracts';
 import { LanguageChoice } from '@/components/language-choice';
@@ -7,9 +7,11 @@ import { Logo } from '@/components/logo';
 import { changeLanguage, i18n, openedWithLinkLanguage } from '@/lib/i18n';
 import { useSessionUser } from '@/lib/session';
 import { Footer } from '@/components/footer';
+import { RemoveScroll } from '@/lib/remove-scroll-classes';
 import { RoutedView } from '../routed-view';
 import { UserMenu } from './user-menu';
 import { SkipLink } from './skip-link';
+import classes from './app-layout.module.css';
 
 /** Logged-in pages: header with the logo, the language picker and the user dropdown, the page, the footer. */
 export function AppLayout() {
@@ -27,33 +29,32 @@ export function AppLayout() {
     // (features/organizations/components/modal-frame.tsx)
     <>
       <SkipLink />
-      <AppShell header={{ height: 60 }} padding={0}>
-        <AppShell.Header px="md" withBorder>
-          <Group h="100%" justify="space-between" wrap="nowrap">
-            {/* below 576 px the mark alone, so the language picker and the user menu fit at 390 px */}
-            <UnstyledButton component={Link} to="/" aria-label="Partner Portal">
-              <Box visibleFrom="xs">
-                <Logo size={30} />
-              </Box>
-              <Box hiddenFrom="xs">
-                <Logo size={30} withText={false} />
-              </Box>
-            </UnstyledButton>
-            {user && (
-              <Group gap="xs" wrap="nowrap">
-                <LanguageChoice user={user} />
-                <UserMenu user={user} />
-              </Group>
-            )}
-          </Group>
-        </AppShell.Header>
-        <AppShell.Main id="main" tabIndex={-1} style={{ display: 'flex', flexDirection: 'column', minHeight: '100dvh' }}>
-          <Box id="content" style={{ flex: 1 }}>
-            <RoutedView />
-          </Box>
-          {!ownFooter && <Footer />}
-        </AppShell.Main>
-      </AppShell>
+      {/* the header keeps clear of the scroll bar that a dialog's scroll lock takes away */}
+      <header className={`${classes.header} ${RemoveScroll.classNames.zeroRight}`}>
+        <Group h="100%" justify="space-between" wrap="nowrap">
+          {/* below 576 px the mark alone, so the language picker and the user menu fit at 390 px */}
+          <UnstyledButton component={Link} to="/" aria-label="Partner Portal">
+            <Box visibleFrom="xs">
+              <Logo size={30} />
+            </Box>
+            <Box hiddenFrom="xs">
+              <Logo size={30} withText={false} />
+            </Box>
+          </UnstyledButton>
+          {user && (
+            <Group gap="xs" wrap="nowrap">
+              <LanguageChoice user={user} />
+              <UserMenu user={user} />
+            </Group>
+          )}
+        </Group>
+      </header>
+      <main id="main" tabIndex={-1} className={classes.main}>
+        <Box id="content" style={{ flex: 1 }}>
+          <RoutedView />
+        </Box>
+        {!ownFooter && <Footer />}
+      </main>
     </>
   );
 }

@@ -1,20 +1,5 @@
 import { use, useId, useMemo, useState } from 'react';
-import {
-  Alert,
-  Badge,
-  Button,
-  Group,
-  List,
-  Loader,
-  Pagination,
-  Paper,
-  SimpleGrid,
-  Stack,
-  VisuallyHidden,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Badge, Button, Group, List, Loader, Paper, SimpleGrid, Stack, VisuallyHidden, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconDownload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -25,6 +10,7 @@ import { downloadAuditExport, useAuditTrail, type AuditFilters } from '../api/au
 import { administrationLocales } from '../lib/locales';
 import { auditWords } from './audit-sentences';
 import { DayFilter } from './day-filter';
+import { PaginationOnDemand } from './pagination-on-demand';
 import { useFormatDate } from '@/lib/dates';
 import { Select } from '@/components/select';
 
@@ -210,7 +196,7 @@ function AuditTrailBody({ organizationId }: { organizationId: string }) {
         ))}
       </Stack>
       {pages > 1 ? (
-        <Pagination
+        <PaginationOnDemand
           total={pages}
           value={page}
           onChange={setPage}

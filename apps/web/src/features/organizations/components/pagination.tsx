@@ -1,2 +1,2 @@
-// Mantine's Pagination, loaded when a list first has pages (./people-table.tsx).
+// Mantine's Pagination, loaded when a list first has pages (./pagination-on-demand.tsx).
 export { Pagination } from '@mantine/core';

@@ -1,13 +1,12 @@
-import { createContext, Fragment, lazy, Suspense, use, useState, type MouseEvent, type ReactNode } from 'react';
-import { ActionIcon, Box, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { createContext, Fragment, use, useState, type MouseEvent, type ReactNode } from 'react';
+import { ActionIcon, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useElementSize, useMediaQuery } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { TABLE_ROWS_DEFAULT } from '@partner-portal/contracts';
 import classes from './people-tables.module.css';
 import { Tooltip } from '@/components/tooltip';
-
 // a list has pages only when all of more than 50 rows are shown: Mantine's Pagination loads then
-const Pagination = lazy(() => import('./pagination').then((m) => ({ default: m.Pagination })));
+import { PaginationOnDemand } from './pagination-on-demand';
 
 /** A column after the e-mail address; `className` goes on its cells. */
 export interface PeopleColumn<T> {
@@ -66,22 +65,20 @@ function Pages({ page, pages, onChange, headingId }: { page: number; pages: numb
   const controls = { first: 'first', previous: 'previous', next: 'next', last: 'last' } as const;
   return (
     <nav aria-label={t('layoutOnPhones.pages')}>
-      <Suspense fallback={<Box h={32} mt="xs" />}>
-        <Pagination
-          total={pages}
-          value={page}
-          onChange={(next) => {
-            onChange(next);
-            document.getElementById(headingId)?.scrollIntoView({ block: 'start' });
-          }}
-          size="sm"
-          siblings={1}
-          boundaries={1}
-          mt="xs"
-          getItemProps={(n) => ({ 'aria-label': t('layoutOnPhones.page', { page: n }) })}
-          getControlProps={(control) => ({ 'aria-label': t(`layoutOnPhones.${controls[control]}`) })}
-        />
-      </Suspense>
+      <PaginationOnDemand
+        total={pages}
+        value={page}
+        onChange={(next) => {
+          onChange(next);
+          document.getElementById(headingId)?.scrollIntoView({ block: 'start' });
+        }}
+        size="sm"
+        siblings={1}
+        boundaries={1}
+        mt="xs"
+        getItemProps={(n) => ({ 'aria-label': t('layoutOnPhones.page', { page: n }) })}
+        getControlProps={(control) => ({ 'aria-label': t(`layoutOnPhones.${controls[control]}`) })}
+      />
     </nav>
   );
 }
