@@ -163,9 +163,15 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     }),
   );
   securityHeaders.push(['permissions-policy', PERMISSIONS_POLICY]);
+  // set on the reply, not on the raw answer: Node then writes the reply's headers as given, where
+  // one header set on the raw answer sends every header through its setHeader again (its checks
+  // and lowercasing, about a tenth of the CPU of GET /api/identity/user-info: docs/performance.md,
+  // "Authenticated reads"); the provider's answers, which Fastify does not send, copy them
+  // (oidc/index.ts)
+  const securityHeaderFields = Object.fromEntries(securityHeaders.map(([name, value]) => [name.toLowerCase(), value]));
   app.addHook('onRequest', (request, reply, done) => {
-    reply.raw.setHeader('x-request-id', request.id);
-    for (const [name, value] of securityHeaders) reply.raw.setHeader(name, value);
+    reply.headers(securityHeaderFields);
+    reply.header('x-request-id', request.id);
     done();
   });
   registerCsrfGuard(app);

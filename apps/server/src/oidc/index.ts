@@ -64,7 +64,9 @@ export async function registerOidc(app: FastifyInstance, loginPolicy: LoginPolic
       done();
       return;
     }
-    // the provider answers: Fastify goes no further with this request
+    // the provider answers: Fastify goes no further with this request, and does not send the
+    // headers set on the reply so far (the security headers and the request id, app.ts)
+    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
     reply.hijack();
     keyed.handle(request.raw, reply.raw).then(() => done(), done);
   });
