@@ -83,6 +83,25 @@ describe('discovery', () => {
   });
 });
 
+describe('a user without a name', () => {
+  it('is answered without empty name parts: no name at all, or only the part it has', async () => {
+    const nameless = await scim.post('/Users', { schemas: [USER_SCHEMA], userName: unique('nameless').replace('@paging.', '@names.') });
+    expect(nameless.status, nameless.text).toBe(201);
+    expect(nameless.body).not.toHaveProperty('name');
+    expect(nameless.body).not.toHaveProperty('displayName');
+    const read = await scim.get(`/Users/${nameless.body.id}`);
+    expect(read.body).not.toHaveProperty('name');
+
+    const given = await scim.post('/Users', {
+      schemas: [USER_SCHEMA],
+      userName: unique('given').replace('@paging.', '@names.'),
+      name: { givenName: 'Ana' },
+    });
+    expect(given.status, given.text).toBe(201);
+    expect(given.body.name).toEqual({ givenName: 'Ana', formatted: 'Ana' });
+  });
+});
+
 describe('GET /Users: filters and paging', () => {
   const emails: string[] = [];
   beforeAll(async () => {

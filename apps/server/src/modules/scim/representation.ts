@@ -17,12 +17,18 @@ const iso = (value: Date | string) => new Date(value).toISOString();
 /** The resource without its meta: what its version is computed from. */
 function attributesOf(row: ScimUserRow): ScimObject {
   const full = displayName(row.first_name, row.last_name, '');
+  // a part the member does not have is left out, not sent as an empty string (RFC 7643 §2.5)
+  const name = {
+    ...(row.first_name ? { givenName: row.first_name } : {}),
+    ...(row.last_name ? { familyName: row.last_name } : {}),
+    ...(full ? { formatted: full } : {}),
+  };
   return {
     schemas: [USER_SCHEMA, SCIM_ORGANIZATION_EXTENSION],
     id: row.id,
     ...(row.scim_external_id !== null ? { externalId: row.scim_external_id } : {}),
     userName: row.email,
-    name: { givenName: row.first_name, familyName: row.last_name, ...(full ? { formatted: full } : {}) },
+    ...(full ? { name } : {}),
     ...(full ? { displayName: full } : {}),
     preferredLanguage: row.language_code,
     active: row.deactivated_at === null,
