@@ -66,6 +66,36 @@ describe('the HTTP platform', () => {
     expect(res.headers.get('x-request-id')).toBeTruthy();
   });
 
+  it('sends API answers the headers that protect any answer, without those only a document uses', async () => {
+    const page = await portal.client().get('/login', { headers: { accept: 'text/html' } });
+    const docs = await portal.client().get('/api/docs/', { csrf: false });
+    for (const path of ['/api/identity/user-info', '/api/portal/configuration', '/scim/v2/Users']) {
+      const res = await portal.client().get(path);
+      const csp = res.headers.get('content-security-policy') ?? '';
+      expect(csp, path).toContain("frame-ancestors 'none'");
+      expect(csp, path).toContain("object-src 'none'");
+      expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
+      expect(res.headers.get('x-frame-options'), path).toBe('SAMEORIGIN');
+      expect(res.headers.get('cross-origin-resource-policy'), path).toBe('same-origin');
+      expect(res.headers.get('referrer-policy'), path).toBe('strict-origin-when-cross-origin');
+      expect(res.headers.get('permissions-policy'), path).toContain('camera=()');
+      expect(res.headers.get('x-request-id'), path).toBeTruthy();
+      for (const documentOnly of [
+        'cross-origin-opener-policy',
+        'origin-agent-cluster',
+        'x-dns-prefetch-control',
+        'x-download-options',
+        'x-permitted-cross-domain-policies',
+        'x-xss-protection',
+      ]) {
+        expect(res.headers.get(documentOnly), `${path}: ${documentOnly}`).toBeNull();
+        // pages (the API's own documentation among them) keep every one
+        expect(page.headers.get(documentOnly), `/login: ${documentOnly}`).toBeTruthy();
+        expect(docs.headers.get(documentOnly), `/api/docs/: ${documentOnly}`).toBeTruthy();
+      }
+    }
+  });
+
   it('publishes an OpenAPI 3.1 document at /api/docs', async () => {
     const res = await portal.client().get('/api/docs/json', { csrf: false });
     expect(res.status).toBe(200);
