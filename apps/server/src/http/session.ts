@@ -108,9 +108,14 @@ export interface SessionRows {
   deleteExpired(q: Queryable): Promise<void>;
 }
 
+/** How many session cookies' id hashes SessionStore keeps (about 200 bytes each). */
+const ID_HASHES_KEPT = 10_000;
+
 export class SessionStore {
   /** stops listening for the cache's announcements (set when the cache is connected) */
   stopCache: (() => Promise<void>) | undefined;
+  /** session cookies of cached sessions → their id hashes (rememberIdHash) */
+  private readonly idHashes = new Map<string, string>();
 
   constructor(
     private readonly db: Database,
@@ -252,9 +257,22 @@ export class SessionStore {
     if (request.sessionUser !== undefined) return request.sessionUser;
     const secret = request.cookies[SESSION_COOKIE];
     if (!secret || secret.length > 100) return (request.sessionUser = null);
-    const idHash = hashSecret(secret);
+    const idHash = this.idHashes.get(secret) ?? hashSecret(secret);
     const cached = this.cache?.get(idHash);
-    return cached ? (request.sessionUser = cached) : idHash;
+    if (!cached) return idHash;
+    this.rememberIdHash(secret, idHash);
+    return (request.sessionUser = cached);
+  }
+
+  /**
+   * Keeps the id hash of a cookie whose session the cache holds: SHA-256 through OpenSSL cost a
+   * cached read about 4 µs of CPU, more than finding the session. Only cookies of cached sessions
+   * are kept (a guessed cookie never is), at most ID_HASHES_KEPT; when full, all are dropped.
+   */
+  private rememberIdHash(secret: string, idHash: string): void {
+    if (this.idHashes.has(secret)) return;
+    if (this.idHashes.size >= ID_HASHES_KEPT) this.idHashes.clear();
+    this.idHashes.set(secret, idHash);
   }
 
   /**
