@@ -20,9 +20,26 @@ export const QUIET_UTILIZATION = 0.05;
 /** growth of the heap in use since the last full collection that is worth collecting (bytes) */
 export const WORTH_COLLECTING_BYTES = 8 * 2 ** 20;
 
-/** Whether to run a full collection now: the loop was quiet and the heap has grown enough. */
-export function shouldCollect(state: { utilization: number; heapUsed: number; heapUsedAfterLastCollection: number }): boolean {
-  return state.utilization <= QUIET_UTILIZATION && state.heapUsed - state.heapUsedAfterLastCollection >= WORTH_COLLECTING_BYTES;
+/** heap V8 keeps committed beyond what is in use that is worth a second, settling collection (bytes) */
+export const WORTH_SETTLING_BYTES = 32 * 2 ** 20;
+
+/**
+ * Whether to run a full collection now: the loop was quiet, and the heap has grown enough; or a
+ * collection ran at the last look (`settleDue`) and V8 still keeps far more heap than is in use.
+ * V8 shrinks its young generation and gives back its emptied pages at a collection only once the
+ * allocation rate it measured over the last seconds has fallen; at the first quiet look after a
+ * burst it has not yet (measured: 62 MB in use, 148 MB kept, 280 MB resident a minute later).
+ */
+export function shouldCollect(state: {
+  utilization: number;
+  heapUsed: number;
+  heapUsedAfterLastCollection: number;
+  heapTotal: number;
+  settleDue: boolean;
+}): boolean {
+  if (state.utilization > QUIET_UTILIZATION) return false;
+  if (state.heapUsed - state.heapUsedAfterLastCollection >= WORTH_COLLECTING_BYTES) return true;
+  return state.settleDue && state.heapTotal - state.heapUsed >= WORTH_SETTLING_BYTES;
 }
 
 /** V8's full collection, made callable once at start (the flag only exposes it to new contexts). */
@@ -45,18 +62,23 @@ export function startIdleHeapCollector(log: Logger, intervalMs = IDLE_HEAP_CHECK
   }
   let heapUsedAfterLastCollection = process.memoryUsage().heapUsed;
   let last = performance.eventLoopUtilization();
+  let settleDue = false;
   const timer = setInterval(() => {
     const now = performance.eventLoopUtilization();
     const { utilization } = performance.eventLoopUtilization(now, last);
     last = now;
-    const heapUsed = process.memoryUsage().heapUsed;
-    if (!shouldCollect({ utilization, heapUsed, heapUsedAfterLastCollection })) {
+    const { heapUsed, heapTotal } = process.memoryUsage();
+    if (!shouldCollect({ utilization, heapUsed, heapUsedAfterLastCollection, heapTotal, settleDue })) {
       // a heap that shrank by itself is the new reference
       heapUsedAfterLastCollection = Math.min(heapUsedAfterLastCollection, heapUsed);
+      // a settling collection is due only at the quiet look right after a collection
+      if (utilization <= QUIET_UTILIZATION) settleDue = false;
       return;
     }
     const started = performance.now();
     gc();
+    // after a collection for growth, one settling collection at the next quiet look; not after that one
+    settleDue = !settleDue;
     heapUsedAfterLastCollection = process.memoryUsage().heapUsed;
     last = performance.eventLoopUtilization();
     log.debug(
