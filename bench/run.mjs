@@ -400,14 +400,12 @@ async function stepReads() {
   await hello.stop();
   hello = undefined;
   const medianRound = (key) => [...rounds].sort((a, b) => a[key] - b[key])[Math.floor(rounds.length / 2)];
-  const each = (key) => `rounds: ${rounds.map((r) => round(r[key], 2)).join(', ')}`;
+  const each = (key) => rounds.map((r) => round(r[key], 2)).join(', ');
   report.detail(
     'reads.rounds',
     rounds.map(({ h, u, t }) => ({ hello: h, userinfo: u, tree: t })),
   );
-  report.note(
-    `hello-world CPU ÷ the read's CPU per request, round by round: user-info ${each('userinfo').slice(8)}; tree ${each('tree').slice(8)}`,
-  );
+  report.note(`hello-world CPU ÷ the read's CPU per request, round by round: user-info ${each('userinfo')}; tree ${each('tree')}`);
 
   const { h, u } = medianRound('userinfo');
   report.set('hello.rps', h.rps, undefined, `p99 ${h.p99} ms`);
@@ -434,7 +432,7 @@ async function stepReads() {
     'userinfo.cpuRatio',
     userinfoCpuRatio,
     userinfoCpuRatio >= 0.35 && !rounds.some((r) => r.u.non2xx),
-    `${round(u.cpuUsPerRequest / h.cpuUsPerRequest, 1)} × hello-world's CPU (median of ${CPU_ROUNDS}; ${each('userinfo')})`,
+    `${round(u.cpuUsPerRequest / h.cpuUsPerRequest, 1)} × hello-world's CPU (median of ${CPU_ROUNDS}; rounds: ${each('userinfo')})`,
   );
 
   const { h: ht, t } = medianRound('tree');
@@ -451,7 +449,7 @@ async function stepReads() {
     'treeRead.cpuRatio',
     treeCpuRatio,
     treeCpuRatio >= 0.25 && !rounds.some((r) => r.t.non2xx),
-    `${round(t.cpuUsPerRequest / ht.cpuUsPerRequest, 1)} × hello-world's CPU (median of ${CPU_ROUNDS}; ${each('tree')})${treeBad}`,
+    `${round(t.cpuUsPerRequest / ht.cpuUsPerRequest, 1)} × hello-world's CPU (median of ${CPU_ROUNDS}; rounds: ${each('tree')})${treeBad}`,
   );
 
   const orgProbe = await client.get(`/api/organizations/${rootInfo.id}`);
