@@ -122,15 +122,19 @@ export async function findRequest(db: Queryable, id: string, options: { forUpdat
   return rows[0] ?? null;
 }
 
-/** A pending request answered: APPROVED (with its invitation) or DECLINED, by whom and when. */
+/**
+ * A pending request answered: APPROVED (with its invitation) or DECLINED, by whom and when. False
+ * when it was no longer pending (decided meanwhile): nothing changed.
+ */
 export async function markDecided(
   db: Queryable,
   id: string,
   decision: { state: Exclude<AccessRequestState, 'PENDING'>; decidedBy: string | null; invitationId: string | null },
-): Promise<void> {
-  await db.query(
+): Promise<boolean> {
+  const { rowCount } = await db.query(
     `UPDATE access_requests SET state = $2, decided_by = $3, decided_at = now(), invitation_id = $4
      WHERE id = $1 AND state = 'PENDING'`,
     [id, decision.state, decision.decidedBy, decision.invitationId],
   );
+  return rowCount === 1;
 }

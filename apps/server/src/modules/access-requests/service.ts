@@ -59,6 +59,17 @@ function visitor(email: string, requestId: string) {
   return { userId: null, email, requestId };
 }
 
+/**
+ * Decide a request in the caller's transaction, or 409 when it is no longer pending. A decision is
+ * made once and only its request e-mails (an invitation, or the decline): the request is read
+ * under its row lock (AccessRequests.pendingForDecision), so concurrent decisions wait and then
+ * see it decided, and the UPDATE changes only a pending request, so a decision that would find it
+ * decided anyway rolls back (test/access-requests/concurrent-decisions.test.ts).
+ */
+async function decide(tx: Queryable, id: string, decision: Parameters<typeof q.markDecided>[2]): Promise<void> {
+  if (!(await q.markDecided(tx, id, decision))) throw new AppError('access_request_not_pending');
+}
+
 export class AccessRequests {
   constructor(
     private readonly deps: {
@@ -198,7 +209,7 @@ export class AccessRequests {
           language_code: request.language_code,
           rights: input.rights ?? null,
         });
-        await q.markDecided(tx, request.id, { state: 'APPROVED', decidedBy: actor.user?.id ?? null, invitationId: invitation.row.id });
+        await decide(tx, request.id, { state: 'APPROVED', decidedBy: actor.user?.id ?? null, invitationId: invitation.row.id });
         await audit(tx, actor, {
           organizationId: request.organization_id,
           organizationPath: request.organization_path,
@@ -224,7 +235,7 @@ export class AccessRequests {
     const { db, mailer } = this.deps;
     const request = await db.transaction(async (tx) => {
       const pending = await this.pendingForDecision(tx, actor, id);
-      await q.markDecided(tx, pending.id, { state: 'DECLINED', decidedBy: actor.user?.id ?? null, invitationId: null });
+      await decide(tx, pending.id, { state: 'DECLINED', decidedBy: actor.user?.id ?? null, invitationId: null });
       await audit(tx, actor, {
         organizationId: pending.organization_id,
         organizationPath: pending.organization_path,

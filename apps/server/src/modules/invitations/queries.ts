@@ -158,12 +158,28 @@ export async function insertInvitation(
   return rows[0]!.id;
 }
 
-/** A new code and expiry; an expired invitation is pending again. */
-export async function renewCode(db: Queryable, id: string, codeHash: string, ttlHours: number): Promise<void> {
-  await db.query(
-    `UPDATE invitations SET state = 'PENDING', code_hash = $2, last_sent_at = now(), expires_at = now() + make_interval(hours => $3) WHERE id = $1`,
-    [id, codeHash, ttlHours],
+/**
+ * A new code and expiry; an expired invitation is pending again. Decided by the UPDATE itself (a
+ * concurrent one waits for this row and sees what it wrote): nothing changes, and false is
+ * returned, for an invitation no longer pending or expired, or for a live pending one resent less
+ * than `sameSendingSeconds` ago (that resend is the same sending: service.ts, resend). The
+ * e-mail of the invitation being made (last_sent_at = created_at) is no resend.
+ */
+export async function renewCode(
+  db: Queryable,
+  id: string,
+  codeHash: string,
+  ttlHours: number,
+  sameSendingSeconds: number,
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE invitations SET state = 'PENDING', code_hash = $2, last_sent_at = now(), expires_at = now() + make_interval(hours => $3)
+     WHERE id = $1 AND state IN ('PENDING', 'EXPIRED')
+       AND NOT (state = 'PENDING' AND expires_at > now() AND last_sent_at IS NOT NULL AND last_sent_at > created_at
+                AND last_sent_at > now() - make_interval(secs => $4))`,
+    [id, codeHash, ttlHours, sameSendingSeconds],
   );
+  return rowCount === 1;
 }
 
 export async function markRevoked(db: Queryable, id: string): Promise<void> {

@@ -85,6 +85,13 @@ function loadForManagerTx(tx: Queryable, actor: Actor, invitationId: string): Pr
   return loadForManager(tx, actor, invitationId, { forUpdate: true });
 }
 
+/**
+ * A resend of a pending invitation within this many seconds of its last resend is the same sending
+ * (Invitations.resend): long enough for a burst of concurrent requests, a double click or a
+ * client's retry, short enough that a userManager's deliberate "send again" is sent.
+ */
+const RESEND_SAME_SENDING_SECONDS = 10;
+
 /** An expired invitation is sent again only while its address has no account and no other pending invitation (as when inviting). */
 async function assertMayRenew(tx: Queryable, email: string): Promise<void> {
   if (await q.userExists(tx, email)) throw new AppError('email_address_already_exists');
@@ -258,7 +265,19 @@ export class Invitations {
     return invitation;
   }
 
-  /** Send a pending invitation again with a new code (the old link stops working). */
+  /**
+   * Send a pending (or expired) invitation again with a new code (the old link stops working).
+   *
+   * The change is decided under the invitation's row lock and by the conditional UPDATE of
+   * q.renewCode, and only the request that changed the row audits it and sends the e-mail. A
+   * resend that finds the invitation resent less than RESEND_SAME_SENDING_SECONDS ago is the same
+   * sending (a double click, a retried request, a burst of concurrent ones: the requests that
+   * waited for the lock see the invitation the first one renewed, pending again): it answers 204
+   * like the first, changes nothing and sends nothing, and the e-mail just sent keeps a working
+   * link. Ten concurrent resends of an expired invitation used to send ten e-mails, each with its
+   * own code (test/invitations/concurrent-resends.test.ts). A deliberate "send again" after that
+   * is sent again, as every resend of a pending invitation is.
+   */
   async resend(actor: Actor, invitationId: string): Promise<void> {
     const { db, config } = this.deps;
     const code = newSecret();
@@ -268,7 +287,7 @@ export class Invitations {
         throw new AppError('only_pending_invitations_can_be_resent', { params: { invitation_state: inv.state } });
       // a provisioned member's invitation (modules/scim) is for an account that exists already
       if (inv.state === 'EXPIRED' && !inv.member_id) await assertMayRenew(tx, inv.email);
-      await q.renewCode(tx, inv.id, hashSecret(code), config.INVITATION_TTL_HOURS);
+      if (!(await q.renewCode(tx, inv.id, hashSecret(code), config.INVITATION_TTL_HOURS, RESEND_SAME_SENDING_SECONDS))) return null;
       await audit(tx, actor, {
         organizationId: inv.organization_id,
         organizationPath: inv.organization_path,
@@ -279,7 +298,7 @@ export class Invitations {
       });
       return inv;
     });
-    await this.send(row, code, inviterNameOf(actor));
+    if (row) await this.send(row, code, inviterNameOf(actor));
   }
 
   /** Revoke a pending invitation; irreversible. */
