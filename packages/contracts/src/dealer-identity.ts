@@ -94,6 +94,8 @@ const ssoConnectionFields = {
   client_secret: z.string().max(1000).nullish(),
   domains: z.array(domainField).min(1, { message: 'required_field' }).max(50),
   just_in_time: z.boolean().default(false),
+  /** an inactive connection serves nobody but a manager's test sign-in (the operating contract) */
+  active: z.boolean().default(true),
 };
 
 export const ssoConnectionCreateSchema = z.object(ssoConnectionFields);
@@ -107,6 +109,7 @@ export const ssoConnectionPatchSchema = z.object({
   client_secret: z.string().max(1000).nullish(),
   domains: ssoConnectionFields.domains.optional(),
   just_in_time: z.boolean().optional(),
+  active: z.boolean().optional(),
 });
 export type SsoConnectionPatch = z.input<typeof ssoConnectionPatchSchema>;
 
@@ -120,6 +123,7 @@ export const ssoConnectionSchema = z.object({
   client_id: z.string(),
   domains: z.array(z.string()),
   just_in_time: z.boolean(),
+  active: z.boolean(),
   organization_id: z.string(),
   /** whether a client secret is kept (false: a public client with PKCE) */
   has_client_secret: z.boolean().optional(),

@@ -50,6 +50,12 @@ export type ContextResponse = z.infer<typeof contextResponseSchema>;
 export const emailLoginRequestSchema = z.object({
   email: loginEmail,
   invitation_login: z.boolean().nullish(),
+  /**
+   * the visitor asks for the password step although the address's domain signs in at a provider
+   * (an account elsewhere in the tree keeps its password; the password step still refuses every
+   * address a provider serves: apps/server/src/modules/sso/routing.ts)
+   */
+  password_login: z.boolean().nullish(),
   ...returnFields,
 });
 export type EmailLoginRequest = z.infer<typeof emailLoginRequestSchema>;

@@ -45,7 +45,7 @@ beforeAll(async () => {
     `INSERT INTO organization_domains (organization_id, domain, verification_value) VALUES ($1, 'unverified.example', 'x')`,
     [tree.dealer.id],
   );
-  dealerManager = await createPerson(portal, tree.dealer, 'chief@noord.example', { manager: 'organization' });
+  dealerManager = await createPerson(portal, tree.dealer, 'chief@noord.example', { manager: 'both' });
   userManager = await createPerson(portal, tree.dealer, 'users@noord.example', { manager: 'user' });
   regionManager = await createPerson(portal, tree.region, 'region.chief@noord.example', { manager: 'both' });
   siblingManager = await createPerson(portal, tree.sibling, 'chief@zuid.example', { manager: 'both' });
@@ -115,6 +115,7 @@ describe('single sign-on connections', () => {
         client_id: 'provider-portal',
         domains: ['provider-staff.example'],
         just_in_time: false,
+        active: true,
         organization_id: tree.root.id,
         has_client_secret: false,
         configured: true,
@@ -126,6 +127,7 @@ describe('single sign-on connections', () => {
         client_id: 'portal-noord',
         domains: ['noord.example'],
         just_in_time: false,
+        active: true,
         organization_id: tree.dealer.id,
         has_client_secret: true,
         configured: false,
@@ -171,8 +173,8 @@ describe('single sign-on connections', () => {
     }
   });
 
-  it('one domain, one connection: 409 sso_domain_in_use for another connection’s domain and for EXTERNAL_IDP_EMAIL_DOMAINS', async () => {
-    const again = await createConnection(regionManager.client, tree.region.id, connectionBody({ domains: ['noord.example'] }), 409);
+  it('one domain, one connection an organization: 409 sso_domain_in_use for another connection’s domain of it and for EXTERNAL_IDP_EMAIL_DOMAINS', async () => {
+    const again = await createConnection(dealerManager.client, tree.dealer.id, connectionBody({ domains: ['noord.example'] }), 409);
     expect(again.body).toMatchObject({ i18NTranslationKey: 'sso_domain_in_use', params: { domain: 'noord.example' } });
     const configured = await createConnection(
       dealerManager.client,
@@ -305,7 +307,7 @@ describe('single sign-on connections', () => {
     const step = await portal.client().post('/api/identity/email-login', { email: 'farmer@noord.example' });
     expect(step.body.external_login).toBeNull();
     expect((await portal.client().post('/api/identity/forgot-password', { email_address: 'farmer@noord.example' })).status).toBe(204);
-    const mail = await portal.smtp.waitFor('farmer@noord.example');
+    const mail = await portal.smtp.waitFor('farmer@noord.example', (m) => m.links.some((l) => l.includes('/reset-password?')));
     expect(mail.links.some((l) => l.includes('/reset-password?'))).toBe(true);
   });
 });

@@ -39,7 +39,7 @@ beforeAll(async () => {
   tree = await buildDealerTree(portal);
   for (const domain of ['noord.example', 'jit.example']) await verifyDomain(portal, tree.dealer.id, domain);
   await verifyDomain(portal, tree.sibling.id, 'zuid.example');
-  dealerManager = await createPerson(portal, tree.dealer, 'chief@noord.example', { manager: 'organization' });
+  dealerManager = await createPerson(portal, tree.dealer, 'chief@noord.example', { manager: 'both' });
   regionManager = await createPerson(portal, tree.region, 'region.chief@noord.example', { manager: 'both' });
   farmer = await createPerson(portal, tree.farm, 'boer@noord.example');
   // a member of the sibling dealer with an address of the same domain
@@ -121,9 +121,15 @@ describe('signing in through a connection', () => {
     expect(res.body.i18NTranslationKey).toBe('invalid_login');
   });
 
-  it('does not route a sibling’s member with the same domain: they keep their password', async () => {
+  it('a sibling’s member with the same domain is not served: the e-mail step answers as for an unknown address, the password step takes their password', async () => {
     const step = await portal.client().post('/api/identity/email-login', { email: neighbour.email });
-    expect(step.body.external_login).toBeNull();
+    const unknown = await portal.client().post('/api/identity/email-login', { email: 'nobody.here@noord.example' });
+    const challenge = (body: { external_login: string | null }) => new URL(body.external_login!).searchParams.get('connection');
+    expect(step.body.external_login).toBeTruthy();
+    expect(challenge(step.body)).toBe(challenge(unknown.body));
+    // the login page's "sign in with a password" asks for the password step
+    const asked = await portal.client().post('/api/identity/email-login', { email: neighbour.email, password_login: true });
+    expect(asked.body.external_login).toBeNull();
     const res = await login(portal.client(), { email: neighbour.email, password: PASSWORD });
     expect(res.status, res.text).toBe(200);
     // and the dealer's provider cannot sign them in either: their account is not of its subtree

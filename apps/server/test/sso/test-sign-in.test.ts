@@ -29,7 +29,7 @@ beforeAll(async () => {
   });
   tree = await buildDealerTree(portal);
   await verifyDomain(portal, tree.dealer.id, 'test.example');
-  dealerManager = await createPerson(portal, tree.dealer, 'chief@test.example', { manager: 'organization' });
+  dealerManager = await createPerson(portal, tree.dealer, 'chief@test.example', { manager: 'both' });
   regionManager = await createPerson(portal, tree.region, 'region@test.example', { manager: 'organization' });
   userManager = await createPerson(portal, tree.dealer, 'users@test.example', { manager: 'user' });
   siblingManager = await createPerson(portal, tree.sibling, 'chief@sibling.example', { manager: 'both' });

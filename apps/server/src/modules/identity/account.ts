@@ -80,7 +80,7 @@ export async function forgotPassword(services: Services, routing: SsoRouting, ip
  * longer verified) may have a password: the reset unlinks it (resetPassword).
  */
 async function signsInElsewhere(routing: SsoRouting, user: q.UserRow): Promise<boolean> {
-  return user.external_idp === EXTERNAL_IDP_ID || (await routing.route(user.email)) !== null;
+  return user.external_idp === EXTERNAL_IDP_ID || (await routing.served(user.email)) !== null;
 }
 
 async function sendResetEmail(services: Services, routing: SsoRouting, email: string): Promise<void> {

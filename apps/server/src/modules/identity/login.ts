@@ -80,11 +80,17 @@ export async function emailLogin(
   services: Services,
   oidc: Oidc,
   routing: SsoRouting,
-  input: { email: string; invitation_login?: boolean | null; return_url?: string | null; return_path?: string | null },
+  input: {
+    email: string;
+    invitation_login?: boolean | null;
+    password_login?: boolean | null;
+    return_url?: string | null;
+    return_path?: string | null;
+  },
 ): Promise<LoginConsentResponse> {
   // no password is checked here: this step never counts toward a lock (login-throttle.ts)
   const returnUrl = await validReturnUrl(oidc, services.db, input.return_url);
-  const route = await routing.route(input.email);
+  const route = input.password_login ? null : await routing.route(input.email);
   if (route) {
     return {
       error: null,
@@ -149,7 +155,7 @@ export async function checkPassword<R>(
   // after a right password only, and without a statement while no connection exists: routing.ts);
   // a deactivated account (members/activation.ts) is refused like a wrong password: the answer does
   // not tell that the password was right
-  if (!user || !ok || !user.password_hash || user.external_idp || user.deactivated_at || (await routing.route(user.email))) {
+  if (!user || !ok || !user.password_hash || user.external_idp || user.deactivated_at || (await routing.served(user.email))) {
     services.metrics.login(false);
     throw new AppError('invalid_login');
   }

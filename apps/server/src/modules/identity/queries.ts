@@ -146,6 +146,15 @@ export async function linkExternalSubject(
   return result.rowCount > 0;
 }
 
+/** Link an account of connection `from` to connection `to` (routing made `to` the nearest above it): false when it changed meanwhile. */
+export async function moveExternalSubject(db: Queryable, userId: string, from: string, to: string, subject: string): Promise<boolean> {
+  const result = await db.query(
+    'UPDATE users SET external_idp = $3, external_subject = $4, password_hash = NULL, updated_at = now() WHERE id = $1 AND external_idp = $2',
+    [userId, from, to, subject],
+  );
+  return result.rowCount > 0;
+}
+
 /** An account by address with the organization it is a member of (null without a membership). */
 export async function findUserWithOrganization(
   db: Queryable,

@@ -15,9 +15,10 @@ import { recordMemberEvent } from '../webhooks/outbox.js';
  *
  * Through a connection, first the answer itself: the ID token (or userinfo) carries `email`,
  * verified, equal (case-insensitively) to the address given at the e-mail step when one was, and
- * of one of the connection's verified domains: else `sso_email_not_confirmed`. Then, in order: the
- * account linked to (connection, sub); an account of that address in the connection's subtree,
- * linked now (a native one loses its password); a pending invitation of that address into the
+ * of an address the connection serves (sso/routing.ts: the nearest active connection above the
+ * member, or, for a manager's test, the tested one): else `sso_email_not_confirmed`. Then, in
+ * order: the account linked to (connection, sub); an account of that address in the connection's
+ * subtree, linked now (a native one loses its password; one of another connection moves here); a pending invitation of that address into the
  * subtree, accepted now (invitations/acceptance.ts, handed in as ConnectionInvitations); with
  * just_in_time, a new member without rights of the connection's organization (audited
  * 'sso_connection.member_joined'); else `sso_no_account`.
@@ -83,7 +84,7 @@ export class UpstreamAccounts {
       email.length > 254 ||
       !identity.emailVerified ||
       (options.typedEmail && options.typedEmail.toLowerCase() !== email.toLowerCase()) ||
-      !(await routing.serves(connection.id, email))
+      !(await routing.serves(connection.id, email, options.dryRun))
     ) {
       return { ok: false, error: 'sso_email_not_confirmed' };
     }
@@ -93,11 +94,15 @@ export class UpstreamAccounts {
     const account = await q.findUserWithOrganization(db, email);
     if (account) {
       const inSubtree = account.organization_path !== null && isPathInSubtree(connection.organizationPath, account.organization_path);
-      const linkable = account.external_subject === null && (account.external_idp === null || account.external_idp === connection.id);
+      // an account of another connection moves here when this one is now the nearest above it (routing.serves said so)
+      const movedFrom = account.external_idp !== null && account.external_idp !== connection.id ? account.external_idp : null;
+      const linkable = movedFrom ? movedFrom !== EXTERNAL_IDP_ID : account.external_subject === null;
       if (!inSubtree || !linkable) return { ok: false, error: 'sso_no_account' };
       if (options.dryRun) return { ok: true, userId: null, email };
       // an account invited through the connection, or a native one, which loses its password here
-      const done = await q.linkExternalSubject(db, account.id, connection.id, identity.subject, account.external_idp === null);
+      const done = movedFrom
+        ? await q.moveExternalSubject(db, account.id, movedFrom, connection.id, identity.subject)
+        : await q.linkExternalSubject(db, account.id, connection.id, identity.subject, account.external_idp === null);
       return done ? { ok: true, userId: account.id, email } : { ok: false, error: 'sso_no_account' };
     }
 

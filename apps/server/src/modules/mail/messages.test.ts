@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { USER_LANGUAGES } from '@partner-portal/contracts';
-import { domainUnverifiedEmail, invitationEmail, passwordResetEmail, ssoConnectionAddedEmail } from './messages.js';
+import { domainUnverifiedEmail, invitationEmail, passwordResetEmail, ssoConnectionEmail } from './messages.js';
 
 const link = 'http://localhost:3000/invitation/5f0c?code=abc&x=1';
 
@@ -62,7 +62,8 @@ describe('e-mail messages', () => {
   it('tell the managers in every user language that a single sign-on connection was added', () => {
     const subjects = new Set<string>();
     for (const language of USER_LANGUAGES) {
-      const mail = ssoConnectionAddedEmail({
+      const mail = ssoConnectionEmail({
+        change: 'added',
         language,
         link,
         firstName: 'Lisa',

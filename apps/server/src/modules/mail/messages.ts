@@ -306,6 +306,11 @@ interface SsoTexts {
   effect: string;
   check: string;
   button: string;
+  changedSubject: string;
+  changedIntro: string;
+  removedSubject: string;
+  removedIntro: string;
+  membersTold: string;
 }
 
 const SSO_TEXTS: Record<UserLanguage, SsoTexts> = {
@@ -316,6 +321,13 @@ const SSO_TEXTS: Record<UserLanguage, SsoTexts> = {
       'People of {{organizationName}} and its sub-organizations with an address of {{domains}} now sign in there instead of with a password.',
     check: 'If you did not expect this, review the connection in the organization’s settings.',
     button: 'Open the organization',
+    changedSubject: 'The single sign-on connection “{{connectionName}}” of {{organizationName}} was changed',
+    changedIntro:
+      '{{actorName}} changed the identity provider connection “{{connectionName}}” ({{issuer}}) of {{organizationName}} on the Partner Portal.',
+    removedSubject: 'The single sign-on connection “{{connectionName}}” of {{organizationName}} was switched off or removed',
+    removedIntro:
+      '{{actorName}} switched off or removed the identity provider connection “{{connectionName}}” ({{issuer}}) of {{organizationName}} on the Partner Portal. Addresses of {{domains}} sign in with a password again.',
+    membersTold: 'Each member whose way of signing in changed has been told by e-mail.',
   },
   nl: {
     subject: 'Er is een single sign-on-koppeling toegevoegd aan {{organizationName}}',
@@ -325,6 +337,13 @@ const SSO_TEXTS: Record<UserLanguage, SsoTexts> = {
       'Mensen van {{organizationName}} en de suborganisaties met een adres van {{domains}} melden zich voortaan daar aan in plaats van met een wachtwoord.',
     check: 'Had je dit niet verwacht? Controleer de koppeling dan in de instellingen van de organisatie.',
     button: 'Organisatie openen',
+    changedSubject: 'De single sign-on-koppeling “{{connectionName}}” van {{organizationName}} is gewijzigd',
+    changedIntro:
+      '{{actorName}} heeft de koppeling met identiteitsprovider “{{connectionName}}” ({{issuer}}) van {{organizationName}} op het Partner Portal gewijzigd.',
+    removedSubject: 'De single sign-on-koppeling “{{connectionName}}” van {{organizationName}} is uitgeschakeld of verwijderd',
+    removedIntro:
+      '{{actorName}} heeft de koppeling met identiteitsprovider “{{connectionName}}” ({{issuer}}) van {{organizationName}} op het Partner Portal uitgeschakeld of verwijderd. Adressen van {{domains}} melden zich weer aan met een wachtwoord.',
+    membersTold: 'Elk lid van wie de manier van aanmelden is veranderd, heeft een e-mail gekregen.',
   },
   de: {
     subject: 'Zu {{organizationName}} wurde eine Single-Sign-on-Verbindung hinzugefügt',
@@ -334,6 +353,13 @@ const SSO_TEXTS: Record<UserLanguage, SsoTexts> = {
       'Personen von {{organizationName}} und ihren Unterorganisationen mit einer Adresse von {{domains}} melden sich jetzt dort an statt mit einem Passwort.',
     check: 'Wenn Sie das nicht erwartet haben, prüfen Sie die Verbindung in den Einstellungen der Organisation.',
     button: 'Organisation öffnen',
+    changedSubject: 'Die Single-Sign-on-Verbindung „{{connectionName}}“ von {{organizationName}} wurde geändert',
+    changedIntro:
+      '{{actorName}} hat die Verbindung zum Identitätsanbieter „{{connectionName}}“ ({{issuer}}) von {{organizationName}} im Partner Portal geändert.',
+    removedSubject: 'Die Single-Sign-on-Verbindung „{{connectionName}}“ von {{organizationName}} wurde ausgeschaltet oder entfernt',
+    removedIntro:
+      '{{actorName}} hat die Verbindung zum Identitätsanbieter „{{connectionName}}“ ({{issuer}}) von {{organizationName}} im Partner Portal ausgeschaltet oder entfernt. Adressen von {{domains}} melden sich wieder mit einem Passwort an.',
+    membersTold: 'Jedes Mitglied, dessen Anmeldung sich geändert hat, wurde per E-Mail informiert.',
   },
   fr: {
     subject: 'Une connexion d’authentification unique a été ajoutée à {{organizationName}}',
@@ -343,6 +369,13 @@ const SSO_TEXTS: Record<UserLanguage, SsoTexts> = {
       'Les personnes de {{organizationName}} et de ses sous-organisations dont l’adresse est de {{domains}} s’y connectent désormais au lieu d’utiliser un mot de passe.',
     check: 'Si vous ne vous y attendiez pas, vérifiez la connexion dans les paramètres de l’organisation.',
     button: 'Ouvrir l’organisation',
+    changedSubject: 'La connexion d’authentification unique « {{connectionName}} » de {{organizationName}} a été modifiée',
+    changedIntro:
+      '{{actorName}} a modifié la connexion au fournisseur d’identité « {{connectionName}} » ({{issuer}}) de {{organizationName}} sur le Partner Portal.',
+    removedSubject: 'La connexion d’authentification unique « {{connectionName}} » de {{organizationName}} a été désactivée ou supprimée',
+    removedIntro:
+      '{{actorName}} a désactivé ou supprimé la connexion au fournisseur d’identité « {{connectionName}} » ({{issuer}}) de {{organizationName}} sur le Partner Portal. Les adresses de {{domains}} se connectent de nouveau avec un mot de passe.',
+    membersTold: 'Chaque membre dont la façon de se connecter a changé a été prévenu par e-mail.',
   },
   es: {
     subject: 'Se ha añadido una conexión de inicio de sesión único a {{organizationName}}',
@@ -352,6 +385,13 @@ const SSO_TEXTS: Record<UserLanguage, SsoTexts> = {
       'Las personas de {{organizationName}} y sus suborganizaciones con una dirección de {{domains}} inician sesión ahora allí en lugar de con una contraseña.',
     check: 'Si no lo esperabas, revisa la conexión en la configuración de la organización.',
     button: 'Abrir la organización',
+    changedSubject: 'Se ha cambiado la conexión de inicio de sesión único «{{connectionName}}» de {{organizationName}}',
+    changedIntro:
+      '{{actorName}} ha cambiado la conexión con el proveedor de identidad «{{connectionName}}» ({{issuer}}) de {{organizationName}} en el Partner Portal.',
+    removedSubject: 'Se ha desactivado o eliminado la conexión de inicio de sesión único «{{connectionName}}» de {{organizationName}}',
+    removedIntro:
+      '{{actorName}} ha desactivado o eliminado la conexión con el proveedor de identidad «{{connectionName}}» ({{issuer}}) de {{organizationName}} en el Partner Portal. Las direcciones de {{domains}} vuelven a iniciar sesión con una contraseña.',
+    membersTold: 'Cada miembro cuya forma de iniciar sesión ha cambiado ha recibido un correo.',
   },
   'pt-BR': {
     subject: 'Uma conexão de login único foi adicionada a {{organizationName}}',
@@ -360,11 +400,22 @@ const SSO_TEXTS: Record<UserLanguage, SsoTexts> = {
       'Pessoas de {{organizationName}} e de suas suborganizações com um endereço de {{domains}} agora entram por lá em vez de usar uma senha.',
     check: 'Se você não esperava por isso, revise a conexão nas configurações da organização.',
     button: 'Abrir a organização',
+    changedSubject: 'A conexão de login único “{{connectionName}}” de {{organizationName}} foi alterada',
+    changedIntro:
+      '{{actorName}} alterou a conexão com o provedor de identidade “{{connectionName}}” ({{issuer}}) de {{organizationName}} no Partner Portal.',
+    removedSubject: 'A conexão de login único “{{connectionName}}” de {{organizationName}} foi desativada ou removida',
+    removedIntro:
+      '{{actorName}} desativou ou removeu a conexão com o provedor de identidade “{{connectionName}}” ({{issuer}}) de {{organizationName}} no Partner Portal. Endereços de {{domains}} voltam a entrar com uma senha.',
+    membersTold: 'Cada membro cuja forma de entrar mudou foi avisado por e-mail.',
   },
 };
 
-/** The notice to an organization's organizationManagers that a single sign-on connection was added; link: its manage page. */
-export function ssoConnectionAddedEmail(input: {
+/**
+ * The notice to an organization's organizationManagers that a single sign-on connection was added
+ * (or switched on), changed, or switched off or removed; link: its manage page.
+ */
+export function ssoConnectionEmail(input: {
+  change: 'added' | 'changed' | 'removed';
   language: string;
   link: string;
   firstName?: string | null;
@@ -384,10 +435,15 @@ export function ssoConnectionAddedEmail(input: {
     domains: input.domains.map((d) => `@${d}`).join(', '),
   };
   const greeting = input.firstName ? fill(t.greetingByName, { firstName: input.firstName }) : t.greeting;
-  const before = [greeting, fill(s.intro, vars), fill(s.effect, vars)];
+  const texts = {
+    added: { subject: s.subject, lines: [s.intro, s.effect] },
+    changed: { subject: s.changedSubject, lines: [s.changedIntro, s.membersTold] },
+    removed: { subject: s.removedSubject, lines: [s.removedIntro, s.membersTold] },
+  }[input.change];
+  const before = [greeting, ...texts.lines.map((line) => fill(line, vars))];
   const after = [s.check];
   return {
-    subject: fill(s.subject, vars),
+    subject: fill(texts.subject, vars),
     text: plain(before, input.link, t, after),
     html: layout(input.language, before, { label: s.button, link: input.link }, after, t),
   };

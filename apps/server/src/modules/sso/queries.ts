@@ -18,12 +18,13 @@ export interface ConnectionRow {
   client_secret_sealed: string | null;
   domains: string[];
   just_in_time: boolean;
+  active: boolean;
   /** updated_at to the microsecond, as text: the key of a connection's configuration in caches */
   version: string;
 }
 
 const COLUMNS = `c.id, c.organization_id, o.path AS organization_path, o.name AS organization_name, c.name, c.issuer, c.client_id,
-  c.client_secret_sealed, c.domains, c.just_in_time, c.updated_at::text AS version`;
+  c.client_secret_sealed, c.domains, c.just_in_time, c.active, c.updated_at::text AS version`;
 const FROM = 'sso_connections c JOIN organizations o ON o.id = c.organization_id';
 
 export async function findConnection(db: Queryable, id: string): Promise<ConnectionRow | undefined> {
@@ -55,17 +56,20 @@ export async function anyConnection(db: Queryable): Promise<boolean> {
   return rows[0]?.any === true;
 }
 
-/** Of these domains, those another connection (not `exceptId`) already lists, with that connection. */
-export async function domainsInUse(db: Queryable, domains: string[], exceptId: string | null): Promise<string[]> {
+/**
+ * Of these domains, those another connection (not `exceptId`) of the same organization already
+ * lists: one organization, one connection a domain (organizations below it may have their own).
+ */
+export async function domainsInUse(db: Queryable, organizationId: string, domains: string[], exceptId: string | null): Promise<string[]> {
   const { rows } = await db.query<{ domain: string }>(
     `SELECT DISTINCT d AS domain FROM sso_connections c, unnest(c.domains) AS d
-     WHERE d = ANY($1::text[]) AND ($2::uuid IS NULL OR c.id <> $2::uuid) ORDER BY 1`,
-    [domains, exceptId],
+     WHERE c.organization_id = $1 AND d = ANY($2::text[]) AND ($3::uuid IS NULL OR c.id <> $3::uuid) ORDER BY 1`,
+    [organizationId, domains, exceptId],
   );
   return rows.map((r) => r.domain);
 }
 
-/** Changes of sso_connections wait for each other from here to the end of the transaction (one domain, one connection). */
+/** Changes of sso_connections wait for each other from here to the end of the transaction (one domain, one connection an organization). */
 export async function lockConnections(tx: Queryable): Promise<void> {
   await tx.query('LOCK TABLE sso_connections IN SHARE ROW EXCLUSIVE MODE');
 }
@@ -80,12 +84,13 @@ export async function insertConnection(
     clientSecretSealed: string | null;
     domains: string[];
     justInTime: boolean;
+    active: boolean;
   },
 ): Promise<string> {
   const { rows } = await tx.query<{ id: string }>(
-    `INSERT INTO sso_connections (organization_id, name, issuer, client_id, client_secret_sealed, domains, just_in_time)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-    [c.organizationId, c.name, c.issuer, c.clientId, c.clientSecretSealed, c.domains, c.justInTime],
+    `INSERT INTO sso_connections (organization_id, name, issuer, client_id, client_secret_sealed, domains, just_in_time, active)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+    [c.organizationId, c.name, c.issuer, c.clientId, c.clientSecretSealed, c.domains, c.justInTime, c.active],
   );
   return rows[0]!.id;
 }
@@ -93,14 +98,66 @@ export async function insertConnection(
 export async function updateConnection(
   tx: Queryable,
   id: string,
-  c: { name: string; issuer: string; clientId: string; clientSecretSealed: string | null; domains: string[]; justInTime: boolean },
+  c: {
+    name: string;
+    issuer: string;
+    clientId: string;
+    clientSecretSealed: string | null;
+    domains: string[];
+    justInTime: boolean;
+    active: boolean;
+  },
 ): Promise<void> {
   await tx.query(
     `UPDATE sso_connections SET name = $2, issuer = $3, client_id = $4, client_secret_sealed = $5, domains = $6, just_in_time = $7,
-       updated_at = clock_timestamp()
+       active = $8, updated_at = clock_timestamp()
      WHERE id = $1`,
-    [id, c.name, c.issuer, c.clientId, c.clientSecretSealed, c.domains, c.justInTime],
+    [id, c.name, c.issuer, c.clientId, c.clientSecretSealed, c.domains, c.justInTime, c.active],
   );
+}
+
+/**
+ * A connection moved to another provider (issuer or client): the subjects its accounts were linked
+ * to mean nothing there. The accounts stay the connection's and are linked again by their verified
+ * address at their next sign-in (identity/upstream-link.ts), so that the new provider cannot sign
+ * in as an account by issuing its old subject.
+ */
+export async function forgetSubjects(tx: Queryable, connectionId: string): Promise<void> {
+  await tx.query('UPDATE users SET external_subject = NULL, updated_at = now() WHERE external_idp = $1', [connectionId]);
+}
+
+/** A member a connection serves, or would serve (service.ts: who a change of it acts on). */
+export interface ServedMember {
+  user_id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  language_code: string;
+  rights: unknown;
+  organization_path: string;
+}
+
+/**
+ * The members a connection of the organization at `path` listing `domains` serves: members of the
+ * subtree with an address of those domains, and accounts linked to the connection (`connectionId`).
+ * A superset where a nearer connection below serves some of them: a change is checked against
+ * everyone it could reach.
+ */
+export async function membersReached(
+  db: Queryable,
+  path: string,
+  domains: readonly string[],
+  connectionId: string | null,
+): Promise<ServedMember[]> {
+  const { rows } = await db.query<ServedMember>(
+    `SELECT u.id AS user_id, u.email, u.first_name, u.last_name, u.language_code, m.rights, m.organization_path
+     FROM memberships m JOIN users u ON u.id = m.user_id
+     WHERE (${subtreeCondition('m.organization_path', '$1')} AND lower(split_part(u.email, '@', 2)) = ANY($2::text[]))
+        OR ($3::text IS NOT NULL AND u.external_idp = $3::text)
+     ORDER BY lower(u.email)`,
+    [path, domains, connectionId],
+  );
+  return rows;
 }
 
 export async function deleteConnection(tx: Queryable, id: string): Promise<void> {
@@ -137,49 +194,34 @@ export async function membersOf(
 
 // ---- home-realm discovery (routing.ts) ----------------------------------------------------------
 
-/** SQL: the connections that list the domain $n and whose organization has it verified at or above. */
-function servingConnectionsSql(domainParam: string): string {
-  return `SELECT c.id, c.name, o.path AS organization_path FROM sso_connections c JOIN organizations o ON o.id = c.organization_id
-    WHERE ${domainParam}::text = ANY(c.domains)
-      AND EXISTS (SELECT 1 FROM organization_domains d JOIN organizations dorg ON dorg.id = d.organization_id
-                  WHERE d.domain = ${domainParam}::text AND d.verified_at IS NOT NULL AND ${atOrAbove('dorg.path', 'o.path')})`;
-}
-
-export interface ServingConnection {
+/** A connection that lists a domain, with its organization's path. */
+export interface DomainConnection {
   id: string;
   name: string;
-  organization_path: string;
+  path: string;
+  active: boolean;
 }
 
-/** The connection that serves a domain (one domain, one connection; the first should data hold more), or undefined. */
-export async function connectionServing(db: Queryable, domain: string): Promise<ServingConnection | undefined> {
-  const { rows } = await db.query<ServingConnection>(`${servingConnectionsSql('$1')} ORDER BY c.created_at LIMIT 1`, [domain]);
-  return rows[0];
+export interface DomainRoutingRow {
+  /** the address's account: its link and its organization's path (null: no account) */
+  account: { external_idp: string | null; organization_path: string | null } | null;
+  /** the paths of the organizations that verified the domain (one, as domains/service.ts claims it) */
+  verified_at: string[];
+  /** the connections that list the domain, the highest first */
+  connections: DomainConnection[];
 }
 
-export interface AddressRoutingRow {
-  has_account: boolean;
-  external_idp: string | null;
-  /** the account's organization path (null: no account, or one without a membership) */
-  member_path: string | null;
-  connection_id: string | null;
-  connection_name: string | null;
-  connection_path: string | null;
-  /** the account is a member of the serving connection's organization's subtree */
-  member_below: boolean;
-}
-
-/** An address's account (its link, its organization) and the connection serving its domain, in one statement. */
-export async function addressRouting(db: Queryable, email: string, domain: string): Promise<AddressRoutingRow> {
-  const { rows } = await db.query<AddressRoutingRow>(
-    `WITH account AS (
-       SELECT u.external_idp, m.organization_path FROM users u LEFT JOIN memberships m ON m.user_id = u.id WHERE lower(u.email) = lower($1)
-     ), serving AS (${servingConnectionsSql('$2')} ORDER BY c.created_at LIMIT 1)
-     SELECT EXISTS (SELECT 1 FROM account) AS has_account, a.external_idp, a.organization_path AS member_path,
-            s.id AS connection_id, s.name AS connection_name, s.organization_path AS connection_path,
-            coalesce(s.organization_path IS NOT NULL AND a.organization_path IS NOT NULL
-                     AND ${subtreeCondition('a.organization_path', 's.organization_path')}, false) AS member_below
-     FROM (SELECT 1) AS one LEFT JOIN account a ON true LEFT JOIN serving s ON true`,
+/** What home-realm discovery needs of an address, in one statement: its account, who verified its domain, the connections listing it. */
+export async function domainRouting(db: Queryable, email: string, domain: string): Promise<DomainRoutingRow> {
+  const { rows } = await db.query<DomainRoutingRow>(
+    `SELECT
+       (SELECT json_build_object('external_idp', u.external_idp, 'organization_path', m.organization_path)
+          FROM users u LEFT JOIN memberships m ON m.user_id = u.id WHERE lower(u.email) = lower($1) LIMIT 1) AS account,
+       coalesce((SELECT array_agg(o.path) FROM organization_domains d JOIN organizations o ON o.id = d.organization_id
+                 WHERE d.domain = $2 AND d.verified_at IS NOT NULL), '{}') AS verified_at,
+       coalesce((SELECT json_agg(json_build_object('id', c.id, 'name', c.name, 'path', o.path, 'active', c.active)
+                                 ORDER BY o.depth, c.created_at)
+                 FROM sso_connections c JOIN organizations o ON o.id = c.organization_id WHERE $2 = ANY(c.domains)), '[]') AS connections`,
     [email, domain],
   );
   return rows[0]!;

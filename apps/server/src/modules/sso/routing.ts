@@ -8,20 +8,30 @@ import * as q from './queries.js';
 
 /**
  * Home-realm discovery (docs/dealer-identity.md, "Single sign-on per organization"): which
- * identity provider an e-mail address signs in at, if any. One answer for the login's e-mail step
- * (external_login), its password step (which refuses such an address), the login context (idp),
- * invitations (an invitation to such an address is accepted by signing in there) and the account
- * calls ("forgot password" gives no password to such an address):
+ * identity provider an e-mail address signs in at, if any. A connection *serves* a domain while it
+ * is active and lists the domain, and the domain is verified at or above its organization; a
+ * domain may be served by a connection of an organization and by connections of organizations
+ * below it. The rules:
  *
- * - an account linked to the EXTERNAL_IDP_* provider signs in there while it is configured;
- * - an account linked to a connection signs in there while its address's domain is still one of
- *   the connection's domains and verified at or above the connection's organization (a domain
- *   that lost its verification, or left the connection, stops routing);
- * - an address of EXTERNAL_IDP_EMAIL_DOMAINS signs in at that provider;
- * - an address of a connection's domain (verified at or above its organization) signs in at the
- *   connection when it has no account, or when its account is a member of the connection's
- *   organization's subtree. A member elsewhere with an address of the same domain (a sibling
- *   organization's) keeps its password.
+ * - an account linked to the EXTERNAL_IDP_* provider signs in there while it is configured, and
+ *   an address of EXTERNAL_IDP_EMAIL_DOMAINS too;
+ * - a member of an organization below (or at) a connection serving their address's domain signs
+ *   in at the nearest such connection above them: they are *served* (`served`), and the password
+ *   step refuses them;
+ * - every other address of a served domain — no account, or an account elsewhere in the tree —
+ *   gets the same answer at the e-mail step (`route`): the connection of the organization that
+ *   verified the domain, so that the e-mail step never tells whether an address has an account
+ *   elsewhere (docs/security.md). A sub-organization's connection never takes the domain from the
+ *   organization that verified it: when that organization has no connection of its own, such an
+ *   address signs in with its password. An account elsewhere that the provider signs in is
+ *   refused there (identity/upstream-link.ts) and keeps its password (the login page's password
+ *   step, `password_login`);
+ * - an inactive connection serves nobody, except the manager's test sign-in of it (`serves` with
+ *   `testing`).
+ *
+ * One answer for the login's e-mail step, its password step, the login context (idp),
+ * invitations (an invitation to such an address is accepted by signing in there) and the account
+ * calls ("forgot password" gives no password to a served address).
  */
 export interface SsoRoute {
   /** 'external' or the connection's id */
@@ -59,36 +69,31 @@ export class SsoRouting {
     return any;
   }
 
-  /** Where an e-mail address signs in (the rules above), or null: with its password. */
+  /** The e-mail step's answer: where an address signs in (the rules above), or null: with its password. */
   async route(email: string): Promise<SsoRoute | null> {
-    const { externalIdp } = this.deps.config;
-    // while no connection exists, the login asks the database nothing more (docs/performance.md)
-    if (!(await this.anyConnection())) {
-      if (!externalIdp) return null;
-      if (externalIdp.emailDomains.includes(emailDomain(email))) return { id: EXTERNAL_IDP_ID, name: externalIdp.name };
-    }
-    const row = await q.addressRouting(this.deps.db, email, emailDomain(email));
-    if (row.external_idp === EXTERNAL_IDP_ID) return externalIdp ? { id: EXTERNAL_IDP_ID, name: externalIdp.name } : null;
-    if (row.external_idp !== null) {
-      return row.connection_id === row.external_idp ? { id: row.connection_id, name: row.connection_name! } : null;
-    }
-    if (externalIdp?.emailDomains.includes(emailDomain(email))) return { id: EXTERNAL_IDP_ID, name: externalIdp.name };
-    if (row.connection_id && (!row.has_account || row.member_below)) return { id: row.connection_id, name: row.connection_name! };
-    return null;
+    return this.decide(email, null, 'route');
   }
 
   /**
-   * Whether an address is of one of a connection's verified domains: one it lists, verified at or
-   * above its organization. A dealer's provider never signs in an address of another domain.
+   * Where an address's account is served (the rules above), or null: it may sign in with its
+   * password. The password step and "forgot password" ask this.
    */
-  async serves(connectionId: string, email: string): Promise<boolean> {
-    const serving = await q.connectionServing(this.deps.db, emailDomain(email));
-    return serving?.id === connectionId;
+  async served(email: string): Promise<SsoRoute | null> {
+    return this.decide(email, null, 'served');
+  }
+
+  /**
+   * Whether a connection may sign in an address its provider vouched for: the connection the
+   * address is routed to. `testing`: a manager's test sign-in, which counts the connection as
+   * active. A dealer's provider never signs in an address of another domain.
+   */
+  async serves(connectionId: string, email: string, testing = false): Promise<boolean> {
+    return (await this.decide(email, testing ? connectionId : null, 'route'))?.id === connectionId;
   }
 
   /**
    * The provider at which an invitation of an address into the organization at `organizationPath`
-   * is accepted, or null: a connection that serves the address's domain above or at that
+   * is accepted, or null: the nearest connection serving the address's domain at or above that
    * organization, or the EXTERNAL_IDP_* provider for its domains. `db`: the caller's transaction
    * when it asks inside one (the embedded database has a single connection).
    */
@@ -96,9 +101,44 @@ export class SsoRouting {
     const { externalIdp } = this.deps.config;
     if (externalIdp?.emailDomains.includes(emailDomain(email))) return { id: EXTERNAL_IDP_ID, name: externalIdp.name };
     if (!(await this.anyConnection(db))) return null;
-    const serving = await q.connectionServing(db, emailDomain(email));
-    return serving && isPathInSubtree(serving.organization_path, organizationPath) ? { id: serving.id, name: serving.name } : null;
+    const row = await q.domainRouting(db, email, emailDomain(email));
+    const nearest = nearestAbove(servingConnections(row, null), organizationPath);
+    return nearest ? { id: nearest.id, name: nearest.name } : null;
   }
+
+  private async decide(email: string, testing: string | null, question: 'route' | 'served'): Promise<SsoRoute | null> {
+    const { externalIdp } = this.deps.config;
+    const external = externalIdp ? { id: EXTERNAL_IDP_ID, name: externalIdp.name } : null;
+    const ofExternalDomain = externalIdp?.emailDomains.includes(emailDomain(email)) ?? false;
+    // while no connection exists, the login asks the database nothing more (docs/performance.md)
+    if (!testing && !(await this.anyConnection())) {
+      if (ofExternalDomain) return external;
+      if (!externalIdp) return null;
+    }
+    const row = await q.domainRouting(this.deps.db, email, emailDomain(email));
+    if (row.account?.external_idp === EXTERNAL_IDP_ID) return external;
+    if (ofExternalDomain) return external;
+    const serving = servingConnections(row, testing);
+    const memberPath = row.account?.organization_path ?? null;
+    const nearest = memberPath === null ? undefined : nearestAbove(serving, memberPath);
+    if (nearest) return { id: nearest.id, name: nearest.name };
+    if (question === 'served') return null;
+    // no account, or one elsewhere in the tree: the connection of the organization that verified the domain
+    const ofVerifier = row.verified_at.map((path) => nearestAbove(serving, path)).find((c) => c !== undefined);
+    return ofVerifier ? { id: ofVerifier.id, name: ofVerifier.name } : null;
+  }
+}
+
+/** The connections that serve the domain (the rules above): active (or the one under test) and verified at or above their organization. */
+function servingConnections(row: q.DomainRoutingRow, testing: string | null): q.DomainConnection[] {
+  return row.connections.filter(
+    (c) => (c.active || c.id === testing) && row.verified_at.some((verifiedPath) => isPathInSubtree(verifiedPath, c.path)),
+  );
+}
+
+/** The nearest of the connections (the highest first) at or above the organization at `path`. */
+function nearestAbove(connections: readonly q.DomainConnection[], path: string): q.DomainConnection | undefined {
+  return connections.findLast((c) => isPathInSubtree(c.path, path));
 }
 
 declare module '../../services.js' {

@@ -1,15 +1,24 @@
-import { displayName, isOrganizationManager, toRights, type SsoConnection } from '@partner-portal/contracts';
+import {
+  canManageMember,
+  displayName,
+  isOrganizationManager,
+  rightsNotHeld,
+  toRights,
+  type SsoConnection,
+} from '@partner-portal/contracts';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
-import type { Actor } from '../../http/session.js';
+import { personOf, type Actor } from '../../http/session.js';
 import { EXTERNAL_IDP_ID, type UpstreamSettings } from '../../oidc/upstream.js';
 import { seal } from '../../sealed.js';
-import { audit, type AuditChange } from '../audit/service.js';
+import { audit, RefusedChange, withRefusalAudit, type AuditChange } from '../audit/service.js';
 import { verifiedDomainsAtOrAbove } from '../domains/queries.js';
 import type { Mailer } from '../mail/mailer.js';
-import { ssoConnectionAddedEmail } from '../mail/messages.js';
+import { ssoConnectionEmail } from '../mail/messages.js';
+import { sendSecurityNotice, type SecurityNotice } from '../mail/security-notices.js';
+import { delegatorOf } from '../members/rights-context.js';
 import { isPathInSubtree } from '../scope/access.js';
 import type { OrganizationRow } from '../scope/queries.js';
 import { organizationForActor } from '../scope/service.js';
@@ -20,11 +29,27 @@ import type { SsoRouting } from './routing.js';
 /**
  * Single sign-on connections (the operating contract, "Single sign-on per organization";
  * docs/dealer-identity.md): managers of an organization connect its OpenID Connect provider for
- * its whole subtree. The rules, checked in this order after the actor's right over the
- * organization: every domain verified at or above the organization (409 domain_not_verified),
- * the issuer discovered (409 sso_discovery_failed), no domain served by another connection or by
- * EXTERNAL_IDP_EMAIL_DOMAINS (409 sso_domain_in_use, under the table lock). The client secret is sealed at rest and never
- * answered. Deleting a connection unlinks its accounts (modules/sso/queries.ts unlinkAccounts).
+ * its whole subtree. Only people do (403 service_account_not_allowed). The rules, checked in this
+ * order after the actor's right over the organization: every domain verified at or above the
+ * organization (409 domain_not_verified), the issuer discovered (409 sso_discovery_failed), no
+ * domain listed by another connection of the same organization or by EXTERNAL_IDP_EMAIL_DOMAINS
+ * (409 sso_domain_in_use, under the table lock; organizations below may have their own: routing.ts).
+ *
+ * A connection decides who can sign in as each member it serves, so a change that decides how
+ * members sign in acts on each of them: creating an active connection, switching one on or off,
+ * changing its provider (issuer, client_id, client_secret) or its domains, deleting it. Such a
+ * change is refused with 403 cannot_manage_member_with_more_rights (audited) unless the actor may
+ * manage every member the connection reaches before and after it (queries.ts membersReached) — the
+ * rule and function that guard removing a member (contracts delegation.ts canManageMember). Its
+ * name and just_in_time decide nothing for existing members (just in time makes members without
+ * rights) and need no more than the right over the organization.
+ *
+ * Once committed, every member whose way of signing in changed is told in their language (now
+ * signs in through the connection, its provider changed, no longer signs in through it), and the
+ * organization's organizationManagers are told of the change. A new provider's subjects mean
+ * nothing: the accounts' old subjects are forgotten (queries.ts forgetSubjects). The client secret
+ * is sealed at rest and never answered. Deleting a connection unlinks its accounts
+ * (queries.ts unlinkAccounts).
  */
 
 export interface ConnectionInput {
@@ -34,13 +59,14 @@ export interface ConnectionInput {
   client_secret?: string | null | undefined;
   domains: string[];
   just_in_time: boolean;
+  active: boolean;
 }
 
 export type ConnectionPatch = Partial<ConnectionInput>;
 
 /** What the audit log keeps of a connection (never its secret). */
 function described(
-  c: { name: string; issuer: string; client_id: string; domains: readonly string[]; just_in_time: boolean },
+  c: { name: string; issuer: string; client_id: string; domains: readonly string[]; just_in_time: boolean; active: boolean },
   hasSecret: boolean,
 ) {
   return {
@@ -49,8 +75,23 @@ function described(
     client_id: c.client_id,
     domains: [...c.domains],
     just_in_time: c.just_in_time,
+    active: c.active,
     has_client_secret: hasSecret,
   };
+}
+
+/** What decides who a connection signs in: whether it is active, its provider, its domains. */
+interface Serving {
+  active: boolean;
+  provider: string;
+  domains: readonly string[];
+}
+
+/** How a change of a connection changed a member's way of signing in, if it did. */
+function noticeFor(userId: string, before: Set<string>, after: Set<string>, providerChanged: boolean): SecurityNotice | null {
+  if (!before.has(userId)) return after.has(userId) ? 'sso-connected' : null;
+  if (!after.has(userId)) return 'sso-disconnected';
+  return providerChanged ? 'sso-provider-changed' : null;
 }
 
 function change(org: OrganizationRow, action: string, targetId: string, before?: unknown, after?: unknown): AuditChange {
@@ -65,6 +106,7 @@ function toWire(row: q.ConnectionRow): SsoConnection {
     client_id: row.client_id,
     domains: row.domains,
     just_in_time: row.just_in_time,
+    active: row.active,
     organization_id: row.organization_id,
     has_client_secret: row.client_secret_sealed !== null,
     configured: false,
@@ -98,6 +140,7 @@ export class SsoConnections {
       client_id: config.externalIdp.clientId,
       domains: config.externalIdp.emailDomains,
       just_in_time: false,
+      active: true,
       organization_id: root.id,
       has_client_secret: Boolean(config.externalIdp.clientSecret),
       configured: true,
@@ -105,39 +148,50 @@ export class SsoConnections {
     return [external, ...rows];
   }
 
-  /** POST: connect a provider to an organization; its managers hear of it by e-mail. */
+  /** POST: connect a provider to an organization (inactive with `active: false`); its managers hear of it by e-mail. */
   async create(actor: Actor, organizationId: string, input: ConnectionInput): Promise<{ id: string }> {
     const { db, secrets } = this.deps;
+    personOf(actor);
     const { org } = await organizationForActor(db, actor, organizationId, { role: 'organization' });
     const domains = [...new Set(input.domains)];
     await this.assertVerified(db, org, domains);
     const clientSecret = input.client_secret || null;
     await this.discover({ id: 'new', name: input.name, issuer: input.issuer, clientId: input.client_id, clientSecret });
     const sealed = clientSecret ? await seal(secrets.keyEncryption, CLIENT_SECRET_PURPOSE, clientSecret) : null;
-    const id = await db.transaction(async (tx) => {
-      await q.lockConnections(tx);
-      await this.assertDomainsFree(tx, domains, null);
-      const connection = { ...input, domains };
-      const created = await q.insertConnection(tx, {
-        organizationId: org.id,
-        name: input.name,
-        issuer: input.issuer,
-        clientId: input.client_id,
-        clientSecretSealed: sealed,
-        domains,
-        justInTime: input.just_in_time,
-      });
-      await audit(tx, actor, change(org, 'sso_connection.create', created, undefined, described(connection, sealed !== null)));
-      return created;
-    });
+    const connection = { ...input, domains };
+    const { id, reached } = await withRefusalAudit(db, actor, () =>
+      db.transaction(async (tx) => {
+        await q.lockConnections(tx);
+        await this.assertDomainsFree(tx, org.id, domains, null);
+        const created = await q.insertConnection(tx, {
+          organizationId: org.id,
+          name: input.name,
+          issuer: input.issuer,
+          clientId: input.client_id,
+          clientSecretSealed: sealed,
+          domains,
+          justInTime: input.just_in_time,
+          active: input.active,
+        });
+        const entry = change(org, 'sso_connection.create', created, undefined, described(connection, sealed !== null));
+        const after = { active: input.active, provider: `${input.issuer} ${input.client_id}`, domains };
+        const members = await this.assertMayManageReached(tx, actor, org, created, null, after, entry);
+        await audit(tx, actor, entry);
+        return { id: created, reached: members };
+      }),
+    );
     this.deps.routing.connectionsChanged();
-    await this.tellManagers(actor, org, { name: input.name, issuer: input.issuer, domains });
+    if (input.active) {
+      await this.tellMembers(reached, new Set(), new Set(reached.after.map((m) => m.user_id)), false, input.name);
+      await this.tellManagers(actor, org, 'added', { name: input.name, issuer: input.issuer, domains });
+    }
     return { id };
   }
 
   /** PATCH: any field, with the checks of a new connection for what changes; discovered again when the issuer or the client changes. */
   async update(actor: Actor, organizationId: string, connectionId: string, patch: ConnectionPatch): Promise<void> {
     const { db, secrets } = this.deps;
+    personOf(actor);
     const { org, row } = await this.ownConnection(db, actor, organizationId, connectionId);
     const domains = patch.domains ? [...new Set(patch.domains)] : row.domains;
     if (patch.domains) await this.assertVerified(db, org, domains);
@@ -147,13 +201,15 @@ export class SsoConnections {
       client_id: patch.client_id ?? row.client_id,
       domains,
       just_in_time: patch.just_in_time ?? row.just_in_time,
+      active: patch.active ?? row.active,
     };
     // a client_secret of null or '' makes the portal a public client; absent keeps the secret
     const secretChanged = patch.client_secret !== undefined;
     const clientSecret = secretChanged ? patch.client_secret || null : undefined;
     let sealed = row.client_secret_sealed;
     if (secretChanged) sealed = clientSecret ? await seal(secrets.keyEncryption, CLIENT_SECRET_PURPOSE, clientSecret) : null;
-    if (secretChanged || next.issuer !== row.issuer || next.client_id !== row.client_id) {
+    const providerChanged = next.issuer !== row.issuer || next.client_id !== row.client_id;
+    if (secretChanged || providerChanged) {
       await this.discover({
         id: row.id,
         name: next.name,
@@ -162,50 +218,113 @@ export class SsoConnections {
         clientSecret: clientSecret ?? null,
       });
     }
-    await db.transaction(async (tx) => {
-      await q.lockConnections(tx);
-      const current = await q.findConnection(tx, row.id);
-      if (!current) throw new AppError('not_found');
-      if (patch.domains) await this.assertDomainsFree(tx, domains, row.id);
-      await q.updateConnection(tx, row.id, {
-        name: next.name,
-        issuer: next.issuer,
-        clientId: next.client_id,
-        clientSecretSealed: sealed,
-        domains,
-        justInTime: next.just_in_time,
-      });
-      await audit(
-        tx,
-        actor,
-        change(org, 'sso_connection.update', row.id, described(current, current.client_secret_sealed !== null), {
+    const { reached, before } = await withRefusalAudit(db, actor, () =>
+      db.transaction(async (tx) => {
+        await q.lockConnections(tx);
+        const current = await q.findConnection(tx, row.id);
+        if (!current) throw new AppError('not_found');
+        if (patch.domains) await this.assertDomainsFree(tx, org.id, domains, row.id);
+        const entry = change(org, 'sso_connection.update', row.id, described(current, current.client_secret_sealed !== null), {
           ...described(next, sealed !== null),
           ...(secretChanged ? { client_secret_changed: true } : {}),
-        }),
-      );
-    });
+        });
+        const was: Serving = { active: current.active, provider: `${current.issuer} ${current.client_id}`, domains: current.domains };
+        const will: Serving = { active: next.active, provider: `${next.issuer} ${next.client_id}`, domains };
+        const decides = secretChanged || was.provider !== will.provider || was.active !== will.active || !sameDomains(was, will);
+        const members = decides ? await this.assertMayManageReached(tx, actor, org, row.id, was, will, entry) : null;
+        await q.updateConnection(tx, row.id, {
+          name: next.name,
+          issuer: next.issuer,
+          clientId: next.client_id,
+          clientSecretSealed: sealed,
+          domains,
+          justInTime: next.just_in_time,
+          active: next.active,
+        });
+        if (was.provider !== will.provider) await q.forgetSubjects(tx, row.id);
+        await audit(tx, actor, entry);
+        return { reached: members, before: current };
+      }),
+    );
     this.deps.routing.connectionsChanged();
+    if (!reached) return;
+    const servedBefore = new Set(before.active ? reached.before.map((m) => m.user_id) : []);
+    const servedAfter = new Set(next.active ? reached.after.map((m) => m.user_id) : []);
+    await this.tellMembers(reached, servedBefore, servedAfter, providerChanged || secretChanged, next.name);
+    if (before.active || next.active) {
+      const kind = !next.active ? 'removed' : !before.active ? 'added' : 'changed';
+      await this.tellManagers(actor, org, kind, { name: next.name, issuer: next.issuer, domains });
+    }
   }
 
   /** DELETE: the connection goes; its accounts are unlinked and signed out (their password comes through "forgot password"). */
   async remove(actor: Actor, organizationId: string, connectionId: string): Promise<void> {
     const { db } = this.deps;
+    personOf(actor);
     const { org, row } = await this.ownConnection(db, actor, organizationId, connectionId);
-    await db.transaction(async (tx) => {
-      await q.lockConnections(tx);
-      const current = await q.findConnection(tx, row.id);
-      if (!current) throw new AppError('not_found');
-      const unlinked = await q.unlinkAccounts(tx, row.id);
-      await q.deleteConnection(tx, row.id);
-      await audit(
-        tx,
-        actor,
-        change(org, 'sso_connection.delete', row.id, described(current, current.client_secret_sealed !== null), {
-          unlinked_accounts: unlinked.length,
-        }),
-      );
-    });
+    const { reached, before } = await withRefusalAudit(db, actor, () =>
+      db.transaction(async (tx) => {
+        await q.lockConnections(tx);
+        const current = await q.findConnection(tx, row.id);
+        if (!current) throw new AppError('not_found');
+        const entry = change(org, 'sso_connection.delete', row.id, described(current, current.client_secret_sealed !== null));
+        const was: Serving = { active: current.active, provider: `${current.issuer} ${current.client_id}`, domains: current.domains };
+        const members = await this.assertMayManageReached(tx, actor, org, row.id, was, null, entry);
+        const unlinked = await q.unlinkAccounts(tx, row.id);
+        await q.deleteConnection(tx, row.id);
+        await audit(tx, actor, { ...entry, after: { unlinked_accounts: unlinked.length } });
+        return { reached: members, before: current };
+      }),
+    );
     this.deps.routing.connectionsChanged();
+    if (!before.active) return;
+    await this.tellMembers(reached, new Set(reached.before.map((m) => m.user_id)), new Set(), false, before.name);
+    await this.tellManagers(actor, org, 'removed', { name: before.name, issuer: before.issuer, domains: before.domains });
+  }
+
+  /**
+   * The members the connection reaches before (`was`) and after (`will`) a change (null: it does
+   * not exist then; inactive: it reaches nobody), and 403 cannot_manage_member_with_more_rights
+   * (audited as `entry`'s refusal) unless the actor may manage each of them.
+   */
+  private async assertMayManageReached(
+    tx: Queryable,
+    actor: Actor,
+    org: OrganizationRow,
+    connectionId: string,
+    was: Serving | null,
+    will: Serving | null,
+    entry: AuditChange,
+  ): Promise<Reached> {
+    const reach = (s: Serving | null) => (s?.active ? q.membersReached(tx, org.path, s.domains, connectionId) : Promise.resolve([]));
+    const before = await reach(was);
+    const after = await reach(will);
+    const delegator = delegatorOf(actor);
+    for (const member of [...before, ...after]) {
+      const rights = toRights(member.rights);
+      if (canManageMember(delegator, rights)) continue;
+      const missing = rightsNotHeld(delegator, rights);
+      throw new RefusedChange('cannot_manage_member_with_more_rights', entry, {
+        messages: missing,
+        params: { rights: missing.join(', ') },
+      });
+    }
+    return { before, after };
+  }
+
+  /** Tell each member whose way of signing in changed, in their language (security-notices.ts). */
+  private async tellMembers(
+    reached: Reached,
+    servedBefore: Set<string>,
+    servedAfter: Set<string>,
+    providerChanged: boolean,
+    connectionName: string,
+  ): Promise<void> {
+    const ids = new Set([...reached.before, ...reached.after].map((m) => m.user_id));
+    for (const userId of ids) {
+      const notice = noticeFor(userId, servedBefore, servedAfter, providerChanged);
+      if (notice) await sendSecurityNotice(this.deps, userId, notice, connectionName);
+    }
   }
 
   /**
@@ -241,10 +360,10 @@ export class SsoConnections {
     if (unverified) throw new AppError('domain_not_verified', { params: { domain: unverified } });
   }
 
-  /** One domain, one connection: none served by another connection or by EXTERNAL_IDP_EMAIL_DOMAINS. */
-  private async assertDomainsFree(db: Queryable, domains: string[], exceptId: string | null): Promise<void> {
+  /** One domain, one connection an organization: none listed by another connection of it or by EXTERNAL_IDP_EMAIL_DOMAINS. */
+  private async assertDomainsFree(db: Queryable, organizationId: string, domains: string[], exceptId: string | null): Promise<void> {
     const configured = this.deps.config.externalIdp?.emailDomains ?? [];
-    const taken = domains.find((d) => configured.includes(d)) ?? (await q.domainsInUse(db, domains, exceptId))[0];
+    const taken = domains.find((d) => configured.includes(d)) ?? (await q.domainsInUse(db, organizationId, domains, exceptId))[0];
     if (taken) throw new AppError('sso_domain_in_use', { params: { domain: taken } });
   }
 
@@ -266,14 +385,20 @@ export class SsoConnections {
     }
   }
 
-  /** E-mail the organization's organizationManagers, each in their language, that a connection was added. */
-  private async tellManagers(actor: Actor, org: OrganizationRow, connection: { name: string; issuer: string; domains: string[] }) {
+  /** E-mail the organization's organizationManagers, each in their language, that a connection was added, changed or removed. */
+  private async tellManagers(
+    actor: Actor,
+    org: OrganizationRow,
+    kind: 'added' | 'changed' | 'removed',
+    connection: { name: string; issuer: string; domains: readonly string[] },
+  ) {
     const { db, config, mailer, log } = this.deps;
     const managers = (await q.membersOf(db, org.id)).filter((m) => isOrganizationManager(toRights(m.rights)));
     const actorName = actor.user ? displayName(actor.user.firstName, actor.user.lastName, actor.user.email) : actor.serviceAccount.name;
     const link = `${config.publicUrl}/manage-organization/${encodeURIComponent(org.id)}#identity`;
     for (const manager of managers) {
-      const message = ssoConnectionAddedEmail({
+      const message = ssoConnectionEmail({
+        change: kind,
         language: manager.language_code,
         link,
         firstName: manager.first_name,
@@ -284,8 +409,18 @@ export class SsoConnections {
         domains: connection.domains,
       });
       await mailer
-        .send({ to: manager.email, kind: 'sso-connection-added', ...message })
+        .send({ to: manager.email, kind: `sso-connection-${kind}`, ...message })
         .catch((err: unknown) => log.error({ err }, 'single sign-on: the managers could not be told'));
     }
   }
+}
+
+/** The members a connection reaches before and after a change (assertMayManageReached). */
+interface Reached {
+  before: q.ServedMember[];
+  after: q.ServedMember[];
+}
+
+function sameDomains(a: Serving, b: Serving): boolean {
+  return a.domains.length === b.domains.length && a.domains.every((d) => b.domains.includes(d));
 }
