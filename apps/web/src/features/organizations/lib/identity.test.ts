@@ -55,6 +55,7 @@ const connection = (name: string, organization_id: string, configured?: boolean)
   client_id: 'c',
   domains: [],
   just_in_time: false,
+  active: true,
   organization_id,
   ...(configured ? { configured } : {}),
 });
