@@ -32,12 +32,15 @@ export function EmailStep({
   onExternal,
   onSubmitted,
   onNext,
+  passwordLogin = false,
 }: LoginStepProps & {
   inputRef: Ref<HTMLInputElement>;
   onEmailChange: (email: string) => void;
   /** a valid address is on its way to the server (the next step may get ready meanwhile) */
   onSubmitted?: () => void;
   onNext: () => void;
+  /** the visitor asked for the password step (an account elsewhere in the tree of a domain a provider signs in) */
+  passwordLogin?: boolean;
 }) {
   const { t } = useTranslation();
   const [emailError, setEmailError] = useState<string | null>(null);
@@ -54,7 +57,12 @@ export function EmailStep({
     setSubmitting(true);
     onSubmitted?.();
     try {
-      const result = await emailLogin({ email: value, return_url: returnUrl, return_path: returnPath });
+      const result = await emailLogin({
+        email: value,
+        return_url: returnUrl,
+        return_path: returnPath,
+        ...(passwordLogin ? { password_login: true } : {}),
+      });
       if (result.external_login) return onExternal(result.external_login);
       onNext();
     } catch (err) {

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { LoginConsentResponse } from '@partner-portal/contracts';
 import { PageLoader } from '@/components/page-loader';
-import { Alert, Divider, rem, Stack, Text, Title } from '@/components/plain';
+import { Alert, Button, Divider, rem, Stack, Text, Title } from '@/components/plain';
 import { TextLink } from '@/components/text-link';
 import { useConfiguration } from '@/lib/config';
 import { paths, safeReturnPath } from '@/lib/paths';
@@ -72,6 +72,8 @@ export function LoginPage() {
   // the address whose password was refused: "No account yet?" offers to ask for access for it
   const [refusedEmail, setRefusedEmail] = useState<string | null>(null);
   const [leaving, setLeaving] = useState(false);
+  // the provider signed the visitor in, but their account here is not one it serves: the password step instead
+  const [passwordLogin, setPasswordLogin] = useState(false);
   const emailRef = useRef<HTMLInputElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const movedFocus = useRef(false);
@@ -161,6 +163,18 @@ export function LoginPage() {
       {loginErrorText && (
         <Alert color="red" icon={<IconAlertCircle aria-hidden />} title={t('login_failed')} role="alert">
           {t(loginErrorText.key, loginErrorText.params)}
+          {loginErrorText.key === 'sso_no_account' && step === 'email' && !passwordLogin ? (
+            <div style={{ marginTop: rem(8) }}>
+              <Button
+                onClick={() => {
+                  setPasswordLogin(true);
+                  emailRef.current?.focus();
+                }}
+              >
+                {t('sign_in_with_password_instead')}
+              </Button>
+            </div>
+          ) : null}
         </Alert>
       )}
       {/* while it applies: the address it was for is still the one given */}
@@ -185,6 +199,7 @@ export function LoginPage() {
           }}
           onSubmitted={preloadPasswordStep}
           onNext={() => goTo('password')}
+          passwordLogin={passwordLogin}
         />
       ) : step === 'second_factor' ? (
         <Suspense key="second-factor-step" fallback={<PageLoader />}>
