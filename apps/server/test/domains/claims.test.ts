@@ -127,6 +127,45 @@ describe('claiming and verifying a domain', () => {
     expect(rowCount).toBe(0);
   });
 
+  it('refuses public suffixes (ICANN and private) and any name under a public mail provider (409 domain_not_claimable)', async () => {
+    const { f, portal } = world;
+    const refused = [
+      'co.uk',
+      'com.br',
+      'github.io', // the Public Suffix List's private section
+      'GitHub.IO.',
+      'eu.com',
+      'foo.ck', // a wildcard rule (*.ck)
+      '公司.cn', // xn--55qx5d.cn
+      'mail.gmail.com',
+      'a.b.outlook.com',
+      'smtp.gmx.de',
+      'x.bounces.amazon.com', // under a listed name below its registrable domain
+    ];
+    for (const domain of refused) {
+      const res = await claim(f.orgMgrA.client, f.tree.a.id, domain);
+      expect(res.status, `${domain} ${res.text}`).toBe(409);
+      expect(keyOf(res), domain).toBe('domain_not_claimable');
+    }
+    const { rowCount } = await portal.services.db.query(
+      `SELECT 1 FROM organization_domains WHERE domain IN ('co.uk', 'com.br', 'github.io', 'eu.com', 'mail.gmail.com', 'xn--55qx5d.cn')`,
+    );
+    expect(rowCount).toBe(0);
+    // a registrable domain under a public suffix is a name of its own, also under a suffix the mail list holds (net.ua)
+    for (const domain of [
+      'sub.dealer.co.uk',
+      'dealer.com.br',
+      'farmtech.example',
+      'dealer.github.io',
+      'agro.net.ua',
+      'amazon-dealer.example',
+    ]) {
+      const res = await claim(f.mgrB.client, f.tree.b.id, domain);
+      expect(res.status, `${domain} ${res.text}`).toBe(201);
+      expect((await f.mgrB.client.delete(domainPath(f.tree.b.id, domain))).status).toBe(204);
+    }
+  });
+
   it('keeps international domains in their ASCII (IDNA) form, lower case, without the trailing dot', async () => {
     const { f, dns } = world;
     const claimed = await claim(f.orgMgrA.client, f.tree.a.id, 'Bücher.Example.');

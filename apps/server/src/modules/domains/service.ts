@@ -7,7 +7,7 @@ import type { Actor } from '../../http/session.js';
 import { audit, type AuditChange } from '../audit/service.js';
 import { organizationForActor } from '../scope/service.js';
 import type { TxtLookup } from './dns.js';
-import { isPublicMailDomain } from './public-mail.js';
+import { isUnclaimableDomain } from './public-mail.js';
 import * as q from './queries.js';
 import { holdsValue, recordName, type DomainRecheck } from './recheck.js';
 
@@ -75,7 +75,7 @@ export class Domains {
   async claim(actor: Actor, organizationId: string, domain: string): Promise<DomainClaimResponse> {
     const { db } = this.deps;
     const { org } = await organizationForActor(db, actor, organizationId, { role: 'organization' });
-    if (isPublicMailDomain(domain)) throw new AppError('domain_not_claimable');
+    if (isUnclaimableDomain(domain)) throw new AppError('domain_not_claimable');
     return db.transaction(async (tx) => {
       await assertNotVerifiedElsewhere(tx, org.id, domain);
       const inserted = await q.insertClaim(tx, org.id, domain, newVerificationValue());
