@@ -75,6 +75,8 @@ export const webhookSchema = z.object({
   url: z.string(),
   events: z.array(z.string()),
   description: z.string().nullable(),
+  /** the service account that made it: the webhook ends with it (its deletion deletes it); null for a person's */
+  service_account_id: z.string().nullable().optional(),
   created_at: z.string(),
   updated_at: z.string(),
 });

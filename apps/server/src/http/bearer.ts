@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { bearerTokenOf, hasSessionCookie, isApiPath, routerPath } from './csrf.js';
 import { AppError, sendProblem } from './problem.js';
+import { serviceAccountMayCall } from './route-kit.js';
 import type { ServiceAccountPrincipal } from './session.js';
 
 /**
@@ -14,9 +15,10 @@ import type { ServiceAccountPrincipal } from './session.js';
  *   of a service account that still exists: the account is looked up at every request, so a
  *   deleted account's tokens stop at once on every instance. Else 401 invalid_bearer_token;
  * - it reaches only the administrative calls, the routes answered through request.actor()
- *   (marked `config: { actor: true }`, as actorRoutes does in route-kit.ts): every other /api call
- *   is a person's (profile, password, second factors, sessions, developer, identity) and answers
- *   403 service_account_not_allowed.
+ *   (marked `config: { actor: true }`, as actorRoutes does in route-kit.ts), and of them not those
+ *   only people call (route-kit.ts PEOPLE_ONLY: connections, domains, the second-factor policy,
+ *   SCIM tokens, service accounts): every other /api call is a person's (profile, password,
+ *   second factors, sessions, developer, identity) and answers 403 service_account_not_allowed.
  * It needs no X-CSRF (csrf.ts): it carries no cookie a browser would add by itself. The general
  * limit counts it against its service account (rate-limit.ts).
  */
@@ -103,6 +105,11 @@ function invalidToken(key: 'invalid_bearer_token' | 'bearer_token_with_cookie'):
   return new AppError(key, { headers: { 'www-authenticate': challenge } });
 }
 
+/** The 401 of a service account's request whose account was deleted while the request ran (401 invalid_bearer_token). */
+export function invalidBearerToken(): AppError {
+  return invalidToken('invalid_bearer_token');
+}
+
 /**
  * The bearer guard of /api (the rules: the comment at the top of this file), after the general
  * limit (which has already looked the account up, rate-limit.ts).
@@ -119,7 +126,7 @@ export function registerBearerGuard(app: FastifyInstance, bearer: BearerAuth): v
     }
     bearer.current(request).then((account) => {
       if (!account) void sendProblem(request, reply, invalidToken('invalid_bearer_token'));
-      else if (request.routeOptions.url && request.routeOptions.config.actor !== true)
+      else if (request.routeOptions.url && !serviceAccountMayCall(request.routeOptions))
         void sendProblem(request, reply, new AppError('service_account_not_allowed'));
       else done();
     }, done);

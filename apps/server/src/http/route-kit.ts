@@ -58,9 +58,29 @@ export function sendDownload(reply: FastifyReply, file: DownloadFile): FastifyRe
 
 /**
  * The config of a route answered through request.actor(): a service account may call it
- * (http/bearer.ts). actorRoutes sets it; a route written by hand that acts for the actor adds it.
+ * (http/bearer.ts), unless the route is one of PEOPLE_ONLY below. actorRoutes sets it; a route
+ * written by hand that acts for the actor adds it.
  */
 export const ACTOR_ROUTE = { actor: true } as const;
+
+/**
+ * What only people do, every route and method below an organization's
+ * `/api/organizations/:organizationId/<family>` (the operating contract, "Service accounts",
+ * "Verified domains", "Single sign-on per organization"; docs/integrations.md, "Service accounts"):
+ * how people sign in — single sign-on connections, verified domains (which route addresses to a
+ * connection), the second-factor policy — and the credentials that would outlive a service account
+ * — SCIM tokens and service accounts. A service account's request to one of them is refused with
+ * 403 service_account_not_allowed before anything else is done (http/bearer.ts, serviceAccountMayCall),
+ * reads included, however the module declares the route.
+ */
+export const PEOPLE_ONLY = ['sso-connections', 'domains', 'second-factor-policy', 'scim-tokens', 'service-accounts'] as const;
+
+const PEOPLE_ONLY_ROUTE = new RegExp(`^/api/organizations/:[^/]+/(?:${PEOPLE_ONLY.join('|')})(?:/|$)`);
+
+/** Whether a service account may call the route (its options as Fastify holds them): one answered through request.actor() that is not PEOPLE_ONLY. */
+export function serviceAccountMayCall(route: { url?: string | undefined; config: { actor?: boolean } }): boolean {
+  return route.config.actor === true && !PEOPLE_ONLY_ROUTE.test(route.url ?? '');
+}
 
 /** The app a route plugin gets (FastifyPluginAsyncZod): its schemas are zod, its requests typed by them. */
 export type RouteApp = Parameters<FastifyPluginAsyncZod>[0];

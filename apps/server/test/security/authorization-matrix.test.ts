@@ -13,15 +13,20 @@ import { ACTORS, buildWorld, uniqueEmail, USER_PASSWORD, type ActorName, type Or
  *   allow → a 2xx answer; for a request refused on its merits (`refused`: a wrong password or
  *           code, an unknown id), anything but 401/403; never a 5xx;
  *   deny  → exactly 401 for anonymous and 403 for the others (404 only where the route hides
- *           the resource, `hides`).
+ *           the resource, `hides`);
+ *   people → for the service account: 403 service_account_not_allowed, the route is a person's.
  * Both unexpected allows and unexpected denials fail.
  *
  * Actors (support/world.ts): the organization tree root → partner → dealer-a → north, and
  * partner → dealer-b. Routes that take an organization or a member or an invitation get one in
  * north, below the organization of the managers (a fresh one for every request that changes or
  * removes it); rows with `target: 'own'` repeat the route on dealer-a, the managers' own organization.
+ * The service account of dealer-a holds both manager rights: on the administrative calls it acts
+ * as a userManager and organizationManager of dealer-a would; every other call, and those that
+ * change how people sign in or make credentials (connections, domains, the second-factor policy,
+ * SCIM tokens, service accounts), are people's (docs/integrations.md, "Service accounts").
  */
-type Outcome = 'allow' | 'deny' | 'any';
+type Outcome = 'allow' | 'deny' | 'any' | 'people';
 type Expectation = Record<ActorName | 'providerAdmin', Outcome>;
 
 const ALL: ActorName[] = [...ACTORS];
@@ -30,21 +35,33 @@ function only(...allowed: (ActorName | 'providerAdmin')[]): Expectation {
   for (const a of ALL) e[a] = allowed.includes(a) ? 'allow' : 'deny';
   return e;
 }
-const PUBLIC = { ...only(...ALL, 'providerAdmin') };
+/** the same, for people only: the service account gets 403 service_account_not_allowed */
+const forPeople = (e: Expectation): Expectation => ({ ...e, serviceAccount: 'people' });
+const PUBLIC = forPeople(only(...ALL, 'providerAdmin'));
 /** callable by anyone; the status depends on the state of the flow (e.g. logout without a session) */
 const ANY: Expectation = Object.fromEntries([...ALL, 'providerAdmin'].map((a) => [a, 'any'])) as Expectation;
-const SIGNED_IN = only('member', 'userManager', 'organizationManager', 'siblingManager', 'ancestorManager', 'external', 'providerAdmin');
-const NATIVE = only('member', 'userManager', 'organizationManager', 'siblingManager', 'ancestorManager', 'providerAdmin');
+const SIGNED_IN = forPeople(
+  only('member', 'userManager', 'organizationManager', 'siblingManager', 'ancestorManager', 'external', 'providerAdmin'),
+);
+const NATIVE = forPeople(only('member', 'userManager', 'organizationManager', 'siblingManager', 'ancestorManager', 'providerAdmin'));
 /** a userManager whose subtree holds the target (north) */
-const USER_MANAGER_OF_TARGET = only('userManager', 'ancestorManager', 'providerAdmin');
+const USER_MANAGER_OF_TARGET = only('userManager', 'ancestorManager', 'providerAdmin', 'serviceAccount');
 /** an organizationManager whose subtree holds the target, below their own organization */
-const ORG_MANAGER_OF_TARGET = only('organizationManager', 'ancestorManager', 'providerAdmin');
+const ORG_MANAGER_OF_TARGET = only('organizationManager', 'ancestorManager', 'providerAdmin', 'serviceAccount');
 /** either manager role over the target */
-const ANY_MANAGER_OF_TARGET = only('userManager', 'organizationManager', 'ancestorManager', 'providerAdmin');
+const ANY_MANAGER_OF_TARGET = only('userManager', 'organizationManager', 'ancestorManager', 'providerAdmin', 'serviceAccount');
 /** either manager role, on their own subtree (no target given) */
-const ANY_MANAGER = only('userManager', 'organizationManager', 'siblingManager', 'ancestorManager', 'providerAdmin');
+const ANY_MANAGER = only('userManager', 'organizationManager', 'siblingManager', 'ancestorManager', 'providerAdmin', 'serviceAccount');
 /** the provider's administrators (organizationManager of the root organization) */
 const PROVIDER_ADMIN = only('providerAdmin');
+/**
+ * The same managers, people only (the contract's "Only people change how people sign in", and
+ * credentials that would outlive a service account): connections, domains, the second-factor
+ * policy, SCIM tokens, service accounts.
+ */
+const PEOPLE_USER_MANAGER_OF_TARGET = forPeople(USER_MANAGER_OF_TARGET);
+const PEOPLE_ORG_MANAGER_OF_TARGET = forPeople(ORG_MANAGER_OF_TARGET);
+const PEOPLE_ANY_MANAGER_OF_TARGET = forPeople(ANY_MANAGER_OF_TARGET);
 
 interface Ctx {
   world: World;
@@ -217,8 +234,11 @@ const MATRIX: Record<string, Entry | Entry[]> = {
   'POST /api/identity/passkey-options': { expect: PUBLIC },
   'POST /api/identity/passkey-login': { expect: PUBLIC, refused: true, body: () => ({ response: {} }) },
   'DELETE /api/members/{memberId}/second-factors': { expect: USER_MANAGER_OF_TARGET },
-  'GET /api/organizations/{organizationId}/second-factor-policy': { expect: ANY_MANAGER_OF_TARGET },
-  'PUT /api/organizations/{organizationId}/second-factor-policy': { expect: ORG_MANAGER_OF_TARGET, body: () => ({ required: true }) },
+  'GET /api/organizations/{organizationId}/second-factor-policy': { expect: PEOPLE_ANY_MANAGER_OF_TARGET },
+  'PUT /api/organizations/{organizationId}/second-factor-policy': {
+    expect: PEOPLE_ORG_MANAGER_OF_TARGET,
+    body: () => ({ required: true }),
+  },
 
   // ---- audit and developer --------------------------------------------------------------------
   'GET /api/audit': [
@@ -243,51 +263,60 @@ const MATRIX: Record<string, Entry | Entry[]> = {
   ],
   'PUT /api/access-requests/{id}/decline': [{ expect: USER_MANAGER_OF_TARGET }, { ...OWN, expect: USER_MANAGER_OF_TARGET }],
   // verified domains
-  'GET /api/organizations/{organizationId}/domains': [{ expect: ANY_MANAGER_OF_TARGET }, { ...OWN, expect: ANY_MANAGER_OF_TARGET }],
+  'GET /api/organizations/{organizationId}/domains': [
+    { expect: PEOPLE_ANY_MANAGER_OF_TARGET },
+    { ...OWN, expect: PEOPLE_ANY_MANAGER_OF_TARGET },
+  ],
   'POST /api/organizations/{organizationId}/domains': [
-    { expect: ORG_MANAGER_OF_TARGET, body: () => ({ domain: `${randomUUID()}.matrix.example` }) },
-    { ...OWN, expect: ORG_MANAGER_OF_TARGET, body: () => ({ domain: `${randomUUID()}.matrix.example` }) },
+    { expect: PEOPLE_ORG_MANAGER_OF_TARGET, body: () => ({ domain: `${randomUUID()}.matrix.example` }) },
+    { ...OWN, expect: PEOPLE_ORG_MANAGER_OF_TARGET, body: () => ({ domain: `${randomUUID()}.matrix.example` }) },
   ],
   // a fresh claim whose record the matrix's DNS server publishes: verified (200) for those allowed
-  'POST /api/organizations/{organizationId}/domains/{domain}/verify': { expect: ORG_MANAGER_OF_TARGET },
-  'DELETE /api/organizations/{organizationId}/domains/{domain}': { expect: ORG_MANAGER_OF_TARGET },
+  'POST /api/organizations/{organizationId}/domains/{domain}/verify': { expect: PEOPLE_ORG_MANAGER_OF_TARGET },
+  'DELETE /api/organizations/{organizationId}/domains/{domain}': { expect: PEOPLE_ORG_MANAGER_OF_TARGET },
   // service accounts (docs/integrations.md): people who manage the organization's subtree, giving (at least one) right they hold
   'GET /api/organizations/{organizationId}/service-accounts': [
-    { expect: ANY_MANAGER_OF_TARGET },
-    { ...OWN, expect: ANY_MANAGER_OF_TARGET },
+    { expect: PEOPLE_ANY_MANAGER_OF_TARGET },
+    { ...OWN, expect: PEOPLE_ANY_MANAGER_OF_TARGET },
   ],
   'POST /api/organizations/{organizationId}/service-accounts': [
     // a right only userManagers hold: organizationManagers are refused (cannot_grant_rights_not_held)
-    { expect: USER_MANAGER_OF_TARGET, body: () => ({ name: `Matrix ${randomUUID()}`, user_manager: true }) },
-    { ...OWN, expect: USER_MANAGER_OF_TARGET, body: () => ({ name: `Matrix ${randomUUID()}`, user_manager: true }) },
+    { expect: PEOPLE_USER_MANAGER_OF_TARGET, body: () => ({ name: `Matrix ${randomUUID()}`, user_manager: true }) },
+    { ...OWN, expect: PEOPLE_USER_MANAGER_OF_TARGET, body: () => ({ name: `Matrix ${randomUUID()}`, user_manager: true }) },
     // and the other way round
     {
       case: 'with organization_manager',
-      expect: ORG_MANAGER_OF_TARGET,
+      expect: PEOPLE_ORG_MANAGER_OF_TARGET,
       body: () => ({ name: `Matrix ${randomUUID()}`, organization_manager: true }),
     },
   ],
-  'DELETE /api/organizations/{organizationId}/service-accounts/{serviceAccountId}': { expect: ANY_MANAGER_OF_TARGET },
+  'DELETE /api/organizations/{organizationId}/service-accounts/{serviceAccountId}': { expect: PEOPLE_ANY_MANAGER_OF_TARGET },
   // SCIM (docs/integrations.md, "SCIM 2.0"): the tokens of directories; /scim/v2 itself is no /api route
   'POST /api/organizations/{organizationId}/scim-tokens': [
-    { expect: USER_MANAGER_OF_TARGET, body: () => ({ name: 'Directory' }) },
-    { ...OWN, expect: USER_MANAGER_OF_TARGET, body: () => ({ name: 'Directory' }) },
+    { expect: PEOPLE_USER_MANAGER_OF_TARGET, body: () => ({ name: 'Directory' }) },
+    { ...OWN, expect: PEOPLE_USER_MANAGER_OF_TARGET, body: () => ({ name: 'Directory' }) },
   ],
-  'GET /api/organizations/{organizationId}/scim-tokens': [{ expect: USER_MANAGER_OF_TARGET }, { ...OWN, expect: USER_MANAGER_OF_TARGET }],
-  'DELETE /api/organizations/{organizationId}/scim-tokens/{tokenId}': { expect: USER_MANAGER_OF_TARGET },
+  'GET /api/organizations/{organizationId}/scim-tokens': [
+    { expect: PEOPLE_USER_MANAGER_OF_TARGET },
+    { ...OWN, expect: PEOPLE_USER_MANAGER_OF_TARGET },
+  ],
+  'DELETE /api/organizations/{organizationId}/scim-tokens/{tokenId}': { expect: PEOPLE_USER_MANAGER_OF_TARGET },
   // single sign-on
   'POST /api/organizations/{organizationId}/sso-connections': {
-    expect: ORG_MANAGER_OF_TARGET,
+    expect: PEOPLE_ORG_MANAGER_OF_TARGET,
     // the domain is not verified: 409 domain_not_verified for those allowed, after the right is checked
     refused: true,
     body: () => ({ name: 'Matrix', issuer: 'https://sso.invalid', client_id: 'portal', domains: ['matrix.example'] }),
   },
-  'GET /api/organizations/{organizationId}/sso-connections': [{ expect: ANY_MANAGER_OF_TARGET }, { ...OWN, expect: ANY_MANAGER_OF_TARGET }],
+  'GET /api/organizations/{organizationId}/sso-connections': [
+    { expect: PEOPLE_ANY_MANAGER_OF_TARGET },
+    { ...OWN, expect: PEOPLE_ANY_MANAGER_OF_TARGET },
+  ],
   'PATCH /api/organizations/{organizationId}/sso-connections/{connectionId}': {
-    expect: ORG_MANAGER_OF_TARGET,
+    expect: PEOPLE_ORG_MANAGER_OF_TARGET,
     body: () => ({ name: `Renamed ${randomUUID()}` }),
   },
-  'DELETE /api/organizations/{organizationId}/sso-connections/{connectionId}': { expect: ORG_MANAGER_OF_TARGET },
+  'DELETE /api/organizations/{organizationId}/sso-connections/{connectionId}': { expect: PEOPLE_ORG_MANAGER_OF_TARGET },
   // webhooks
   'GET /api/organizations/{organizationId}/webhooks': [{ expect: ORG_MANAGER_OF_TARGET }, { ...OWN, expect: ORG_MANAGER_OF_TARGET }],
   'POST /api/organizations/{organizationId}/webhooks': [
@@ -310,7 +339,8 @@ const MATRIX: Record<string, Entry | Entry[]> = {
 
 // the DNS server of verified domains: the records of the claims made for {domain} (paramsFor)
 const dns = await startDnsServer();
-const portal = await startPortal({ ...NO_LOGIN_LIMITS, DNS_SERVERS: dns.address });
+// the service account's requests (one a row) stay below its general limit
+const portal = await startPortal({ ...NO_LOGIN_LIMITS, RATE_LIMIT_SERVICE_ACCOUNT_MAX: '100000', DNS_SERVERS: dns.address });
 const world = await buildWorld(portal);
 const routes = await apiRoutes(portal.app);
 /** MATRIX_REPORT=1 prints the statuses seen, one row per route (and case) */
@@ -421,9 +451,17 @@ async function paramsFor(
 }
 
 /** Why the answer does not match what the actor should get, or null when it does. */
-function mismatch(status: number, want: Outcome, actor: ActorName | 'providerAdmin', route: ApiRoute, entry: Entry): string | null {
+function mismatch(
+  status: number,
+  key: string | undefined,
+  want: Outcome,
+  actor: ActorName | 'providerAdmin',
+  route: ApiRoute,
+  entry: Entry,
+): string | null {
   if (status >= 500) return 'a server error';
   if (want === 'any') return null;
+  if (want === 'people') return status === 403 && key === 'service_account_not_allowed' ? null : 'must get 403 service_account_not_allowed';
   const deniedStatus = status === 401 || status === 403;
   if (want === 'deny') {
     if (actor === 'anonymous') return status === 401 ? null : 'anonymous must get 401';
@@ -462,7 +500,8 @@ describe('authorization matrix', () => {
           const res = await client.request(route.method, fillPath(route.path, params) + query, body === undefined ? {} : { body });
           statuses.push(String(res.status));
           const want = entry.expect[actor];
-          const why = mismatch(res.status, want, actor, route, entry);
+          const key = (res.body as { i18NTranslationKey?: string } | undefined)?.i18NTranslationKey;
+          const why = mismatch(res.status, key, want, actor, route, entry);
           if (why) {
             const answer = typeof res.body === 'object' ? JSON.stringify(res.body).slice(0, 160) : '';
             mismatches.push(`${actor}: expected ${want}, got ${res.status} (${why}) ${answer}`);

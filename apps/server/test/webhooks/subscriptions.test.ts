@@ -36,6 +36,8 @@ describe('webhook subscriptions', () => {
         url: 'https://hooks.example.com/partner-portal',
         events: ['member.created', 'organization.created'],
         description: 'CRM',
+        // a person's: no service account owns it (people-only.test.ts: a service account's)
+        service_account_id: null,
         created_at: expect.any(String),
         updated_at: expect.any(String),
       },

@@ -64,7 +64,19 @@ export async function findServiceAccountForUpdate(db: Queryable, organizationId:
   return rows[0] ?? null;
 }
 
-/** Delete a service account with its tokens (its client leaves every instance's cache: migration 0070). */
+/** The webhooks the account made (migration 0073), which go with it: for its deletion's audit entry. */
+export async function webhooksOf(db: Queryable, id: string): Promise<{ id: string; url: string }[]> {
+  const { rows } = await db.query<{ id: string; url: string }>(
+    'SELECT id, url FROM webhooks WHERE service_account_id = $1 ORDER BY created_at, id',
+    [id],
+  );
+  return rows;
+}
+
+/**
+ * Delete a service account with its tokens (its client leaves every instance's cache: migration
+ * 0070) and its webhooks (their rows cascade: migration 0073).
+ */
 export async function deleteServiceAccount(db: Queryable, id: string, clientId: string): Promise<void> {
   await db.query('DELETE FROM service_accounts WHERE id = $1', [id]);
   await db.query(`DELETE FROM oidc_payloads WHERE model = 'ClientCredentials' AND payload->>'clientId' = $1`, [clientId]);

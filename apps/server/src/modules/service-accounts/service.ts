@@ -22,6 +22,10 @@ import * as q from './queries.js';
  *
  * The secret (256 random bits) is answered once, at creation, and kept only as its SHA-256; the
  * provider compares it (oidc/service-account-clients.ts). Every change is audited, refusals too.
+ *
+ * What an account makes that acts on its own belongs to it and ends with it: its webhooks
+ * (migration 0073) are deleted with it, and the deletion's audit entry lists them
+ * (`removed_with_it`, as an organization's deletion lists what went with it).
  */
 
 function toServiceAccount(row: q.ServiceAccountRow): ServiceAccount {
@@ -100,7 +104,10 @@ export class ServiceAccounts {
     return (await q.listServiceAccounts(db, org.id)).map(toServiceAccount);
   }
 
-  /** Delete a service account of the organization: its tokens stop at once (http/bearer.ts looks the account up at every request). */
+  /**
+   * Delete a service account of the organization: its tokens stop at once (http/bearer.ts looks
+   * the account up at every request), and its webhooks go with it.
+   */
   async delete(actor: Actor, organizationId: string, serviceAccountId: string): Promise<void> {
     personOf(actor);
     const { db } = this.deps;
@@ -109,6 +116,8 @@ export class ServiceAccounts {
         const { org } = await organizationForActor(tx, actor, organizationId, { role: 'any' });
         const row = await q.findServiceAccountForUpdate(tx, org.id, serviceAccountId);
         if (!row) throw new AppError('unknown_service_account');
+        // read with the account's row held: a webhook it is making meanwhile is committed (and listed) first
+        const webhooks = await q.webhooksOf(tx, row.id);
         const change: AuditChange = {
           organizationId: org.id,
           organizationPath: org.path,
@@ -120,6 +129,7 @@ export class ServiceAccounts {
             client_id: row.client_id,
             user_manager: row.user_manager,
             organization_manager: row.organization_manager,
+            ...(webhooks.length ? { removed_with_it: { webhooks } } : {}),
           },
         };
         const missing = notHeldBy(actor, row);

@@ -9,11 +9,13 @@ export interface WebhookRow {
   url: string;
   events: string[];
   description: string | null;
+  /** the service account that made it and that it ends with (migration 0073); null: a person's */
+  service_account_id: string | null;
   created_at: Date | string;
   updated_at: Date | string;
 }
 
-const WEBHOOK_COLUMNS = 'id, organization_id, url, events, description, created_at, updated_at';
+const WEBHOOK_COLUMNS = 'id, organization_id, url, events, description, service_account_id, created_at, updated_at';
 
 export async function listWebhooks(db: Queryable, organizationId: string): Promise<WebhookRow[]> {
   const { rows } = await db.query<WebhookRow>(
@@ -44,14 +46,32 @@ export async function findWebhook(
 
 export async function insertWebhook(
   db: Queryable,
-  w: { organizationId: string; url: string; events: string[]; description: string | null; secretSealed: string; createdBy: string | null },
+  w: {
+    organizationId: string;
+    url: string;
+    events: string[];
+    description: string | null;
+    secretSealed: string;
+    createdBy: string | null;
+    serviceAccountId: string | null;
+  },
 ): Promise<WebhookRow> {
   const { rows } = await db.query<WebhookRow>(
-    `INSERT INTO webhooks (organization_id, url, events, description, secret_sealed, created_by)
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${WEBHOOK_COLUMNS}`,
-    [w.organizationId, w.url, w.events, w.description, w.secretSealed, w.createdBy],
+    `INSERT INTO webhooks (organization_id, url, events, description, secret_sealed, created_by, service_account_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${WEBHOOK_COLUMNS}`,
+    [w.organizationId, w.url, w.events, w.description, w.secretSealed, w.createdBy, w.serviceAccountId],
   );
   return rows[0]!;
+}
+
+/**
+ * Whether the service account still exists, its row held (FOR KEY SHARE) until the caller's
+ * transaction ends: a deletion of the account waits for the webhook it makes, and then takes it
+ * along; a webhook made after the deletion finds no account.
+ */
+export async function holdServiceAccount(db: Queryable, serviceAccountId: string): Promise<boolean> {
+  const { rowCount } = await db.query('SELECT 1 FROM service_accounts WHERE id = $1 FOR KEY SHARE', [serviceAccountId]);
+  return rowCount > 0;
 }
 
 export async function updateWebhook(

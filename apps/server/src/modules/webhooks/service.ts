@@ -1,6 +1,7 @@
 import type { Webhook, WebhookCreated, WebhookDeliveries, WebhookDeliveryState } from '@partner-portal/contracts';
 import type { Config } from '../../config.js';
 import type { Database, Queryable } from '../../db/client.js';
+import { invalidBearerToken } from '../../http/bearer.js';
 import { checkOutboundUrl, OutboundAddressRefused, outboundPolicy } from '../../http/outbound.js';
 import { AppError } from '../../http/problem.js';
 import type { Actor } from '../../http/session.js';
@@ -15,7 +16,9 @@ import { newSigningSecret, SECRET_PURPOSE } from './sender.js';
  * Webhooks (docs/integrations.md, "Webhooks"): organizationManagers of an organization (its own or
  * an ancestor's) subscribe URLs to the events of its subtree, read the deliveries and their
  * attempts, and ask for a delivery again. The signing secret is shown once, when the webhook is
- * made, and kept sealed (sealed.ts). Every change is audited.
+ * made, and kept sealed (sealed.ts). Every change is audited. A webhook made by a service account
+ * belongs to it and ends with it (migration 0073): the account's deletion takes it along
+ * (service-accounts/service.ts).
  */
 
 const DELIVERIES_PAGE_SIZE = 50;
@@ -29,6 +32,7 @@ function toWebhook(row: q.WebhookRow): Webhook {
     url: row.url,
     events: row.events,
     description: row.description,
+    service_account_id: row.service_account_id,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
   };
@@ -67,7 +71,10 @@ export class Webhooks {
     const secret = newSigningSecret();
     const secretSealed = await seal(keyEncryption, SECRET_PURPOSE, secret);
     const description = input.description?.trim() || null;
+    const serviceAccountId = actor.user === null ? actor.serviceAccount.id : null;
     return db.transaction(async (tx) => {
+      // deleted meanwhile: its tokens stopped working (http/bearer.ts), and so does this request
+      if (serviceAccountId && !(await q.holdServiceAccount(tx, serviceAccountId))) throw invalidBearerToken();
       const { org } = await organizationForActor(tx, actor, organizationId, { role: 'organization' });
       const row = await q.insertWebhook(tx, {
         organizationId: org.id,
@@ -76,6 +83,7 @@ export class Webhooks {
         description,
         secretSealed,
         createdBy: actor.user?.id ?? null,
+        serviceAccountId,
       });
       await audit(tx, actor, webhookChange(org, 'webhook.create', row.id, undefined, described(row)));
       return { id: row.id, secret };

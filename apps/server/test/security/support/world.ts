@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { SERVICE_ACCOUNT_SCOPE } from '@partner-portal/contracts';
 import { hashPassword } from '../../../src/password-hashing.js';
 import { hashSecret } from '../../../src/http/session.js';
-import type { HttpClient } from '../../support/http.js';
+import { HttpClient, type HttpResponse, type RequestOptions } from '../../support/http.js';
 import type { TestPortal } from '../../support/portal.js';
 
 /**
@@ -10,12 +11,15 @@ import type { TestPortal } from '../../support/portal.js';
  *
  *   root (provider, bootstrap)
  *   └── partner                 ← ancestorManager (full partner-portal rights)
- *       ├── dealer-a            ← member, userManager, organizationManager, external (plain)
+ *       ├── dealer-a            ← member, userManager, organizationManager, external (plain),
+ *       │   │                       serviceAccount (a machine with both manager rights)
  *       │   └── north           ← the target organization of most routes
  *       └── dealer-b            ← siblingManager (full partner-portal rights)
  *
- * The one exception is fresh.mailedInvitation: an invitation made through the API, for the rows
- * that accept one with the code of its mail.
+ * The service account (migration 0070) is a row as well; its client takes a bearer token from
+ * /connect/token (client_credentials) and calls /api with it, as the provider's applications do
+ * (docs/integrations.md, "Service accounts"). The one use of the API is fresh.mailedInvitation:
+ * an invitation made through the API, for the rows that accept one with the code of its mail.
  */
 export const ACTORS = [
   'anonymous',
@@ -25,8 +29,11 @@ export const ACTORS = [
   'siblingManager',
   'ancestorManager',
   'external',
+  'serviceAccount',
 ] as const;
 export type ActorName = (typeof ACTORS)[number];
+/** The actors that are people with an account (anonymous and the service account are not). */
+export type PersonName = Exclude<ActorName, 'anonymous' | 'serviceAccount'>;
 
 export const USER_PASSWORD = 'Secur1ty-Passw0rd!';
 
@@ -42,8 +49,10 @@ export interface World {
   dealerA: OrgRow;
   north: OrgRow;
   dealerB: OrgRow;
-  users: Record<Exclude<ActorName, 'anonymous'>, { id: string; email: string; membershipId: string }>;
-  /** a fresh signed-in client of the actor (anonymous: no cookie) */
+  users: Record<PersonName, { id: string; email: string; membershipId: string }>;
+  /** dealer-a's service account, with userManager and organizationManager rights */
+  serviceAccount: { id: string; clientId: string; secret: string };
+  /** a fresh signed-in client of the actor (anonymous: no cookie; serviceAccount: a fresh bearer token, no cookie) */
   client(actor: ActorName): Promise<HttpClient>;
   /** fresh resources in the target subtree (north), for routes that change or remove them */
   fresh: {
@@ -63,6 +72,39 @@ export function uniqueEmail(prefix: string): string {
 }
 
 let passwordHashCache: Promise<string> | undefined;
+
+/**
+ * A service account's client: every request carries its bearer token and no cookie (a cookie
+ * beside the token is refused, http/bearer.ts), as an application of the provider calls /api.
+ */
+export class BearerHttpClient extends HttpClient {
+  constructor(
+    baseUrl: string,
+    readonly token: string,
+  ) {
+    super(baseUrl);
+  }
+
+  override request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<HttpResponse<T>> {
+    this.cookies.clear();
+    return super.request<T>(method, path, { ...options, headers: { authorization: `Bearer ${this.token}`, ...options.headers } });
+  }
+}
+
+/** A bearer token of a service account from POST /connect/token (client_credentials, HTTP Basic, scope partner_portal_api). */
+export async function serviceAccountToken(portal: TestPortal, account: { clientId: string; secret: string }): Promise<string> {
+  const res = await fetch(`${portal.url}/connect/token`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${encodeURIComponent(account.clientId)}:${encodeURIComponent(account.secret)}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams({ grant_type: 'client_credentials', scope: SERVICE_ACCOUNT_SCOPE }).toString(),
+  });
+  const body = (await res.json()) as { access_token?: string };
+  if (res.status !== 200 || !body.access_token) throw new Error(`no token for ${account.clientId}: ${res.status} ${JSON.stringify(body)}`);
+  return body.access_token;
+}
 
 export async function buildWorld(portal: TestPortal): Promise<World> {
   const db = portal.services.db;
@@ -120,6 +162,13 @@ export async function buildWorld(portal: TestPortal): Promise<World> {
     ancestorManager: await user(partner, 'ancestor', FULL_PORTAL),
     external: await user(dealerA, 'external', {}, { external: true }),
   };
+  const serviceAccountId = randomUUID();
+  const serviceAccount = { id: serviceAccountId, clientId: `sa.${serviceAccountId}`, secret: randomBytes(32).toString('base64url') };
+  await db.query(
+    `INSERT INTO service_accounts (id, organization_id, name, client_id, secret_hash, user_manager, organization_manager)
+     VALUES ($1, $2, $3, $4, $5, true, true)`,
+    [serviceAccount.id, dealerA.id, `Matrix machine ${tag}`, serviceAccount.clientId, hashSecret(serviceAccount.secret)],
+  );
 
   let counter = 0;
   return {
@@ -129,8 +178,10 @@ export async function buildWorld(portal: TestPortal): Promise<World> {
     north,
     dealerB,
     users,
+    serviceAccount,
     async client(actor) {
       if (actor === 'anonymous') return portal.client();
+      if (actor === 'serviceAccount') return new BearerHttpClient(portal.url, await serviceAccountToken(portal, serviceAccount));
       return portal.sessionFor(users[actor].id);
     },
     fresh: {
