@@ -132,6 +132,26 @@ export const ssoConnectionSchema = z.object({
 });
 export type SsoConnection = z.infer<typeof ssoConnectionSchema>;
 
+/**
+ * Who signs in through a connection once it is active (GET …/sso-connections/{id}/members): the
+ * members it serves (its organization's subtree with an address of its domains, unless a nearer
+ * connection below serves them), at most `MEMBERS_SHOWN`, and how many there are in all.
+ */
+export const ssoConnectionMembersSchema = z.object({
+  total: z.number().int(),
+  members: z.array(
+    z.object({
+      user_id: z.string(),
+      email: z.string(),
+      first_name: z.string(),
+      last_name: z.string(),
+      organization_id: z.string(),
+      organization_name: z.string(),
+    }),
+  ),
+});
+export type SsoConnectionMembers = z.infer<typeof ssoConnectionMembersSchema>;
+
 export const ssoConnectionParamsSchema = z.object({ organizationId: uuidSchema, connectionId: z.string().max(100) });
 
 // ---- access requests -------------------------------------------------------------------------------------

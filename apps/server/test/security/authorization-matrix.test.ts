@@ -316,6 +316,7 @@ const MATRIX: Record<string, Entry | Entry[]> = {
     expect: PEOPLE_ORG_MANAGER_OF_TARGET,
     body: () => ({ name: `Renamed ${randomUUID()}` }),
   },
+  'GET /api/organizations/{organizationId}/sso-connections/{connectionId}/members': { expect: PEOPLE_ORG_MANAGER_OF_TARGET },
   'DELETE /api/organizations/{organizationId}/sso-connections/{connectionId}': { expect: PEOPLE_ORG_MANAGER_OF_TARGET },
   // webhooks
   'GET /api/organizations/{organizationId}/webhooks': [{ expect: ORG_MANAGER_OF_TARGET }, { ...OWN, expect: ORG_MANAGER_OF_TARGET }],

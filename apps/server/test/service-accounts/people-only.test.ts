@@ -83,6 +83,7 @@ describe('a service account with both manager rights', () => {
         `/api/organizations/${north}/sso-connections/${connectionId}`,
         { name: 'Taken over', just_in_time: true },
       ],
+      [`GET ${O}/sso-connections/{connectionId}/members`, `/api/organizations/${north}/sso-connections/${connectionId}/members`],
       [`DELETE ${O}/sso-connections/{connectionId}`, `/api/organizations/${north}/sso-connections/${connectionId}`],
       [`GET ${O}/domains`, `/api/organizations/${north}/domains`],
       [`POST ${O}/domains`, `/api/organizations/${north}/domains`, { domain: 'elsewhere.example' }],

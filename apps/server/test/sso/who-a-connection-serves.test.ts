@@ -87,6 +87,20 @@ describe('who may change how members sign in', () => {
     expect(portal.smtp.to(farmer.email).filter((m) => m.subject.includes('Verbindung')).length).toBe(0);
   });
 
+  it('its managers see who will sign in through it before switching it on', async () => {
+    const res = await owner.client.get(`${connectionPath(connectionId)}/members`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.total).toBe(4);
+    expect(res.body.members.map((m: { email: string }) => m.email).sort()).toEqual(
+      [owner.email, orgOnly.email, userManager.email, farmer.email].sort(),
+    );
+    expect(res.body.members.find((m: { email: string }) => m.email === farmer.email)).toMatchObject({
+      organization_id: tree.farm.id,
+      organization_name: tree.farm.name,
+    });
+    expect((await userManager.client.get(`${connectionPath(connectionId)}/members`)).status).toBe(403);
+  });
+
   it('its manager tests it while inactive, and only a test signs in through it', async () => {
     const b = new Browser(portal.url, idp);
     b.portal.cookies.set('pp_session', owner.client.cookies.get('pp_session')!);
@@ -177,6 +191,14 @@ describe('one domain, many levels', () => {
       .id;
     dealer = (await createConnection(owner.client, tree.dealer.id, body({ name: 'Dealer IdP', domains: ['levels.example'] }))).body.id;
     expect(region).not.toBe(dealer);
+  });
+
+  it('the ancestor’s connection lists as its members only those no nearer connection serves', async () => {
+    const res = await owner.client.get(`/api/organizations/${tree.dealer.id}/sso-connections/${dealer}/members`);
+    const emails = res.body.members.map((m: { email: string }) => m.email);
+    expect(emails).toContain(dealerMember.email);
+    expect(emails).not.toContain(regionMember.email);
+    expect(emails).not.toContain(regionChief.email);
   });
 
   it('a member signs in at the nearest connection above them; an address without an account at the verifying organization’s', async () => {

@@ -135,6 +135,8 @@ export interface ServedMember {
   language_code: string;
   rights: unknown;
   organization_path: string;
+  organization_id: string;
+  organization_name: string;
 }
 
 /**
@@ -150,8 +152,9 @@ export async function membersReached(
   connectionId: string | null,
 ): Promise<ServedMember[]> {
   const { rows } = await db.query<ServedMember>(
-    `SELECT u.id AS user_id, u.email, u.first_name, u.last_name, u.language_code, m.rights, m.organization_path
-     FROM memberships m JOIN users u ON u.id = m.user_id
+    `SELECT u.id AS user_id, u.email, u.first_name, u.last_name, u.language_code, m.rights, m.organization_path,
+            m.organization_id, o.name AS organization_name
+     FROM memberships m JOIN users u ON u.id = m.user_id JOIN organizations o ON o.id = m.organization_id
      WHERE (${subtreeCondition('m.organization_path', '$1')} AND lower(split_part(u.email, '@', 2)) = ANY($2::text[]))
         OR ($3::text IS NOT NULL AND u.external_idp = $3::text)
      ORDER BY lower(u.email)`,

@@ -4,6 +4,7 @@ import {
   organizationIdParamsSchema,
   ssoConnectionCreatedSchema,
   ssoConnectionCreateSchema,
+  ssoConnectionMembersSchema,
   ssoConnectionParamsSchema,
   ssoConnectionPatchSchema,
   ssoConnectionSchema,
@@ -41,6 +42,14 @@ export const ssoRoutes: FastifyPluginAsyncZod<{ ssoConnections: SsoConnections }
     body: ssoConnectionPatchSchema,
     response: { 204: noContent },
     answer: (actor, { params, body }) => ssoConnections.update(actor, params.organizationId, params.connectionId, body),
+  });
+
+  route('GET /api/organizations/:organizationId/sso-connections/:connectionId/members', {
+    summary:
+      'Who signs in through a connection of the organization once it is active: the members it serves (not those a nearer connection below serves), the first 200 by address, and their total. For its managers before they switch it on, off or delete it (organizationManager of the organization; a person)',
+    params: ssoConnectionParamsSchema,
+    response: { 200: ssoConnectionMembersSchema },
+    answer: (actor, { params }) => ssoConnections.members(actor, params.organizationId, params.connectionId),
   });
 
   route('DELETE /api/organizations/:organizationId/sso-connections/:connectionId', {

@@ -5,6 +5,7 @@ import {
   rightsNotHeld,
   toRights,
   type SsoConnection,
+  type SsoConnectionMembers,
 } from '@partner-portal/contracts';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
@@ -51,6 +52,9 @@ import type { SsoRouting } from './routing.js';
  * is sealed at rest and never answered. Deleting a connection unlinks its accounts
  * (queries.ts unlinkAccounts).
  */
+
+/** How many of the members a connection serves its members call lists. */
+const MEMBERS_SHOWN = 200;
 
 export interface ConnectionInput {
   name: string;
@@ -146,6 +150,32 @@ export class SsoConnections {
       configured: true,
     };
     return [external, ...rows];
+  }
+
+  /**
+   * GET …/members: who signs in through the connection once it is active — the members it reaches
+   * whom routing would send to it (routing.ts: not those a nearer connection below serves), the
+   * first 200 by address, and how many in all. For its managers, before they switch it on, off or
+   * delete it.
+   */
+  async members(actor: Actor, organizationId: string, connectionId: string): Promise<SsoConnectionMembers> {
+    const { db, routing } = this.deps;
+    personOf(actor);
+    const { org, row } = await this.ownConnection(db, actor, organizationId, connectionId);
+    const reached = await q.membersReached(db, org.path, row.domains, row.id);
+    const served: q.ServedMember[] = [];
+    for (const member of reached) if (await routing.serves(row.id, member.email, true)) served.push(member);
+    return {
+      total: served.length,
+      members: served.slice(0, MEMBERS_SHOWN).map((m) => ({
+        user_id: m.user_id,
+        email: m.email,
+        first_name: m.first_name,
+        last_name: m.last_name,
+        organization_id: m.organization_id,
+        organization_name: m.organization_name,
+      })),
+    };
   }
 
   /** POST: connect a provider to an organization (inactive with `active: false`); its managers hear of it by e-mail. */
