@@ -170,7 +170,7 @@ describe('verified domains', () => {
 });
 
 describe("single sign-on through the dealer's identity provider", () => {
-  it('the organizationManager adds a connection for the verified domain and tests it; the child lists it as inherited', async () => {
+  it('the organizationManager adds a connection for the verified domain (switched off), tests it, sees who it will serve and switches it on; the child lists it as inherited', async () => {
     const p = await managerPage();
     await p.goto(`/manage-organization/${middle.id}`);
     const section = p.getByTestId('dealer-identity');
@@ -187,9 +187,12 @@ describe("single sign-on through the dealer's identity provider", () => {
     await dialog.getByRole('checkbox', { name: SSO_DOMAIN }).check();
     await expectClean(p, watch!, 'the connection form');
     await dialog.getByRole('button', { name: 'Save' }).click();
-    await toast(p, 'Connection Landbouw Oost Entra ID added').waitFor();
+    await toast(p, 'Connection Landbouw Oost Entra ID added, switched off: test it, then switch it on').waitFor();
     const card = section.locator('[data-testid=sso-connection][data-name="Landbouw Oost Entra ID"]');
     await card.getByText(idp.issuer).waitFor();
+    // made switched off: nobody signs in through it yet
+    await card.getByText('Off', { exact: true }).waitFor();
+    expect(await card.getAttribute('data-active')).toBe('false');
     await card.getByText('Client secret kept (never shown)').waitFor();
     expect(await card.textContent()).not.toContain(CLIENT_SECRET);
     await expectClean(p, watch!, 'the connections');
@@ -206,6 +209,17 @@ describe("single sign-on through the dealer's identity provider", () => {
     await expect.poll(() => new URL(p.url()).search).toBe('');
     const me = await p.context().request.get('/api/identity/user-info', { headers: { 'x-csrf': '1' } });
     expect(((await me.json()) as { email: string }).email).toBe(manager.email);
+
+    // switching it on shows who will sign in through it first
+    await card.getByRole('button', { name: 'Switch on Landbouw Oost Entra ID' }).click();
+    const confirm = await openDialog(p, 'Switch on Landbouw Oost Entra ID?');
+    const served = confirm.getByTestId('connection-members');
+    await served.getByText(WORKER_EMAIL, { exact: false }).waitFor();
+    await expectClean(p, watch!, 'who the connection will serve');
+    await screenshot(p, 'dealer-identity-switch-on-1280');
+    await confirm.getByRole('button', { name: 'Switch on', exact: true }).click();
+    await toast(p, 'Landbouw Oost Entra ID is on').waitFor();
+    await expect.poll(() => card.getAttribute('data-active')).toBe('true');
 
     await p.goto(`/manage-organization/${child.id}`);
     const inherited = p.getByTestId('dealer-identity');
@@ -369,6 +383,14 @@ describe('the section in Dutch and German at 390, 768 and 1280 px, and in Brazil
     await expectClean(p, watch!, 'the connection form in pt-BR');
     await screenshot(p, 'dealer-identity-connection-form-pt-BR-390');
     await dialog.getByRole('button', { name: 'Cancelar' }).click();
+    // switching it off says who signs in through it today and what changes for them
+    await section.getByRole('button', { name: 'Desligar Landbouw Oost Entra ID' }).click();
+    const off = await openDialog(p, 'Desligar Landbouw Oost Entra ID?');
+    await off.getByTestId('connection-members').getByText(WORKER_EMAIL, { exact: false }).waitFor();
+    await off.getByText(/voltará a entrar com uma senha|voltarão a entrar com uma senha/).waitFor();
+    await expectClean(p, watch!, 'switching the connection off in pt-BR');
+    await screenshot(p, 'dealer-identity-switch-off-pt-BR-390');
+    await off.getByRole('button', { name: 'Cancelar' }).click();
     await section.getByRole('tab', { name: /Solicitações de acesso/ }).click();
     await section.getByRole('button', { name: 'Aprovar a solicitação de Maximiliane Schwarzenberger' }).click();
     await openDialog(p, 'Aprovar a solicitação de Maximiliane Schwarzenberger');

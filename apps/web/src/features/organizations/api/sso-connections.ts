@@ -5,6 +5,7 @@ import {
   type SsoConnectionCreate,
   type SsoConnectionPatch,
   type SsoConnection,
+  type SsoConnectionMembers,
 } from '@partner-portal/contracts';
 import { api } from '@/lib/api';
 import { identityKeys } from './query-keys';
@@ -39,6 +40,16 @@ export function useCreateSsoConnection(organizationId: string) {
 
 export function useUpdateSsoConnection(organizationId: string) {
   return useConnectionChange(({ id, ...body }: SsoConnectionPatch & { id: string }) => api.patch(connectionPath(organizationId, id), body));
+}
+
+/** Who signs in through a connection once it is active (its managers look before switching it on, off or deleting it). */
+export function useSsoConnectionMembers(organizationId: string, connectionId: string) {
+  return useQuery({
+    queryKey: [...identityKeys.connections(organizationId), connectionId, 'members'],
+    queryFn: async ({ signal }) =>
+      await api.get<SsoConnectionMembers>(`${connectionPath(organizationId, connectionId)}/members`, { signal }),
+    staleTime: 0,
+  });
 }
 
 export function useDeleteSsoConnection(organizationId: string) {

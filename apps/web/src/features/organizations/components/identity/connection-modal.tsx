@@ -97,7 +97,11 @@ export function ConnectionModal({
       const change = values.remove_secret ? { client_secret: null } : secret ? { client_secret: secret } : {};
       update.mutate({ id: connection.id, ...common, ...change }, { onSuccess: () => onSaved(values.name), onError });
     } else {
-      create.mutate({ ...common, ...(secret ? { client_secret: secret } : {}) }, { onSuccess: () => onSaved(values.name), onError });
+      // made inactive: its managers test it and see who it will serve before they switch it on
+      create.mutate(
+        { ...common, active: false, ...(secret ? { client_secret: secret } : {}) },
+        { onSuccess: () => onSaved(values.name), onError },
+      );
     }
   });
 

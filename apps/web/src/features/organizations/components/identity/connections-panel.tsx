@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
-import { IconKey, IconPencil, IconPlayerPlay, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconKey, IconPencil, IconPlayerPlay, IconPlus, IconPower, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import type { SsoConnection } from '@partner-portal/contracts';
@@ -77,6 +77,7 @@ export function ConnectionsPanel({ organization, organizationName, open }: Panel
               organizationId={organization.id}
               ownerName={organizationName(connection.organization_id)}
               onEdit={() => open({ type: 'edit-connection', connection })}
+              onSwitch={(active) => open({ type: 'switch-connection', connection, active })}
               onDelete={() => open({ type: 'delete-connection', connection })}
             />
           ))}
@@ -102,12 +103,14 @@ function ConnectionItem({
   organizationId,
   ownerName,
   onEdit,
+  onSwitch,
   onDelete,
 }: {
   connection: SsoConnection;
   organizationId: string;
   ownerName: string | null;
   onEdit: () => void;
+  onSwitch: (active: boolean) => void;
   onDelete: () => void;
 }) {
   const { t } = useTranslation();
@@ -120,15 +123,30 @@ function ConnectionItem({
   };
 
   return (
-    <Paper component="li" withBorder p="sm" radius="md" data-testid="sso-connection" data-name={name} data-origin={origin}>
+    <Paper
+      component="li"
+      withBorder
+      p="sm"
+      radius="md"
+      data-testid="sso-connection"
+      data-name={name}
+      data-origin={origin}
+      data-active={connection.active}
+    >
       <Stack gap={4} style={{ minWidth: 0 }}>
         <Group gap="xs" wrap="wrap">
           <IconKey size={18} aria-hidden />
           <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
             {name}
           </Text>
+          {connection.active ? null : <WholeBadge color="gray">{t('identity.badge_off')}</WholeBadge>}
           {connection.just_in_time ? <WholeBadge color="blue">{t('identity.badge_jit')}</WholeBadge> : null}
         </Group>
+        {connection.active ? null : (
+          <Text size="xs" c="gray.7">
+            {t('identity.off_hint')}
+          </Text>
+        )}
         {origin === 'configured' ? (
           <Text size="xs" c="gray.7">
             {t('identity.configured')}
@@ -158,6 +176,15 @@ function ConnectionItem({
           </Button>
           {origin === 'own' ? (
             <>
+              <Button
+                variant={connection.active ? 'default' : 'filled'}
+                size="compact-sm"
+                leftSection={<IconPower size={14} aria-hidden />}
+                aria-label={t(connection.active ? 'identity.switch_off_label' : 'identity.switch_on_label', { name })}
+                onClick={() => onSwitch(!connection.active)}
+              >
+                {t(connection.active ? 'identity.switch_off' : 'identity.switch_on')}
+              </Button>
               <Button
                 variant="default"
                 size="compact-sm"

@@ -4,7 +4,6 @@ import type { Organization, UserInfo } from '@partner-portal/contracts';
 import { notifySuccess } from '@/components/notify';
 import { useDeclineAccessRequest } from '../../api/access-requests';
 import { useDeleteDomain } from '../../api/domains';
-import { useDeleteSsoConnection } from '../../api/sso-connections';
 import { ConfirmModal } from '../confirm-modal';
 import { requesterName } from './access-requests-panel';
 import type { IdentityModal } from './shared';
@@ -12,6 +11,7 @@ import type { IdentityModal } from './shared';
 // the forms load when first opened (react-hook-form, zod and the rights editor)
 const AddDomainModal = lazy(() => import('./add-domain-modal').then((m) => ({ default: m.AddDomainModal })));
 const ConnectionModal = lazy(() => import('./connection-modal').then((m) => ({ default: m.ConnectionModal })));
+const ConnectionSwitchModal = lazy(() => import('./connection-switch-modal').then((m) => ({ default: m.ConnectionSwitchModal })));
 const ApproveRequestModal = lazy(() => import('./approve-request-modal').then((m) => ({ default: m.ApproveRequestModal })));
 
 interface Props {
@@ -61,6 +61,25 @@ function FormModal({ modal, organization, user, close }: Props) {
           onSaved={(name) => done(t('identity.connection_updated', { name }))}
         />
       );
+    case 'switch-connection':
+    case 'delete-connection': {
+      const change = modal.type === 'delete-connection' ? 'delete' : modal.active ? 'on' : 'off';
+      const message = {
+        on: 'identity.connection_switched_on',
+        off: 'identity.connection_switched_off',
+        delete: 'identity.connection_deleted',
+      }[change];
+      return (
+        <ConnectionSwitchModal
+          organizationId={organization.id}
+          connection={modal.connection}
+          change={change}
+          user={user}
+          onClose={close}
+          onDone={() => done(t(message, { name: modal.connection.name }))}
+        />
+      );
+    }
     case 'approve':
       return (
         <ApproveRequestModal
@@ -79,7 +98,6 @@ function FormModal({ modal, organization, user, close }: Props) {
 function Confirmation({ modal, organization, close }: Props) {
   const { t } = useTranslation();
   const deleteDomain = useDeleteDomain(organization.id);
-  const deleteConnection = useDeleteSsoConnection(organization.id);
   const decline = useDeclineAccessRequest();
   const done = (message: string) => {
     notifySuccess(message);
@@ -96,26 +114,16 @@ function Confirmation({ modal, organization, close }: Props) {
             done(t('identity.domain_deleted', { domain: modal.domain }));
           },
         }
-      : modal?.type === 'delete-connection'
+      : modal?.type === 'decline'
         ? {
-            title: t('identity.connection_delete_title'),
-            message: t('identity.connection_delete_confirm', { name: modal.connection.name }),
-            confirmLabel: t('identity.delete'),
+            title: t('identity.decline_title'),
+            message: t('identity.decline_confirm', { name: requesterName(modal.request), email: modal.request.email_address }),
+            confirmLabel: t('identity.decline'),
             onConfirm: async () => {
-              await deleteConnection.mutateAsync(modal.connection.id);
-              done(t('identity.connection_deleted', { name: modal.connection.name }));
+              await decline.mutateAsync(modal.request.id);
+              done(t('identity.declined', { email: modal.request.email_address }));
             },
           }
-        : modal?.type === 'decline'
-          ? {
-              title: t('identity.decline_title'),
-              message: t('identity.decline_confirm', { name: requesterName(modal.request), email: modal.request.email_address }),
-              confirmLabel: t('identity.decline'),
-              onConfirm: async () => {
-                await decline.mutateAsync(modal.request.id);
-                done(t('identity.declined', { email: modal.request.email_address }));
-              },
-            }
-          : null;
+        : null;
   return confirmation ? <ConfirmModal {...confirmation} onClose={close} /> : null;
 }

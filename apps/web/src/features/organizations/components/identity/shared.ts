@@ -7,6 +7,8 @@ export type IdentityModal =
   | { type: 'add-connection' }
   | { type: 'edit-connection'; connection: SsoConnection }
   | { type: 'delete-connection'; connection: SsoConnection }
+  /** switch a connection on or off: who it serves is shown first */
+  | { type: 'switch-connection'; connection: SsoConnection; active: boolean }
   | { type: 'approve'; request: AccessRequest }
   | { type: 'decline'; request: AccessRequest };
 
