@@ -80,6 +80,10 @@ export const ERRORS = {
     status: 400,
     title: '{{connection}} signed you in, but no portal account belongs to this address. Ask your administrator for an invitation',
   },
+  sso_sign_in_failed: {
+    status: 400,
+    title: '{{connection}} did not sign you in. If it should know you, ask the managers of {{organization}}',
+  },
   account_deactivated: { status: 400, title: 'This account has been deactivated. Ask your administrator' },
   access_request_not_pending: { status: 409, title: 'This request has already been answered' },
 

@@ -138,6 +138,18 @@ describe('who may change how members sign in', () => {
     await owner.client.patch(connectionPath(connectionId), { name: 'Farmtech Entra ID' });
   });
 
+  it('a provider that refuses the person: the login page names the connection and whom to ask', async () => {
+    const b = new Browser(portal.url, idp);
+    const step = await b.portal.post('/api/identity/email-login', { email: userManager.email });
+    const page = await b.follow(step.body.external_login as string);
+    const refused = await b.idp.request('POST', page.url, { raw: 'cancel=1', contentType: 'application/x-www-form-urlencoded' });
+    expect(refused.status, refused.text).toBe(303);
+    const back = await b.follow(new URL(refused.headers.get('location')!, idp.issuer).toString());
+    expect(await b.loginError(new URL(back.url))).toEqual(
+      expect.objectContaining({ error: 'sso_sign_in_failed', params: { connection: 'Farmtech Entra ID', organization: tree.dealer.name } }),
+    );
+  });
+
   it('a new provider does not inherit the old one’s subjects, and the members are told it changed', async () => {
     const b = new Browser(portal.url, idp);
     await b.signIn(userManager.email, 'sub-users');

@@ -128,6 +128,11 @@ export async function startDealerIdp(
     if (req.method === 'POST') {
       let body = '';
       for await (const chunk of req) body += (chunk as Buffer).toString();
+      // "cancel": the person refuses, or the provider does not know them — it answers the client with access_denied
+      if (new URLSearchParams(body).has('cancel')) {
+        await provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The user cancelled' });
+        return;
+      }
       const account = findByName(new URLSearchParams(body).get('account') ?? '');
       if (!account) {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(details.uid, 'Unknown account'));

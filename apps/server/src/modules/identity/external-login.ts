@@ -147,10 +147,15 @@ export class ExternalLogin {
     }
     await oidc.externalLogins.destroy(input.loginId);
     const test = record.test ?? null;
-    if (input.upstreamError) return this.failure(test, 'external_login_failed', null, null);
     const found = await providers.find(record.connectionId ?? EXTERNAL_IDP_ID);
     if (!found) return this.failure(test, 'external_login_failed', null, 'The sign-in connection does not exist (any more).');
     const { connection, idp } = found;
+    // the provider refused (it does not know the person, or they cancelled): the message names the
+    // connection and whom to ask, its organization's managers
+    if (input.upstreamError) {
+      if (connection.configured || connection.organizationName === null) return this.failure(test, 'external_login_failed', null, null);
+      return this.failure(test, 'sso_sign_in_failed', { connection: connection.name, organization: connection.organizationName }, null);
+    }
     let identity: UpstreamIdentity;
     try {
       identity = await idp.finish(input.callbackUrl, record);

@@ -17,6 +17,8 @@ export interface ConnectionInfo {
   name: string;
   organizationId: string;
   organizationPath: string;
+  /** the connection's organization's name (null: the EXTERNAL_IDP_* provider's) */
+  organizationName: string | null;
   domains: readonly string[];
   justInTime: boolean;
   /** the EXTERNAL_IDP_* provider (set by configuration) */
@@ -62,6 +64,7 @@ export class SsoProviders {
           name: external.name,
           organizationId: root.id,
           organizationPath: root.path,
+          organizationName: null,
           domains: config.externalIdp.emailDomains,
           justInTime: false,
           configured: true,
@@ -107,6 +110,7 @@ export function toInfo(row: q.ConnectionRow): ConnectionInfo {
     name: row.name,
     organizationId: row.organization_id,
     organizationPath: row.organization_path,
+    organizationName: row.organization_name,
     domains: row.domains,
     justInTime: row.just_in_time,
     configured: false,
