@@ -34,6 +34,13 @@ describe('loadConfig', () => {
     for (const name of ['PORT', 'DATABASE_URL', 'SMTP_URL', 'BOOTSTRAP_ADMIN_EMAIL']) expect(message).toContain(name);
   });
 
+  it('e-mail retries: the first after 15 s by default, a base of 1 to 25 s (the first retry within 30 s, jitter included)', () => {
+    expect(loadConfig({}).MAIL_RETRY_BASE_SECONDS).toBe(15);
+    expect(loadConfig({ MAIL_RETRY_BASE_SECONDS: '1' }).MAIL_RETRY_BASE_SECONDS).toBe(1);
+    for (const bad of ['0', '26', '1.5', 'soon'])
+      expect(() => loadConfig({ MAIL_RETRY_BASE_SECONDS: bad })).toThrow(/MAIL_RETRY_BASE_SECONDS/);
+  });
+
   it('wants both the issuer and the client id of an external identity provider', () => {
     expect(() => loadConfig({ EXTERNAL_IDP_ISSUER: 'https://idp.example.com' })).toThrow(/EXTERNAL_IDP/);
     const config = loadConfig({

@@ -48,6 +48,10 @@ const envSchema = z.object({
   PROVIDER_ORGANIZATION_NAME: z.string().min(1).max(100).default('Nedap'),
   SMTP_URL: url(['smtp:', 'smtps:'], 'an smtp:// or smtps:// URL').optional(),
   MAIL_FROM: z.string().min(3).default('Partner Portal <no-reply@localhost>'),
+  // e-mails the mail server did not take (modules/mail/schedule.ts): the first retry after
+  // MAIL_RETRY_BASE_SECONDS, at most 25 so that it comes within 30 s with its jitter; later ones
+  // twice as late each, at most 4 hours apart (20 attempts, at least a day)
+  MAIL_RETRY_BASE_SECONDS: positiveInt.max(25).default(15),
   DCR_INITIAL_ACCESS_TOKEN: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
   EXTERNAL_IDP_ISSUER: url(['http:', 'https:'], 'an http(s) URL').optional(),
   EXTERNAL_IDP_CLIENT_ID: z.string().min(1).optional(),

@@ -1,6 +1,7 @@
 import type { ModuleServices } from './module-services.js';
 import { sweepExpiredIdentityRows } from './modules/identity/queries.js';
 import { expireInvitations } from './modules/invitations/expiry.js';
+import { startMailWorker } from './modules/mail/outbox-worker.js';
 import { sweepTreeChanges } from './modules/organizations/queries.js';
 import { TREE_CACHE_MAX_AGE_MS } from './modules/organizations/tree-cache.js';
 import { startWebhookWorker, sweepFinishedDeliveries } from './modules/webhooks/worker.js';
@@ -17,7 +18,9 @@ import type { Services } from './services.js';
  *   (modules/domains/recheck.ts; instances share the domains);
  * - the webhooks' sender (modules/webhooks/worker.ts), which sends the outbox's deliveries after
  *   commit, and every hour the clean-up of finished deliveries older than WEBHOOK_RETENTION_DAYS;
- * - every minute, invitations past their expiry marked EXPIRED (their invitation.expired events).
+ * - every minute, invitations past their expiry marked EXPIRED (their invitation.expired events);
+ * - the e-mails' sender (modules/mail/outbox-worker.ts), which sends the mail outbox after commit
+ *   and sends again what the mail server did not take.
  */
 const KEY_RELOAD_MS = 60_000;
 const IDENTITY_CLEANUP_MS = 10 * 60_000;
@@ -26,7 +29,7 @@ const INVITATION_EXPIRY_MS = 60_000;
 const DELIVERY_CLEANUP_MS = 60 * 60_000;
 
 export interface Jobs {
-  /** Stop the timers and the webhooks' sender (the deliveries it is sending finish first). */
+  /** Stop the timers and the senders of webhooks and e-mails (what they are sending finishes first). */
   stop(): Promise<void>;
 }
 
@@ -51,10 +54,11 @@ export async function startJobs(services: Services, oidc: Oidc, modules: Pick<Mo
   ];
   void sweepIdentity().catch((err: unknown) => log.warn({ err }, 'identity clean-up failed'));
   const webhooks = await startWebhookWorker({ db, config, log, keyEncryption: services.secrets.keyEncryption });
+  const mail = await startMailWorker({ db, config, log, keyEncryption: services.secrets.keyEncryption });
   return {
     async stop() {
       for (const t of timers) clearInterval(t);
-      await webhooks.stop();
+      await Promise.all([webhooks.stop(), mail.stop()]);
     },
   };
 }

@@ -123,7 +123,7 @@ export async function createServices(config: Config, log: Logger, options: { inM
     clientCache: clients,
     accountCache: accounts,
     ssoCache: sso,
-    mailer: createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, db, log }),
+    mailer: createMailer({ db, keyEncryption: secrets.keyEncryption }),
   };
 }
 
@@ -133,7 +133,6 @@ const closed = new WeakSet<Services>();
 export async function closeServices(services: Services): Promise<void> {
   if (closed.has(services)) return;
   closed.add(services);
-  services.mailer.close();
   await services.sessions.stopCache?.();
   services.redis?.disconnect();
   await services.tracing?.shutdown().catch((err: unknown) => services.log.warn({ err }, 'traces could not be sent'));

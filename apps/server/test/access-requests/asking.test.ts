@@ -59,7 +59,7 @@ describe('where a request goes', () => {
     expect(stored).toMatchObject({ state: 'PENDING', organization_id: f.tree.north.id, language_code: 'de' });
     expect(stored!.message).toBe('We are the new\nbranch <b>North</b>');
     // only the nearest organization's userManagers are asked
-    await settle(300);
+    await portal.mailSettled();
     expect(mailsTo(f.userMgrA.email, email)).toEqual([]);
 
     const [entry] = await auditEntries(portal, 'access_request.create', stored!.id);
@@ -87,7 +87,7 @@ describe('where a request goes', () => {
     expect(german.subject).toBe('Anna Berg bittet um Zugang zum Partner Portal');
     expect(english.subject).toBe('Anna Berg asks for access to the Partner Portal');
     expect(english.text).toContain(f.tree.a.name);
-    await settle(300);
+    await portal.mailSettled();
     expect(mailsTo(f.orgMgrA.email, southEmail)).toEqual([]);
     expect(mailsTo(f.plainA.email, southEmail)).toEqual([]);
     expect(mailsTo(f.mgrNorth.email, southEmail)).toEqual([]);
@@ -109,7 +109,7 @@ describe('where a request goes', () => {
     expect(mail.text).toContain('> Please call me');
     expect(mail.text).toContain(domain);
     expect(mail.text).toContain('Preferred language: es');
-    await settle(300);
+    await portal.mailSettled();
     expect(await storedRequests(portal, email)).toEqual([]);
     expect(mailsTo(f.mgrNorth.email, email)).toEqual([]);
   });
@@ -169,6 +169,7 @@ describe('the same answer for every address', () => {
 
     // the repeated request changes nothing and mails nobody again
     await settle();
+    await portal.mailSettled();
     const stored = await storedRequests(portal, fresh);
     expect(stored).toHaveLength(1);
     expect(mailsTo(f.mgrNorth.email, fresh)).toHaveLength(1);
@@ -233,6 +234,7 @@ describe('limits', () => {
     await portal.services.db.query(`UPDATE access_requests SET state = 'DECLINED' WHERE lower(email) = lower($1)`, [email]);
     expect429(await ask(portal, { email_address: email }));
     await settle();
+    await portal.mailSettled();
     expect(await storedRequests(portal, email)).toHaveLength(3);
     expect(mailsTo(f.mgrNorth.email, email)).toHaveLength(3);
   });
@@ -246,6 +248,7 @@ describe('limits', () => {
     expect(statuses.filter((status) => status === 202)).toHaveLength(3);
     expect(statuses.filter((status) => status !== 202 && status !== 429)).toEqual([]);
     await settle();
+    await portal.mailSettled();
     // the same address again and again while pending: one pending request kept, and no more e-mails than accepted requests
     expect((await storedRequests(portal, email)).length).toBeLessThanOrEqual(3);
     expect(mailsTo(f.mgrNorth.email, email).length).toBeLessThanOrEqual(3);

@@ -29,8 +29,6 @@ function pendingRequest() {
   return askAndStore(portal, { email_address: `burst-${++counter}@${domain}`, language_code: 'en' });
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 1_000));
-
 function invitationMails(email: string) {
   return portal.smtp.to(email).filter((m) => m.links.some((l) => l.includes('/invitation/')));
 }
@@ -63,7 +61,7 @@ describe('access requests decided many times at once', () => {
     const won = expectOneWinner(answers, 201);
 
     await expect.poll(() => invitationMails(request.email).length, { timeout: 10_000 }).toBe(1);
-    await settle();
+    await portal.mailSettled();
     expect(invitationMails(request.email)).toHaveLength(1);
     expect(invitationMails(request.email)[0]!.links.some((l) => l.includes(`/invitation/${won.body.invitation_id}`))).toBe(true);
     expect(await invitationsOf(request.email)).toEqual([won.body.invitation_id]);
@@ -79,7 +77,7 @@ describe('access requests decided many times at once', () => {
     expectOneWinner(answers, 204);
 
     await expect.poll(() => declinedMails(request.email).length, { timeout: 10_000 }).toBe(1);
-    await settle();
+    await portal.mailSettled();
     expect(declinedMails(request.email)).toHaveLength(1);
     expect(await storedRequests(portal, request.email)).toMatchObject([{ state: 'DECLINED', invitation_id: null }]);
     expect(await auditEntries(portal, 'access_request.decline', request.id)).toHaveLength(1);
@@ -94,7 +92,7 @@ describe('access requests decided many times at once', () => {
     expect(won).toHaveLength(1);
     expect(answers.filter((r) => r.status === 409)).toHaveLength(BURST - 1);
 
-    await settle();
+    await portal.mailSettled();
     const [stored] = await storedRequests(portal, request.email);
     if (stored!.state === 'APPROVED') {
       expect(invitationMails(request.email)).toHaveLength(1);

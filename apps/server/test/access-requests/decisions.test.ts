@@ -210,6 +210,7 @@ describe('PUT /api/access-requests/{id}/decline', () => {
     expect(again.status).toBe(409);
     expect(again.body.i18NTranslationKey).toBe('access_request_not_pending');
     expect((await f.mgrNorth.client.put(`/api/access-requests/${request.id}/approve`, {})).status).toBe(409);
+    await portal.mailSettled();
     expect(portal.smtp.to(request.email).filter((m) => m.subject.includes('Anfrage'))).toHaveLength(1);
 
     // declined is answered: the address may ask again

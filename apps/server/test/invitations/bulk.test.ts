@@ -106,6 +106,7 @@ describe('bulk invitations from a 200-row CSV', () => {
   it('the dry run answers per row: ok, invalid address, domain not allowed, already a member, already invited, duplicate within the file', async () => {
     rows = await buildRows();
     csv = toCsv(rows);
+    await portal.mailSettled();
     const mailsBefore = portal.smtp.messages.length;
     const res = await f.userMgrA.client.post(`/api/organizations/${org.id}/invitations/bulk/dry-run`, { csv });
     expect(res.status, res.text).toBe(200);
@@ -122,6 +123,7 @@ describe('bulk invitations from a 200-row CSV', () => {
     expect(res.body.rows[0].language_code).toBe('en');
     expect(res.body.rows[5].outcome).toBe('invalid_address');
     // nothing was sent or stored
+    await portal.mailSettled();
     expect(portal.smtp.messages.length).toBe(mailsBefore);
     const stored = await portal.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM invitations WHERE organization_id = $1`, [
       org.id,
@@ -155,6 +157,7 @@ describe('bulk invitations from a 200-row CSV', () => {
       expect(mail.subject, `row ${i}`).toBe(expected.subject);
     }
     // no e-mail to refused addresses; nobody got two
+    await portal.mailSettled();
     for (const row of rows.filter((r) => ['domain_not_allowed', 'invalid_language'].includes(r.expected)))
       expect(portal.smtp.to(row.email)).toHaveLength(0);
     for (const row of rows.filter((r) => r.expected === 'ok')) expect(portal.smtp.to(row.email)).toHaveLength(1);
@@ -258,6 +261,7 @@ describe('bulk invitations: rights, file errors, authorization', () => {
     expect(outside.status).toBe(403);
     const sent = await f.admin.client.post(`/api/organizations/${org.id}/invitations/bulk`, { csv, rights_from_member_id: staff.memberId });
     expect(sent.status).toBe(409);
+    await portal.mailSettled();
     expect(portal.smtp.to('esc@partner.example')).toHaveLength(0);
   });
 
@@ -288,6 +292,7 @@ describe('bulk invitations: rights, file errors, authorization', () => {
     expect((await f.userMgrA.client.post('/api/organizations/00000000-0000-4000-8000-000000000000/invitations/bulk', { csv })).status).toBe(
       404,
     );
+    await portal.mailSettled();
     expect(portal.smtp.to('who@partner.example')).toHaveLength(0);
   });
 });

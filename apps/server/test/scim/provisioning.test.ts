@@ -83,6 +83,7 @@ describe('how a provisioned member signs in', () => {
     expect((await account(other.body.id)).external_idp).toBeNull();
     expect(await invitationsOf(other.body.id)).toHaveLength(1);
     await portal.smtp.waitFor(other.body.userName);
+    await portal.mailSettled();
     expect(mailsTo(email)).toEqual([]);
     const audit = await portal.services.db.query<{ after: { sign_in: string } }>(
       `SELECT after FROM audit_log WHERE action = 'member.provision' AND target_id = $1`,
@@ -113,7 +114,8 @@ describe('how a provisioned member signs in', () => {
     // reactivated: a new invitation, which gives the member their password
     await scim.patch(`/Users/${created.body.id}`, patchOp({ op: 'Replace', path: 'active', value: true }));
     expect((await invitationsOf(created.body.id)).map((i) => i.state)).toEqual(['REVOKED', 'PENDING']);
-    for (let i = 0; i < 50 && mailsTo(email).length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    await portal.mailSettled();
+    expect(mailsTo(email)).toHaveLength(2);
     expect((await acceptLastInvitation(email)).status).toBe(204);
     await signIn(portal.client(), { email, password: PASSWORD });
   });
@@ -135,7 +137,8 @@ describe('how a provisioned member signs in', () => {
     await portal.services.db.query(`UPDATE invitations SET expires_at = now() - interval '1 day' WHERE id = $1`, [pending!.id]);
     const resent = await f.userMgrA.client.put(`/api/invitations/${pending!.id}/resend`);
     expect(resent.status, resent.text).toBe(204);
-    for (let i = 0; i < 50 && mailsTo(renamed).length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    await portal.mailSettled();
+    expect(mailsTo(renamed)).toHaveLength(2);
     expect((await acceptLastInvitation(renamed)).status).toBe(204);
     await signIn(portal.client(), { email: renamed, password: PASSWORD });
   });

@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { buildApp } from '../../src/app.js';
 import { bootstrap } from '../../src/bootstrap.js';
 import { closeServices, createLogger, createServices } from '../../src/main.js';
+import { startMailWorker, type MailWorker } from '../../src/modules/mail/outbox-worker.js';
 import type { Services } from '../../src/services.js';
 import { createFreshDatabase, testDatabaseUrl } from './database.js';
 import { HttpClient } from './http.js';
@@ -21,6 +22,13 @@ export interface TestPortal {
   services: Services;
   app: FastifyInstance;
   smtp: SmtpSink;
+  /** the e-mails' sender (as jobs.ts starts it), sending the outbox to `smtp` */
+  mailWorker: MailWorker;
+  /**
+   * Until no e-mail is pending in the outbox (each sent, failed or kept): then `smtp` holds every
+   * e-mail written so far, and a test may count them, or see that none came.
+   */
+  mailSettled(timeoutMs?: number): Promise<void>;
   /** a new client with its own cookie jar */
   client(): HttpClient;
   /** a client signed in as the given user (a session made directly, without the login flow) */
@@ -75,6 +83,8 @@ export async function startPortal(
   await bootstrap(services.db, { adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD, providerName: config.PROVIDER_ORGANIZATION_NAME });
   const app = await buildApp(services);
   await app.listen({ port, host: '127.0.0.1' });
+  // the e-mails' sender, as jobs.ts starts it (the other jobs are started by the tests that need them)
+  const mailWorker = await startMailWorker({ db: services.db, config, log: services.log, keyEncryption: services.secrets.keyEncryption });
   const url = `http://${publicHost}:${port}`;
   const admin = await services.db.query<{ user_id: string; organization_id: string }>(
     'SELECT m.user_id, m.organization_id FROM memberships m JOIN users u ON u.id = m.user_id WHERE lower(u.email) = lower($1)',
@@ -86,6 +96,16 @@ export async function startPortal(
     services,
     app,
     smtp,
+    mailWorker,
+    async mailSettled(timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const { rows } = await services.db.query<{ n: number }>("SELECT count(*)::int AS n FROM mail_outbox WHERE state = 'pending'");
+        if (rows[0]!.n === 0) return;
+        if (Date.now() > deadline) throw new Error(`${rows[0]!.n} e-mails still pending in the outbox after ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
     adminUserId: admin.rows[0]!.user_id,
     rootOrganizationId: admin.rows[0]!.organization_id,
     client: () => new HttpClient(url),
@@ -96,6 +116,7 @@ export async function startPortal(
     },
     async close() {
       await app.close();
+      await mailWorker.stop();
       await closeServices(services);
       await smtp.stop();
       await database?.drop();

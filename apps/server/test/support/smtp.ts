@@ -12,9 +12,18 @@ export interface CaughtMail {
   links: string[];
 }
 
-/** A real SMTP server on a free port that keeps every message it receives (for tests). */
+/**
+ * A real SMTP server on a free port that keeps every message it receives (for tests). It can refuse
+ * (`refuseNext`: a temporary 451, or a permanent 5xx, at RCPT TO) and answer slowly (`delayMs`), as
+ * a mail server that is busy or down does (test/foundation/mail-outbox.test.ts).
+ */
 export class SmtpSink {
   readonly messages: CaughtMail[] = [];
+  /** every recipient the portal tried to send to (RCPT TO), accepted or refused */
+  readonly attempts: string[] = [];
+  /** how long each recipient waits for its answer (ms) */
+  delayMs = 0;
+  private refusals: { count: number; responseCode: number } = { count: 0, responseCode: 451 };
   private waiters: (() => void)[] = [];
   private server: SMTPServer;
   port = 0;
@@ -24,6 +33,19 @@ export class SmtpSink {
       authOptional: true,
       disabledCommands: ['STARTTLS'],
       logger: false,
+      onRcptTo: (address, _session, callback) => {
+        this.attempts.push(address.address.toLowerCase());
+        const answer = () => {
+          if (this.refusals.count <= 0) return callback();
+          this.refusals.count--;
+          const { responseCode } = this.refusals;
+          const refusal = new Error(responseCode < 500 ? 'Try again later' : 'Mailbox unavailable') as Error & { responseCode: number };
+          refusal.responseCode = responseCode;
+          callback(refusal);
+        };
+        if (this.delayMs > 0) setTimeout(answer, this.delayMs).unref();
+        else answer();
+      },
       onData: (stream, session, callback) => {
         simpleParser(stream)
           .then((parsed) => {
@@ -48,6 +70,11 @@ export class SmtpSink {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', () => resolve()));
     this.port = (this.server as unknown as { server: { address(): AddressInfo } }).server.address().port;
     return this;
+  }
+
+  /** Refuse the next `count` recipients with `responseCode` (451: try again later; 550: never); Infinity until told otherwise. */
+  refuseNext(count: number, responseCode = 451): void {
+    this.refusals = { count, responseCode };
   }
 
   get url(): string {

@@ -135,12 +135,15 @@ export class AccessRequests {
       await mailer.send({ to: config.SALES_CONTACT_EMAIL, kind: 'access-request-sales', ...message });
       return;
     }
-    if (await this.store(requester, language, routed, requestId)) await this.tellManagers(requester, routed);
+    await this.store(requester, language, routed, requestId);
   }
 
-  /** Store the pending request and its audit entry; false when the address got one meanwhile. */
-  private async store(requester: RequesterDetails, language: string, routed: RoutedRequest, requestId: string): Promise<boolean> {
-    return this.deps.db.transaction(async (tx) => {
+  /**
+   * Store the pending request, its audit entry and the e-mails to the managers asked (the mail
+   * outbox), in one transaction; nothing when the address got one meanwhile.
+   */
+  private async store(requester: RequesterDetails, language: string, routed: RoutedRequest, requestId: string): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
       const stored = await q.insertPendingRequest(tx, {
         email: requester.email,
         firstName: requester.firstName,
@@ -149,7 +152,7 @@ export class AccessRequests {
         languageCode: language,
         organizationId: routed.organization.id,
       });
-      if (!stored) return false;
+      if (!stored) return;
       await audit(tx, visitor(requester.email, requestId), {
         organizationId: routed.organization.id,
         organizationPath: routed.organization.path,
@@ -164,12 +167,12 @@ export class AccessRequests {
           organization_id: routed.organization.id,
         },
       });
-      return true;
+      await this.tellManagers(requester, routed, tx);
     });
   }
 
   /** E-mail each userManager asked, in their own language, with a link to the organization's page. */
-  private async tellManagers(requester: RequesterDetails, routed: RoutedRequest): Promise<void> {
+  private async tellManagers(requester: RequesterDetails, routed: RoutedRequest, tx: Queryable): Promise<void> {
     const { config, mailer } = this.deps;
     const link = `${config.publicUrl}/manage-organization/${encodeURIComponent(routed.organization.id)}#identity`;
     for (const manager of routed.managers) {
@@ -180,7 +183,7 @@ export class AccessRequests {
         organizationName: routed.organization.name,
         link,
       });
-      await mailer.send({ to: manager.email, kind: 'access-request', ...message });
+      await mailer.send({ to: manager.email, kind: 'access-request', ...message }, { tx });
     }
   }
 
@@ -195,7 +198,7 @@ export class AccessRequests {
    * PUT /api/access-requests/{id}/approve: the invitation made by Invitations (every rule of
    * inviting: the approver's subtree, allowed domains, rights the approver holds, one pending
    * invitation per address; in the request's language) and the request APPROVED, in one
-   * transaction; the invitation e-mailed once committed. A refused invitation leaves the request
+   * transaction, with the invitation's e-mail (the mail outbox). A refused invitation leaves the request
    * pending and is answered with its own error.
    */
   async approve(actor: Actor, id: string, input: ApproveInput): Promise<{ invitation_id: string }> {
@@ -210,6 +213,7 @@ export class AccessRequests {
           rights: input.rights ?? null,
         });
         await decide(tx, request.id, { state: 'APPROVED', decidedBy: actor.user?.id ?? null, invitationId: invitation.row.id });
+        await invitations.mail(actor, invitation, tx);
         await audit(tx, actor, {
           organizationId: request.organization_id,
           organizationPath: request.organization_path,
@@ -226,14 +230,13 @@ export class AccessRequests {
       if (pgErrorCode(err) === '23505') throw new AppError('invitation_already_pending');
       throw err;
     }
-    await invitations.mail(actor, made);
     return { invitation_id: made.row.id };
   }
 
-  /** PUT /api/access-requests/{id}/decline: DECLINED, and the visitor told so in the request's language. */
+  /** PUT /api/access-requests/{id}/decline: DECLINED, and the visitor told so in the request's language (in the same transaction). */
   async decline(actor: Actor, id: string): Promise<void> {
     const { db, mailer } = this.deps;
-    const request = await db.transaction(async (tx) => {
+    await db.transaction(async (tx) => {
       const pending = await this.pendingForDecision(tx, actor, id);
       await decide(tx, pending.id, { state: 'DECLINED', decidedBy: actor.user?.id ?? null, invitationId: null });
       await audit(tx, actor, {
@@ -245,10 +248,9 @@ export class AccessRequests {
         before: { state: 'PENDING', email_address: pending.email },
         after: { state: 'DECLINED' },
       });
-      return pending;
+      const message = accessRequestDeclinedEmail({ language: pending.language_code, firstName: pending.first_name });
+      await mailer.send({ to: pending.email, kind: 'access-request-declined', ...message }, { tx });
     });
-    const message = accessRequestDeclinedEmail({ language: request.language_code, firstName: request.first_name });
-    await mailer.send({ to: request.email, kind: 'access-request-declined', ...message });
   }
 
   /**

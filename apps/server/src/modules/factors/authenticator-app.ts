@@ -53,11 +53,11 @@ export class AuthenticatorApp {
         if (step === null) return false;
         await q.confirmTotp(tx, enrollee.userId, step);
         await q.replaceRecoveryCodes(tx, enrollee.userId, codes.map(hashRecoveryCode));
+        await this.deps.notify(enrollee.userId, 'factor-added', tx);
         return true;
       }),
     );
     if (!confirmed) checks.failedCheck();
-    await this.deps.notify(enrollee.userId, 'factor-added');
     if (enrollee.kind === 'session') {
       await q.setSessionAuthentication(db, enrollee.sessionIdHash, PASSWORD_AND_CODE);
       return { recovery_codes: codes, session: null };
@@ -72,8 +72,8 @@ export class AuthenticatorApp {
       if (!(await q.deleteTotp(tx, user.id))) throw new AppError('not_found');
       // the recovery codes go with the last factor
       if ((await passkeyQueries.listPasskeys(tx, user.id)).length === 0) await q.deleteRecoveryCodes(tx, user.id);
+      await this.deps.notify(user.id, 'factor-removed', tx);
     });
-    await this.deps.notify(user.id, 'factor-removed');
   }
 
   /** A new set of recovery codes; the old set stops working. Needs a second factor. */

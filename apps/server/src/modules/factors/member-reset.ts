@@ -20,7 +20,7 @@ export class MemberFactorReset {
    */
   async reset(actor: Actor, memberId: string): Promise<void> {
     const { db } = this.deps;
-    const userId = await withRefusalAudit(db, actor, () =>
+    await withRefusalAudit(db, actor, () =>
       db.transaction(async (tx) => {
         const { row: member, change } = await memberForChange(tx, actor, memberId, (row) => ({
           organizationId: row.organization_id,
@@ -38,9 +38,8 @@ export class MemberFactorReset {
           before: { email_address: member.email, totp: hadTotp, passkeys },
           after: { totp: false, passkeys: 0 },
         });
-        return member.user_id;
+        await this.deps.notify(member.user_id, 'factors-reset', tx);
       }),
     );
-    await this.deps.notify(userId, 'factors-reset');
   }
 }

@@ -121,13 +121,13 @@ export class Passkeys {
           name,
         });
         if (codes) await q.replaceRecoveryCodes(tx, userId, codes.map(hashRecoveryCode));
+        await this.deps.notify(userId, 'factor-added', tx);
         return passkeyId;
       })
       .catch((err: unknown) => {
         if (pgErrorCode(err) === '23505') throw new AppError('invalid_operation');
         throw err;
       });
-    await this.deps.notify(userId, 'factor-added');
     const passkey = { id, name, created_at: new Date().toISOString(), last_used_at: null };
     if (enrollee.kind === 'session') return { passkey, recovery_codes: codes, session: null };
     const amr = [AMR.password, credentialDeviceType === 'multiDevice' ? AMR.softwareKey : AMR.hardwareKey, AMR.multiFactor];
@@ -145,8 +145,8 @@ export class Passkeys {
       const totp = await q.findTotp(tx, user.id);
       // the recovery codes go with the last factor
       if (!totp?.confirmed_at && (await passkeyQueries.listPasskeys(tx, user.id)).length === 0) await q.deleteRecoveryCodes(tx, user.id);
+      await this.deps.notify(user.id, 'factor-removed', tx);
     });
-    await this.deps.notify(user.id, 'factor-removed');
   }
 
   // ---- sign-in ------------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ export interface FactorServices {
 export function createFactorServices(deps: { services: Services; oidc: Oidc; access: AccountAccess }): FactorServices {
   const { services, oidc, access } = deps;
   const { db, config, secrets } = services;
-  const notify: SecurityNoticeSender = (userId, notice) => sendSecurityNotice(services, userId, notice);
+  const notify: SecurityNoticeSender = (userId, notice, tx) => sendSecurityNotice(services, userId, notice, undefined, tx);
   const checks = new FactorChecks({ db, config, counters: services.counters, metrics: services.metrics, secrets });
   const secondStep = new SecondStep({ db, oidc, checks });
   const recentAuthentication = new RecentAuthentication({ db, checks });

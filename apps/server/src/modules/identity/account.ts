@@ -39,10 +39,11 @@ export async function changePassword(
   const passwordHash = await hashPassword(input.new_password);
   const ended = await services.db.transaction(async (tx) => {
     await q.setPasswordHash(tx, user.id, passwordHash);
-    return access.revokeAll(tx, user.id, { portalSession: user.sessionIdHash, providerSession: null });
+    const revoked = await access.revokeAll(tx, user.id, { portalSession: user.sessionIdHash, providerSession: null });
+    await sendSecurityNotice(services, user.id, 'password-changed', undefined, tx);
+    return revoked;
   });
   await access.notify(ended.notices);
-  await sendSecurityNotice(services, user.id, 'password-changed');
 }
 
 /** PUT /api/identity/update-profile: names and language (a member.updated event when they change). */
@@ -88,11 +89,14 @@ async function sendResetEmail(services: Services, routing: SsoRouting, email: st
   const user = await q.findUserByEmail(services.db, email);
   if (!user || (await signsInElsewhere(routing, user))) return;
   const code = newSecret();
-  await q.createResetToken(services.db, user.id, hashSecret(code), config.RESET_TOKEN_TTL_SECONDS);
   // the link carries the user's language: the page speaks it whatever the browser's
   const link = `${config.publicUrl}/reset-password?userId=${encodeURIComponent(user.id)}&code=${encodeURIComponent(code)}&lang=${encodeURIComponent(user.language_code)}`;
   const message = passwordResetEmail({ language: user.language_code, link, firstName: user.first_name });
-  await services.mailer.send({ to: user.email, ...message, kind: 'password-reset' });
+  // the token and its e-mail together (the mail outbox): no working link nobody was sent
+  await services.db.transaction(async (tx) => {
+    await q.createResetToken(tx, user.id, hashSecret(code), config.RESET_TOKEN_TTL_SECONDS);
+    await services.mailer.send({ to: user.email, ...message, kind: 'password-reset' }, { tx });
+  });
 }
 
 /**
@@ -133,8 +137,9 @@ export async function resetPassword(
     if (!(await q.consumeResetToken(tx, token.id))) throw new AppError('reset_link_expired');
     // an account no provider signs in any more becomes a native one
     await q.setPasswordHash(tx, user.id, passwordHash, { unlink: user.external_idp !== null });
-    return access.revokeAll(tx, user.id);
+    const revoked = await access.revokeAll(tx, user.id);
+    await sendSecurityNotice(services, user.id, 'password-changed', undefined, tx);
+    return revoked;
   });
   await access.notify(ended.notices);
-  await sendSecurityNotice(services, user.id, 'password-changed');
 }

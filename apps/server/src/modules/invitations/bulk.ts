@@ -26,20 +26,17 @@ import { pgErrorCode } from '../../db/errors.js';
 import { asSavepoint } from '../../db/sql.js';
 import * as q from './queries.js';
 import { isName, languageOf, parseInvitationCsv, reported } from './bulk-csv.js';
-import type { Invitations, MadeInvitation } from './service.js';
+import type { Invitations } from './service.js';
 
 /** A CSV file of invitations, and optionally the member whose rights every invitation carries. */
 type BulkInput = { csv: string; rights_from_member_id?: string | null | undefined };
-
-/** E-mails sent at once after a file's invitations are made. */
-const SEND_CONCURRENCY = 4;
 
 /**
  * Bulk invitations from a CSV file (docs/decisions/018-the-administrators-day.md). The file is
  * parsed by csv-parse and every cell checked before anything is made; a dry run answers per row
  * what would happen; sending invites every row that is ok with Invitations.make (each with all the
  * rules and the audit of one invitation) and stores a report to download — the invitations, the
- * report and its audit entry in one transaction, the e-mails after it committed.
+ * report, its audit entry and the e-mails (the mail outbox) in one transaction.
  */
 
 interface Plan {
@@ -137,23 +134,27 @@ export class BulkInvitations {
   /**
    * Send: in one transaction, every row that is ok is invited with Invitations.make (its checks and
    * audit entry; a row refused meanwhile is rolled back to its savepoint and reported with its
-   * reason), then the report is stored (batch_id) and audited as invitation.bulk. Only after that
-   * committed do the e-mails go out: a sending that fails leaves no invitation, report, audit entry
-   * or e-mail behind.
+   * reason) and its e-mail written to the mail outbox (Invitations.mail), then the report is stored
+   * (batch_id) and audited as invitation.bulk. The e-mails leave once that committed: a sending that
+   * fails leaves no invitation, report, audit entry or e-mail behind.
    */
   async send(actor: Actor, organizationId: string, input: BulkInput): Promise<BulkInvitationResponse> {
     const { db, log, invitations } = this.deps;
     const { org, rights, rows } = await this.plan(actor, organizationId, input);
-    const { batchId, report, made } = await db.transaction(async (tx) => {
+    const { batchId, report } = await db.transaction(async (tx) => {
       const report: BulkInvitationRow[] = [...rows];
-      const made: MadeInvitation[] = [];
       for (const [index, row] of rows.entries()) {
         if (row.outcome !== 'ok') continue;
         try {
-          const invitation = await asSavepoint(tx, 'bulk_invitation_row', () =>
-            invitations.make(tx, actor, org.id, { email_address: row.email_address, language_code: row.language_code, rights }),
-          );
-          made.push(invitation);
+          const invitation = await asSavepoint(tx, 'bulk_invitation_row', async () => {
+            const made = await invitations.make(tx, actor, org.id, {
+              email_address: row.email_address,
+              language_code: row.language_code,
+              rights,
+            });
+            await invitations.mail(actor, made, tx);
+            return made;
+          });
           report[index] = { ...row, outcome: 'sent', invitation_id: invitation.row.id };
         } catch (err) {
           if (err instanceof RefusedChange) await auditRefusal(tx, actor, err);
@@ -184,21 +185,8 @@ export class BulkInvitations {
           rights,
         },
       });
-      return { batchId: id, report, made };
+      return { batchId: id, report };
     });
-    // a few e-mails at a time; an e-mail that cannot go is in the outbox with its error (mail/mailer.ts)
-    const pending = [...made];
-    await Promise.all(
-      Array.from({ length: Math.min(SEND_CONCURRENCY, pending.length) }, async () => {
-        for (let next = pending.shift(); next !== undefined; next = pending.shift()) {
-          try {
-            await invitations.mail(actor, next);
-          } catch (err) {
-            log.error({ err, invitationId: next.row.id }, 'bulk invitation: the e-mail could not be sent');
-          }
-        }
-      }),
-    );
     return { batch_id: batchId, ...summary(org.id, report, false, 'sent') };
   }
 

@@ -109,8 +109,8 @@ export class Invitations {
   /**
    * Make one invitation in the caller's transaction, with every rule of inviting one address (the
    * actor's subtree, allowed domains, no member or pending invitation yet, rights the organization
-   * may have and the actor holds) and its audit entry. Nothing is e-mailed: the caller sends
-   * `mail` once the transaction has committed. A refused change throws (RefusedChange for
+   * may have and the actor holds) and its audit entry. Nothing is e-mailed: the caller writes the
+   * e-mail with `mail` in the same transaction. A refused change throws (RefusedChange for
    * rights not held; the caller audits it outside the rolled-back work).
    */
   async make(tx: Queryable, actor: Actor, organizationId: string, input: InvitationInput): Promise<MadeInvitation> {
@@ -167,16 +167,16 @@ export class Invitations {
     return { row, code };
   }
 
-  /** E-mail a made invitation's link, from the actor (after its transaction committed). */
-  async mail(actor: Actor, made: MadeInvitation): Promise<void> {
-    await this.send(made.row, made.code, inviterNameOf(actor));
+  /** E-mail a made invitation's link, from the actor, in the transaction that made it (the mail outbox). */
+  async mail(actor: Actor, made: MadeInvitation, tx: Queryable): Promise<void> {
+    await this.send(made.row, made.code, inviterNameOf(actor), tx);
   }
 
   /**
    * An invitation for a member a directory provisioned without a way to sign in (modules/scim):
    * accepting it gives that member a password (acceptance.ts) instead of making an account. Made
    * in the caller's transaction (which checked the member) and audited with its actor; the caller
-   * e-mails it with `mailFrom` once committed.
+   * e-mails it with `mailFrom` in that transaction.
    */
   async makeForMember(
     tx: Queryable,
@@ -208,9 +208,9 @@ export class Invitations {
     return { row, code };
   }
 
-  /** E-mail a made invitation's link in the name of `inviterName` (after its transaction committed). */
-  async mailFrom(made: MadeInvitation, inviterName: string): Promise<void> {
-    await this.send(made.row, made.code, inviterName);
+  /** E-mail a made invitation's link in the name of `inviterName`, in the transaction that made it. */
+  async mailFrom(made: MadeInvitation, inviterName: string, tx: Queryable): Promise<void> {
+    await this.send(made.row, made.code, inviterName, tx);
   }
 
   /** Revoke a pending or expired invitation in the caller's transaction, audited with its actor. */
@@ -232,18 +232,21 @@ export class Invitations {
     });
   }
 
-  /** Invite one address: the invitation made (`make`, a refusal audited) and its link e-mailed (`mail`). */
+  /** Invite one address: the invitation made (`make`, a refusal audited) and its link e-mailed (`mail`), in one transaction. */
   async create(actor: Actor, organizationId: string, input: InvitationInput): Promise<{ invitation: Invitation; organizationId: string }> {
     const { db } = this.deps;
     let made: MadeInvitation;
     try {
-      made = await db.transaction((tx) => this.make(tx, actor, organizationId, input));
+      made = await db.transaction(async (tx) => {
+        const invitation = await this.make(tx, actor, organizationId, input);
+        await this.mail(actor, invitation, tx);
+        return invitation;
+      });
     } catch (err) {
       if (err instanceof RefusedChange) await auditRefusal(db, actor, err);
       if (pgErrorCode(err) === '23505') throw new AppError('invitation_already_pending');
       throw err;
     }
-    await this.mail(actor, made);
     return { invitation: toInvitationWithOrg(made.row), organizationId: made.row.organization_id };
   }
 
@@ -269,7 +272,8 @@ export class Invitations {
    * Send a pending (or expired) invitation again with a new code (the old link stops working).
    *
    * The change is decided under the invitation's row lock and by the conditional UPDATE of
-   * q.renewCode, and only the request that changed the row audits it and sends the e-mail. A
+   * q.renewCode, and only the request that changed the row audits it and writes the e-mail (in its
+   * transaction: the mail outbox). A
    * resend that finds the invitation resent less than RESEND_SAME_SENDING_SECONDS ago is the same
    * sending (a double click, a retried request, a burst of concurrent ones: the requests that
    * waited for the lock see the invitation the first one renewed, pending again): it answers 204
@@ -281,13 +285,13 @@ export class Invitations {
   async resend(actor: Actor, invitationId: string): Promise<void> {
     const { db, config } = this.deps;
     const code = newSecret();
-    const row = await db.transaction(async (tx) => {
+    await db.transaction(async (tx) => {
       const inv = await loadForManagerTx(tx, actor, invitationId);
       if (inv.state !== 'PENDING' && inv.state !== 'EXPIRED')
         throw new AppError('only_pending_invitations_can_be_resent', { params: { invitation_state: inv.state } });
       // a provisioned member's invitation (modules/scim) is for an account that exists already
       if (inv.state === 'EXPIRED' && !inv.member_id) await assertMayRenew(tx, inv.email);
-      if (!(await q.renewCode(tx, inv.id, hashSecret(code), config.INVITATION_TTL_HOURS, RESEND_SAME_SENDING_SECONDS))) return null;
+      if (!(await q.renewCode(tx, inv.id, hashSecret(code), config.INVITATION_TTL_HOURS, RESEND_SAME_SENDING_SECONDS))) return;
       await audit(tx, actor, {
         organizationId: inv.organization_id,
         organizationPath: inv.organization_path,
@@ -296,9 +300,8 @@ export class Invitations {
         targetId: inv.id,
         before: { last_sent_at: inv.last_sent_at ? new Date(inv.last_sent_at).toISOString() : null },
       });
-      return inv;
+      await this.send(inv, code, inviterNameOf(actor), tx);
     });
-    if (row) await this.send(row, code, inviterNameOf(actor));
   }
 
   /** Revoke a pending invitation; irreversible. */
@@ -312,22 +315,25 @@ export class Invitations {
     });
   }
 
-  /** E-mail an invitation's link with its code, in the invitation's language. */
-  private async send(row: InvitationRow, code: string, inviterName: string): Promise<void> {
+  /** E-mail an invitation's link with its code, in the invitation's language, in the transaction of the change (the mail outbox). */
+  private async send(row: InvitationRow, code: string, inviterName: string, tx: Queryable): Promise<void> {
     const { config, mailer, routing } = this.deps;
     // a connection that serves the address since the invitation was made: its sign-in accepts it
-    const isExternal = row.is_external_identity_provider || (await routing.forInvitation(row.email, row.organization_path)) !== null;
+    const isExternal = row.is_external_identity_provider || (await routing.forInvitation(row.email, row.organization_path, tx)) !== null;
     const link = invitationLink(config, { id: row.id, isExternal, language: row.language_code }, code);
-    await mailer.send({
-      to: row.email,
-      kind: 'invitation',
-      ...invitationEmail({
-        language: row.language_code,
-        link,
-        organizationName: row.organization_name,
-        inviterName,
-        isExternal,
-      }),
-    });
+    await mailer.send(
+      {
+        to: row.email,
+        kind: 'invitation',
+        ...invitationEmail({
+          language: row.language_code,
+          link,
+          organizationName: row.organization_name,
+          inviterName,
+          isExternal,
+        }),
+      },
+      { tx },
+    );
   }
 }

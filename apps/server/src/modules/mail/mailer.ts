@@ -1,7 +1,6 @@
-import nodemailer, { type Transporter } from 'nodemailer';
-import type { Logger } from 'pino';
-import type { Database } from '../../db/client.js';
-import { recordInOutbox } from './queries.js';
+import type { Queryable } from '../../db/client.js';
+import { seal } from '../../sealed.js';
+import { insertPendingMail } from './queries.js';
 
 export interface MailMessage {
   to: string;
@@ -12,57 +11,40 @@ export interface MailMessage {
   kind: string;
 }
 
-export interface Mailer {
-  send(message: MailMessage): Promise<void>;
-  close(): void;
+export interface MailOptions {
+  /**
+   * The transaction of the change the e-mail tells of: the e-mail is written in it, and leaves if
+   * and when it commits. Without it the e-mail is written on its own (durable once written).
+   */
+  tx?: Queryable;
 }
 
+export interface Mailer {
+  /** Write the e-mail to the outbox and wake the senders; never talks to the mail server. */
+  send(message: MailMessage, options?: MailOptions): Promise<void>;
+}
+
+/** The sealing purpose of the outbox's bodies (sealed.ts): its own key, derived from the key-encryption secret. */
+export const MAIL_BODY_PURPOSE = 'mail-outbox-body';
+
 /**
- * Sends through SMTP_URL when configured. Without it (development), e-mails are kept in the
- * mail_outbox table and logged, links included, so a developer can follow them.
- * Every e-mail is recorded in the outbox either way, with its delivery result (without its body
- * when it went through SMTP).
+ * The outbox's writer (README.md, "E-mail"; migration 0075). `send` writes a pending
+ * row whose body ({text, html}, with the single-use secrets of reset and invitation links) is
+ * sealed under the key-encryption secret, and notifies the senders on pp_mail. The outbox worker
+ * (outbox-worker.ts) is the only one that talks to SMTP: it sends the row after commit, retries
+ * what the mail server did not take, and then drops the sealed body; without SMTP_URL
+ * (development) it keeps the body in clear and logs it.
  */
-export function createMailer(options: { smtpUrl: string | undefined; from: string; db: Database; log: Logger }): Mailer {
-  const transport: Transporter | null = options.smtpUrl ? nodemailer.createTransport(options.smtpUrl, { from: options.from }) : null;
+export function createMailer(options: { db: Queryable; keyEncryption: string }): Mailer {
   return {
-    async send(message) {
-      let error: string | null = null;
-      if (transport) {
-        try {
-          await transport.sendMail({
-            from: options.from,
-            to: message.to,
-            subject: message.subject,
-            text: message.text,
-            html: message.html,
-          });
-        } catch (err) {
-          error = (err as Error).message;
-          options.log.error({ err, kind: message.kind }, 'e-mail could not be sent');
-        }
-      } else {
-        options.log.info(
-          { to: message.to, subject: message.subject, kind: message.kind, text: message.text },
-          'e-mail kept in the outbox (no SMTP_URL)',
-        );
-      }
-      // With SMTP the record keeps no body: links carry single-use secrets (reset and invitation
-      // codes) that must not rest in the database in clear. Without SMTP (development) the body is
-      // the only way to follow them.
-      const redacted = '(sent through SMTP; body not kept)';
-      await recordInOutbox(options.db, {
+    async send(message, sendOptions = {}) {
+      const sealedBody = await seal(options.keyEncryption, MAIL_BODY_PURPOSE, JSON.stringify({ text: message.text, html: message.html }));
+      await insertPendingMail(sendOptions.tx ?? options.db, {
         recipient: message.to,
         subject: message.subject,
-        textBody: transport ? redacted : message.text,
-        htmlBody: transport ? redacted : message.html,
         kind: message.kind,
-        sent: transport !== null && error === null,
-        error,
+        sealedBody,
       });
-    },
-    close() {
-      transport?.close();
     },
   };
 }

@@ -224,18 +224,24 @@ export function securityNoticeEmail(input: {
   };
 }
 
-/** Tells a user of a change to how they sign in (sendSecurityNotice, with its dependencies bound). */
-export type SecurityNoticeSender = (userId: string, notice: SecurityNotice, connection?: string) => Promise<void>;
+/** Tells a user of a change to how they sign in, in the change's transaction (sendSecurityNotice, with its dependencies bound). */
+export type SecurityNoticeSender = (userId: string, notice: SecurityNotice, tx: Queryable) => Promise<void>;
 
-/** Tell the user by e-mail, in their language, of a change to how they sign in. Never fails the change. */
+/**
+ * Tell the user by e-mail, in their language, of a change to how they sign in. With `tx`, the
+ * transaction of the change, the e-mail is written to the mail outbox in it and a failure fails the
+ * change (a failed statement has broken the transaction anyway). Without it the e-mail is written
+ * on its own and a failure is logged: it never fails the change.
+ */
 export async function sendSecurityNotice(
   deps: { db: Queryable; mailer: Mailer; config: Pick<Config, 'publicUrl'>; log: Logger },
   userId: string,
   notice: SecurityNotice,
   connection?: string,
+  tx?: Queryable,
 ): Promise<void> {
   try {
-    const user = await findRecipient(deps.db, userId);
+    const user = await findRecipient(tx ?? deps.db, userId);
     if (!user) return;
     const message = securityNoticeEmail({
       notice,
@@ -244,8 +250,9 @@ export async function sendSecurityNotice(
       loginUrl: `${deps.config.publicUrl}/login`,
       ...(connection === undefined ? {} : { connection }),
     });
-    await deps.mailer.send({ to: user.email, ...message, kind: `security-notice:${notice}` });
+    await deps.mailer.send({ to: user.email, ...message, kind: `security-notice:${notice}` }, tx ? { tx } : {});
   } catch (err) {
+    if (tx) throw err;
     deps.log.error({ err, notice }, 'security notice could not be sent');
   }
 }

@@ -23,7 +23,8 @@ import { memberEventData, recordEvent, recordMemberEvent } from '../webhooks/out
  * read, create, replace (PUT, and PATCH after scimmy applied its operations to the read resource),
  * delete. The rules: docs/integrations.md, "SCIM 2.0". A change of a member is the token's only
  * when it holds every right the member holds (delegation, like a userManager's); what must happen
- * once the change has committed (back-channel logout, invitation e-mails) goes to `afterCommit`.
+ * once the change has committed (back-channel logout) goes to `afterCommit`; invitation e-mails
+ * are written to the mail outbox in the transaction itself.
  */
 
 export interface StoreDeps {
@@ -81,11 +82,11 @@ export class MemberStore implements UserStore {
     return { actor: auditActorOf(this.actor), subtreePath: this.actor.organizationPath };
   }
 
-  /** An invitation to choose a password, for a member who has no way to sign in; e-mailed once committed. */
+  /** An invitation to choose a password, for a member who has no way to sign in; its e-mail leaves once committed (the mail outbox). */
   private async invite(member: { id: string; organizationId: string; organizationPath: string; email: string; languageCode: string }) {
     const { invitations } = this.deps;
     const made = await invitations.makeForMember(this.tx, this.who.actor, member);
-    this.afterCommit.push(() => invitations.mailFrom(made, this.actor.organizationName));
+    await invitations.mailFrom(made, this.actor.organizationName, this.tx);
   }
 
   private async revokeInvitationOf(row: q.ScimUserRow): Promise<void> {

@@ -24,8 +24,9 @@ export class ScimUsers {
 
   /**
    * A change (POST, PUT, PATCH, DELETE) in one transaction, all or nothing; with `ifMatch`, 412
-   * unless the member is still at that version. Once committed, the back-channel logouts and
-   * invitation e-mails go out. A refused change is audited; a race for an address is 409 uniqueness.
+   * unless the member is still at that version. Once committed, the back-channel logouts go out
+   * (invitation e-mails are written to the mail outbox in the transaction). A refused change is
+   * audited; a race for an address is 409 uniqueness.
    */
   async change<T>(actor: ScimActor, ifMatch: { id: string; tag: string } | null, work: (store: UserStore) => Promise<T>): Promise<T> {
     const { db, log } = this.deps;
@@ -46,7 +47,7 @@ export class ScimUsers {
       throw err;
     }
     for (const step of afterCommit) {
-      // the change stands: a mail server or client that fails now is logged, not answered
+      // the change stands: a client that fails now is logged, not answered
       await step().catch((err: unknown) => log.warn({ err }, 'a step after a SCIM change failed'));
     }
     return value;
