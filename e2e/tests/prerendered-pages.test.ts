@@ -15,7 +15,9 @@ import { grid } from '../support/grid.js';
  * there. The scripts are held back or refused through route interception.
  */
 
-const e2e = usePortalAndBrowser();
+/** a sales contact of the operator's own: the pages, rendered at build time with the default, must name this one from their first byte */
+const SALES = 'verkoop@dealer-e2e.example';
+const e2e = usePortalAndBrowser({ SALES_CONTACT_EMAIL: SALES });
 
 const LANGUAGES = ['en-GB', 'nl', 'de', 'fr', 'es', 'pt-BR'] as const;
 type Language = (typeof LANGUAGES)[number];
@@ -130,6 +132,27 @@ describe('a pre-rendered page in the browser', () => {
       await context.close();
     },
   );
+
+  it('names the configured sales contact from the first byte, before the scripts and after hydration (pt-BR, 390 px)', async () => {
+    const { html } = await getPage('/login', { 'accept-language': 'pt-BR' });
+    expect(html).toContain(`mailto:${SALES}`);
+    expect(html).not.toContain('sales@example.com');
+    const context = await contextIn('pt-BR', 390);
+    const { page, watch } = await newPage(context);
+    const release = await holdScripts(page);
+    await page.goto('/login', { waitUntil: 'commit' });
+    const contact = page.getByRole('link', { name: SALES });
+    await contact.waitFor();
+    expect(await contact.getAttribute('href')).toBe(`mailto:${SALES}`);
+    release();
+    await hydrated(page);
+    await page.waitForLoadState('networkidle');
+    expect(hydrationProblems(watch)).toEqual([]);
+    expect(await page.getByRole('link', { name: SALES }).getAttribute('href')).toBe(`mailto:${SALES}`);
+    expect(await page.content()).not.toContain('sales@example.com');
+    await screenshot(page, 'prerendered-login-sales-contact-pt-BR-390');
+    await context.close();
+  });
 
   it('keeps an e-mail address typed before the scripts, and Enter pressed before them goes on to the password step', async () => {
     const user = await createUser(e2e.portal, { language: 'nl' });

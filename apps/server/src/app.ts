@@ -43,6 +43,7 @@ import { memberRoutes } from './modules/members/routes.js';
 import { organizationDetailsRoutes } from './modules/organization-details/routes.js';
 import { organizationRoutes } from './modules/organizations/routes.js';
 import { portalRoutes } from './modules/portal/routes.js';
+import { siteSettings } from './modules/portal/service.js';
 import { serviceAccountLookups } from './modules/service-accounts/queries.js';
 import { serviceAccountRoutes } from './modules/service-accounts/routes.js';
 import { sessionRoutes } from './modules/sessions/routes.js';
@@ -155,7 +156,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   // helmet's own chain of middlewares was still 12 %: docs/performance.md, "Authenticated reads").
   // the pre-rendered pages' inline script is allowed by its hash (modules/web/prerendered.ts)
   const webDistDir = config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST;
-  const prerendered = PrerenderedPages.load(webDistDir);
+  const prerendered = PrerenderedPages.load(webDistDir, siteSettings(config));
   const securityHeaders = headersSetBy(
     helmet({
       contentSecurityPolicy: {

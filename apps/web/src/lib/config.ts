@@ -20,19 +20,41 @@ export const DEFAULT_CONFIGURATION: PortalConfiguration = {
   login_video_poster_url: '/media/pasture.svg',
 };
 
+/**
+ * The settings the server put into the page it served (index.html's `portal-configuration`
+ * element: apps/server/src/modules/web/prerendered.ts), over the defaults: the first render — a
+ * pre-rendered page's hydration included — shows the configured sales contact, not the default.
+ */
+function settingsInPage(): PortalConfiguration {
+  const text = typeof document === 'undefined' ? null : document.getElementById('portal-configuration')?.textContent;
+  if (!text) return DEFAULT_CONFIGURATION;
+  try {
+    return merged(JSON.parse(text) as Partial<PortalConfiguration>);
+  } catch {
+    return DEFAULT_CONFIGURATION;
+  }
+}
+
+/** The defaults with every non-empty string of `given` in their place. */
+function merged(given: Partial<PortalConfiguration> | null | undefined): PortalConfiguration {
+  const out = { ...DEFAULT_CONFIGURATION };
+  for (const key of Object.keys(DEFAULT_CONFIGURATION) as (keyof PortalConfiguration)[]) {
+    const value = given?.[key];
+    if (typeof value === 'string' && value) out[key] = value;
+  }
+  return out;
+}
+
+/** The site settings before any answer: the page's, else the defaults. */
+export const INITIAL_CONFIGURATION: PortalConfiguration = settingsInPage();
+
 export const configurationQueryKey = ['portal', 'configuration'] as const;
 
 export async function fetchConfiguration(): Promise<PortalConfiguration> {
   try {
-    const given = await api.get<Partial<PortalConfiguration>>('/portal/configuration', { retries: 0 });
-    const merged = { ...DEFAULT_CONFIGURATION };
-    for (const key of Object.keys(DEFAULT_CONFIGURATION) as (keyof PortalConfiguration)[]) {
-      const value = given?.[key];
-      if (typeof value === 'string' && value) merged[key] = value;
-    }
-    return merged;
+    return merged({ ...INITIAL_CONFIGURATION, ...(await api.get<Partial<PortalConfiguration>>('/portal/configuration', { retries: 0 })) });
   } catch {
-    return DEFAULT_CONFIGURATION;
+    return INITIAL_CONFIGURATION;
   }
 }
 
@@ -42,7 +64,7 @@ export const loadConfiguration = () => load(CONFIGURATION_ANSWER, fetchConfigura
 
 /** The site settings in a component without the query client (the login route). */
 export function useConfiguration(): PortalConfiguration {
-  return useAnswer(CONFIGURATION_ANSWER, fetchConfiguration).data ?? DEFAULT_CONFIGURATION;
+  return useAnswer(CONFIGURATION_ANSWER, fetchConfiguration).data ?? INITIAL_CONFIGURATION;
 }
 
 /** The site settings for the query client: the same single request. */

@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { INTERFACE_LANGUAGES } from '@partner-portal/contracts';
+import { DEFAULT_CONFIGURATION } from '@/lib/config';
 import { precompressDirectory } from '../../precompress';
 import { HAND_OVER_SCRIPT } from './hand-over';
 import { PRERENDERED_PAGES } from './pages';
@@ -86,7 +87,9 @@ async function main(): Promise<void> {
     }
   }
   const pages = PRERENDERED_PAGES.map(({ name, path, needs, not }) => ({ name, path, needs, not, files: files[name] }));
-  await writeFile(`${out}pages.json`, `${JSON.stringify({ scriptHashes: [scriptHash], pages }, null, 2)}\n`);
+  // the site settings the pages show as rendered: the server puts the configured ones in their place
+  const configuration = DEFAULT_CONFIGURATION;
+  await writeFile(`${out}pages.json`, `${JSON.stringify({ scriptHashes: [scriptHash], pages, configuration }, null, 2)}\n`);
   await precompressDirectory(out);
   console.log(`pre-rendered ${PRERENDERED_PAGES.length} pages in ${INTERFACE_LANGUAGES.length} languages to ${out}`);
 }

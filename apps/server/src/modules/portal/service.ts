@@ -1,4 +1,11 @@
-import { featuresFrom, hasAppAccess, sectionByClientId, type Features, type Tile } from '@partner-portal/contracts';
+import {
+  featuresFrom,
+  hasAppAccess,
+  sectionByClientId,
+  type Features,
+  type PortalConfiguration,
+  type Tile,
+} from '@partner-portal/contracts';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import type { SessionUser } from '../../http/session.js';
@@ -67,13 +74,19 @@ export class Portal {
   }
 
   /** Site settings the web app shows before login (footer links, sales contact, login video). */
-  configuration() {
-    const { config } = this.deps;
-    return {
-      privacy_statement_url: config.PRIVACY_STATEMENT_URL,
-      eula_url: config.EULA_URL,
-      sales_contact_email: config.SALES_CONTACT_EMAIL,
-      login_video_url: config.LOGIN_VIDEO_URL,
-    };
+  configuration(): PortalConfiguration {
+    return siteSettings(this.deps.config);
   }
+}
+
+/** The site settings of a configuration: GET /api/portal/configuration, and in every page from its first byte (modules/web/prerendered.ts). */
+export function siteSettings(
+  config: Pick<Config, 'PRIVACY_STATEMENT_URL' | 'EULA_URL' | 'SALES_CONTACT_EMAIL' | 'LOGIN_VIDEO_URL'>,
+): PortalConfiguration {
+  return {
+    privacy_statement_url: config.PRIVACY_STATEMENT_URL,
+    eula_url: config.EULA_URL,
+    sales_contact_email: config.SALES_CONTACT_EMAIL,
+    login_video_url: config.LOGIN_VIDEO_URL,
+  };
 }

@@ -45,18 +45,43 @@ export async function registerWebApp(app: FastifyInstance, distDir: string, prer
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = routerPath(request);
+    // a page: any other GET of a path outside the API, the provider, SCIM and the build's assets,
+    // whatever its Accept header (`curl /` gets the web app, not a problem)
     const wantsPage =
       (request.method === 'GET' || request.method === 'HEAD') &&
       !isApiPath(path) &&
       !path.startsWith('/connect/') &&
-      !path.startsWith('/assets/') &&
-      (request.headers.accept ?? '').includes('text/html');
-    const page = wantsPage && hasBuild ? prerendered.fileFor(request, path) : null;
-    if (page) return reply.code(200).header('vary', 'Cookie, Accept-Language').sendFile(page);
+      !path.startsWith('/scim/') &&
+      !path.startsWith('/.well-known/') &&
+      !path.startsWith('/assets/');
     if (wantsPage && hasBuild) {
-      // the file itself, so that its brotli or gzip copy is sent to a browser that accepts it
-      return reply.code(200).sendFile('index.html');
+      const prerenderedFile = prerendered.fileFor(request, path);
+      const page = prerendered.page(prerenderedFile ?? 'index.html');
+      if (page) {
+        const encoding = acceptedEncoding(request.headers['accept-encoding']);
+        void reply
+          .code(200)
+          .header('content-type', 'text/html; charset=utf-8')
+          .header('cache-control', 'no-cache')
+          .header('vary', prerenderedFile ? 'Accept-Encoding, Cookie, Accept-Language' : 'Accept-Encoding');
+        if (encoding) void reply.header('content-encoding', encoding);
+        return reply.send(page.body(encoding));
+      }
     }
     return sendProblem(request, reply, new AppError('not_found'));
   });
+}
+
+/** The compression a client accepts for a page: brotli, else gzip, else none (a coding with q=0 is refused). */
+export function acceptedEncoding(header: string | undefined): 'br' | 'gzip' | null {
+  const accepted = new Set(
+    (header ?? '')
+      .split(',')
+      .map((part) => part.trim().split(';'))
+      .filter(([, ...params]) => !params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p)))
+      .map(([coding]) => (coding ?? '').trim().toLowerCase()),
+  );
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip') || accepted.has('*')) return 'gzip';
+  return null;
 }

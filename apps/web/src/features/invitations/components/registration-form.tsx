@@ -6,7 +6,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Trans, useTranslation } from 'react-i18next';
 import { userLanguageFor, type Invitation } from '@partner-portal/contracts';
 import { ApiError } from '@/lib/api';
-import { DEFAULT_CONFIGURATION, configurationQuery } from '@/lib/config';
+import { INITIAL_CONFIGURATION, configurationQuery } from '@/lib/config';
 import { RequiredText } from '@/components/form-fields';
 import { LanguageSelect } from '@/components/language-select';
 import { errorText } from '@/components/notify';
@@ -40,7 +40,7 @@ export function RegistrationForm({
   onRegistered: () => void;
 }) {
   const { t, i18n } = useTranslation();
-  const { data: config = DEFAULT_CONFIGURATION } = useQuery(configurationQuery);
+  const { data: config = INITIAL_CONFIGURATION } = useQuery(configurationQuery);
   const accept = useAcceptInvitation();
   const [failure, setFailure] = useState<string | null>(null);
   const {
