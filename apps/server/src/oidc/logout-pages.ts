@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { escapeHtml } from '../http/html.js';
+import { withFormAction } from './form-action.js';
 import { ROUTES } from './provider.js';
 import type { Oidc } from './runtime.js';
 
@@ -40,7 +41,14 @@ export function registerLogoutPages(app: FastifyInstance, oidc: Oidc): void {
 <body><form method="post" action="${escapeHtml(action)}">
 <input type="hidden" name="xsrf" value="${escapeHtml(record.xsrf)}"/><input type="hidden" name="logout" value="yes"/>
 <noscript><button type="submit" autofocus>Log out</button></noscript></form></body></html>`;
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+    // the form, and the provider's redirect after it, may reach the client's post_logout_redirect_uri
+    // (validated by the provider against the client's registered ones) and nothing else (form-action.ts)
+    const csp = String(reply.getHeader('content-security-policy') ?? '');
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('content-security-policy', withFormAction(csp, record.postLogoutRedirectUri ? [record.postLogoutRedirectUri] : []))
+      .send(html);
   });
 
   /** The iframe_url of a logout: one iframe per client with a front-channel logout URI. */

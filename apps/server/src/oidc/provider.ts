@@ -13,6 +13,8 @@ import { hashSecret, SESSION_COOKIE } from '../http/session.js';
 import { outboundFetch, outboundPolicy } from '../http/outbound.js';
 import { findAccount, isAccountId, SCOPE_CLAIMS } from './account.js';
 import { extraClientMetadata } from './client-metadata.js';
+import { allowCredentialedCors, clientBasedCORS } from './cors.js';
+import { allowFormPostTargets } from './form-action.js';
 import { frontchannelLogoutUris } from './logout.js';
 import { multiFactorCheck, type LoginPolicy } from './multi-factor.js';
 import { pinPublicOrigin } from './public-origin.js';
@@ -185,6 +187,8 @@ export function createProvider(
       url: (_ctx, interaction) => `${INTERACTION_PATH}${interaction.uid}`,
     },
     pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
+    // browser applications' cross-origin calls, with credentials too (cors.ts)
+    clientBasedCORS,
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
     async loadExistingGrant(ctx): Promise<Grant | undefined> {
@@ -242,6 +246,9 @@ export function createProvider(
   pinPublicOrigin(provider, config.publicUrl);
   compareHashedServiceAccountSecrets(provider);
   scopeServiceAccountTokens(provider);
+  allowCredentialedCors(provider, [ROUTES.token, ROUTES.userinfo, ROUTES.revocation]);
+  // a form_post answer may send the browser to the client's registered redirect_uri (form-action.ts)
+  allowFormPostTargets(provider);
   // a token request's token writes are made together once its answer is ready (token-writes.ts)
   provider.use(async (ctx, next) => {
     if (ctx.method !== 'POST' || ctx.path !== ROUTES.token) {
