@@ -12,6 +12,7 @@ import { Directory, entraUser, ERROR_SCHEMA, makeToken, ORGANIZATION_EXTENSION, 
  * error message (its status as a string) without internals, and the portal stays healthy.
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 20);
+const ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
 let portal: TestPortal;
 let f: Fixture;
 let scim: Directory;
@@ -54,6 +55,11 @@ const userBody = fc.record(
     preferredLanguage: fc.oneof(hostileString, anyJson),
     externalId: fc.oneof(hostileString, anyJson),
     [ORGANIZATION_EXTENSION]: fc.oneof(fc.record({ organizationId: fc.oneof(hostileString, fc.uuid(), anyJson) }), anyJson),
+    // what directories send and the portal does not keep
+    roles: fc.oneof(fc.array(fc.record({ type: hostileString, value: anyJson, primary: anyJson })), anyJson),
+    title: fc.oneof(hostileString, anyJson),
+    [ENTERPRISE]: anyJson,
+    constructor: anyJson,
   },
   { requiredKeys: [] },
 );
@@ -75,6 +81,14 @@ const patchBody = fc.oneof(
                   'emails[type eq "work"].value',
                   'emails[',
                   `${ORGANIZATION_EXTENSION}:organizationId`,
+                  // what the portal does not keep, and names an object has of itself
+                  'roles',
+                  'roles[type eq "WindowsAzureActiveDirectoryRole"].value',
+                  'title',
+                  'name.formatted',
+                  `${ENTERPRISE}:department`,
+                  'constructor',
+                  '__proto__.x',
                 ),
                 hostileString,
                 anyJson,

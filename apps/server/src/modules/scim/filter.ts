@@ -18,19 +18,15 @@ interface Column {
   kind: 'text' | 'caseExact' | 'boolean' | 'id' | 'constant';
 }
 
-const DISPLAY_NAME = `btrim(u.first_name || ' ' || u.last_name)`;
-
-/** The attributes a filter may compare, by lower-case name (sub-attributes as "parent.child"). */
+/** The attributes a filter may compare, by lower-case name (sub-attributes as "parent.child"): those the portal keeps (scimmy.ts, KEPT). */
 const COLUMNS: Record<string, Column> = {
   username: { sql: 'u.email', kind: 'text' },
   externalid: { sql: 'u.scim_external_id', kind: 'caseExact' },
   id: { sql: 'm.id::text', kind: 'id' },
   active: { sql: 'u.deactivated_at IS NULL', kind: 'boolean' },
-  displayname: { sql: DISPLAY_NAME, kind: 'text' },
   preferredlanguage: { sql: 'u.language_code', kind: 'text' },
   'name.givenname': { sql: 'u.first_name', kind: 'text' },
   'name.familyname': { sql: 'u.last_name', kind: 'text' },
-  'name.formatted': { sql: DISPLAY_NAME, kind: 'text' },
   emails: { sql: 'u.email', kind: 'text' },
   'emails.value': { sql: 'u.email', kind: 'text' },
   // the one address of a member is their work address and the primary one

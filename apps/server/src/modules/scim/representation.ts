@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { displayName, SCIM_ORGANIZATION_EXTENSION, userLanguageOf, type UserLanguage } from '@partner-portal/contracts';
+import { SCIM_ORGANIZATION_EXTENSION, userLanguageOf, type UserLanguage } from '@partner-portal/contracts';
 import type { ScimUserRow } from './queries.js';
 import { scimError, USER_SCHEMA, type ScimObject, type SCIMMY } from './scimmy.js';
 
@@ -16,20 +16,17 @@ const iso = (value: Date | string) => new Date(value).toISOString();
 
 /** The resource without its meta: what its version is computed from. */
 function attributesOf(row: ScimUserRow): ScimObject {
-  const full = displayName(row.first_name, row.last_name, '');
   // a part the member does not have is left out, not sent as an empty string (RFC 7643 §2.5)
   const name = {
     ...(row.first_name ? { givenName: row.first_name } : {}),
     ...(row.last_name ? { familyName: row.last_name } : {}),
-    ...(full ? { formatted: full } : {}),
   };
   return {
     schemas: [USER_SCHEMA, SCIM_ORGANIZATION_EXTENSION],
     id: row.id,
     ...(row.scim_external_id !== null ? { externalId: row.scim_external_id } : {}),
     userName: row.email,
-    ...(full ? { name } : {}),
-    ...(full ? { displayName: full } : {}),
+    ...(Object.keys(name).length ? { name } : {}),
     preferredLanguage: row.language_code,
     active: row.deactivated_at === null,
     emails: [{ value: row.email, type: 'work', primary: true }],
@@ -62,7 +59,7 @@ export interface ScimUserInput {
   email: string | null;
   givenName: string;
   familyName: string;
-  /** the user language the directory's preferredLanguage (or locale) names; null: none given or none of the portal's */
+  /** the user language the directory's preferredLanguage names (its nearest, userLanguageOf); null: none given or none of the portal's, the member's stays */
   language: UserLanguage | null;
   /** absent: unchanged (a new user is active) */
   active: boolean | undefined;
@@ -91,7 +88,7 @@ export function fromScimUser(instance: SCIMMY.Schemas.User): ScimUserInput {
     email: address?.value?.trim() || null,
     givenName: nameField(instance.name?.givenName, 'name.givenName'),
     familyName: nameField(instance.name?.familyName, 'name.familyName'),
-    language: userLanguageOf(instance.preferredLanguage ?? instance.locale),
+    language: userLanguageOf(instance.preferredLanguage),
     active: instance.active,
     externalId: externalId === undefined || externalId === '' ? null : externalId,
     organizationId: typeof organizationId === 'string' && organizationId !== '' ? organizationId : undefined,

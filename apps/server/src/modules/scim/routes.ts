@@ -5,13 +5,13 @@ import { toAppError } from '../../http/problem.js';
 import {
   errorBody,
   keptPatch,
+  keptUser,
   LIST_RESPONSE_SCHEMA,
   MAX_PAGE_SIZE,
   SCIM_CONTENT_TYPE,
   readInput,
   SCIMMY,
   USER_SCHEMA,
-  withBooleans,
   withUserStore,
   type ScimObject,
 } from './scimmy.js';
@@ -207,7 +207,7 @@ export const scimRoutes: FastifyPluginAsync<{ scimTokens: ScimTokens; scimUsers:
 
   app.post('/Users', hidden, async (request, reply) => {
     const resource = userResource(undefined, request.query);
-    const body = withBooleans(request.body);
+    const body = keptUser(request.body);
     const user = await scimUsers.change(actorOf(request), null, (store) => withUserStore(store, (ctx) => resource.write(body, ctx)));
     return sendResource(reply, 201, user);
   });
@@ -215,7 +215,7 @@ export const scimRoutes: FastifyPluginAsync<{ scimTokens: ScimTokens; scimUsers:
   app.put('/Users/:id', hidden, async (request, reply) => {
     const id = memberId(request);
     const resource = userResource(id, request.query);
-    const body = withBooleans(request.body);
+    const body = keptUser(request.body);
     const user = await scimUsers.change(actorOf(request), ifMatchOf(request, id), (store) =>
       withUserStore(store, (ctx) => resource.write(body, ctx)),
     );

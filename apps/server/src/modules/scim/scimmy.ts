@@ -13,7 +13,6 @@ export const SCIM_CONTENT_TYPE = 'application/scim+json; charset=utf-8';
 export const USER_SCHEMA = SCIMMY.Schemas.User.id;
 export const PATCH_OP_SCHEMA = SCIMMY.Messages.PatchOp.id;
 export const LIST_RESPONSE_SCHEMA = SCIMMY.Messages.ListResponse.id;
-const ENTERPRISE_USER_SCHEMA = SCIMMY.Schemas.EnterpriseUser.id;
 
 /** The most members one list answer holds (filter.maxResults); a larger `count` is cut to it. */
 export const MAX_PAGE_SIZE = 200;
@@ -37,6 +36,49 @@ const organizationExtension = new SCIMMY.Types.SchemaDefinition(
   ],
 );
 organizationExtension.id = SCIM_ORGANIZATION_EXTENSION;
+
+// ---- what the portal keeps ------------------------------------------------------------------------
+
+/**
+ * The attributes of the core User schema the portal keeps (lower case), with the sub-attributes it
+ * keeps of the complex ones; besides them the common id, externalId and meta, and the organization
+ * extension. The User schema is cut down to these (below), so that /Schemas and /ResourceTypes
+ * describe exactly what is kept (docs/integrations.md, "What a User is in the portal"): displayName
+ * and name.formatted are not advertised, nor is anything the portal would answer 200 and drop.
+ */
+const KEPT: ReadonlyMap<string, readonly string[] | null> = new Map([
+  ['username', null],
+  ['name', ['givenname', 'familyname']],
+  ['preferredlanguage', null],
+  ['active', null],
+  ['emails', ['value', 'type', 'primary']],
+]);
+
+/** What the kept attributes mean in the portal, as /Schemas describes them. */
+const DESCRIPTIONS: Readonly<Record<string, string>> = {
+  username: "The member's e-mail address, unique in the whole portal; the same as the primary (else work) address of emails.",
+  preferredlanguage:
+    "The member's language: en, nl, de, fr, es or pt-BR. A language tag is read as the nearest of them with its primary language (de-AT is de, pt-PT is pt-BR); any other leaves the member's language as it is (en for a new member).",
+  name: "The member's first (givenName) and last (familyName) name, at most 100 characters each.",
+  active: 'Whether the member may sign in: false ends their access at once, true restores it.',
+  emails:
+    "The member's e-mail address: the portal keeps one, the primary (else work, else first) address given, and answers it as the work and primary one.",
+};
+
+const userDefinition = SCIMMY.Schemas.User.definition;
+for (const attribute of [...userDefinition.attributes]) {
+  if (!(attribute instanceof SCIMMY.Types.Attribute) || attribute.config.shadow) continue;
+  const name = attribute.name.toLowerCase();
+  const kept = KEPT.get(name);
+  if (kept === undefined) {
+    userDefinition.truncate(attribute);
+    continue;
+  }
+  for (const sub of [...(attribute.subAttributes ?? [])]) if (!kept?.includes(sub.name.toLowerCase())) attribute.truncate(sub);
+  // an address labelled other than "work", "home" or "other" is no reason to refuse a user: the portal keeps one address whatever its label
+  for (const sub of attribute.subAttributes ?? []) if (Array.isArray(sub.config.canonicalValues)) sub.config.canonicalValues = false;
+  if (DESCRIPTIONS[name]) attribute.config.description = DESCRIPTIONS[name];
+}
 
 SCIMMY.Config.set({
   patch: true,
@@ -89,9 +131,6 @@ SCIMMY.Resources.declare(SCIMMY.Resources.User)
   .egress((resource, ctx) => guarded(ctx, (store) => store.read(resource.id!)) as never)
   .degress((resource, ctx) => guarded(ctx, (store) => store.remove(resource.id!)));
 SCIMMY.Resources.User.extend(organizationExtension as unknown as typeof SCIMMY.Types.Schema, false);
-// accepted so that a directory's enterprise attributes (department, manager…) do not fail its
-// requests; the portal keeps none of them
-SCIMMY.Resources.User.extend(SCIMMY.Schemas.EnterpriseUser, false);
 
 /**
  * Run calls of the User resource (read, write, patch, dispose) against a store. An error of the
@@ -158,44 +197,78 @@ export function withBooleans(value: unknown, key?: string, depth = 0): unknown {
   return value;
 }
 
-/**
- * Core attributes the portal does not keep (lower case): accepted and ignored. It keeps userName,
- * name, emails (the work address), preferredLanguage (or locale), active and externalId;
- * displayName and name.formatted it makes from the names.
- */
-const IGNORED = new Set(
-  ['nickName', 'profileUrl', 'title', 'userType', 'timezone', 'password', 'phoneNumbers', 'ims', 'photos', 'addresses', 'groups']
-    .concat(['entitlements', 'roles', 'x509Certificates'])
-    .map((name) => name.toLowerCase()),
-);
 const CORE_PREFIX = `${USER_SCHEMA.toLowerCase()}:`;
+const ORGANIZATION_PREFIX = SCIM_ORGANIZATION_EXTENSION.toLowerCase();
+/** The common attributes of every resource (RFC 7643 §3.1), and `schemas`: scimmy judges them. */
+const COMMON = new Set(['id', 'externalid', 'meta', 'schemas']);
+/** An attribute path without schema (RFC 7644 §3.10): an attribute, a value filter, a sub-attribute. */
+const ATTRIBUTE_PATH = /^([A-Za-z][\w$-]*)(\[.*\])?(?:\.([A-Za-z][\w$-]*))?$/s;
 
-/** A PatchOp path (or a key of a value without path) without the core schema's URN: RFC 7644 §3.10 lets a client name attributes in full. */
+/** A PatchOp path (or a key of a value without path, or of a resource) without the core schema's URN: RFC 7644 §3.10 lets a client name attributes in full. */
 function shortPath(path: string): string {
   return path.trim().toLowerCase().startsWith(CORE_PREFIX) ? path.trim().slice(CORE_PREFIX.length) : path;
 }
 
 /**
- * Whether a PatchOp path (or a key of a value without path) names something the portal keeps. Paths
- * of attributes it ignores (phone numbers, addresses, the enterprise extension, an e-mail address
- * other than the work one) are left out, so that a directory's full mapping does not fail; unknown
- * paths stay, for scimmy to refuse (invalidPath).
+ * Whether a path names something the portal does not keep, to be left out before scimmy sees it:
+ * an attribute of the core schema or a sub-attribute it does not keep (title, roles, phoneNumbers,
+ * name.middleName, an attribute it does not know), one of another schema's URN (the enterprise
+ * extension, a directory's own), an e-mail address other than the work or primary one. What is
+ * kept, and what is no attribute path at all, is left to scimmy to apply or refuse (invalidPath).
  */
-function isKeptPath(path: string): boolean {
-  let lower = path.trim().toLowerCase();
-  if (lower.startsWith(CORE_PREFIX)) lower = lower.slice(CORE_PREFIX.length);
-  if (lower.startsWith(ENTERPRISE_USER_SCHEMA.toLowerCase())) return false;
-  if (lower.startsWith('urn:')) return true;
-  const root = /^[^.[]*/.exec(lower)?.[0] ?? lower;
-  if (IGNORED.has(root)) return false;
-  if (root === 'emails' && lower.includes('[')) return /^emails\[\s*(type\s+eq\s+"work"|primary\s+eq\s+(true|"true"))\s*\]/.test(lower);
-  return true;
+function isIgnoredPath(path: string): boolean {
+  const lower = shortPath(path).trim().toLowerCase();
+  if (lower.startsWith('urn:')) return !lower.startsWith(ORGANIZATION_PREFIX);
+  const match = ATTRIBUTE_PATH.exec(lower);
+  if (!match) return false;
+  const [, root = '', filter, sub] = match;
+  if (COMMON.has(root)) return false;
+  const kept = KEPT.get(root);
+  if (kept === undefined) return true;
+  if (sub !== undefined && kept !== null && !kept.includes(sub)) return true;
+  if (root === 'emails' && filter) return !/^\[\s*(type\s+eq\s+"work"|primary\s+eq\s+(true|"true"))\s*\]$/.test(filter);
+  return false;
+}
+
+/**
+ * The one place where what a directory sends is made what the portal keeps, before scimmy reads
+ * it: a User (POST, PUT) without the attributes the portal does not keep (isIgnoredPath) and
+ * without other schemas' URNs in `schemas`, its booleans made booleans. Anything that is no object
+ * is passed on unchanged, for scimmy to refuse.
+ */
+export function keptUser(body: unknown): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  const entries = Object.entries(body as Record<string, unknown>)
+    .map(([key, value]): [string, unknown] => [shortPath(key), value])
+    .filter(([key]) => !isIgnoredPath(key))
+    .map(([key, value]): [string, unknown] => [key, key.toLowerCase() === 'schemas' ? keptSchemas(value) : keptParts(key, value)]);
+  return withBooleans(Object.fromEntries(entries));
+}
+
+/** The value of a kept complex attribute (name, emails) with only the sub-attributes the portal keeps: scimmy refuses others in a PatchOp's value. */
+function keptParts(path: string, value: unknown): unknown {
+  const root = ATTRIBUTE_PATH.exec(path.trim().toLowerCase());
+  const kept = root && root[3] === undefined ? KEPT.get(root[1]!) : undefined;
+  if (!kept) return value;
+  const trim = (item: unknown) =>
+    item !== null && typeof item === 'object' && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item).filter(([key]) => kept.includes(key.toLowerCase())))
+      : item;
+  return Array.isArray(value) ? value.map(trim) : trim(value);
+}
+
+/** The URNs of `schemas` the portal knows (core User, the organization extension), when the core one is among them; else as sent, for scimmy to judge. */
+function keptSchemas(schemas: unknown): unknown {
+  if (!Array.isArray(schemas) || !schemas.includes(USER_SCHEMA)) return schemas;
+  const known = [USER_SCHEMA.toLowerCase(), ORGANIZATION_PREFIX];
+  return schemas.filter((id) => typeof id !== 'string' || known.includes(id.toLowerCase()));
 }
 
 /**
  * A PatchOp request as scimmy takes it: booleans made booleans, operations on what the portal does
- * not keep left out. Null when no operation is left (nothing to change). Anything that is no
- * PatchOp at all is passed on unchanged, for scimmy to refuse.
+ * not keep left out (isIgnoredPath: by their path, or the keys of a value without path). Null when
+ * no operation is left (nothing to change). Anything that is no PatchOp at all is passed on
+ * unchanged, for scimmy to refuse.
  */
 export function keptPatch(body: unknown): { schemas: string[]; Operations: Record<string, unknown>[] } | null {
   if (body === null || typeof body !== 'object' || !Array.isArray((body as { Operations?: unknown }).Operations)) return body as never;
@@ -206,13 +279,12 @@ export function keptPatch(body: unknown): { schemas: string[]; Operations: Recor
     if (operation === null || typeof operation !== 'object' || Array.isArray(operation)) return message as never;
     const op = operation as Record<string, unknown>;
     if (typeof op.path === 'string') {
+      if (isIgnoredPath(op.path)) continue;
       const path = shortPath(op.path);
-      if (!isKeptPath(path)) continue;
       const last = path.split(/[.:]/).pop() ?? '';
-      operations.push({ ...op, path, value: withBooleans(op.value, last.replace(/\[.*$/, '')) });
+      operations.push({ ...op, path, value: withBooleans(keptParts(path, op.value), last.replace(/\[.*$/, '')) });
     } else if (op.value !== null && typeof op.value === 'object' && !Array.isArray(op.value)) {
-      const named = Object.fromEntries(Object.entries(op.value).map(([key, item]) => [shortPath(key), item as unknown]));
-      const value = Object.fromEntries(Object.entries(withBooleans(named) as Record<string, unknown>).filter(([key]) => isKeptPath(key)));
+      const value = keptUser(op.value) as Record<string, unknown>;
       if (Object.keys(value).length) operations.push({ ...op, value });
     } else operations.push(op);
   }
