@@ -8,11 +8,13 @@ import { useFormatDate } from '@/lib/dates';
 import { scimBaseUrl, useScimTokens } from '../../api/scim-tokens';
 import { CopyField } from '../copy-field';
 import { Address } from '../people-table';
+import { ScimGuides } from './scim-guides';
 import type { PanelProps } from './shared';
 
 /**
  * The organization's SCIM tokens (the operating contract, "SCIM 2.0 provisioning"): the base URL
- * to paste into the directory, and each token's name, maker and use; make one, delete one.
+ * to paste into the directory, and each token's name, maker and use; make one, delete one; below
+ * them the setup guides of the directories (scim-guides.tsx).
  */
 export function ScimTokensPanel({ organization, open }: PanelProps) {
   const { t } = useTranslation();
@@ -44,6 +46,7 @@ export function ScimTokensPanel({ organization, open }: PanelProps) {
           ))}
         </Stack>
       ) : null}
+      <ScimGuides organizationId={organization.id} />
     </Stack>
   );
 }
