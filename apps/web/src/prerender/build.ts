@@ -3,7 +3,7 @@
  * build` builds this module for Node (Vite's SSR build, to apps/web/dist-ssr) and runs it. For
  * every page of ./pages.ts and every interface language it writes `dist/prerendered/<page>.<language>.html`:
  * the application's index.html with the page rendered into it, the entry's stylesheet inline
- * instead of linked (the only one the pre-rendered states use), the hand-over script inline, the
+ * instead of linked (the only one the pre-rendered states use; its link kept, disabled), the hand-over script inline, the
  * language's translations and the view's code preloaded after the page (not before it: they would
  * share a slow connection with the page's own bytes), and the head in the language. Beside
  * them `pages.json` tells the server which file serves which address, and the hash of the inline
@@ -71,7 +71,12 @@ async function main(): Promise<void> {
         .replace(/<html lang="[^"]*"/, `<html lang="${language}"`)
         .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
         .replace(/<meta name="description" content="[^"]*"/, `<meta name="description" content="${escapeHtml(description)}"`)
-        .replace(/<link rel="stylesheet"[^>]*>\s*/g, '')
+        // each inlined stylesheet stays named by a disabled link, which the browser neither loads
+        // nor applies: Vite's preloading of a view's styles counts the stylesheets linked in the
+        // page, and would otherwise link the entry's again after Mantine's whole stylesheet, whose
+        // rules it would then override (the organization page's tabs lost their selected state
+        // after a sign-in; e2e/tests/styles-after-sign-in.test.ts)
+        .replace(/<link rel="stylesheet"([^>]*)>/g, '<link rel="stylesheet"$1 disabled>')
         .replace('</head>', [`<style>${css}</style>`, `<script>${HAND_OVER_SCRIPT}</script>`, '</head>'].join('\n'))
         .replace(
           '<div id="root"></div>',
