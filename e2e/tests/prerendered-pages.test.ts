@@ -150,6 +150,9 @@ describe('a pre-rendered page in the browser', () => {
     expect(hydrationProblems(watch)).toEqual([]);
     expect(await page.getByRole('link', { name: SALES }).getAttribute('href')).toBe(`mailto:${SALES}`);
     expect(await page.content()).not.toContain('sales@example.com');
+    // the brand line above the card speaks the page's language too
+    expect(await page.getByText('Partner Portal', { exact: true }).count()).toBe(0);
+    expect(await page.getByText(webText('pt-BR', 'product_name'), { exact: true }).count()).toBeGreaterThanOrEqual(2);
     await screenshot(page, 'prerendered-login-sales-contact-pt-BR-390');
     await context.close();
   });

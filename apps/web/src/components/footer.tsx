@@ -18,7 +18,7 @@ export function Footer() {
       style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}
     >
       <Text size="sm" c="dimmed">
-        © {new Date().getFullYear()} Partner Portal
+        © {new Date().getFullYear()} {t('product_name')}
       </Text>
       <Group gap="lg" component="nav" aria-label={t('footer_nav_label')}>
         <Anchor href={config?.privacy_statement_url} target="_blank" rel="noopener noreferrer" size="sm">

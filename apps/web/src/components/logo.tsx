@@ -1,7 +1,9 @@
+import { useTranslation } from 'react-i18next';
 import { Group, rem } from './plain';
 
-/** The portal's logo: the mark plus the product name (Mantine's `Group` and `Text`, components/plain.tsx). */
+/** The portal's logo: the mark plus the product name in the interface language (Mantine's `Group` and `Text`, components/plain.tsx). */
 export function Logo({ size = 32, withText = true, inverted = false }: { size?: number; withText?: boolean; inverted?: boolean }) {
+  const { t } = useTranslation();
   return (
     <Group gap={10} wrap="nowrap">
       <img src="/logo.svg" width={size} height={size} alt="" aria-hidden="true" />
@@ -16,7 +18,7 @@ export function Logo({ size = 32, withText = true, inverted = false }: { size?: 
           }}
           className="mantine-focus-auto m_b6d8b162 mantine-Text-root"
         >
-          Partner Portal
+          {t('product_name')}
         </span>
       )}
     </Group>

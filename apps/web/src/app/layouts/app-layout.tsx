@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useEffect } from 'react';
 import { Box, Group, UnstyledButton } from '@mantine/core';
 import { Link, useMatch } from 'react-router';
@@ -15,6 +16,7 @@ import classes from './app-layout.module.css';
 
 /** Logged-in pages: header with the logo, the language picker and the user dropdown, the page, the footer. */
 export function AppLayout() {
+  const { t } = useTranslation();
   const { data: user } = useSessionUser();
   // the interface speaks the user's saved language, unless the page's link names one
   // (docs/decisions/012-user-languages.md); the profile page shows another one until saved
@@ -33,7 +35,7 @@ export function AppLayout() {
       <header className={`${classes.header} ${RemoveScroll.classNames.zeroRight}`}>
         <Group h="100%" justify="space-between" wrap="nowrap">
           {/* below 576 px the mark alone, so the language picker and the user menu fit at 390 px */}
-          <UnstyledButton component={Link} to="/" aria-label="Partner Portal">
+          <UnstyledButton component={Link} to="/" aria-label={t('product_name')}>
             <Box visibleFrom="xs">
               <Logo size={30} />
             </Box>
