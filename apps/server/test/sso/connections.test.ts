@@ -104,22 +104,10 @@ describe('single sign-on connections', () => {
     expect(res.text).not.toContain(sealed);
   });
 
-  it('lists its own and the inherited connections, the configured one as the root organization’s', async () => {
+  it('lists its own and the inherited connections; the configured one as the root organization’s, to the provider’s own people only', async () => {
     const own = await list(userManager.client, tree.dealer.id);
     expect(own.status).toBe(200);
     expect(own.body).toEqual([
-      {
-        id: 'external',
-        name: 'Provider AD',
-        issuer: idp.issuer,
-        client_id: 'provider-portal',
-        domains: ['provider-staff.example'],
-        just_in_time: false,
-        active: true,
-        organization_id: tree.root.id,
-        has_client_secret: false,
-        configured: true,
-      },
       {
         id: connectionId,
         name: 'Noord Entra ID',
@@ -137,12 +125,26 @@ describe('single sign-on connections', () => {
     const child = await list(regionManager.client, tree.region.id);
     expect(child.status).toBe(200);
     expect(child.body.map((c: { id: string; organization_id: string }) => [c.id, c.organization_id])).toEqual([
-      ['external', tree.root.id],
       [connectionId, tree.dealer.id],
     ]);
     // the sibling does not see it
     const sibling = await list(siblingManager.client, tree.sibling.id);
-    expect(sibling.body.map((c: { id: string }) => c.id)).toEqual(['external']);
+    expect(sibling.body.map((c: { id: string }) => c.id)).toEqual([]);
+    // the provider's administrators see the provider's own connection, as the root organization's, wherever they look
+    const admin = await list(await portal.sessionFor(portal.adminUserId), tree.dealer.id);
+    expect(admin.body[0]).toEqual({
+      id: 'external',
+      name: 'Provider AD',
+      issuer: idp.issuer,
+      client_id: 'provider-portal',
+      domains: ['provider-staff.example'],
+      just_in_time: false,
+      active: true,
+      organization_id: tree.root.id,
+      has_client_secret: false,
+      configured: true,
+    });
+    expect(admin.body.map((c: { id: string }) => c.id)).toEqual(['external', connectionId]);
   });
 
   it('answers 401, 403 and 404 as every call of the tree', async () => {
@@ -237,7 +239,7 @@ describe('single sign-on connections', () => {
     expect((await dealerManager.client.patch(url, { client_secret: null, domains: ['noord.example', 'noord-two.example'] })).status).toBe(
       204,
     );
-    const [, connection] = (await list(dealerManager.client, tree.dealer.id)).body;
+    const [connection] = (await list(dealerManager.client, tree.dealer.id)).body;
     expect(connection).toMatchObject({
       name: 'Noord login',
       just_in_time: true,

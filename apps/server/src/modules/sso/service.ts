@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
-import { personOf, type Actor } from '../../http/session.js';
+import { actingAs, personOf, type Actor } from '../../http/session.js';
 import { EXTERNAL_IDP_ID, type UpstreamSettings } from '../../oidc/upstream.js';
 import { seal } from '../../sealed.js';
 import { audit, RefusedChange, withRefusalAudit, type AuditChange } from '../audit/service.js';
@@ -130,12 +130,16 @@ export class SsoConnections {
     },
   ) {}
 
-  /** GET: the connections that apply to an organization (its own and its ancestors', the EXTERNAL_IDP_* one as the root's); any manager of it. */
+  /**
+   * GET: the connections that apply to an organization (its own and its ancestors'; the
+   * EXTERNAL_IDP_* one as the root's, for the provider's own people only); any manager of it.
+   */
   async list(actor: Actor, organizationId: string): Promise<SsoConnection[]> {
     const { db, config } = this.deps;
     const { org } = await organizationForActor(db, actor, organizationId, { role: 'any' });
     const rows = (await q.connectionsAtOrAbove(db, org.path)).map(toWire);
-    if (!config.externalIdp) return rows;
+    // the provider's own connection (EXTERNAL_IDP_*) signs in the provider's staff: its people see it, dealers do not
+    if (!config.externalIdp || !actingAs(actor).isProviderOrganization) return rows;
     const root = await q.rootOrganization(db);
     const external: SsoConnection = {
       id: EXTERNAL_IDP_ID,
