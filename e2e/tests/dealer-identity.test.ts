@@ -179,6 +179,15 @@ describe("single sign-on through the dealer's identity provider", () => {
     expect(await section.getByTestId('redirect-uri').textContent()).toBe(`${e2e.portal.url}/api/identity/login-external-callback`);
     await section.getByRole('button', { name: 'Add connection' }).click();
     const dialog = await openDialog(p, 'Add a sign-in connection');
+    // an empty form's errors: the issuer's example value stays grey, not the error's red of a typed value
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    const issuer = dialog.getByLabel('Issuer URL');
+    await expect.poll(() => issuer.getAttribute('aria-invalid')).toBe('true');
+    const colours = await issuer.evaluate((el) => ({
+      placeholder: getComputedStyle(el, '::placeholder').color,
+      error: getComputedStyle(el.closest('.mantine-InputWrapper-root')!.querySelector('.mantine-InputWrapper-error')!).color,
+    }));
+    expect(colours.placeholder).not.toBe(colours.error);
     await dialog.getByLabel('Name').fill('Landbouw Oost Entra ID');
     await dialog.getByLabel('Issuer URL').fill(idp.issuer);
     await dialog.getByLabel('Client ID').fill(CLIENT_ID);
