@@ -65,4 +65,36 @@ describe('styles after a sign-in through the pre-rendered page', () => {
     expect(watch.problems).toEqual([]);
     await context.close();
   });
+
+  it('after the password, the card shows a spinner while the next page loads, not an empty card with the language picker (de, 390 px)', async () => {
+    const language = 'de';
+    const user = await createUser(e2e.portal, { language });
+    const context = await openContext(e2e.browser, e2e.portal, { viewport: { width: 390, height: 844 }, language });
+    const { page, watch } = await newPage(context);
+    // the home page's code held back until the card has been looked at
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/(home-page|app-layout|guards)-[^/]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/login');
+    await page.getByLabel(webText(language, 'email_address')).fill(user.email);
+    await page.getByRole('button', { name: webText(language, 'next') }).click();
+    const password = page.locator('input[name="password"]');
+    await password.waitFor();
+    await password.fill(user.password);
+    await page.getByRole('button', { name: webText(language, 'login') }).click();
+    await page
+      .getByRole('status')
+      .filter({ has: page.getByLabel(webText(language, 'loading')) })
+      .first()
+      .waitFor();
+    await screenshot(page, 'sign-in-loading-de-390');
+    release();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    expect(watch.problems).toEqual([]);
+    await context.close();
+  });
 });

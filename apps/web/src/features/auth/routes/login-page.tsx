@@ -105,7 +105,14 @@ export function LoginPage() {
     if (movedFocus.current && step === 'email') emailRef.current?.focus();
   }, [step]);
 
-  if (!returnUrl && !loginErrorId && session.data) return <Navigate to={safeReturnPath(returnPath) ?? paths.home} replace />;
+  // signed in: on to the page, with a spinner in the card while that page's code loads (not an empty card)
+  if (!returnUrl && !loginErrorId && session.data)
+    return (
+      <>
+        <PageLoader minHeight={320} />
+        <Navigate to={safeReturnPath(returnPath) ?? paths.home} replace />
+      </>
+    );
   // the form shows at once; a visitor who turns out to be signed in is sent on when the session answers
   if ((returnUrl && context.isPending) || leaving) return <PageLoader minHeight={320} />;
 
