@@ -74,19 +74,18 @@ export async function lockConnections(tx: Queryable): Promise<void> {
   await tx.query('LOCK TABLE sso_connections IN SHARE ROW EXCLUSIVE MODE');
 }
 
-export async function insertConnection(
-  tx: Queryable,
-  c: {
-    organizationId: string;
-    name: string;
-    issuer: string;
-    clientId: string;
-    clientSecretSealed: string | null;
-    domains: string[];
-    justInTime: boolean;
-    active: boolean;
-  },
-): Promise<string> {
+/** What a connection's row holds besides its organization (insertConnection, updateConnection). */
+export interface ConnectionSettings {
+  name: string;
+  issuer: string;
+  clientId: string;
+  clientSecretSealed: string | null;
+  domains: string[];
+  justInTime: boolean;
+  active: boolean;
+}
+
+export async function insertConnection(tx: Queryable, c: ConnectionSettings & { organizationId: string }): Promise<string> {
   const { rows } = await tx.query<{ id: string }>(
     `INSERT INTO sso_connections (organization_id, name, issuer, client_id, client_secret_sealed, domains, just_in_time, active)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
@@ -95,19 +94,7 @@ export async function insertConnection(
   return rows[0]!.id;
 }
 
-export async function updateConnection(
-  tx: Queryable,
-  id: string,
-  c: {
-    name: string;
-    issuer: string;
-    clientId: string;
-    clientSecretSealed: string | null;
-    domains: string[];
-    justInTime: boolean;
-    active: boolean;
-  },
-): Promise<void> {
+export async function updateConnection(tx: Queryable, id: string, c: ConnectionSettings): Promise<void> {
   await tx.query(
     `UPDATE sso_connections SET name = $2, issuer = $3, client_id = $4, client_secret_sealed = $5, domains = $6, just_in_time = $7,
        active = $8, updated_at = clock_timestamp()
