@@ -170,7 +170,7 @@ describe('verified domains', () => {
 });
 
 describe("single sign-on through the dealer's identity provider", () => {
-  it('the organizationManager adds a connection for the verified domain (switched off), tests it, sees who it will serve and switches it on; the child lists it as inherited', async () => {
+  it('the organizationManager adds a connection for the verified domain (switched off) and tests it', async () => {
     const p = await managerPage();
     await p.goto(`/manage-organization/${middle.id}`);
     const section = p.getByTestId('dealer-identity');
@@ -218,7 +218,14 @@ describe("single sign-on through the dealer's identity provider", () => {
     await expect.poll(() => new URL(p.url()).search).toBe('');
     const me = await p.context().request.get('/api/identity/user-info', { headers: { 'x-csrf': '1' } });
     expect(((await me.json()) as { email: string }).email).toBe(manager.email);
+  });
 
+  it('the organizationManager sees who the connection will serve and switches it on; the child lists it as inherited', async () => {
+    const p = await managerPage();
+    await p.goto(`/manage-organization/${middle.id}`);
+    const section = p.getByTestId('dealer-identity');
+    await section.getByRole('tab', { name: 'Sign-in connections' }).click();
+    const card = section.locator('[data-testid=sso-connection][data-name="Landbouw Oost Entra ID"]');
     // switching it on shows who will sign in through it first
     await card.getByRole('button', { name: 'Switch on Landbouw Oost Entra ID' }).click();
     const confirm = await openDialog(p, 'Switch on Landbouw Oost Entra ID?');
