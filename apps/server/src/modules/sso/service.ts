@@ -45,7 +45,7 @@ import type { SsoRouting } from './routing.js';
  * name and just_in_time decide nothing for existing members (just in time makes members without
  * rights) and need no more than the right over the organization.
  *
- * Once committed, every member whose way of signing in changed is told in their language (now
+ * In the change's transaction (through the mail outbox), every member whose way of signing in changed is told in their language (now
  * signs in through the connection, its provider changed, no longer signs in through it), and the
  * organization's organizationManagers are told of the change. A new provider's subjects mean
  * nothing: the accounts' old subjects are forgotten (queries.ts forgetSubjects). The client secret
@@ -193,7 +193,7 @@ export class SsoConnections {
     await this.discover({ id: 'new', name: input.name, issuer: input.issuer, clientId: input.client_id, clientSecret });
     const sealed = clientSecret ? await seal(secrets.keyEncryption, CLIENT_SECRET_PURPOSE, clientSecret) : null;
     const connection = { ...input, domains };
-    const { id, reached } = await withRefusalAudit(db, actor, () =>
+    const id = await withRefusalAudit(db, actor, () =>
       db.transaction(async (tx) => {
         await q.lockConnections(tx);
         await this.assertDomainsFree(tx, org.id, domains, null);
@@ -211,14 +211,14 @@ export class SsoConnections {
         const after = { active: input.active, provider: `${input.issuer} ${input.client_id}`, domains };
         const members = await this.assertMayManageReached(tx, actor, org, created, null, after, entry);
         await audit(tx, actor, entry);
-        return { id: created, reached: members };
+        if (input.active) {
+          await this.tellMembers(tx, members, new Set(), new Set(members.after.map((m) => m.user_id)), false, input.name);
+          await this.tellManagers(tx, actor, org, 'added', { name: input.name, issuer: input.issuer, domains });
+        }
+        return created;
       }),
     );
     this.deps.routing.connectionsChanged();
-    if (input.active) {
-      await this.tellMembers(reached, new Set(), new Set(reached.after.map((m) => m.user_id)), false, input.name);
-      await this.tellManagers(actor, org, 'added', { name: input.name, issuer: input.issuer, domains });
-    }
     return { id };
   }
 
@@ -252,7 +252,7 @@ export class SsoConnections {
         clientSecret: clientSecret ?? null,
       });
     }
-    const { reached, before } = await withRefusalAudit(db, actor, () =>
+    await withRefusalAudit(db, actor, () =>
       db.transaction(async (tx) => {
         await q.lockConnections(tx);
         const current = await q.findConnection(tx, row.id);
@@ -277,18 +277,17 @@ export class SsoConnections {
         });
         if (was.provider !== will.provider) await q.forgetSubjects(tx, row.id);
         await audit(tx, actor, entry);
-        return { reached: members, before: current };
+        if (!members) return;
+        const servedBefore = new Set(current.active ? members.before.map((m) => m.user_id) : []);
+        const servedAfter = new Set(next.active ? members.after.map((m) => m.user_id) : []);
+        await this.tellMembers(tx, members, servedBefore, servedAfter, providerChanged || secretChanged, next.name);
+        if (current.active || next.active) {
+          const kind = !next.active ? 'removed' : !current.active ? 'added' : 'changed';
+          await this.tellManagers(tx, actor, org, kind, { name: next.name, issuer: next.issuer, domains });
+        }
       }),
     );
     this.deps.routing.connectionsChanged();
-    if (!reached) return;
-    const servedBefore = new Set(before.active ? reached.before.map((m) => m.user_id) : []);
-    const servedAfter = new Set(next.active ? reached.after.map((m) => m.user_id) : []);
-    await this.tellMembers(reached, servedBefore, servedAfter, providerChanged || secretChanged, next.name);
-    if (before.active || next.active) {
-      const kind = !next.active ? 'removed' : !before.active ? 'added' : 'changed';
-      await this.tellManagers(actor, org, kind, { name: next.name, issuer: next.issuer, domains });
-    }
   }
 
   /** DELETE: the connection goes; its accounts are unlinked and signed out (their password comes through "forgot password"). */
@@ -296,7 +295,7 @@ export class SsoConnections {
     const { db } = this.deps;
     personOf(actor);
     const { org, row } = await this.ownConnection(db, actor, organizationId, connectionId);
-    const { reached, before } = await withRefusalAudit(db, actor, () =>
+    await withRefusalAudit(db, actor, () =>
       db.transaction(async (tx) => {
         await q.lockConnections(tx);
         const current = await q.findConnection(tx, row.id);
@@ -307,13 +306,12 @@ export class SsoConnections {
         const unlinked = await q.unlinkAccounts(tx, row.id);
         await q.deleteConnection(tx, row.id);
         await audit(tx, actor, { ...entry, after: { unlinked_accounts: unlinked.length } });
-        return { reached: members, before: current };
+        if (!current.active) return;
+        await this.tellMembers(tx, members, new Set(members.before.map((m) => m.user_id)), new Set(), false, current.name);
+        await this.tellManagers(tx, actor, org, 'removed', { name: current.name, issuer: current.issuer, domains: current.domains });
       }),
     );
     this.deps.routing.connectionsChanged();
-    if (!before.active) return;
-    await this.tellMembers(reached, new Set(reached.before.map((m) => m.user_id)), new Set(), false, before.name);
-    await this.tellManagers(actor, org, 'removed', { name: before.name, issuer: before.issuer, domains: before.domains });
   }
 
   /**
@@ -346,8 +344,9 @@ export class SsoConnections {
     return { before, after };
   }
 
-  /** Tell each member whose way of signing in changed, in their language (security-notices.ts). */
+  /** Tell each member whose way of signing in changed, in their language (security-notices.ts), through the outbox in the change's transaction. */
   private async tellMembers(
+    tx: Queryable,
     reached: Reached,
     servedBefore: Set<string>,
     servedAfter: Set<string>,
@@ -357,7 +356,7 @@ export class SsoConnections {
     const ids = new Set([...reached.before, ...reached.after].map((m) => m.user_id));
     for (const userId of ids) {
       const notice = noticeFor(userId, servedBefore, servedAfter, providerChanged);
-      if (notice) await sendSecurityNotice(this.deps, userId, notice, connectionName);
+      if (notice) await sendSecurityNotice(this.deps, userId, notice, connectionName, tx);
     }
   }
 
@@ -419,15 +418,16 @@ export class SsoConnections {
     }
   }
 
-  /** E-mail the organization's organizationManagers, each in their language, that a connection was added, changed or removed. */
+  /** E-mail the organization's organizationManagers, each in their language, that a connection was added, changed or removed (the outbox, in the change's transaction). */
   private async tellManagers(
+    tx: Queryable,
     actor: Actor,
     org: OrganizationRow,
     kind: 'added' | 'changed' | 'removed',
     connection: { name: string; issuer: string; domains: readonly string[] },
   ) {
-    const { db, config, mailer, log } = this.deps;
-    const managers = (await q.membersOf(db, org.id)).filter((m) => isOrganizationManager(toRights(m.rights)));
+    const { config, mailer } = this.deps;
+    const managers = (await q.membersOf(tx, org.id)).filter((m) => isOrganizationManager(toRights(m.rights)));
     const actorName = actor.user ? displayName(actor.user.firstName, actor.user.lastName, actor.user.email) : actor.serviceAccount.name;
     const link = `${config.publicUrl}/manage-organization/${encodeURIComponent(org.id)}#identity`;
     for (const manager of managers) {
@@ -442,9 +442,7 @@ export class SsoConnections {
         issuer: connection.issuer,
         domains: connection.domains,
       });
-      await mailer
-        .send({ to: manager.email, kind: `sso-connection-${kind}`, ...message })
-        .catch((err: unknown) => log.error({ err }, 'single sign-on: the managers could not be told'));
+      await mailer.send({ to: manager.email, kind: `sso-connection-${kind}`, ...message }, { tx });
     }
   }
 }
