@@ -38,16 +38,23 @@ export interface TestPortal {
   close(): Promise<void>;
 }
 
+/**
+ * A port nothing listens on, for a server a test starts a moment later. It is drawn below the
+ * kernel's ephemeral range (32768–60999 here, `/proc/sys/net/ipv4/ip_local_port_range`): a port
+ * the kernel hands out for `listen(0)` is in that range, and so is the local port of every outgoing
+ * connection (to PostgreSQL, SMTP, the portal), one of which could take it before the test's server
+ * listens (EADDRINUSE). A port already in use is skipped.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
+  for (;;) {
+    const port = 10_000 + Math.floor(Math.random() * 22_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const srv = createServer();
+      srv.once('error', () => resolve(false));
+      srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
     });
-    srv.on('error', reject);
-  });
+    if (free) return port;
+  }
 }
 
 /**
