@@ -28,6 +28,7 @@ const webAliasResolver = {
 const SERVER_LAYERS = [
   ['config.ts'],
   ['db'],
+  ['outbox'],
   ['http'],
   ['password-hashing.ts', 'sealed.ts', 'secrets.ts'],
   ['modules/mail', 'modules/counters', 'modules/spreadsheets'],

@@ -1,8 +1,11 @@
 import type { NotifyChannel, Queryable } from '../../db/client.js';
+import type { OutboxTable } from '../../outbox/queries.js';
+import type { Outcome } from '../../outbox/worker.js';
 
 /**
- * The e-mail outbox (migration 0075; README.md, "E-mail"): mailer.ts writes, the worker
- * (outbox-worker.ts) takes the due e-mails, sends them and writes what became of them.
+ * The e-mail outbox (migration 0075; README.md, "E-mail"): mailer.ts writes, the outbox's worker
+ * (outbox/worker.ts, with the deliverer of outbox-worker.ts) takes the due e-mails, sends them and
+ * writes what became of them.
  */
 
 /** What a sent or failed e-mail keeps instead of its body (links carry single-use secrets). */
@@ -28,11 +31,6 @@ export async function insertPendingMail(
   );
 }
 
-/** Wake the senders of every instance (a runner took a full batch: there may be more). */
-export async function notifyMailSenders(db: Queryable): Promise<void> {
-  await db.query(`SELECT pg_notify('${MAIL_CHANNEL}', '')`);
-}
-
 /** A due e-mail, as the worker sends it. */
 export interface DueMail {
   id: string;
@@ -43,34 +41,17 @@ export interface DueMail {
   attempts: number;
 }
 
-/**
- * Up to `limit` due pending e-mails, oldest first, their rows locked for the caller's transaction;
- * rows another transaction holds (another instance or runner sending them) are skipped, and so are
- * the e-mails `excluded` (those this process is sending where no transaction holds them: PGlite).
- */
-export async function claimDueMails(db: Queryable, limit: number, excluded: readonly string[]): Promise<DueMail[]> {
-  const { rows } = await db.query<DueMail>(
-    `SELECT id, recipient, subject, kind, sealed_body, attempts FROM mail_outbox
-     WHERE state = 'pending' AND next_attempt_at <= now() AND NOT (id = ANY($2::uuid[]))
-     ORDER BY next_attempt_at
-     LIMIT $1
-     FOR UPDATE SKIP LOCKED`,
-    [limit, excluded],
-  );
-  return rows;
-}
+/** The e-mail outbox as the outbox's worker takes from it (outbox/queries.ts). */
+export const MAIL_TABLE: OutboxTable = {
+  from: 'mail_outbox m',
+  alias: 'm',
+  columns: 'm.id, m.recipient, m.subject, m.kind, m.sealed_body, m.attempts',
+};
 
-/** What became of one attempt of one e-mail, as recordMailOutcomes writes it. */
-export interface MailOutcome {
-  id: string;
-  state: 'pending' | 'sent' | 'failed' | 'kept';
-  attemptedAt: Date;
-  error: string | null;
-  /** pending: the next attempt after this many seconds */
-  retryInSeconds: number | null;
-  /** kept (no SMTP_URL): the bodies, in clear */
-  kept?: { text: string; html: string };
-}
+/** What became of one attempt of one e-mail (outbox/worker.ts); kept (no SMTP_URL): its bodies, in clear. */
+export type MailOutcome = Outcome<DueMail, { text: string; html: string }>;
+
+const STATE_OF = { pending: 'pending', delivered: 'sent', failed: 'failed', kept: 'kept' } as const;
 
 /**
  * Write a batch of outcomes in one statement. Pending: one attempt more and the next one's time,
@@ -96,25 +77,16 @@ export async function recordMailOutcomes(db: Queryable, outcomes: readonly MailO
          html_body = CASE WHEN r.state = 'pending' THEN NULL WHEN r.state = 'kept' THEN r.html_body ELSE $8 END
      FROM r WHERE m.id = r.id`,
     [
-      outcomes.map((o) => o.id),
-      outcomes.map((o) => o.state),
+      outcomes.map((o) => o.row.id),
+      outcomes.map((o) => STATE_OF[o.state]),
       outcomes.map((o) => o.attemptedAt.toISOString()),
       outcomes.map((o) => o.error),
       outcomes.map((o) => o.retryInSeconds ?? 0),
-      outcomes.map((o) => o.kept?.text ?? null),
-      outcomes.map((o) => o.kept?.html ?? null),
+      outcomes.map((o) => (o.state === 'kept' ? (o.detail?.text ?? null) : null)),
+      outcomes.map((o) => (o.state === 'kept' ? (o.detail?.html ?? null) : null)),
       BODY_NOT_KEPT,
     ],
   );
-}
-
-/** Milliseconds until the next pending e-mail is due (0: one is due now), or null when none is pending. */
-export async function msUntilNextMailDue(db: Queryable): Promise<number | null> {
-  const { rows } = await db.query<{ ms: number | null }>(
-    `SELECT greatest(0, (extract(epoch FROM min(next_attempt_at) - clock_timestamp()) * 1000))::int AS ms
-     FROM mail_outbox WHERE state = 'pending'`,
-  );
-  return rows[0]?.ms ?? null;
 }
 
 /** Whom an e-mail to a user goes to, and in which language. */

@@ -1,5 +1,7 @@
 import type { WebhookDeliveryState } from '@partner-portal/contracts';
-import type { Queryable } from '../../db/client.js';
+import type { NotifyChannel, Queryable } from '../../db/client.js';
+import type { OutboxTable } from '../../outbox/queries.js';
+import type { Outcome } from '../../outbox/worker.js';
 
 /** SQL of webhooks: the subscriptions, the outbox of their deliveries, and every attempt. */
 
@@ -138,8 +140,11 @@ export async function findMemberForEvent(db: Queryable, userId: string): Promise
 
 /** Wake the senders of every instance once the caller's transaction commits (nothing when it rolls back). */
 export async function notifySenders(tx: Queryable): Promise<void> {
-  await tx.query("SELECT pg_notify('pp_webhooks', '')");
+  await tx.query(`SELECT pg_notify('${WEBHOOK_CHANNEL}', '')`);
 }
+
+/** The channel written deliveries wake the senders on (every instance's). */
+export const WEBHOOK_CHANNEL: NotifyChannel = 'pp_webhooks';
 
 // ---- the worker ----------------------------------------------------------------------------------
 
@@ -154,42 +159,18 @@ export interface DueDelivery {
   secret_sealed: string;
 }
 
-/**
- * Up to `limit` due pending deliveries, oldest first, their rows locked for the caller's
- * transaction; rows another transaction holds (another sender sending them) are skipped, and so
- * are the deliveries `excluded` (those this process is sending where no transaction holds them:
- * PGlite) and those of the webhooks `waiting` (this process is sending to them already).
- */
-export async function claimDue(
-  q: Queryable,
-  limit: number,
-  excluded: readonly string[],
-  waiting: readonly string[],
-): Promise<DueDelivery[]> {
-  const { rows } = await q.query<DueDelivery>(
-    `SELECT d.id, d.webhook_id, d.event_type, d.payload, d.attempts, w.url, w.secret_sealed
-     FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-     WHERE d.state = 'pending' AND d.next_attempt_at <= now()
-       AND NOT (d.id = ANY($2::uuid[])) AND NOT (d.webhook_id = ANY($3::uuid[]))
-     ORDER BY d.next_attempt_at
-     LIMIT $1
-     FOR UPDATE OF d SKIP LOCKED`,
-    [limit, excluded, waiting],
-  );
-  return rows;
-}
+/** The deliveries as the outbox's worker takes them (outbox/queries.ts): with their webhook's url and secret, one runner per webhook. */
+export const DELIVERY_TABLE: OutboxTable = {
+  from: 'webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id',
+  alias: 'd',
+  columns: 'd.id, d.webhook_id, d.event_type, d.payload, d.attempts, w.url, w.secret_sealed',
+  keyColumn: 'd.webhook_id',
+};
 
-/** The outcome of one attempt, as recordAttempts writes it. */
-export interface AttemptOutcome {
-  deliveryId: string;
-  attemptedAt: Date;
-  status: number | null;
-  durationMs: number;
-  error: string | null;
-  state: WebhookDeliveryState;
-  /** pending: the next attempt after this many seconds */
-  retryInSeconds: number | null;
-}
+/** The outcome of one attempt (outbox/worker.ts), with the answer's status and how long it took. */
+export type AttemptOutcome = Outcome<DueDelivery, { status: number | null; durationMs: number }>;
+
+const STATE_OF = { pending: 'pending', delivered: 'succeeded', failed: 'failed', kept: 'failed' } as const;
 
 /**
  * Write a batch of attempts in one statement: each attempt's row, and its delivery's new state
@@ -199,7 +180,7 @@ export async function recordAttempts(q: Queryable, outcomes: readonly AttemptOut
   if (!outcomes.length) return;
   await q.query(
     `WITH r AS (
-       SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::int[], $4::int[], $5::text[], $6::text[], $7::int[])
+       SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::int[], $4::int[], $5::text[], $6::text[], $7::float8[])
          AS r(id, attempted_at, status, duration_ms, error, state, retry_in)
      ), attempts AS (
        INSERT INTO webhook_delivery_attempts (delivery_id, attempted_at, status, duration_ms, error)
@@ -211,24 +192,15 @@ export async function recordAttempts(q: Queryable, outcomes: readonly AttemptOut
          completed_at = CASE WHEN r.state = 'pending' THEN NULL ELSE clock_timestamp() END
      FROM r WHERE d.id = r.id`,
     [
-      outcomes.map((o) => o.deliveryId),
+      outcomes.map((o) => o.row.id),
       outcomes.map((o) => o.attemptedAt.toISOString()),
-      outcomes.map((o) => o.status),
-      outcomes.map((o) => Math.round(o.durationMs)),
+      outcomes.map((o) => o.detail?.status ?? null),
+      outcomes.map((o) => Math.round(o.detail?.durationMs ?? 0)),
       outcomes.map((o) => o.error),
-      outcomes.map((o) => o.state),
+      outcomes.map((o) => STATE_OF[o.state]),
       outcomes.map((o) => o.retryInSeconds ?? 0),
     ],
   );
-}
-
-/** Milliseconds until the next pending delivery is due (0: one is due now), or null when none is pending. */
-export async function msUntilNextDue(db: Queryable): Promise<number | null> {
-  const { rows } = await db.query<{ ms: number | null }>(
-    `SELECT greatest(0, (extract(epoch FROM min(next_attempt_at) - clock_timestamp()) * 1000))::int AS ms
-     FROM webhook_deliveries WHERE state = 'pending'`,
-  );
-  return rows[0]?.ms ?? null;
 }
 
 /** Delete up to `limit` finished deliveries (and their attempts) older than `days`; returns how many went. */
