@@ -95,4 +95,41 @@ describe('access request e-mails', () => {
       accessRequestDeclinedEmail({ language: 'en', firstName: 'Anna' }).subject,
     );
   });
+
+  it('ends a sentence with one full stop when the name it ends with has its own (“Farmtech B.V.”)', () => {
+    for (const language of USER_LANGUAGES) {
+      const manager = accessRequestManagerEmail({
+        language,
+        firstName: 'Jan',
+        requester: { ...requester, lastName: 'Berg Jr.' },
+        organizationName: 'Farmtech B.V.',
+        link: manageLink,
+      });
+      const sales = accessRequestSalesEmail({ language, requester, domain: 'farmtech.example.', requestedLanguage: 'de' });
+      for (const mail of [manager, sales]) {
+        expect(mail.text, language).not.toMatch(/\.\./);
+        expect(mail.html, language).not.toMatch(/\.\./);
+        expect(mail.subject, language).not.toMatch(/\.\./);
+      }
+      expect(manager.text, language).toContain('Farmtech B.V.');
+      // a name that does not end a sentence keeps its stop, and the sentence after it starts as before
+      expect(manager.text, language).toContain('Anna Berg Jr.');
+    }
+    const english = accessRequestManagerEmail({
+      language: 'en',
+      firstName: 'Jan',
+      requester,
+      organizationName: 'Farmtech B.V.',
+      link: manageLink,
+    });
+    expect(english.text).toContain('as a user manager of Farmtech B.V.\n');
+    const plain = accessRequestManagerEmail({
+      language: 'en',
+      firstName: 'Jan',
+      requester,
+      organizationName: 'Farmtech',
+      link: manageLink,
+    });
+    expect(plain.text).toContain('as a user manager of Farmtech.\n');
+  });
 });

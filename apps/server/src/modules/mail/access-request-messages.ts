@@ -206,6 +206,17 @@ function render(language: string, subject: string, blocks: Block[]): RenderedEma
   };
 }
 
+/**
+ * `fill` for these texts: a value that ends a sentence with its own full stop ("Farmtech B.V.")
+ * takes the place of the sentence's, so the sentence does not end with two.
+ */
+function fillSentence(text: string, vars: Record<string, string>): string {
+  return fill(
+    text.replace(/\{\{(\w+)\}\}\./g, (field, name: string) => (vars[name]?.endsWith('.') ? `{{${name}}}` : field)),
+    vars,
+  );
+}
+
 function requesterVars(requester: RequesterDetails): Record<string, string> {
   return { name: oneLine(`${requester.firstName} ${requester.lastName}`), email: requester.email };
 }
@@ -225,9 +236,9 @@ export function accessRequestManagerEmail(input: {
 }): RenderedEmail {
   const t = textsFor(input.language);
   const vars = { ...requesterVars(input.requester), organizationName: input.organizationName };
-  return render(input.language, fill(t.managerSubject, vars), [
+  return render(input.language, fillSentence(t.managerSubject, vars), [
     { p: greeting(input.language, input.firstName) },
-    { p: fill(t.managerIntro, vars) },
+    { p: fillSentence(t.managerIntro, vars) },
     ...messageBlocks(t, input.requester.message),
     { p: t.managerAction },
     { action: t.managerButton, link: input.link },
@@ -243,12 +254,12 @@ export function accessRequestSalesEmail(input: {
 }): RenderedEmail {
   const t = textsFor(input.language);
   const vars = { ...requesterVars(input.requester), domain: input.domain, language: input.requestedLanguage };
-  return render(input.language, fill(t.salesSubject, vars), [
+  return render(input.language, fillSentence(t.salesSubject, vars), [
     { p: sharedTexts(input.language).greeting },
-    { p: fill(t.salesIntro, vars) },
+    { p: fillSentence(t.salesIntro, vars) },
     ...messageBlocks(t, input.requester.message),
-    { p: fill(t.salesLanguage, vars) },
-    { p: fill(t.salesAction, vars) },
+    { p: fillSentence(t.salesLanguage, vars) },
+    { p: fillSentence(t.salesAction, vars) },
   ]);
 }
 
