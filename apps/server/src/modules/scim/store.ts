@@ -15,7 +15,7 @@ import * as q from './queries.js';
 import { fromScimUser, toScimUser, versionOf } from './representation.js';
 import { scimError, type ScimObject, type SCIMMY, type UserStore } from './scimmy.js';
 import { addressOf, assertAddressAllowed, claimAddress, signInRoute } from './sign-in.js';
-import { auditActorOf, type ScimActor } from './tokens.js';
+import { delegatorOf, type DirectoryActor } from '../../http/actor.js';
 import { memberEventData, recordEvent, recordMemberEvent } from '../webhooks/outbox.js';
 
 /**
@@ -39,7 +39,7 @@ export class MemberStore implements UserStore {
   constructor(
     private readonly deps: StoreDeps,
     private readonly tx: Queryable,
-    private readonly actor: ScimActor,
+    private readonly actor: DirectoryActor,
     /** lock what it reads (a change's transaction) */
     private readonly locking: boolean,
     private readonly afterCommit: (() => Promise<void>)[],
@@ -79,14 +79,14 @@ export class MemberStore implements UserStore {
   }
 
   private get who() {
-    return { actor: auditActorOf(this.actor), subtreePath: this.actor.organizationPath };
+    return { actor: this.actor, subtreePath: this.actor.organizationPath };
   }
 
   /** An invitation to choose a password, for a member who has no way to sign in; its e-mail leaves once committed (the mail outbox). */
   private async invite(member: { id: string; organizationId: string; organizationPath: string; email: string; languageCode: string }) {
     const { invitations } = this.deps;
     const made = await invitations.makeForMember(this.tx, this.who.actor, member);
-    await invitations.mailFrom(made, this.actor.organizationName, this.tx);
+    await invitations.mailFrom(made, this.actor.directory.organizationName, this.tx);
   }
 
   private async revokeInvitationOf(row: q.ScimUserRow): Promise<void> {
@@ -103,8 +103,8 @@ export class MemberStore implements UserStore {
   /** 403 (audited) unless the token holds every right of the member. */
   private assertMayChange(row: q.ScimUserRow, change: AuditChange): void {
     const rights = toRights(row.rights);
-    if (canManageMember(this.actor.delegator, rights)) return;
-    const missing = rightsNotHeld(this.actor.delegator, rights);
+    if (canManageMember(delegatorOf(this.actor), rights)) return;
+    const missing = rightsNotHeld(delegatorOf(this.actor), rights);
     throw new RefusedChange('cannot_manage_member_with_more_rights', change, { messages: missing, params: { rights: missing.join(', ') } });
   }
 
@@ -197,8 +197,9 @@ export class MemberStore implements UserStore {
       targetId: row.id,
       ...(changed.length
         ? {
-            before: Object.fromEntries(changed.map((key) => [key, stored[key]])),
-            after: Object.fromEntries(changed.map((key) => [key, wanted[key]])),
+            // the member's address always, so that the entry names whom it is about (changed or not)
+            before: { email_address: stored.email_address, ...Object.fromEntries(changed.map((key) => [key, stored[key]])) },
+            after: { email_address: wanted.email_address, ...Object.fromEntries(changed.map((key) => [key, wanted[key]])) },
           }
         : { before: { email_address: row.email, active: wasActive }, after: { active } }),
     };

@@ -131,6 +131,34 @@ function connectionChanges(before: unknown, after: unknown, t: TFunction): Audit
   return lines;
 }
 
+/** The details of a member a directory changed (SCIM), by their names: the new value given, the old one taken away. */
+const MEMBER_FIELDS = ['email_address', 'first_name', 'last_name', 'language_code', 'external_id'] as const;
+
+function memberChanges(before: unknown, after: unknown, t: TFunction): AuditChangeLine[] {
+  const [was, is] = [fields(before), fields(after)];
+  const lines: AuditChangeLine[] = [];
+  for (const name of MEMBER_FIELDS) {
+    if (!(name in is) || was[name] === is[name]) continue;
+    const label = t(`auditWords.field_${name}`);
+    if (text(is[name])) lines.push({ kind: 'added', text: `${label}: ${text(is[name])}` });
+    if (text(was[name])) lines.push({ kind: 'removed', text: `${label}: ${text(was[name])}` });
+  }
+  if ('organization_id' in is && was.organization_id !== is.organization_id)
+    lines.push({ kind: 'note', text: t('auditWords.moved_organization') });
+  return lines;
+}
+
+/** The events a webhook's change subscribed it to and from ("*": every event). */
+function webhookChanges(before: unknown, after: unknown, t: TFunction): AuditChangeLine[] {
+  const named = (event: string) => (event === '*' ? t('auditWords.all_events') : event);
+  const was = strings(fields(before).events);
+  const is = strings(fields(after).events);
+  return [
+    ...is.filter((e) => !was.includes(e)).map((e): AuditChangeLine => ({ kind: 'added', text: named(e) })),
+    ...was.filter((e) => !is.includes(e)).map((e): AuditChangeLine => ({ kind: 'removed', text: named(e) })),
+  ];
+}
+
 /** The first of the fields that holds a text, in `after` then in `before`. */
 function firstText(entry: AuditEntry, names: string[]): string | null {
   for (const source of [fields(entry.after), fields(entry.before)])
@@ -169,6 +197,17 @@ function madeChange(entry: AuditEntry, action: string, t: TFunction, context: Au
       return say('member_second_factors_reset', factorChanges(before, t));
     case 'member.sign_out':
       return say('member_sign_out');
+    case 'member.provision': {
+      const external = after.sign_in === 'single_sign_on' ? [{ kind: 'note' as const, text: t('auditWords.external') }] : [];
+      const inactive = after.active === false ? [{ kind: 'note' as const, text: t('auditWords.provisioned_inactive') }] : [];
+      return say('member_provision', [...external, ...inactive]);
+    }
+    case 'member.update':
+      return say('member_update', memberChanges(before, after, t));
+    case 'member.deactivate':
+      return say('member_deactivate');
+    case 'member.reactivate':
+      return say('member_reactivate');
     case 'invitation.create': {
       const external = after.is_external_identity_provider === true ? [{ kind: 'note' as const, text: t('auditWords.external') }] : [];
       return say('invitation_create', [...rightsChanges(null, after.rights, t), ...external]);
@@ -229,6 +268,12 @@ function madeChange(entry: AuditEntry, action: string, t: TFunction, context: Au
     case 'scim_token.create':
     case 'scim_token.delete':
       return say(action.replace('.', '_'), [], { name: firstText(entry, ['name']) ?? '—' });
+    case 'webhook.create':
+    case 'webhook.update':
+    case 'webhook.delete':
+      return say(action.replace('.', '_'), webhookChanges(before, after, t), { url: firstText(entry, ['url']) ?? '—' });
+    case 'webhook.delivery.retry':
+      return say('webhook_delivery_retry', [], { event: firstText(entry, ['event_type']) ?? '—' });
     case 'access_request.create':
     case 'access_request.approve':
     case 'access_request.decline':
