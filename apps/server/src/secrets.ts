@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from './db/client.js';
+import { keepSettingOnce, settingValue } from './db/settings-queries.js';
 
 /**
  * A secret every instance must share: taken from configuration when given, else generated at
@@ -13,8 +14,6 @@ export async function sharedSecret(
 ): Promise<string> {
   if (configured) return configured;
   const candidate = randomBytes(32).toString('base64url');
-  const inserted = await db.query('INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, candidate]);
-  if (inserted.rowCount > 0) onGenerated(name);
-  const { rows } = await db.query<{ value: string }>('SELECT value FROM settings WHERE name = $1', [name]);
-  return rows[0]!.value;
+  if (await keepSettingOnce(db, name, candidate)) onGenerated(name);
+  return (await settingValue(db, name))!;
 }

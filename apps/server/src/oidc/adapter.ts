@@ -1,8 +1,19 @@
 import type { Adapter, AdapterConstructor, AdapterPayload } from 'oidc-provider';
-import { preparedStatement, type Database } from '../db/client.js';
+import type { Database } from '../db/client.js';
 import type { SessionCache } from '../http/session-cache.js';
 import { isServiceAccountClientId } from '@partner-portal/contracts';
 import { serviceAccountClient } from './service-account-clients.js';
+import {
+  catalogueClientMetadata,
+  consumePayload,
+  destroyPayload,
+  findPayload,
+  refreshTokenWithGrant,
+  revokePayloadsOfGrant,
+  upsertPayload,
+  type PayloadKey,
+  type PayloadRow,
+} from './payload-queries.js';
 import { deferredWritesFor, upsertRow } from './token-writes.js';
 
 /**
@@ -45,24 +56,6 @@ function payloadJson(payload: AdapterPayload): string {
  */
 const PREFETCH_LIFE_MS = 2000;
 
-export const REFRESH_TOKEN_WITH_GRANT_SQL = preparedStatement(
-  'refresh-token-with-grant',
-  `WITH t AS (
-  SELECT payload, consumed_at FROM oidc_payloads
-  WHERE model = 'RefreshToken' AND id = $1 AND (expires_at IS NULL OR expires_at > now())
-)
-SELECT 'RefreshToken' AS model, payload, consumed_at FROM t
-UNION ALL
-SELECT 'Grant', g.payload, g.consumed_at FROM t
-JOIN oidc_payloads g ON g.model = 'Grant' AND g.id = t.payload->>'grantId' AND (g.expires_at IS NULL OR g.expires_at > now())`,
-);
-
-interface PayloadRow {
-  model?: string;
-  payload: AdapterPayload;
-  consumed_at: string | Date | null;
-}
-
 function fromRow(row: PayloadRow): AdapterPayload {
   return row.consumed_at ? { ...row.payload, consumed: Math.floor(new Date(row.consumed_at).getTime() / 1000) } : row.payload;
 }
@@ -96,23 +89,15 @@ export function postgresAdapter(db: Database, clients: SessionCache<Record<strin
         batch.upserts.push(upsertRow(this.model, id, payload, payloadJson(payload), expiresIn));
         return;
       }
-      await db.query(
-        `INSERT INTO oidc_payloads (model, id, payload, grant_id, user_code, uid, expires_at)
-         VALUES ($1, $2, $3::jsonb, $4, $5, $6,
-                 CASE WHEN $7::double precision IS NULL THEN NULL ELSE now() + make_interval(secs => $7::double precision) END)
-         ON CONFLICT (model, id) DO UPDATE SET
-           payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id, user_code = EXCLUDED.user_code,
-           uid = EXCLUDED.uid, expires_at = EXCLUDED.expires_at`,
-        [
-          this.model,
-          id,
-          payloadJson(payload),
-          payload.grantId ?? null,
-          payload.userCode ?? null,
-          payload.uid ?? null,
-          expiresIn && expiresIn > 0 ? expiresIn : null,
-        ],
-      );
+      await upsertPayload(db, {
+        model: this.model,
+        id,
+        payloadJson: payloadJson(payload),
+        grantId: typeof payload.grantId === 'string' ? payload.grantId : null,
+        userCode: typeof payload.userCode === 'string' ? payload.userCode : null,
+        uid: typeof payload.uid === 'string' ? payload.uid : null,
+        expiresIn: expiresIn && expiresIn > 0 ? expiresIn : null,
+      });
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
@@ -123,7 +108,7 @@ export function postgresAdapter(db: Database, clients: SessionCache<Record<strin
       }
       if (this.model === 'RefreshToken') return this.findRefreshToken(id);
       if (this.model === 'Client') return this.findClient(id);
-      return this.findWhere('id = $2', id);
+      return this.findWhere('id', id);
     }
 
     /** A service account's client; else a registered client, else a client of the app catalogue; from the cache when it holds it. */
@@ -132,13 +117,9 @@ export function postgresAdapter(db: Database, clients: SessionCache<Record<strin
       if (cached) return { ...cached };
       const ticket = clients?.ticket() ?? 0;
       const serviceAccount = isServiceAccountClientId(id);
-      let found = serviceAccount ? await serviceAccountClient(db, id) : await this.findWhere('id = $2', id);
+      let found = serviceAccount ? await serviceAccountClient(db, id) : await this.findWhere('id', id);
       if (!found && !serviceAccount) {
-        const { rows } = await db.query<{ oidc_metadata: Record<string, unknown> }>(
-          'SELECT oidc_metadata FROM apps WHERE client_id = $1 AND oidc_metadata IS NOT NULL',
-          [id],
-        );
-        const metadata = rows[0]?.oidc_metadata;
+        const metadata = await catalogueClientMetadata(db, id);
         found = metadata ? { ...metadata, client_id: id } : undefined;
       }
       if (found) clients?.set(id, clientCacheGroup(id), { ...found }, Number.POSITIVE_INFINITY, ticket);
@@ -146,11 +127,11 @@ export function postgresAdapter(db: Database, clients: SessionCache<Record<strin
     }
 
     findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
-      return this.findWhere('user_code = $2', userCode);
+      return this.findWhere('user_code', userCode);
     }
 
     findByUid(uid: string): Promise<AdapterPayload | undefined> {
-      return this.findWhere('uid = $2', uid);
+      return this.findWhere('uid', uid);
     }
 
     async consume(id: string): Promise<void> {
@@ -161,24 +142,24 @@ export function postgresAdapter(db: Database, clients: SessionCache<Record<strin
         batch.consumes.push({ model: this.model, id });
         return;
       }
-      await db.query('UPDATE oidc_payloads SET consumed_at = now() WHERE model = $1 AND id = $2', [this.model, id]);
+      await consumePayload(db, this.model, id);
     }
 
     async destroy(id: string): Promise<void> {
       if (!storable(id)) return;
       forgetGrant(this.model, id);
-      await db.query('DELETE FROM oidc_payloads WHERE model = $1 AND id = $2', [this.model, id]);
+      await destroyPayload(db, this.model, id);
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
       if (!storable(grantId)) return;
       prefetchedGrants.delete(grantId);
-      await db.query('DELETE FROM oidc_payloads WHERE model = $1 AND grant_id = $2', [this.model, grantId]);
+      await revokePayloadsOfGrant(db, this.model, grantId);
     }
 
     /** The refresh token, its grant's row kept for the Grant.find that follows (one statement). */
     private async findRefreshToken(id: string): Promise<AdapterPayload | undefined> {
-      const { rows } = await db.query<PayloadRow>(REFRESH_TOKEN_WITH_GRANT_SQL, [id]);
+      const rows = await refreshTokenWithGrant(db, id);
       const token = rows.find((r) => r.model === 'RefreshToken');
       if (!token) return undefined;
       const payload = fromRow(token);
@@ -191,21 +172,10 @@ export function postgresAdapter(db: Database, clients: SessionCache<Record<strin
       return payload;
     }
 
-    private async findWhere(condition: string, value: string): Promise<AdapterPayload | undefined> {
+    private async findWhere(key: PayloadKey, value: string): Promise<AdapterPayload | undefined> {
       if (!storable(value)) return undefined;
-      const { rows } = await db.query<{ payload: AdapterPayload; consumed_at: string | Date | null }>(
-        `SELECT payload, consumed_at FROM oidc_payloads
-         WHERE model = $1 AND ${condition} AND (expires_at IS NULL OR expires_at > now()) LIMIT 1`,
-        [this.model, value],
-      );
-      const row = rows[0];
+      const row = await findPayload(db, this.model, key, value);
       return row ? fromRow(row) : undefined;
     }
   };
-}
-
-/** Delete every expired row (the clean-up job). */
-export async function sweepExpiredPayloads(db: Database): Promise<number> {
-  const result = await db.query('DELETE FROM oidc_payloads WHERE expires_at < now()');
-  return result.rowCount;
 }

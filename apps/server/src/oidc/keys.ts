@@ -1,6 +1,14 @@
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
 import type { Database, Queryable } from '../db/client.js';
 import { seal, unseal } from '../sealed.js';
+import {
+  algsThatSign,
+  insertSigningKey,
+  liveSigningKeys,
+  retireSigningKey,
+  type KeyRow as KeyRows,
+  type KeyState as KeyStates,
+} from './key-queries.js';
 
 /**
  * The provider's signing keys, kept in oidc_signing_keys as JWE (dir, A256GCM) under a key derived
@@ -24,13 +32,8 @@ export type SigningAlg = (typeof SIGNING_ALGS)[number];
 export const RETIRED_KEY_RETENTION_SECONDS = 24 * 3600;
 const KEYS_LOCK_KEY = 72_110_403;
 
-export interface KeyRow {
-  kid: string;
-  alg: SigningAlg;
-  encrypted: string;
-  activated_at: string | Date;
-  retired_at: string | Date | null;
-}
+export type KeyRow = KeyRows<SigningAlg>;
+type KeyState = KeyStates<SigningAlg>;
 
 const SEALING_PURPOSE = 'oidc-signing-keys';
 
@@ -53,20 +56,14 @@ async function decryptKey(secret: string, encrypted: string): Promise<JWK> {
  */
 export async function ensureSigningKey(db: Database, secret: string, algs: readonly SigningAlg[] = [SIGNING_ALG]): Promise<void> {
   await db.withAdvisoryLock(KEYS_LOCK_KEY, async (locked) => {
-    const { rows } = await db.query<{ alg: SigningAlg }>(
-      'SELECT DISTINCT alg FROM oidc_signing_keys WHERE retired_at IS NULL AND activated_at <= now()',
-    );
-    const present = new Set(rows.map((r) => r.alg));
+    const present = new Set(await algsThatSign<SigningAlg>(db));
     for (const alg of algs) if (!present.has(alg)) await insertKey(locked, secret, 0, alg);
   });
 }
 
 async function insertKey(db: Queryable, secret: string, activateInSeconds: number, alg: SigningAlg): Promise<string> {
   const key = await newSigningKey(secret, alg);
-  await db.query(
-    `INSERT INTO oidc_signing_keys (kid, encrypted, activated_at, alg) VALUES ($1, $2, now() + make_interval(secs => $3::double precision), $4)`,
-    [key.kid, key.encrypted, activateInSeconds, alg],
-  );
+  await insertSigningKey(db, key.kid, key.encrypted, activateInSeconds, alg);
   return key.kid;
 }
 
@@ -82,19 +79,6 @@ export async function rotateSigningKey(
   alg: SigningAlg = SIGNING_ALG,
 ): Promise<string> {
   return db.withAdvisoryLock(KEYS_LOCK_KEY, (locked) => insertKey(locked, secret, activateInSeconds, alg));
-}
-
-type KeyState = KeyRow & { active: boolean };
-
-/** The live keys of the algorithms in use, RS256 first (so that it is the provider's default). */
-async function keyRows(db: Database, algs: readonly SigningAlg[]): Promise<KeyState[]> {
-  const { rows } = await db.query<KeyState>(
-    `SELECT kid, alg, encrypted, activated_at, retired_at, activated_at <= now() AS active
-     FROM oidc_signing_keys WHERE retired_at IS NULL AND alg = ANY($1::text[])
-     ORDER BY alg = 'RS256' DESC, alg, activated_at DESC, created_at DESC`,
-    [[...algs]],
-  );
-  return rows;
 }
 
 /** selectKeys for each algorithm, in the order of the rows. */
@@ -134,14 +118,14 @@ function selectKeys(rows: KeyState[]): { keep: KeyState[]; retire: KeyState[] } 
  * provider signs with the first key of the algorithm); marks superseded keys retired.
  */
 export async function loadSigningKeys(db: Database, secret: string, algs: readonly SigningAlg[] = [SIGNING_ALG]): Promise<JWK[]> {
-  const { keep, retire } = selectKeysByAlg(await keyRows(db, algs));
-  for (const r of retire) await db.query('UPDATE oidc_signing_keys SET retired_at = now() WHERE kid = $1', [r.kid]);
+  const { keep, retire } = selectKeysByAlg(await liveSigningKeys(db, algs));
+  for (const r of retire) await retireSigningKey(db, r.kid);
   return Promise.all(keep.map((r) => decryptKey(secret, r.encrypted)));
 }
 
 /** The kids the provider would get, in order, to see cheaply whether the key set changed. */
 export async function signingKeyFingerprint(db: Database, algs: readonly SigningAlg[] = [SIGNING_ALG]): Promise<string> {
-  return selectKeysByAlg(await keyRows(db, algs))
+  return selectKeysByAlg(await liveSigningKeys(db, algs))
     .keep.map((r) => r.kid)
     .join(',');
 }

@@ -15,12 +15,14 @@ import { findAccount, isAccountId, SCOPE_CLAIMS } from './account.js';
 import { extraClientMetadata } from './client-metadata.js';
 import { allowCredentialedCors, clientBasedCORS } from './cors.js';
 import { allowFormPostTargets } from './form-action.js';
+import { routeBackchannelThroughOutbox } from './backchannel.js';
 import { frontchannelLogoutUris } from './logout.js';
 import { multiFactorCheck, type LoginPolicy } from './multi-factor.js';
 import { pinPublicOrigin } from './public-origin.js';
 import { reauthenticationCheck } from './reauthentication.js';
 import { compareHashedServiceAccountSecrets, scopeServiceAccountTokens } from './service-account-clients.js';
 import type { ErrorRecord, LogoutRecord, RecordStore } from './records.js';
+import { liveSession, rememberedGrantId } from './queries.js';
 import { flush, TokenWrites, withTokenWrites } from './token-writes.js';
 
 /** Paths of the provider under the issuer (the portal origin). */
@@ -53,22 +55,13 @@ export async function portalSession(
   secret: string | undefined,
 ): Promise<{ userId: string; persistent: boolean } | null> {
   if (!secret || secret.length > 100) return null;
-  const { rows } = await services.db.query<{ user_id: string; persistent: boolean }>(
-    'SELECT user_id, persistent FROM sessions WHERE id_hash = $1 AND expires_at > now()',
-    [hashSecret(secret)],
-  );
-  const row = rows[0];
+  const row = await liveSession(services.db, hashSecret(secret));
   return row ? { userId: row.user_id, persistent: row.persistent } : null;
 }
 
 /** The grant a user gave a client earlier (consent remembered per client), if it still lives. */
-async function rememberedGrantId(services: Services, accountId: string, clientId: string): Promise<string | undefined> {
-  if (!isAccountId(accountId)) return undefined;
-  const { rows } = await services.db.query<{ grant_id: string | null }>(
-    'SELECT grant_id FROM identity_consents WHERE user_id = $1::uuid AND client_id = $2',
-    [accountId, clientId],
-  );
-  return rows[0]?.grant_id ?? undefined;
+async function rememberedGrant(services: Services, accountId: string, clientId: string): Promise<string | undefined> {
+  return isAccountId(accountId) ? rememberedGrantId(services.db, accountId, clientId) : undefined;
 }
 
 function str(value: unknown): string | null {
@@ -197,7 +190,7 @@ export function createProvider(
       const candidates = [
         ctx.oidc.result?.consent?.grantId,
         ctx.oidc.session!.grantIdFor(clientId),
-        accountId ? await rememberedGrantId(services, accountId, clientId) : undefined,
+        accountId ? await rememberedGrant(services, accountId, clientId) : undefined,
       ];
       for (const grantId of candidates) {
         if (!grantId) continue;
@@ -272,7 +265,9 @@ export function createProvider(
   });
   provider.on('server_error', (_ctx, err) => services.log.error({ err }, 'openid connect provider error'));
   provider.on('backchannel.error', (_ctx, err, client) =>
-    services.log.warn({ err, clientId: client.clientId }, 'back-channel logout failed'),
+    services.log.warn({ err, clientId: client.clientId }, 'back-channel logout could not be written to the outbox'),
   );
+  // the provider's own back-channel logouts (end_session) leave through the outbox (backchannel.ts)
+  routeBackchannelThroughOutbox(provider, services.db);
   return provider;
 }

@@ -41,3 +41,33 @@ export async function readAccount(db: Queryable, id: string): Promise<AccountRow
   const { rows } = await db.query<AccountRow>(ACCOUNT_SQL, [id]);
   return rows[0];
 }
+
+/** A service account's client as kept: its client id, the SHA-256 of its secret and its name (service-account-clients.ts). */
+export async function serviceAccountClientRow(
+  db: Queryable,
+  clientId: string,
+): Promise<{ client_id: string; secret_hash: string; name: string } | undefined> {
+  const { rows } = await db.query<{ client_id: string; secret_hash: string; name: string }>(
+    'SELECT client_id, secret_hash, name FROM service_accounts WHERE client_id = $1',
+    [clientId],
+  );
+  return rows[0];
+}
+
+/** The live portal session of a hashed session secret: its user and whether it is persistent. */
+export async function liveSession(db: Queryable, sessionIdHash: string): Promise<{ user_id: string; persistent: boolean } | undefined> {
+  const { rows } = await db.query<{ user_id: string; persistent: boolean }>(
+    'SELECT user_id, persistent FROM sessions WHERE id_hash = $1 AND expires_at > now()',
+    [sessionIdHash],
+  );
+  return rows[0];
+}
+
+/** The grant a user's remembered consent to a client keeps (rememberConsent), if any. */
+export async function rememberedGrantId(db: Queryable, userId: string, clientId: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ grant_id: string | null }>(
+    'SELECT grant_id FROM identity_consents WHERE user_id = $1::uuid AND client_id = $2',
+    [userId, clientId],
+  );
+  return rows[0]?.grant_id ?? undefined;
+}

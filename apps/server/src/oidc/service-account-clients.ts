@@ -4,6 +4,7 @@ import { isServiceAccountClientId, SERVICE_ACCOUNT_SCOPE } from '@partner-portal
 import type { Queryable } from '../db/client.js';
 import type { BearerTokenFacts } from '../http/bearer.js';
 import { hashSecret } from '../http/session.js';
+import { serviceAccountClientRow } from './queries.js';
 
 /**
  * Service accounts as clients of the provider (docs/integrations.md, "Service accounts"). An
@@ -18,11 +19,7 @@ import { hashSecret } from '../http/session.js';
 
 /** The client metadata of a service account, or undefined when there is none. */
 export async function serviceAccountClient(db: Queryable, clientId: string): Promise<Record<string, unknown> | undefined> {
-  const { rows } = await db.query<{ client_id: string; secret_hash: string; name: string }>(
-    'SELECT client_id, secret_hash, name FROM service_accounts WHERE client_id = $1',
-    [clientId],
-  );
-  const row = rows[0];
+  const row = await serviceAccountClientRow(db, clientId);
   if (!row) return undefined;
   return {
     client_id: row.client_id,

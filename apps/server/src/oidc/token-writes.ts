@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AdapterPayload } from 'oidc-provider';
-import { preparedStatement, type Database } from '../db/client.js';
+import type { Database } from '../db/client.js';
+import { flushTokenWrites, revokeGrants } from './payload-queries.js';
 
 /**
  * The writes of one token request, made in one statement when the answer is ready.
@@ -46,68 +47,17 @@ export function withTokenWrites<T>(batch: TokenWrites, fn: () => Promise<T>): Pr
 }
 
 /**
- * The writes in one statement; `consumed` is the statement that marks the presented tokens used.
- * The inserts only happen if every mark succeeded.
- */
-function flushSql(consumed: string, consumeCount: string): string {
-  return `WITH consumed AS (
-  ${consumed}
-  RETURNING 1
-), saved AS (
-  INSERT INTO oidc_payloads (model, id, payload, grant_id, expires_at)
-  SELECT r.model, r.id, r.payload::jsonb, r.grant_id,
-         CASE WHEN r.expires_in IS NULL THEN NULL ELSE now() + make_interval(secs => r.expires_in) END
-  FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::double precision[]) AS r(model, id, payload, grant_id, expires_in)
-  WHERE (SELECT count(*) FROM consumed) = ${consumeCount}
-  ON CONFLICT (model, id) DO UPDATE SET
-    payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id, user_code = NULL, uid = NULL, expires_at = EXCLUDED.expires_at
-  RETURNING 1
-)
-SELECT (SELECT count(*) FROM consumed)::int AS consumed, (SELECT count(*) FROM saved)::int AS saved`;
-}
-
-/**
- * A refresh grant marks one token (or none): a prepared statement, parsed and planned once per
- * connection. Its mark is a lookup by primary key, so its plan does not depend on the size of
- * oidc_payloads, which grows by two rows a grant (a generic plan of a list of marks joined to the
- * table was a scan of the whole table when it was made on a small table, docs/performance.md).
- */
-export const FLUSH_ONE_SQL = preparedStatement(
-  'token-writes',
-  flushSql(
-    'UPDATE oidc_payloads SET consumed_at = now() WHERE model = $1::text AND id = $2::text AND consumed_at IS NULL',
-    '(CASE WHEN $1::text IS NULL THEN 0 ELSE 1 END)',
-  ),
-);
-/** Several marks at once (no grant of the provider makes them today): planned each time. */
-const FLUSH_MANY_SQL = flushSql(
-  'UPDATE oidc_payloads SET consumed_at = now() WHERE (model, id) IN (SELECT * FROM unnest($1::text[], $2::text[])) AND consumed_at IS NULL',
-  'cardinality($1::text[])',
-);
-
-/**
  * Make the batch's writes in one statement. Returns false when a token to be consumed was
  * consumed by another request first: then nothing was saved, and the grants are revoked.
  */
 export async function flush(db: Database, batch: TokenWrites): Promise<boolean> {
   if (batch.empty) return true;
   const { consumes, upserts } = batch;
-  const one = consumes.length <= 1;
-  const { rows } = await db.query<{ consumed: number; saved: number }>(one ? FLUSH_ONE_SQL : FLUSH_MANY_SQL, [
-    one ? (consumes[0]?.model ?? null) : consumes.map((c) => c.model),
-    one ? (consumes[0]?.id ?? null) : consumes.map((c) => c.id),
-    upserts.map((u) => u.model),
-    upserts.map((u) => u.id),
-    upserts.map((u) => u.payload),
-    upserts.map((u) => u.grantId),
-    upserts.map((u) => u.expiresIn),
-  ]);
-  if (rows[0]!.consumed === consumes.length) return true;
+  const { consumed } = await flushTokenWrites(db, consumes, upserts);
+  if (consumed === consumes.length) return true;
   // the new tokens belong to the consumed token's grant: a reuse revokes it (as the provider does)
   const grantIds = [...new Set(upserts.map((u) => u.grantId).filter((g): g is string => g !== null))];
-  if (grantIds.length) {
-    await db.query(`DELETE FROM oidc_payloads WHERE grant_id = ANY($1::text[]) OR (model = 'Grant' AND id = ANY($1::text[]))`, [grantIds]);
-  }
+  if (grantIds.length) await revokeGrants(db, grantIds);
   return false;
 }
 

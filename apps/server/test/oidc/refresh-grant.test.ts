@@ -1,8 +1,7 @@
 import { decodeProtectedHeader } from 'jose';
 import * as oidcClient from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REFRESH_TOKEN_WITH_GRANT_SQL } from '../../src/oidc/adapter.js';
-import { FLUSH_ONE_SQL } from '../../src/oidc/token-writes.js';
+import { FLUSH_ONE_SQL, REFRESH_TOKEN_WITH_GRANT_SQL } from '../../src/oidc/payload-queries.js';
 import { startPortal, type TestPortal } from '../support/portal.js';
 import { codeFlow, DCR_TOKEN, discover, REDIRECT, registerClient } from './support.js';
 
