@@ -5,6 +5,8 @@ import { startMailWorker } from './modules/mail/outbox-worker.js';
 import { sweepTreeChanges } from './modules/organizations/queries.js';
 import { TREE_CACHE_MAX_AGE_MS } from './modules/organizations/tree-cache.js';
 import { startWebhookWorker, sweepFinishedDeliveries } from './modules/webhooks/worker.js';
+import { startBackchannelLogoutWorker } from './oidc/backchannel.js';
+import { sweepFinishedOutbox } from './outbox/shared-table.js';
 import type { Oidc } from './oidc/runtime.js';
 import type { Services } from './services.js';
 
@@ -16,11 +18,12 @@ import type { Services } from './services.js';
  * - clean-up of the organization tree's change log (no cached tree lives longer than TREE_CACHE_MAX_AGE_MS);
  * - every hour, the re-verification of verified domains last looked at DOMAIN_RECHECK_HOURS ago
  *   (modules/domains/recheck.ts; instances share the domains);
- * - the webhooks' sender (modules/webhooks/worker.ts), which sends the outbox's deliveries after
- *   commit, and every hour the clean-up of finished deliveries older than WEBHOOK_RETENTION_DAYS;
+ * - every hour the clean-up of finished webhook deliveries older than WEBHOOK_RETENTION_DAYS;
  * - every minute, invitations past their expiry marked EXPIRED (their invitation.expired events);
- * - the e-mails' sender (modules/mail/outbox-worker.ts), which sends the mail outbox after commit
- *   and sends again what the mail server did not take.
+ * - the outbox's worker (outbox/worker.ts), a lane per kind: e-mails (modules/mail/outbox-worker.ts),
+ *   webhook deliveries (modules/webhooks/worker.ts) and back-channel logouts (oidc/backchannel.ts),
+ *   each sent after the commit of its change and again when its receiver did not take it; every
+ *   hour the clean-up of the finished rows of the shared outbox older than WEBHOOK_RETENTION_DAYS.
  */
 const KEY_RELOAD_MS = 60_000;
 const IDENTITY_CLEANUP_MS = 10 * 60_000;
@@ -29,7 +32,7 @@ const INVITATION_EXPIRY_MS = 60_000;
 const DELIVERY_CLEANUP_MS = 60 * 60_000;
 
 export interface Jobs {
-  /** Stop the timers and the senders of webhooks and e-mails (what they are sending finishes first). */
+  /** Stop the timers and the outbox's lanes (what they are sending finishes first). */
   stop(): Promise<void>;
 }
 
@@ -51,14 +54,16 @@ export async function startJobs(services: Services, oidc: Oidc, modules: Pick<Mo
     }),
     every(INVITATION_EXPIRY_MS, 'invitation expiry', () => expireInvitations(db)),
     every(DELIVERY_CLEANUP_MS, 'webhook delivery clean-up', () => sweepFinishedDeliveries(db, config.WEBHOOK_RETENTION_DAYS)),
+    every(DELIVERY_CLEANUP_MS, 'outbox clean-up', () => sweepFinishedOutbox(db, config.WEBHOOK_RETENTION_DAYS)),
   ];
   void sweepIdentity().catch((err: unknown) => log.warn({ err }, 'identity clean-up failed'));
   const webhooks = await startWebhookWorker({ db, config, log, keyEncryption: services.secrets.keyEncryption });
   const mail = await startMailWorker({ db, config, log, keyEncryption: services.secrets.keyEncryption });
+  const logouts = await startBackchannelLogoutWorker({ db, config, log, provider: () => oidc.provider() });
   return {
     async stop() {
       for (const t of timers) clearInterval(t);
-      await Promise.all([webhooks.stop(), mail.stop()]);
+      await Promise.all([webhooks.stop(), mail.stop(), logouts.stop()]);
     },
   };
 }

@@ -31,9 +31,10 @@ export interface Database extends Queryable {
 /**
  * The channels the portal notifies on: the session cache's triggers (migration 0050) and the
  * webhooks' outbox (a change that wrote deliveries wakes the senders: modules/webhooks/outbox.ts),
- * and the e-mails' outbox (a written e-mail wakes the senders: modules/mail/mailer.ts).
+ * the e-mails' outbox (a written e-mail wakes the senders: modules/mail/mailer.ts), and the shared
+ * outbox of the other kinds (back-channel logouts: outbox/shared-table.ts).
  */
-export const NOTIFY_CHANNELS = ['pp_session_cache', 'pp_webhooks', 'pp_mail'] as const;
+export const NOTIFY_CHANNELS = ['pp_session_cache', 'pp_webhooks', 'pp_mail', 'pp_outbox'] as const;
 export type NotifyChannel = (typeof NOTIFY_CHANNELS)[number];
 /**
  * The channels every pool connection of PostgreSQL listens on too (read-your-writes of the session

@@ -43,8 +43,9 @@ interface BackchannelClient {
 }
 
 /**
- * Send back-channel logout to a client, if it registered for it; a failing client is logged,
- * never fatal.
+ * Back-channel logout to a client, if it registered for it: written to the outbox on its own
+ * (backchannel.ts routes the provider's sender there), sent by the outbox's worker. A failure to
+ * write it is logged, never fatal.
  */
 export async function backchannelLogout(provider: Provider, log: Logger, clientId: string, accountId: string, sid: string): Promise<void> {
   const client = (await provider.Client.find(clientId).catch(() => undefined)) as unknown as BackchannelClient | undefined;

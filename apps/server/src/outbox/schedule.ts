@@ -31,3 +31,10 @@ export function retryDelaySeconds(
   const delay = Math.min(multiple * baseSeconds, schedule.capSeconds ?? Infinity);
   return delay * (1 + (schedule.jitter ?? 0) * random());
 }
+
+/**
+ * The schedule of an HTTP receiver (webhooks: modules/webhooks/schedule.ts; back-channel logouts:
+ * oidc/backchannel.ts): at the default base of 30 s the eight attempts are spread over about a
+ * day: at once, then after 30 s, 2 min, 10 min, 30 min, 2 h, 6 h and 15 h.
+ */
+export const HTTP_RECEIVER_SCHEDULE: RetrySchedule = { multiples: [1, 4, 20, 60, 240, 720, 1800] };

@@ -19,7 +19,8 @@ let config: oidcClient.Configuration;
 const redirect = 'http://127.0.0.1:8125/callback';
 
 beforeAll(async () => {
-  portal = await startPortal();
+  // back-channel logouts a relying party did not take are tried again after 1 s (the webhooks' schedule)
+  portal = await startPortal({ WEBHOOK_RETRY_BASE_SECONDS: '1' });
   f = await buildFixtureWithLoyaltyManager(portal);
   receiver = await startLogoutReceiver();
   await portal.services.db.query(`UPDATE apps SET oidc_metadata = $1 WHERE client_id = 'loyalty-app'`, [
@@ -193,5 +194,45 @@ describe('removing one member, and taking rights away, end their access at once'
     expect(more.status).toBe(204);
     expect((await added.member.client.get('/api/identity/user-info')).status).toBe(200);
     expect(await refreshWorks(added.refreshToken)).toBe(true);
+  });
+});
+
+describe('back-channel logout leaves through the outbox', () => {
+  const until = async (what: string, check: () => boolean | Promise<boolean>, timeoutMs = 15_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  };
+  const received = (userId: string) => receiver.tokens.filter((t) => decodeJwt(t).sub === userId).length;
+  const logoutRows = async (userId: string) =>
+    (
+      await portal.services.db.query<{ state: string; attempts: number }>(
+        `SELECT state, attempts FROM outbox WHERE kind = 'backchannel_logout' AND payload->>'account_id' = $1`,
+        [userId],
+      )
+    ).rows;
+
+  it('is written with the change that ends the session, and sent once, when the relying party is up again', async () => {
+    const s = await signedInMember(f.tree.north, 'rpdown');
+    receiver.down = true;
+    const refusedBefore = receiver.refused;
+    try {
+      const res = await f.userMgrA.client.post(`/api/members/${s.member.memberId}/sign-out`);
+      expect(res.status, res.text).toBe(204);
+      expect(await logoutRows(s.member.userId), 'written in the change’s transaction').toHaveLength(1);
+      await until('a refused attempt', () => receiver.refused > refusedBefore);
+      await until('the refusal written', async () => (await logoutRows(s.member.userId))[0]!.attempts >= 1);
+      expect((await logoutRows(s.member.userId))[0]!.state).toBe('pending');
+      expect(received(s.member.userId)).toBe(0);
+    } finally {
+      receiver.down = false;
+    }
+    await until('the logout token received', () => received(s.member.userId) === 1);
+    await until('the logout delivered', async () => (await logoutRows(s.member.userId))[0]!.state === 'delivered');
+    expect(received(s.member.userId), 'once').toBe(1);
+    const [token] = receiver.tokens.filter((t) => decodeJwt(t).sub === s.member.userId);
+    expect(decodeJwt(token!).events).toEqual({ 'http://schemas.openid.net/event/backchannel-logout': {} });
   });
 });

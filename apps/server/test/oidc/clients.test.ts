@@ -146,6 +146,8 @@ describe('a catalogue client (apps.oidc_metadata)', () => {
     });
     expect(confirm.status).toBe(303);
     expect(confirm.headers.get('location')).toBe(loggedOut);
+    // the logout token leaves through the outbox
+    await portal.outboxSettled();
     expect(receiver.tokens).toHaveLength(1);
     const logoutToken = decodeJwt(receiver.tokens[0]!);
     expect(logoutToken).toMatchObject({ iss: portal.url, aud: 'loyalty-app', sub: portal.adminUserId });
@@ -163,6 +165,7 @@ describe('a catalogue client (apps.oidc_metadata)', () => {
     expect(res.body.iframe_url).toMatch(/\/connect\/logout\/frontchannel\?logoutId=/);
     const frames = await browser.get(res.body.iframe_url);
     expect(frames.text).toContain(`${receiver.url}/frontchannel?iss=`);
+    await portal.outboxSettled();
     expect(receiver.tokens.length).toBe(before + 1);
     expect((await browser.get('/api/identity/user-info')).status).toBe(401);
   });

@@ -106,14 +106,17 @@ const userinfoStatus = async (held: Held) =>
 const introspectsActive = async (held: Held) => (await oidcClient.tokenIntrospection(config, held.accessToken)).active;
 
 /**
- * The sessions (sid) of an account that were sent back-channel logout. Each change answers after
- * its notices were sent (and answered by the receiver), so nothing needs waiting for.
+ * The sessions (sid) of an account that were sent back-channel logout. Each change writes its
+ * logouts to the outbox in its transaction; once the outbox is settled they were sent (and answered
+ * by the receiver), and a logout not among them was never written.
  */
-const loggedOutSids = (userId: string) =>
-  receiver.tokens
+const loggedOutSids = async (userId: string) => {
+  await portal.outboxSettled();
+  return receiver.tokens
     .map((t) => decodeJwt(t))
     .filter((c) => c.sub === userId)
     .map((c) => c.sid as string);
+};
 
 async function rowsOf(userId: string): Promise<{ payloads: number; consents: number }> {
   const { rows } = await portal.services.db.query<{ payloads: number; consents: number }>(
@@ -129,7 +132,7 @@ async function expectEnded(held: Held, userId: string): Promise<void> {
   expect(await refresh(held)).toEqual({ ok: false, error: 'invalid_grant' });
   expect(await userinfoStatus(held)).toBe(401);
   expect(await introspectsActive(held)).toBe(false);
-  expect(loggedOutSids(userId)).toContain(held.sid);
+  expect(await loggedOutSids(userId)).toContain(held.sid);
 }
 
 async function expectWorking(held: Held): Promise<void> {
@@ -190,7 +193,7 @@ describe('POST /api/identity/sessions/end-others', () => {
       await expectEnded(other, member.userId);
       expect((await other.browser.get('/api/identity/user-info')).status).toBe(401);
     }
-    expect(loggedOutSids(member.userId)).not.toContain(here.sid);
+    expect(await loggedOutSids(member.userId)).not.toContain(here.sid);
     await expectWorking(here);
     expect((await member.client.get('/api/identity/user-info')).status).toBe(200);
     // the other browsers' sign-ins at the client are gone from the database too
@@ -244,9 +247,9 @@ describe('PUT /api/organizations/{id}/second-factor-policy', () => {
 
     await expectEnded(singleHeld, single.userId);
     await expectWorking(multiHeld);
-    expect(loggedOutSids(multi.userId)).toEqual([]);
+    expect(await loggedOutSids(multi.userId)).toEqual([]);
     await expectWorking(outsideHeld);
-    expect(loggedOutSids(outside.userId)).toEqual([]);
+    expect(await loggedOutSids(outside.userId)).toEqual([]);
   });
 });
 
@@ -298,6 +301,6 @@ describe('PUT /api/members/rights/{memberId}', () => {
     });
     expect(res.status, res.text).toBe(204);
     await expectWorking(held);
-    expect(loggedOutSids(member.userId)).toEqual([]);
+    expect(await loggedOutSids(member.userId)).toEqual([]);
   });
 });

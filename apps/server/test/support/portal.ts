@@ -6,6 +6,7 @@ import { buildApp } from '../../src/app.js';
 import { bootstrap } from '../../src/bootstrap.js';
 import { closeServices, createLogger, createServices } from '../../src/main.js';
 import { startMailWorker, type MailWorker } from '../../src/modules/mail/outbox-worker.js';
+import { startBackchannelLogoutWorker } from '../../src/oidc/backchannel.js';
 import type { Services } from '../../src/services.js';
 import { createFreshDatabase, testDatabaseUrl } from './database.js';
 import { HttpClient } from './http.js';
@@ -29,6 +30,11 @@ export interface TestPortal {
    * e-mail written so far, and a test may count them, or see that none came.
    */
   mailSettled(timeoutMs?: number): Promise<void>;
+  /**
+   * Until nothing is pending in the outboxes the portal sends (e-mails and back-channel logouts):
+   * then `smtp` holds every e-mail, and each relying party every logout token, written so far.
+   */
+  outboxSettled(timeoutMs?: number): Promise<void>;
   /** a new client with its own cookie jar */
   client(): HttpClient;
   /** a client signed in as the given user (a session made directly, without the login flow) */
@@ -90,9 +96,25 @@ export async function startPortal(
   await bootstrap(services.db, { adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD, providerName: config.PROVIDER_ORGANIZATION_NAME });
   const app = await buildApp(services);
   await app.listen({ port, host: '127.0.0.1' });
-  // the e-mails' sender, as jobs.ts starts it (the other jobs are started by the tests that need them)
+  // the outbox's lanes of e-mails and back-channel logouts, as jobs.ts starts them (the webhooks'
+  // lane and the other jobs are started by the tests that need them)
   const mailWorker = await startMailWorker({ db: services.db, config, log: services.log, keyEncryption: services.secrets.keyEncryption });
+  const logoutWorker = await startBackchannelLogoutWorker({
+    db: services.db,
+    config,
+    log: services.log,
+    provider: () => app.oidc.provider(),
+  });
   const url = `http://${publicHost}:${port}`;
+  const settled = async (count: string, timeoutMs: number) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const { rows } = await services.db.query<{ n: number }>(count);
+      if (Number(rows[0]!.n) === 0) return;
+      if (Date.now() > deadline) throw new Error(`${rows[0]!.n} rows still pending in the outbox after ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  };
   const admin = await services.db.query<{ user_id: string; organization_id: string }>(
     'SELECT m.user_id, m.organization_id FROM memberships m JOIN users u ON u.id = m.user_id WHERE lower(u.email) = lower($1)',
     [ADMIN_EMAIL],
@@ -104,15 +126,12 @@ export async function startPortal(
     app,
     smtp,
     mailWorker,
-    async mailSettled(timeoutMs = 15_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const { rows } = await services.db.query<{ n: number }>("SELECT count(*)::int AS n FROM mail_outbox WHERE state = 'pending'");
-        if (rows[0]!.n === 0) return;
-        if (Date.now() > deadline) throw new Error(`${rows[0]!.n} e-mails still pending in the outbox after ${timeoutMs} ms`);
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    },
+    mailSettled: (timeoutMs = 15_000) => settled("SELECT count(*)::int AS n FROM mail_outbox WHERE state = 'pending'", timeoutMs),
+    outboxSettled: (timeoutMs = 15_000) =>
+      settled(
+        `SELECT (SELECT count(*) FROM mail_outbox WHERE state = 'pending') + (SELECT count(*) FROM outbox WHERE state = 'pending')::int AS n`,
+        timeoutMs,
+      ),
     adminUserId: admin.rows[0]!.user_id,
     rootOrganizationId: admin.rows[0]!.organization_id,
     client: () => new HttpClient(url),
@@ -124,6 +143,7 @@ export async function startPortal(
     async close() {
       await app.close();
       await mailWorker.stop();
+      await logoutWorker.stop();
       await closeServices(services);
       await smtp.stop();
       await database?.drop();

@@ -4,7 +4,7 @@ import { AppError } from '../../http/problem.js';
 import { audit, organizationChange } from '../audit/service.js';
 import type { Actor } from '../../http/session.js';
 import { isPathInSubtree } from '../scope/access.js';
-import type { AccountAccess, BackchannelNotice } from '../sessions/service.js';
+import type { AccountAccess } from '../sessions/service.js';
 import * as q from './queries.js';
 import { organizationForActor } from '../scope/service.js';
 
@@ -18,7 +18,7 @@ import { organizationForActor } from '../scope/service.js';
  * Setting a requirement ends, in its transaction, what the members below it hold from
  * sign-ins without a second factor: their single-factor portal sessions (except the manager's own)
  * and their clients' provider sessions, grants and tokens that a second factor did not prove
- * (AccountAccess.revokeSingleFactor); the clients get back-channel logout once it has committed.
+ * (AccountAccess.revokeSingleFactor); the clients' back-channel logouts are written to the outbox in it.
  */
 
 function toPolicy(organizationId: string, holding: q.PolicyRow[]): SecondFactorPolicy {
@@ -51,14 +51,13 @@ export class FactorPolicy {
   async set(actor: Actor, organizationId: string, required: boolean): Promise<SecondFactorPolicy> {
     const { db, access } = this.deps;
     const { member, org } = await organizationForActor(db, actor, organizationId, { role: 'organization' });
-    const { policy, notices } = await db.transaction(async (tx) => {
+    return db.transaction(async (tx) => {
       const holding = await q.policiesAbove(tx, org.path);
       const here = holding.find((p) => p.organization_id === org.id);
-      let notices: BackchannelNotice[] = [];
       if (required && !here) {
         await q.insertPolicy(tx, org.id, member.organizationId, actor.user?.id ?? null);
         await q.endSessionsWithoutSecondFactor(tx, org.path, actor.user?.sessionIdHash ?? null);
-        notices = await access.revokeSingleFactor(tx, await q.membersBelow(tx, org.path));
+        await access.revokeSingleFactor(tx, await q.membersBelow(tx, org.path));
         await audit(
           tx,
           actor,
@@ -79,9 +78,7 @@ export class FactorPolicy {
           );
         }
       }
-      return { policy: toPolicy(org.id, await q.policiesAbove(tx, org.path)), notices };
+      return toPolicy(org.id, await q.policiesAbove(tx, org.path));
     });
-    await access.notify(notices);
-    return policy;
   }
 }

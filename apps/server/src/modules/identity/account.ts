@@ -37,13 +37,11 @@ export async function changePassword(
   const ok = row?.password_hash ? await verifyPassword(row.password_hash, input.current_password) : false;
   if (!row || !ok) throw new AppError('current_password_incorrect');
   const passwordHash = await hashPassword(input.new_password);
-  const ended = await services.db.transaction(async (tx) => {
+  await services.db.transaction(async (tx) => {
     await q.setPasswordHash(tx, user.id, passwordHash);
-    const revoked = await access.revokeAll(tx, user.id, { portalSession: user.sessionIdHash, providerSession: null });
+    await access.revokeAll(tx, user.id, { portalSession: user.sessionIdHash, providerSession: null });
     await sendSecurityNotice(services, user.id, 'password-changed', undefined, tx);
-    return revoked;
   });
-  await access.notify(ended.notices);
 }
 
 /** PUT /api/identity/update-profile: names and language (a member.updated event when they change). */
@@ -133,13 +131,11 @@ export async function resetPassword(
   const token = await q.findLiveResetToken(services.db, user.id, hashSecret(input.token));
   if (!token) throw new AppError('reset_link_expired');
   const passwordHash = await hashPassword(input.password);
-  const ended = await services.db.transaction(async (tx) => {
+  await services.db.transaction(async (tx) => {
     if (!(await q.consumeResetToken(tx, token.id))) throw new AppError('reset_link_expired');
     // an account no provider signs in any more becomes a native one
     await q.setPasswordHash(tx, user.id, passwordHash, { unlink: user.external_idp !== null });
-    const revoked = await access.revokeAll(tx, user.id);
+    await access.revokeAll(tx, user.id);
     await sendSecurityNotice(services, user.id, 'password-changed', undefined, tx);
-    return revoked;
   });
-  await access.notify(ended.notices);
 }

@@ -9,8 +9,8 @@ import * as q from './queries.js';
  * its membership stay; a deactivated account cannot sign in (password, external login, passkey,
  * refresh token: the session and account lookups skip it, http/session.ts and oidc/account.ts), and
  * deactivating it ends every access it has at once, as AccountAccess ends it. Both run in the
- * caller's transaction, which checks who may do it and audits it; the caller sends the back-channel
- * logouts once it has committed (AccountAccess.notify). What other systems hear of a deactivation
+ * caller's transaction, which checks who may do it and audits it; the back-channel logouts are
+ * written to the outbox in it (AccountAccess.revokeAll). What other systems hear of a deactivation
  * or reactivation (webhook events) belongs here, beside the change.
  */
 
@@ -21,7 +21,7 @@ export interface ActivationTarget {
 }
 
 /**
- * Deactivate a member and end their access: the back-channel logouts to send after commit, or null
+ * Deactivate a member and end their access: the back-channel logouts written to the outbox, or null
  * when the member was deactivated already (nothing changes).
  */
 export async function deactivateMember(

@@ -14,7 +14,7 @@ import { AppError } from '../../http/problem.js';
 import { actingAs, type Actor, type SessionStore } from '../../http/session.js';
 import { audit, auditRefusal, RefusedChange, withRefusalAudit, type AuditChange } from '../audit/service.js';
 import { assertInSubtree, requireRole } from '../scope/access.js';
-import type { AccountAccess, BackchannelNotice } from '../sessions/service.js';
+import type { AccountAccess } from '../sessions/service.js';
 import { recordEvent, recordMemberEvent } from '../webhooks/outbox.js';
 import * as q from './queries.js';
 import { delegatorOf, rightsContextFor, validateRights } from './rights-context.js';
@@ -133,11 +133,11 @@ export class Members {
    * Change a member's rights: validated by docs/product.md, "Roles and rights" (409 invalid_rights), then by delegation (the actor
    * holds every right of the member and every right it changes), stored with the implications applied. When any right is taken
    * away, the member's access ends in the same transaction (their sessions and tokens carry the old rights: AccountAccess), and
-   * their clients get back-channel logout once it has committed. Rights only added leave the access alone.
+   * their clients' back-channel logouts go through the outbox, in that transaction. Rights only added leave the access alone.
    */
   async changeRights(actor: Actor, memberId: string, input: Rights): Promise<void> {
     const { db, access } = this.deps;
-    const notices = await withRefusalAudit(db, actor, () =>
+    await withRefusalAudit(db, actor, () =>
       db.transaction(async (tx) => {
         await lockIfRootMember(tx, memberId);
         const { row, change } = await memberForChange(tx, actor, memberId, (row) => ({
@@ -161,29 +161,27 @@ export class Members {
         await q.updateRights(tx, row.id, row.user_id, rights, isDeveloper);
         await audit(tx, actor, change);
         if (!isDeepStrictEqual(before, rights)) await recordMemberEvent(tx, 'member.updated', row.user_id, { changed: ['rights'] });
-        return rightsTakenAway(before, rights) ? (await access.revokeAll(tx, row.user_id)).notices : [];
+        if (rightsTakenAway(before, rights)) await access.revokeAll(tx, row.user_id);
       }),
     );
-    await access.notify(notices);
   }
 
   /** Remove one member of an organization (removeMember), ending all their access as removeMany does. */
   async remove(actor: Actor, organizationId: string, memberId: string): Promise<void> {
     const { db, sessions, access } = this.deps;
-    const notices = await withRefusalAudit(db, actor, () =>
+    await withRefusalAudit(db, actor, () =>
       db.transaction(async (tx) => {
         const row = await q.findMembership(tx, memberId);
         await removeMember(joinTransaction(tx, db), sessions, actor, organizationId, memberId);
-        return row ? (await access.revokeAll(tx, row.user_id)).notices : [];
+        if (row) await access.revokeAll(tx, row.user_id);
       }),
     );
-    await access.notify(notices);
   }
 
   /**
    * Remove members at once, all or none: each with removeMember's checks (the same rules as removing
    * one), each audited. Their portal sessions end, everything the OpenID provider issued to them is
-   * revoked, and their clients get back-channel logout once the removal has committed. A refused
+   * revoked, and their clients' back-channel logouts are written to the outbox with the removal. A refused
    * member refuses the whole request; its id is in the problem's params (member_id).
    */
   async removeMany(actor: Actor, memberIds: string[]): Promise<{ removed: number }> {
@@ -192,16 +190,15 @@ export class Members {
     // a refusal is audited outside the transaction it rolls back (removeMember's own record of it
     // is rolled back with the rest)
     let refused: RefusedChange | undefined;
-    const notices = await db
+    await db
       .transaction(async (tx) => {
         const joined = joinTransaction(tx, db);
-        const pending: BackchannelNotice[] = [];
         for (const memberId of memberIds) {
           try {
             const row = await q.findMembership(tx, memberId);
             if (!row) throw new AppError('unknown_member');
             await removeMember(joined, sessions, actor, row.organization_id, memberId);
-            pending.push(...(await access.revokeAll(tx, row.user_id)).notices);
+            await access.revokeAll(tx, row.user_id);
           } catch (err) {
             if (err instanceof RefusedChange) refused = err;
             if (err instanceof AppError && memberIds.length > 1) {
@@ -214,13 +211,11 @@ export class Members {
             throw err;
           }
         }
-        return pending;
       })
       .catch(async (err: unknown) => {
         if (refused) await auditRefusal(db, actor, refused);
         throw err;
       });
-    await access.notify(notices);
     return { removed: memberIds.length };
   }
 
@@ -230,7 +225,7 @@ export class Members {
    */
   async signOut(actor: Actor, memberId: string): Promise<void> {
     const { db, access } = this.deps;
-    const notices = await withRefusalAudit(db, actor, () =>
+    await withRefusalAudit(db, actor, () =>
       db.transaction(async (tx) => {
         const row = await loadMember(tx, actor, memberId, true);
         if (row.user_id === actor.user?.id) throw new AppError('invalid_operation', { detail: 'Use the list of your own sessions' });
@@ -243,11 +238,9 @@ export class Members {
           before: { email_address: row.email },
         };
         assertCanManageMember(actor, toRights(row.rights), change);
-        const { notices: pending } = await access.revokeAll(tx, row.user_id);
+        await access.revokeAll(tx, row.user_id);
         await audit(tx, actor, change);
-        return pending;
       }),
     );
-    await access.notify(notices);
   }
 }

@@ -4,7 +4,7 @@ import type { Database, Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
 import type { SessionUser } from '../../http/session.js';
 import type { Oidc } from '../../oidc/runtime.js';
-import { backchannelLogout } from '../../oidc/logout.js';
+import { enqueueBackchannelLogouts } from '../../oidc/backchannel.js';
 import * as q from './queries.js';
 
 /**
@@ -14,11 +14,11 @@ import * as q from './queries.js';
  * second-factor requirement): its portal sessions end, what the OpenID provider issued to it
  * (provider sessions, grants, authorization codes, access and refresh tokens, and the remembered
  * consents that would bring a grant back) is revoked in the transaction of the change, and the
- * clients are sent back-channel logout once it has committed. See
- * docs/decisions/018-the-administrators-day.md.
+ * clients' back-channel logouts are written to the outbox in that transaction, sent by its worker
+ * once it has committed (oidc/backchannel.ts). See docs/decisions/018-the-administrators-day.md.
  */
 
-/** A back-channel logout still to send: after the transaction that revoked the access commits. */
+/** A back-channel logout owed to a client: written to the outbox in the transaction that revoked the access. */
 export interface BackchannelNotice {
   clientId: string;
   accountId: string;
@@ -36,7 +36,7 @@ export interface SparedBrowser {
   providerSession: string | null;
 }
 
-/** An account's access ended in a transaction: the back-channel logouts to send after it commits. */
+/** An account's access ended in a transaction: the back-channel logouts it wrote to the outbox. */
 export interface EndedAccess {
   notices: BackchannelNotice[];
   /** how many portal sessions ended */
@@ -50,13 +50,13 @@ export class AccountAccess {
   constructor(private readonly deps: { log: Logger; oidc: Oidc }) {}
 
   /**
-   * End every access of a user within the caller's transaction, except what `spared` names.
-   * Returns the back-channel logouts to send once it has committed (`notify`).
+   * End every access of a user within the caller's transaction, except what `spared` names, and
+   * write the clients' back-channel logouts to the outbox in it.
    */
   async revokeAll(tx: Queryable, userId: string, spared: SparedBrowser | null = null): Promise<EndedAccess> {
     const portalSessions = await q.deleteSessionsOf(tx, userId, spared?.portalSession ?? null);
     const ended = await q.endProviderRowsOf(tx, userId, spared?.providerSession ?? null);
-    return { notices: toNotices(ended), portalSessions };
+    return { notices: await this.owe(tx, toNotices(ended)), portalSessions };
   }
 
   /**
@@ -66,14 +66,24 @@ export class AccountAccess {
    * sessions/queries.ts endUnprovenProviderRowsOf). Their portal sessions are the caller's.
    */
   async revokeSingleFactor(tx: Queryable, userIds: readonly string[]): Promise<BackchannelNotice[]> {
-    return toNotices(await q.endUnprovenProviderRowsOf(tx, userIds, ACR_MULTI_FACTOR));
+    return this.owe(tx, toNotices(await q.endUnprovenProviderRowsOf(tx, userIds, ACR_MULTI_FACTOR)));
   }
 
-  /** Send back-channel logout to each client that registered for it; a failing client is logged, never fatal. */
-  async notify(notices: BackchannelNotice[]): Promise<void> {
-    const { log, oidc } = this.deps;
-    const provider = oidc.provider();
-    await Promise.all(notices.map(({ clientId, accountId, sid }) => backchannelLogout(provider, log, clientId, accountId, sid)));
+  /**
+   * Nothing left to do: the back-channel logouts were written to the outbox in the transaction that
+   * ended the access (revokeAll, revokeSingleFactor), and its worker sends them. Kept for the callers
+   * that still call it after their transaction (modules/scim/store.ts).
+   */
+  async notify(_notices: BackchannelNotice[]): Promise<void> {}
+
+  /** Write the back-channel logouts of the ended authorizations to the outbox, in the caller's transaction. */
+  private async owe(tx: Queryable, notices: BackchannelNotice[]): Promise<BackchannelNotice[]> {
+    await enqueueBackchannelLogouts(
+      tx,
+      this.deps.oidc.provider(),
+      notices.map((n) => ({ client_id: n.clientId, account_id: n.accountId, sid: n.sid })),
+    );
+    return notices;
   }
 }
 
@@ -155,14 +165,13 @@ export class SessionList {
 
   /**
    * "Sign out everywhere": every other session of the user ends, and what the clients hold from them
-   * (grants, tokens; back-channel logout once committed). This browser stays: its portal session and
+   * (grants, tokens; back-channel logout through the outbox). This browser stays: its portal session and
    * its provider session (`providerSession`, the id in its cookie) with the grants obtained through
    * it. Returns how many portal sessions ended.
    */
   async endOthers(user: SessionUser, providerSession: string | null): Promise<{ ended: number }> {
     const { db, access } = this.deps;
     const ended = await db.transaction((tx) => access.revokeAll(tx, user.id, { portalSession: user.sessionIdHash, providerSession }));
-    await access.notify(ended.notices);
     return { ended: ended.portalSessions };
   }
 }
