@@ -25,7 +25,7 @@ import { registerMetrics } from './http/metrics.js';
 import { registerOverloadProtection } from './http/overload.js';
 import { AppError, registerProblemHandlers, sendProblem } from './http/problem.js';
 import { registerRateLimit } from './http/rate-limit.js';
-import { registerActor } from './http/route-kit.js';
+import { Credentials, registerCredentials } from './http/credentials.js';
 import { registerSessionIndicator } from './http/session.js';
 import { createModuleServices, type ModuleServices } from './module-services.js';
 import { healthRoutes } from './modules/health/routes.js';
@@ -52,6 +52,7 @@ import { ssoRoutes } from './modules/sso/routes.js';
 import { registerWebApp } from './modules/web/static.js';
 import { PrerenderedPages } from './modules/web/prerendered.js';
 import { registerScim, SCIM_PREFIX, sendScimError } from './modules/scim/routes.js';
+import { directoryLookups } from './modules/scim/tokens.js';
 import { scimTokenRoutes } from './modules/scim/token-routes.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
 import type { Services } from './services.js';
@@ -133,7 +134,6 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   app.decorateRequest('sessionUser', undefined);
   app.decorateRequest('sessionIndicatorSet', false);
   app.decorateRequest('routerPathFound', undefined);
-  registerActor(app, services.sessions);
 
   registerProblemHandlers(app);
   // operations (README, "Operations"): traces first, so that they see every route
@@ -207,13 +207,17 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     scope: SERVICE_ACCOUNT_SCOPE,
     log: services.log,
   });
+  // the one resolver of every credential into its actor (http/credentials.ts): sessions, service
+  // accounts' bearer tokens, directories' SCIM tokens (the SQL: modules/scim/queries.ts)
+  const credentials = new Credentials({ sessions: services.sessions, bearer, directories: directoryLookups(services.db) });
+  registerCredentials(app, credentials);
   registerRateLimit(app, {
     counters: services.counters,
-    sessions: services.sessions,
-    bearer,
+    credentials,
     perAddress: config.RATE_LIMIT_MAX,
     perSession: config.RATE_LIMIT_SESSION_MAX,
     perServiceAccount: config.RATE_LIMIT_SERVICE_ACCOUNT_MAX,
+    perDirectory: config.RATE_LIMIT_DIRECTORY_MAX,
     windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
   });
   registerBearerGuard(app, bearer);
@@ -271,7 +275,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(domainRoutes, { domains: modules.domains });
   await app.register(serviceAccountRoutes, { serviceAccounts: modules.serviceAccounts });
   await app.register(scimTokenRoutes, { scimTokens: modules.scimTokens });
-  await registerScim(app, { scimTokens: modules.scimTokens, scimUsers: modules.scimUsers });
+  await registerScim(app, { scimUsers: modules.scimUsers });
   await app.register(ssoRoutes, { ssoConnections: modules.ssoConnections });
   await app.register(webhookRoutes, { webhooks: modules.webhooks });
 

@@ -72,8 +72,8 @@ export async function bootstrap(
         JSON.stringify(providerAdministratorRights()),
       ]);
       await tx.query(
-        `INSERT INTO audit_log (action, target_type, target_id, organization_id, organization_path, after)
-         VALUES ('organization.bootstrap', 'organization', $1::text, $1::uuid, $2, $3)`,
+        `INSERT INTO audit_log (actor_kind, action, target_type, target_id, organization_id, organization_path, after)
+         VALUES ('job', 'organization.bootstrap', 'organization', $1::text, $1::uuid, $2, $3)`,
         [organizationId, path, JSON.stringify({ name: options.providerName, administrator: options.adminEmail })],
       );
     });

@@ -129,6 +129,8 @@ const envSchema = z.object({
   RATE_LIMIT_SESSION_MAX: positiveInt.default(600),
   // requests per window of one service account's bearer tokens (http/bearer.ts)
   RATE_LIMIT_SERVICE_ACCOUNT_MAX: positiveInt.default(600),
+  // requests per window of one directory's SCIM token (http/credentials.ts)
+  RATE_LIMIT_DIRECTORY_MAX: positiveInt.default(1200),
   RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(60),
   LOGIN_RATE_LIMIT_PER_ACCOUNT: positiveInt.default(10),
   LOGIN_RATE_LIMIT_PER_IP: positiveInt.default(100),

@@ -116,8 +116,8 @@ export async function seedDemo(
       if (inv.state === 'PENDING') links.push(`${inv.email}: ${config.publicUrl}/invitation/${row.rows[0]!.id}?code=${code}`);
     }
     await tx.query(
-      `INSERT INTO audit_log (action, target_type, target_id, organization_id, organization_path, after)
-       VALUES ('demo.seed', 'organization', $1::text, $1::uuid, $2, $3)`,
+      `INSERT INTO audit_log (actor_kind, action, target_type, target_id, organization_id, organization_path, after)
+       VALUES ('job', 'demo.seed', 'organization', $1::text, $1::uuid, $2, $3)`,
       [root.id, root.path, JSON.stringify({ created: created.length })],
     );
   });

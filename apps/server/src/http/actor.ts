@@ -1,9 +1,18 @@
-import type { Rights } from '@partner-portal/contracts';
+import { displayName, emptyRights, type Delegator, type Rights } from '@partner-portal/contracts';
+import type { SessionUser } from './session.js';
 
 /**
- * The organization and rights an actor (http/session.ts, Actor) acts with: a signed-in person's
- * membership (a SessionUser holds them all) or a service account's (http/bearer.ts).
+ * Who acts (docs/decisions/020-integrations.md, "One actor"): whatever credential a request
+ * carries — a session cookie, a service account's bearer token, a directory's SCIM token — it
+ * becomes one Actor (http/credentials.ts finds it), and a job's change has one too. Every actor has
+ * a kind, the organization it acts on and the rights it acts with (ActingRights); the services
+ * check it against the subtree through modules/scope, and the audit keeps its kind and id.
  */
+
+/** The kinds of actor, as the audit log's actor_kind keeps them (migration 0077). */
+export type ActorKind = 'person' | 'service_account' | 'directory' | 'job' | 'support';
+
+/** The organization and rights an actor acts with: a signed-in person's membership, a service account's, a directory's token's. */
 export interface ActingRights {
   organizationId: string | null;
   organizationPath: string | null;
@@ -22,4 +31,148 @@ export interface ServiceAccountPrincipal extends ActingRights {
   clientId: string;
   organizationId: string;
   organizationPath: string;
+}
+
+/**
+ * A directory as it acts through its SCIM token (modules/scim): the token's organization as it is
+ * now and the rights its maker held when it was made (it changes no member who holds more).
+ */
+export interface DirectoryPrincipal extends ActingRights {
+  /** the token's id */
+  id: string;
+  /** the token's name */
+  name: string;
+  organizationId: string;
+  organizationPath: string;
+  organizationName: string;
+}
+
+interface ActorOf<K extends ActorKind> extends ActingRights {
+  kind: K;
+  /** the id the audit log keeps as actor_id: the user's, the service account's, the SCIM token's; null for a job */
+  id: string | null;
+  /** the request the actor acts in (null for a job) */
+  requestId: string | null;
+}
+
+/** A signed-in person. */
+export interface PersonActor extends ActorOf<'person'> {
+  id: string;
+  user: SessionUser;
+  serviceAccount?: undefined;
+  directory?: undefined;
+}
+
+/** A service account through its bearer token: no user. */
+export interface ServiceAccountActor extends ActorOf<'service_account'> {
+  id: string;
+  organizationId: string;
+  organizationPath: string;
+  user: null;
+  serviceAccount: ServiceAccountPrincipal;
+  directory?: undefined;
+}
+
+/** A dealer's directory through its SCIM token: no user. */
+export interface DirectoryActor extends ActorOf<'directory'> {
+  id: string;
+  organizationId: string;
+  organizationPath: string;
+  user?: undefined;
+  serviceAccount?: undefined;
+  directory: DirectoryPrincipal;
+}
+
+/** A background job of the portal itself (a domain's recheck, an expiry): acts on nothing through scope, named by nobody. */
+export interface JobActor extends ActorOf<'job'> {
+  id: null;
+  user?: undefined;
+  serviceAccount?: undefined;
+  directory?: undefined;
+}
+
+export type Actor = PersonActor | ServiceAccountActor | DirectoryActor | JobActor;
+
+/** The acting fields of anything that holds them (without the rest of a SessionUser or principal). */
+function actingOf(source: ActingRights): ActingRights {
+  return {
+    organizationId: source.organizationId,
+    organizationPath: source.organizationPath,
+    isProviderOrganization: source.isProviderOrganization,
+    rights: source.rights,
+    userManager: source.userManager,
+    organizationManager: source.organizationManager,
+    isDeveloper: source.isDeveloper,
+  };
+}
+
+export function personActor(user: SessionUser, requestId: string | null): PersonActor {
+  return { ...actingOf(user), kind: 'person', id: user.id, requestId, user };
+}
+
+export function serviceAccountActor(account: ServiceAccountPrincipal, requestId: string | null): ServiceAccountActor {
+  return {
+    ...actingOf(account),
+    organizationId: account.organizationId,
+    organizationPath: account.organizationPath,
+    kind: 'service_account',
+    id: account.id,
+    requestId,
+    user: null,
+    serviceAccount: account,
+  };
+}
+
+export function directoryActor(directory: DirectoryPrincipal, requestId: string | null): DirectoryActor {
+  return {
+    ...actingOf(directory),
+    organizationId: directory.organizationId,
+    organizationPath: directory.organizationPath,
+    kind: 'directory',
+    id: directory.id,
+    requestId,
+    directory,
+  };
+}
+
+/** The portal's own jobs: no organization, no rights. */
+export const JOB_ACTOR: JobActor = {
+  kind: 'job',
+  id: null,
+  requestId: null,
+  organizationId: null,
+  organizationPath: null,
+  isProviderOrganization: false,
+  rights: emptyRights(),
+  userManager: false,
+  organizationManager: false,
+  isDeveloper: false,
+};
+
+/** The actor as the one who hands out rights (contracts delegation.ts): the rights it acts with. */
+export function delegatorOf(actor: Actor): Delegator {
+  return { rights: actor.rights, isDeveloper: actor.isDeveloper };
+}
+
+/** The user an actor is, when it is a person (the checks "not yourself" compare with it). */
+export function userIdOf(actor: Actor): string | null {
+  return actor.kind === 'person' ? actor.user.id : null;
+}
+
+/**
+ * How an e-mail or a notice names the actor who did something: a person by their name, a service
+ * account by its name, a directory by its organization's name (its token's name is the dealer's own
+ * label, not meant for the people it provisions).
+ */
+export function senderNameOf(actor: Actor): string {
+  switch (actor.kind) {
+    case 'person':
+      return displayName(actor.user.firstName, actor.user.lastName, actor.user.email);
+    case 'service_account':
+      return actor.serviceAccount.name;
+    case 'directory':
+      return actor.directory.organizationName;
+    case 'job':
+      return '';
+  }
 }

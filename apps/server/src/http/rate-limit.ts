@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { isBearerRequest, type BearerAuth } from './bearer.js';
+import { isScimPath, type Credential, type Credentials } from './credentials.js';
 import { isApiPath, routerPath } from './csrf.js';
 import { AppError, sendProblem } from './problem.js';
-import type { ServiceAccountPrincipal, SessionStore, SessionUser } from './session.js';
 
 /**
  * Counters shared by every instance of the portal: in PostgreSQL, or in Redis when REDIS_URL is
@@ -150,16 +149,33 @@ export class BatchedSharedStore {
   }
 }
 
-/** Whether the general limit counts a request: the API and the OpenID Connect provider. */
+/** The 429 of a SCIM request (modules/scim answers every error as RFC 7644's error message), with Retry-After. */
+function sendScimLimited(reply: FastifyReply, resetAt: number): FastifyReply {
+  const { headers } = tooManyRequests(resetAt);
+  return reply
+    .code(429)
+    .headers(headers ?? {})
+    .header('content-type', 'application/scim+json')
+    .send(
+      JSON.stringify({
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
+        status: '429',
+        detail: 'Too many requests of this SCIM token: try again after Retry-After seconds',
+      }),
+    );
+}
+
+/** Whether the general limit counts a request: the API, SCIM and the OpenID Connect provider. */
 export function isLimitedPath(path: string): boolean {
-  return isApiPath(path) || path.startsWith('/connect/') || path.startsWith('/.well-known/');
+  return isApiPath(path) || isScimPath(path) || path.startsWith('/connect/') || path.startsWith('/.well-known/');
 }
 
 /**
- * The general request limit (docs/security.md, "Limits and thresholds"): a signed-in request
- * counts against its session, a service account's (http/bearer.ts) against its account, an
- * anonymous one (or one with a refused bearer token) against its client address, so that many
- * people behind one address (an office) each have their own allowance. Applies to /api, /connect and
+ * The general request limit (docs/security.md, "Limits and thresholds"), per credential as
+ * http/credentials.ts finds it: a signed-in request counts against its session, a service
+ * account's (http/bearer.ts) against its account, a directory's (SCIM) against its token, an
+ * anonymous one (or one with a refused token) against its client address, so that many
+ * people behind one address (an office) each have their own allowance. Applies to /api, /scim, /connect and
  * /.well-known, by the path as the router understands it (however it is percent-encoded); runs
  * as a hook of every request, so the provider's endpoints, which are answered before routing
  * completes (oidc/index.ts), are counted too. /health is not limited.
@@ -168,32 +184,35 @@ export function registerRateLimit(
   app: FastifyInstance,
   options: {
     counters: CounterStore;
-    sessions: SessionStore;
-    bearer: BearerAuth;
+    credentials: Credentials;
     perAddress: number;
     perSession: number;
     perServiceAccount: number;
+    perDirectory: number;
     windowSeconds: number;
   },
 ): void {
   const shared = new BatchedSharedStore(options.counters, options.windowSeconds * 1000, (err) =>
     app.log.warn({ err }, 'rate limit counters unavailable'),
   );
-  const limitOf = (request: FastifyRequest, who: SessionUser | ServiceAccountPrincipal | null): [string, number] => {
-    if (!who) return [`ip:${request.ip}`, options.perAddress];
-    if ('sessionIdHash' in who) return [`session:${who.sessionIdHash}`, options.perSession];
-    return [`service-account:${who.id}`, options.perServiceAccount];
+  const limitOf = (request: FastifyRequest, who: Credential | null): [string, number] => {
+    switch (who?.kind) {
+      case undefined:
+        return [`ip:${request.ip}`, options.perAddress];
+      case 'person':
+        return [`session:${who.user.sessionIdHash}`, options.perSession];
+      case 'service_account':
+        return [`service-account:${who.account.id}`, options.perServiceAccount];
+      case 'directory':
+        return [`directory:${who.directory.id}`, options.perDirectory];
+    }
   };
-  const count = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    who: SessionUser | ServiceAccountPrincipal | null,
-    done: HookHandlerDoneFunction,
-  ) => {
+  const count = (request: FastifyRequest, reply: FastifyReply, who: Credential | null, done: HookHandlerDoneFunction) => {
     const [key, max] = limitOf(request, who);
     const { count, resetAt } = shared.incr(key);
-    if (count > max) void sendProblem(request, reply, tooManyRequests(resetAt));
-    else done();
+    if (count <= max) done();
+    else if (isScimPath(routerPath(request))) void sendScimLimited(reply, resetAt);
+    else void sendProblem(request, reply, tooManyRequests(resetAt));
   };
   // a callback hook: a session this instance holds is counted without waiting for anything
   app.addHook('onRequest', (request, reply, done) => {
@@ -201,12 +220,8 @@ export function registerRateLimit(
       done();
       return;
     }
-    if (isBearerRequest(request)) {
-      options.bearer.current(request).then((account) => count(request, reply, account, done), done);
-      return;
-    }
-    const known = options.sessions.known(request);
+    const known = options.credentials.known(request);
     if (known !== undefined) count(request, reply, known, done);
-    else options.sessions.current(request).then((user) => count(request, reply, user, done), done);
+    else options.credentials.find(request).then((who) => count(request, reply, who, done), done);
   });
 }

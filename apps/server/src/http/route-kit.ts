@@ -1,8 +1,8 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { problemSchema } from '@partner-portal/contracts';
-import type { Actor, SessionStore } from './session.js';
+import type { Actor } from './actor.js';
 
 /**
  * What every route file needs besides its own schemas: the documented problem answers, the empty
@@ -159,25 +159,4 @@ export function actorRoutes(app: RouteApp, tags: string[]) {
     const options: RouteOptions = { method, url, schema: described, handler, config: ACTOR_ROUTE };
     app.route(options);
   };
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /**
-     * Who asks, for a service call: the service account of the request's bearer token
-     * (http/bearer.ts), else the signed-in user (401 when nobody is, 403 while a forced password
-     * change is pending), with the request's id for the audit trail.
-     */
-    actor(): Promise<Actor>;
-  }
-}
-
-/** Gives every request its `actor()`: the service account the bearer guard found (http/bearer.ts), else the session's user (http/session.ts). */
-export function registerActor(app: FastifyInstance, sessions: SessionStore): void {
-  app.decorateRequest('serviceAccount', undefined);
-  app.decorateRequest('serviceAccountLookup', undefined);
-  app.decorateRequest('actor', async function actor(this: FastifyRequest): Promise<Actor> {
-    if (this.serviceAccount) return { user: null, serviceAccount: this.serviceAccount, requestId: this.id };
-    return { user: await sessions.require(this), requestId: this.id };
-  });
 }

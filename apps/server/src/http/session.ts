@@ -4,7 +4,7 @@ import { SESSION_INDICATOR_COOKIE, type Rights } from '@partner-portal/contracts
 import type { Database, Queryable } from '../db/client.js';
 import type { SqlStatement } from '../db/sql.js';
 import { AppError } from './problem.js';
-import type { ActingRights, ServiceAccountPrincipal } from './actor.js';
+import type { ActingRights, Actor } from './actor.js';
 import type { SessionCache } from './session-cache.js';
 
 /**
@@ -36,28 +36,19 @@ export interface SessionUser {
   mustChangePassword: boolean;
 }
 
-/**
- * Who asks, as every administrative operation knows it (request.actor(), http/route-kit.ts), with
- * the request: the signed-in user, or a service account, which has no user of its own
- * (docs/integrations.md, "Service accounts").
- */
-export type Actor =
-  | { user: SessionUser; serviceAccount?: undefined; requestId: string }
-  | { user: null; serviceAccount: ServiceAccountPrincipal; requestId: string };
+export type { Actor, ActingRights, ServiceAccountPrincipal } from './actor.js';
 
-export type { ActingRights, ServiceAccountPrincipal };
-
-/** The organization and rights the actor acts with: the person's, or the service account's. */
+/** The organization and rights the actor acts with (every actor holds them: http/actor.ts). */
 export function actingAs(actor: Actor): ActingRights {
-  return actor.user === null ? actor.serviceAccount : actor.user;
+  return actor;
 }
 
 /**
- * The person who asks; a service account is refused (403 service_account_not_allowed) — where a
+ * The person who asks; any other actor is refused (403 service_account_not_allowed) — where a
  * credential is made or managed that would outlive the account (service accounts, SCIM tokens).
  */
 export function personOf(actor: Actor): SessionUser {
-  if (actor.user === null) throw new AppError('service_account_not_allowed');
+  if (actor.kind !== 'person') throw new AppError('service_account_not_allowed');
   return actor.user;
 }
 

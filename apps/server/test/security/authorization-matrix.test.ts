@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
+import { personActor } from '../../src/http/actor.js';
 import { startDnsServer } from '../support/dns-server.js';
 import { NO_LOGIN_LIMITS, startPortal } from '../support/portal.js';
 import { rootOrg } from '../organizations/fixtures.js';
@@ -652,8 +653,8 @@ describe('authorization matrix: delegation', () => {
     const second = await world.fresh.member(rootOrg, providerAdministratorRights());
     await db.query('UPDATE users SET is_developer = true WHERE id = $1', [second.userId]);
     // the bootstrap administrator's request is under way, with its session read while it still was a user manager
-    const adminSession = {
-      user: {
+    const adminSession = personActor(
+      {
         id: portal.adminUserId,
         sessionIdHash: 'in-flight',
         email: 'admin@example.com',
@@ -672,8 +673,8 @@ describe('authorization matrix: delegation', () => {
         organizationManager: true,
         mustChangePassword: false,
       },
-      requestId: 'in-flight-request',
-    };
+      'in-flight-request',
+    );
     try {
       // meanwhile the second administrator demotes the bootstrap administrator (allowed: another user manager remains)
       const secondClient = await portal.sessionFor(second.userId);

@@ -14,6 +14,9 @@ export interface AuditChange {
 
 /** An entry to write: the change, who made it and in which request. */
 export interface AuditEntryInput extends AuditChange {
+  /** the actor's kind and id (migration 0077, http/actor.ts): every entry has a kind; a job, or a visitor, has no id */
+  actorKind: 'person' | 'service_account' | 'directory' | 'job' | 'support';
+  actorId: string | null;
   actorUserId: string | null;
   actorEmail: string | null;
   /** a service account that made the change (migration 0070), with its name as actorName */
@@ -34,13 +37,13 @@ const userName = (alias: string) => `nullif(btrim(${alias}.first_name || ' ' || 
 export async function insertAuditEntry(db: Queryable, e: AuditEntryInput): Promise<void> {
   await db.query(
     `INSERT INTO audit_log (actor_user_id, actor_email, organization_id, organization_path, action, target_type, target_id, before, after, request_id,
-                            actor_name, subject_name, actor_service_account_id)
+                            actor_name, subject_name, actor_service_account_id, actor_kind, actor_id)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
              COALESCE($11::text, (SELECT ${userName('u')} FROM users u WHERE u.id = $1)),
              CASE WHEN $6 = 'member' THEN
                (SELECT ${userName('u')} FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.id::text = $7)
              END,
-             $12)`,
+             $12, $13, $14)`,
     [
       e.actorUserId,
       e.actorEmail,
@@ -54,6 +57,8 @@ export async function insertAuditEntry(db: Queryable, e: AuditEntryInput): Promi
       e.requestId,
       e.actorName ?? null,
       e.actorServiceAccountId ?? null,
+      e.actorKind,
+      e.actorId,
     ],
   );
 }

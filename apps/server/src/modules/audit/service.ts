@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
-import type { Actor } from '../../http/session.js';
+import type { Actor, ActorKind } from '../../http/actor.js';
 import { insertAuditEntry, type AuditChange } from './queries.js';
 
 /**
@@ -16,30 +16,49 @@ export function organizationChange(org: { id: string; path: string }, action: st
 }
 
 /**
- * Who an entry names: a signed-in user or a service account (Actor), or an actor given by its
- * parts — a user who is not signed in (accepting an invitation), or one that is no user (a
- * directory's SCIM token), whose `name` the entry keeps.
+ * Who an entry names: an actor (http/actor.ts), or one given by its parts — a user who is not
+ * signed in (accepting an invitation, signing in from elsewhere), a visitor named by their address
+ * (asking for access), or nobody (a job's change) — whose kind is then inferred.
  */
-export type AuditActor = Actor | { userId: string | null; email: string | null; requestId: string | null; name?: string | null };
+export type AuditActor =
+  Actor | { userId: string | null; email: string | null; requestId: string | null; name?: string | null; kind?: ActorKind };
 
-/** Who made a change as the audit log keeps it: a user (by id and e-mail), a service account (by id and name), or an actor given by its parts. */
+/** The name a directory's entries carry: "SCIM: <token name>", as the trail shows it. */
+export function directoryName(tokenName: string): string {
+  return `SCIM: ${tokenName}`;
+}
+
+/**
+ * Who made a change as the audit log keeps it: its kind and id (actor_kind, actor_id), a user by
+ * id and e-mail, a service account by id and name, a directory by its "SCIM: <name>" in place of
+ * an e-mail and a name.
+ */
 function whoOf(actor: AuditActor) {
-  if (!('user' in actor)) return { ...actor, serviceAccountId: null, name: actor.name ?? null };
-  if (actor.user === null)
-    return {
-      userId: null,
-      email: null,
-      serviceAccountId: actor.serviceAccount.id,
-      name: actor.serviceAccount.name,
-      requestId: actor.requestId,
-    };
-  return { userId: actor.user.id, email: actor.user.email, serviceAccountId: null, name: null, requestId: actor.requestId };
+  if (!('rights' in actor)) {
+    const kind: ActorKind = actor.kind ?? (actor.userId !== null || actor.email !== null ? 'person' : 'job');
+    return { ...actor, kind, id: actor.userId, serviceAccountId: null, name: actor.name ?? null };
+  }
+  const base = { kind: actor.kind, id: actor.id, requestId: actor.requestId };
+  switch (actor.kind) {
+    case 'person':
+      return { ...base, userId: actor.user.id, email: actor.user.email, serviceAccountId: null, name: null };
+    case 'service_account':
+      return { ...base, userId: null, email: null, serviceAccountId: actor.serviceAccount.id, name: actor.serviceAccount.name };
+    case 'directory': {
+      const name = directoryName(actor.directory.name);
+      return { ...base, userId: null, email: name, serviceAccountId: null, name };
+    }
+    case 'job':
+      return { ...base, userId: null, email: null, serviceAccountId: null, name: null };
+  }
 }
 
 /** Record an administrative change, in the caller's transaction. */
 export async function audit(tx: Queryable, actor: AuditActor, change: AuditChange): Promise<void> {
   const who = whoOf(actor);
   await insertAuditEntry(tx, {
+    actorKind: who.kind,
+    actorId: who.id,
     actorUserId: who.userId,
     actorEmail: who.email,
     actorServiceAccountId: who.serviceAccountId,

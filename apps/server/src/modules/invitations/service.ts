@@ -1,15 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
-import {
-  DEFAULT_USER_LANGUAGE,
-  displayName,
-  isDomainAllowed,
-  rightsNotHeld,
-  type Invitation,
-  type Rights,
-} from '@partner-portal/contracts';
+import { DEFAULT_USER_LANGUAGE, isDomainAllowed, rightsNotHeld, type Invitation, type Rights } from '@partner-portal/contracts';
 import type { Config } from '../../config.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
+import { senderNameOf } from '../../http/actor.js';
 import { actingAs, hashSecret, newSecret, type Actor } from '../../http/session.js';
 import type { Mailer } from '../mail/mailer.js';
 import { invitationEmail } from '../mail/messages.js';
@@ -45,11 +39,8 @@ export function codeMatches(row: InvitationRow, code: string | undefined): boole
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Who the invitation e-mail says invites: the person, or the service account by its name. */
-function inviterNameOf(actor: Actor): string {
-  if (actor.user === null) return actor.serviceAccount.name;
-  return displayName(actor.user.firstName, actor.user.lastName, actor.user.email);
-}
+/** Who the invitation e-mail says invites: the person, the service account by its name, a directory by its organization's (http/actor.ts). */
+const inviterNameOf = senderNameOf;
 
 export interface InvitationInput {
   email_address: string;

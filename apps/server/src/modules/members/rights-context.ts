@@ -3,14 +3,12 @@ import {
   featuresFrom,
   applyRightsRules,
   disallowedRights,
-  type Delegator,
   type Rights,
   type RightsContext,
   type SectionKey,
 } from '@partner-portal/contracts';
 import type { Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
-import { actingAs, type Actor } from '../../http/session.js';
 import { listOrganizationApps, readFeatures } from '../organizations/queries.js';
 
 /** The rights context (contracts rights.ts) of a member of one organization. */
@@ -54,8 +52,5 @@ export function validateRights(input: Rights, ctx: RightsContext, stored: Rights
   return applied;
 }
 
-/** The actor as the one who hands out rights (contracts delegation.ts): a person's rights, or a service account's. */
-export function delegatorOf(actor: Actor): Delegator {
-  const acting = actingAs(actor);
-  return { rights: acting.rights, isDeveloper: acting.isDeveloper };
-}
+/** The actor as the one who hands out rights (contracts delegation.ts): http/actor.ts. */
+export { delegatorOf } from '../../http/actor.js';

@@ -61,6 +61,7 @@ export interface BearerTokenRow {
   organization_id: string;
   organization_path: string;
   organization_name: string;
+  organization_depth: number;
   rights: unknown;
   is_developer: boolean;
 }
@@ -69,13 +70,14 @@ export interface BearerTokenRow {
 export async function findTokenByHash(db: Queryable, tokenHash: string): Promise<BearerTokenRow | null> {
   const { rows } = await db.query<BearerTokenRow>(
     `WITH found AS (
-       SELECT t.id, t.name, t.organization_id, o.path AS organization_path, o.name AS organization_name, t.rights, t.is_developer, t.last_used_at
+       SELECT t.id, t.name, t.organization_id, o.path AS organization_path, o.name AS organization_name, o.depth AS organization_depth,
+              t.rights, t.is_developer, t.last_used_at
        FROM scim_tokens t JOIN organizations o ON o.id = t.organization_id WHERE t.token_hash = $1
      ), used AS (
        UPDATE scim_tokens SET last_used_at = now()
        WHERE id = (SELECT id FROM found) AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
      )
-     SELECT id, name, organization_id, organization_path, organization_name, rights, is_developer FROM found`,
+     SELECT id, name, organization_id, organization_path, organization_name, organization_depth, rights, is_developer FROM found`,
     [tokenHash],
   );
   return rows[0] ?? null;

@@ -15,7 +15,7 @@ import {
   withUserStore,
   type ScimObject,
 } from './scimmy.js';
-import type { ScimActor, ScimTokens } from './tokens.js';
+import type { DirectoryActor } from '../../http/actor.js';
 import type { ScimUsers } from './users.js';
 
 /**
@@ -133,10 +133,18 @@ function located(list: unknown, base: string): ScimObject {
   return { ...body, Resources: body.Resources.map((resource) => locatedOne(resource, base)) };
 }
 
-export const scimRoutes: FastifyPluginAsync<{ scimTokens: ScimTokens; scimUsers: ScimUsers }> = async (app, { scimTokens, scimUsers }) => {
+/**
+ * The directory that asks: the request's actor (http/credentials.ts finds it from the SCIM token,
+ * once per request), which on these endpoints is a directory or nobody (401).
+ */
+async function actorOf(request: FastifyRequest): Promise<DirectoryActor> {
+  const actor = await request.actor().catch(() => null);
+  if (actor?.kind !== 'directory') throw scimErrorOf(401, null, 'A valid SCIM token is required as the bearer token');
+  return actor;
+}
+
+export const scimRoutes: FastifyPluginAsync<{ scimUsers: ScimUsers }> = async (app, { scimUsers }) => {
   const base = `${app.services.config.publicUrl}${SCIM_PREFIX}`;
-  const actors = new WeakMap<FastifyRequest, ScimActor>();
-  const actorOf = (request: FastifyRequest) => actors.get(request)!;
 
   // SCIM's media type and JSON, nothing else (415)
   app.removeContentTypeParser('text/plain');
@@ -148,13 +156,12 @@ export const scimRoutes: FastifyPluginAsync<{ scimTokens: ScimTokens; scimUsers:
 
   // every endpoint needs a token of a directory (the discovery ones too)
   app.addHook('preHandler', async (request, reply) => {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
-    const actor = match ? await scimTokens.authenticate(match[1]!, request.id) : null;
-    if (!actor) {
+    try {
+      await actorOf(request);
+    } catch {
       void reply.header('www-authenticate', 'Bearer realm="scim"');
       return sendScimError(reply, 401, null, 'A valid SCIM token is required as the bearer token');
     }
-    actors.set(request, actor);
   });
 
   const hidden = { schema: { hide: true } };
@@ -186,7 +193,7 @@ export const scimRoutes: FastifyPluginAsync<{ scimTokens: ScimTokens; scimUsers:
     const query = request.query as Record<string, unknown>;
     const page = pageOf(query);
     const resource = userResource(undefined, query);
-    const { total, resources } = await scimUsers.list(actorOf(request), { filter: resource.filter, ...page });
+    const { total, resources } = await scimUsers.list(await actorOf(request), { filter: resource.filter, ...page });
     const users = readInput('invalidFilter', () =>
       resources.map((user) => shown(new SCIMMY.Schemas.User(user, 'out', undefined, resource.attributes))),
     );
@@ -201,14 +208,14 @@ export const scimRoutes: FastifyPluginAsync<{ scimTokens: ScimTokens; scimUsers:
 
   app.get('/Users/:id', hidden, async (request, reply) => {
     const resource = userResource(memberId(request), request.query);
-    const user = await scimUsers.read(actorOf(request), (store) => withUserStore(store, (ctx) => resource.read(ctx)));
+    const user = await scimUsers.read(await actorOf(request), (store) => withUserStore(store, (ctx) => resource.read(ctx)));
     return sendResource(reply, 200, user);
   });
 
   app.post('/Users', hidden, async (request, reply) => {
     const resource = userResource(undefined, request.query);
     const body = keptUser(request.body);
-    const user = await scimUsers.change(actorOf(request), null, (store) => withUserStore(store, (ctx) => resource.write(body, ctx)));
+    const user = await scimUsers.change(await actorOf(request), null, (store) => withUserStore(store, (ctx) => resource.write(body, ctx)));
     return sendResource(reply, 201, user);
   });
 
@@ -216,7 +223,7 @@ export const scimRoutes: FastifyPluginAsync<{ scimTokens: ScimTokens; scimUsers:
     const id = memberId(request);
     const resource = userResource(id, request.query);
     const body = keptUser(request.body);
-    const user = await scimUsers.change(actorOf(request), ifMatchOf(request, id), (store) =>
+    const user = await scimUsers.change(await actorOf(request), ifMatchOf(request, id), (store) =>
       withUserStore(store, (ctx) => resource.write(body, ctx)),
     );
     return sendResource(reply, 200, user);
@@ -226,7 +233,7 @@ export const scimRoutes: FastifyPluginAsync<{ scimTokens: ScimTokens; scimUsers:
     const id = memberId(request);
     const resource = userResource(id, request.query);
     const message = keptPatch(request.body);
-    const user = await scimUsers.change(actorOf(request), ifMatchOf(request, id), (store) =>
+    const user = await scimUsers.change(await actorOf(request), ifMatchOf(request, id), (store) =>
       withUserStore(store, async (ctx) => (message && (await resource.patch(message as never, ctx))) || resource.read(ctx)),
     );
     return sendResource(reply, 200, user);
@@ -234,7 +241,7 @@ export const scimRoutes: FastifyPluginAsync<{ scimTokens: ScimTokens; scimUsers:
 
   app.delete('/Users/:id', hidden, async (request, reply) => {
     const id = memberId(request);
-    await scimUsers.change(actorOf(request), ifMatchOf(request, id), (store) =>
+    await scimUsers.change(await actorOf(request), ifMatchOf(request, id), (store) =>
       withUserStore(store, (ctx) => new SCIMMY.Resources.User(id).dispose(ctx)),
     );
     return reply.code(204).send();
@@ -248,6 +255,6 @@ function ifMatchOf(request: FastifyRequest, id: string): { id: string; tag: stri
 }
 
 /** Register the SCIM endpoints under their prefix (app.ts). */
-export async function registerScim(app: FastifyInstance, options: { scimTokens: ScimTokens; scimUsers: ScimUsers }): Promise<void> {
+export async function registerScim(app: FastifyInstance, options: { scimUsers: ScimUsers }): Promise<void> {
   await app.register(scimRoutes, { ...options, prefix: SCIM_PREFIX });
 }

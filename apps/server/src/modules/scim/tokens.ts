@@ -1,15 +1,10 @@
-import {
-  MAX_SCIM_TOKENS_PER_ORGANIZATION,
-  toRights,
-  type Delegator,
-  type ScimToken,
-  type ScimTokenCreated,
-} from '@partner-portal/contracts';
-import type { Database } from '../../db/client.js';
+import { MAX_SCIM_TOKENS_PER_ORGANIZATION, toRights, type ScimToken, type ScimTokenCreated } from '@partner-portal/contracts';
+import type { Database, Queryable } from '../../db/client.js';
+import type { DirectoryLookups } from '../../http/credentials.js';
 import { AppError } from '../../http/problem.js';
 import { hashSecret, newSecret, personOf, type Actor } from '../../http/session.js';
-import { audit, type AuditActor } from '../audit/service.js';
-import { delegatorOf } from '../members/rights-context.js';
+import { audit } from '../audit/service.js';
+import { delegatorOf } from '../../http/actor.js';
 import { organizationForActor } from '../scope/service.js';
 import * as q from './queries.js';
 
@@ -22,24 +17,6 @@ import * as q from './queries.js';
 
 /** Tokens carry this prefix, so that secret scanners and people recognise one. */
 const TOKEN_PREFIX = 'ppscim_';
-
-/** A directory as it acts through its token: the actor of every SCIM request. */
-export interface ScimActor {
-  tokenId: string;
-  tokenName: string;
-  organizationId: string;
-  organizationPath: string;
-  organizationName: string;
-  /** the rights it acts with (its maker's when it was made) */
-  delegator: Delegator;
-  requestId: string;
-}
-
-/** The actor an audit entry names for a directory's change: "SCIM: <token name>", no user. */
-export function auditActorOf(actor: ScimActor): AuditActor {
-  const name = `SCIM: ${actor.tokenName}`;
-  return { userId: null, email: name, name, requestId: actor.requestId };
-}
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
@@ -115,20 +92,31 @@ export class ScimTokens {
       });
     });
   }
+}
 
-  /** The directory behind a request's bearer token, or null for no such token. */
-  async authenticate(bearer: string, requestId: string): Promise<ScimActor | null> {
-    if (!bearer.startsWith(TOKEN_PREFIX) || bearer.length > 200) return null;
-    const row = await q.findTokenByHash(this.deps.db, hashSecret(bearer));
-    if (!row) return null;
-    return {
-      tokenId: row.id,
-      tokenName: row.name,
-      organizationId: row.organization_id,
-      organizationPath: row.organization_path,
-      organizationName: row.organization_name,
-      delegator: { rights: toRights(row.rights), isDeveloper: row.is_developer },
-      requestId,
-    };
-  }
+/**
+ * How a request's SCIM token is found (http/credentials.ts, where it becomes the request's actor):
+ * the directory acts on its token's organization and subtree as a userManager, with the rights its
+ * token's maker held when it was made; null for no such token.
+ */
+export function directoryLookups(db: Queryable): DirectoryLookups {
+  return {
+    async directory(bearer) {
+      if (!bearer.startsWith(TOKEN_PREFIX) || bearer.length > 200) return null;
+      const row = await q.findTokenByHash(db, hashSecret(bearer));
+      if (!row) return null;
+      return {
+        id: row.id,
+        name: row.name,
+        organizationId: row.organization_id,
+        organizationPath: row.organization_path,
+        organizationName: row.organization_name,
+        isProviderOrganization: row.organization_depth === 0,
+        rights: toRights(row.rights),
+        userManager: true,
+        organizationManager: false,
+        isDeveloper: row.is_developer,
+      };
+    },
+  };
 }

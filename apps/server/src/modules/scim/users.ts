@@ -7,7 +7,7 @@ import * as q from './queries.js';
 import { toScimUser } from './representation.js';
 import { scimError, type ScimObject, type SCIMMY, type UserStore } from './scimmy.js';
 import { MemberStore, type StoreDeps } from './store.js';
-import { auditActorOf, type ScimActor } from './tokens.js';
+import type { DirectoryActor } from '../../http/actor.js';
 
 /**
  * The members of a token's subtree as SCIM Users (docs/integrations.md, "SCIM 2.0"): reads, the
@@ -18,7 +18,7 @@ export class ScimUsers {
   constructor(private readonly deps: StoreDeps & { db: Database; log: Logger }) {}
 
   /** A read (GET /Users/{id}) through the store. */
-  async read<T>(actor: ScimActor, work: (store: UserStore) => Promise<T>): Promise<T> {
+  async read<T>(actor: DirectoryActor, work: (store: UserStore) => Promise<T>): Promise<T> {
     return work(new MemberStore(this.deps, this.deps.db, actor, false, []));
   }
 
@@ -28,7 +28,7 @@ export class ScimUsers {
    * (invitation e-mails are written to the mail outbox in the transaction). A refused change is
    * audited; a race for an address is 409 uniqueness.
    */
-  async change<T>(actor: ScimActor, ifMatch: { id: string; tag: string } | null, work: (store: UserStore) => Promise<T>): Promise<T> {
+  async change<T>(actor: DirectoryActor, ifMatch: { id: string; tag: string } | null, work: (store: UserStore) => Promise<T>): Promise<T> {
     const { db, log } = this.deps;
     const afterCommit: (() => Promise<void>)[] = [];
     let value: T;
@@ -40,7 +40,7 @@ export class ScimUsers {
       });
     } catch (err) {
       if (err instanceof RefusedChange) {
-        await auditRefusal(db, auditActorOf(actor), err);
+        await auditRefusal(db, actor, err);
         throw scimError(err.status, null, err.message);
       }
       if (pgErrorCode(err) === '23505') throw scimError(409, 'uniqueness', 'Another account has this userName');
@@ -55,7 +55,7 @@ export class ScimUsers {
 
   /** A page of the subtree's members matching a filter (parsed by scimmy), and how many match. */
   async list(
-    actor: ScimActor,
+    actor: DirectoryActor,
     query: { filter: SCIMMY.Types.Filter | undefined; startIndex: number; count: number },
   ): Promise<{ total: number; resources: ScimObject[] }> {
     const { db, config } = this.deps;

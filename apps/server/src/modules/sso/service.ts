@@ -1,6 +1,5 @@
 import {
   canManageMember,
-  displayName,
   isOrganizationManager,
   rightsNotHeld,
   toRights,
@@ -11,6 +10,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
+import { senderNameOf } from '../../http/actor.js';
 import { actingAs, personOf, type Actor } from '../../http/session.js';
 import { EXTERNAL_IDP_ID, type UpstreamSettings } from '../../oidc/upstream.js';
 import { seal } from '../../sealed.js';
@@ -428,7 +428,7 @@ export class SsoConnections {
   ) {
     const { config, mailer } = this.deps;
     const managers = (await q.membersOf(tx, org.id)).filter((m) => isOrganizationManager(toRights(m.rights)));
-    const actorName = actor.user ? displayName(actor.user.firstName, actor.user.lastName, actor.user.email) : actor.serviceAccount.name;
+    const actorName = senderNameOf(actor);
     const link = `${config.publicUrl}/manage-organization/${encodeURIComponent(org.id)}#identity`;
     for (const manager of managers) {
       const message = ssoConnectionEmail({
