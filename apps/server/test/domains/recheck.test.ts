@@ -118,6 +118,19 @@ describe('the re-verification round', () => {
     expect(smtp.to(plain.email)).toEqual([]);
   });
 
+  it('writes the managers’ e-mails in the transaction that takes the verification away (the outbox)', async () => {
+    // now() is the time its transaction began: the audit entry and the e-mails share it only when written in one
+    const { rows } = await world.portal.services.db.query<{ audited: Date; written: Date[] }>(
+      `SELECT a.occurred_at AS audited, array_agg(m.created_at) AS written
+       FROM audit_log a JOIN mail_outbox m ON m.kind = 'domain-unverified' AND m.subject LIKE 'gone.example %'
+       WHERE a.action = 'domain.unverified' AND a.target_id = 'gone.example'
+       GROUP BY a.occurred_at`,
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.written.length).toBeGreaterThan(0);
+    for (const written of rows[0]!.written) expect(new Date(written).getTime()).toBe(new Date(rows[0]!.audited).getTime());
+  });
+
   it('asks again next round about what DNS did not answer, and mails nobody twice', async () => {
     const { dns } = world;
     dns.set(record('silent.example'), values.get('silent.example')!);

@@ -183,7 +183,7 @@ needsPostgres('the mail outbox of two instances on one database', () => {
       const services = batch % 2 === 0 ? portal.services : second;
       await services.db.transaction(async (tx) => {
         for (const to of addresses.slice(batch * 10, batch * 10 + 10))
-          await services.mailer.send({ to, subject: `Hello ${to}`, text: `Hi ${to}`, html: `<p>Hi ${to}</p>`, kind: 'test' }, { tx });
+          await services.mailer.enqueue({ to, subject: `Hello ${to}`, text: `Hi ${to}`, html: `<p>Hi ${to}</p>`, kind: 'test' }, { tx });
       });
     }
     await portal.mailSettled(30_000);

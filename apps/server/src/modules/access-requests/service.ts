@@ -102,73 +102,80 @@ export class AccessRequests {
   }
 
   /**
-   * After the answer: an address with an account gets a reminder of how to sign in; one with a
-   * pending request changes nothing and hears nothing again; otherwise the request is stored and
-   * its userManagers e-mailed, or, when nobody in the portal is to be asked, the sales contact is
-   * e-mailed (nothing stored: nobody could see it).
+   * After the answer, in one transaction with the e-mails it writes (the mail outbox): an address
+   * with an account gets a reminder of how to sign in; one with a pending request changes nothing
+   * and hears nothing again; otherwise the request is stored and its userManagers e-mailed, or, when
+   * nobody in the portal is to be asked, the sales contact is e-mailed (nothing stored: nobody could
+   * see it).
    */
   private async receive(input: AccessRequestInput, language: string, requestId: string): Promise<void> {
     const { db, config, mailer } = this.deps;
     const email = input.email_address.trim();
-    const account = await q.findAccount(db, email);
-    if (account) {
-      const link = `${config.publicUrl}/login?lang=${encodeURIComponent(account.language_code)}`;
-      const message = accessRequestReminderEmail({ language: account.language_code, firstName: account.first_name, link });
-      await mailer.send({ to: account.email, kind: 'access-request-reminder', ...message });
-      return;
-    }
-    if (await q.hasPendingRequest(db, email)) return;
-    const requester: RequesterDetails = {
-      firstName: typed(input.first_name),
-      lastName: typed(input.last_name),
-      email,
-      message: typed(input.message ?? '') || null,
-    };
-    const routed = await routeRequest(db, email);
-    if (!routed) {
-      const message = accessRequestSalesEmail({
-        language: DEFAULT_USER_LANGUAGE,
-        requester,
-        domain: requestDomain(email) ?? '',
-        requestedLanguage: language,
-      });
-      await mailer.send({ to: config.SALES_CONTACT_EMAIL, kind: 'access-request-sales', ...message });
-      return;
-    }
-    await this.store(requester, language, routed, requestId);
+    await db.transaction(async (tx) => {
+      const account = await q.findAccount(tx, email);
+      if (account) {
+        const link = `${config.publicUrl}/login?lang=${encodeURIComponent(account.language_code)}`;
+        const message = accessRequestReminderEmail({ language: account.language_code, firstName: account.first_name, link });
+        await mailer.enqueue({ to: account.email, kind: 'access-request-reminder', ...message }, { tx });
+        return;
+      }
+      if (await q.hasPendingRequest(tx, email)) return;
+      const requester: RequesterDetails = {
+        firstName: typed(input.first_name),
+        lastName: typed(input.last_name),
+        email,
+        message: typed(input.message ?? '') || null,
+      };
+      const routed = await routeRequest(tx, email);
+      if (!routed) {
+        const message = accessRequestSalesEmail({
+          language: DEFAULT_USER_LANGUAGE,
+          requester,
+          domain: requestDomain(email) ?? '',
+          requestedLanguage: language,
+        });
+        await mailer.enqueue({ to: config.SALES_CONTACT_EMAIL, kind: 'access-request-sales', ...message }, { tx });
+        return;
+      }
+      await this.store(tx, requester, language, routed, requestId);
+    });
   }
 
   /**
    * Store the pending request, its audit entry and the e-mails to the managers asked (the mail
-   * outbox), in one transaction; nothing when the address got one meanwhile.
+   * outbox), in the caller's transaction; nothing when the address got one meanwhile.
    */
-  private async store(requester: RequesterDetails, language: string, routed: RoutedRequest, requestId: string): Promise<void> {
-    await this.deps.db.transaction(async (tx) => {
-      const stored = await q.insertPendingRequest(tx, {
-        email: requester.email,
-        firstName: requester.firstName,
-        lastName: requester.lastName,
-        message: requester.message,
-        languageCode: language,
-        organizationId: routed.organization.id,
-      });
-      if (!stored) return;
-      await audit(tx, visitor(requester.email, requestId), {
-        organizationId: routed.organization.id,
-        organizationPath: routed.organization.path,
-        action: 'access_request.create',
-        targetType: 'access_request',
-        targetId: stored.id,
-        after: {
-          email_address: requester.email,
-          first_name: requester.firstName,
-          last_name: requester.lastName,
-          language_code: language,
-          organization_id: routed.organization.id,
-        },
-      });
-      await this.tellManagers(requester, routed, tx);
+  private async store(
+    tx: Queryable,
+    requester: RequesterDetails,
+    language: string,
+    routed: RoutedRequest,
+    requestId: string,
+  ): Promise<void> {
+    const stored = await q.insertPendingRequest(tx, {
+      email: requester.email,
+      firstName: requester.firstName,
+      lastName: requester.lastName,
+      message: requester.message,
+      languageCode: language,
+      organizationId: routed.organization.id,
     });
+    if (!stored) return;
+    await audit(tx, visitor(requester.email, requestId), {
+      organizationId: routed.organization.id,
+      organizationPath: routed.organization.path,
+      action: 'access_request.create',
+      targetType: 'access_request',
+      targetId: stored.id,
+      after: {
+        email_address: requester.email,
+        first_name: requester.firstName,
+        last_name: requester.lastName,
+        language_code: language,
+        organization_id: routed.organization.id,
+      },
+    });
+    await this.tellManagers(requester, routed, tx);
   }
 
   /** E-mail each userManager asked, in their own language, with a link to the organization's page. */
@@ -183,7 +190,7 @@ export class AccessRequests {
         organizationName: routed.organization.name,
         link,
       });
-      await mailer.send({ to: manager.email, kind: 'access-request', ...message }, { tx });
+      await mailer.enqueue({ to: manager.email, kind: 'access-request', ...message }, { tx });
     }
   }
 
@@ -249,7 +256,7 @@ export class AccessRequests {
         after: { state: 'DECLINED' },
       });
       const message = accessRequestDeclinedEmail({ language: pending.language_code, firstName: pending.first_name });
-      await mailer.send({ to: pending.email, kind: 'access-request-declined', ...message }, { tx });
+      await mailer.enqueue({ to: pending.email, kind: 'access-request-declined', ...message }, { tx });
     });
   }
 

@@ -1,7 +1,7 @@
 import { isOrganizationManager, toRights } from '@partner-portal/contracts';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
-import type { Database } from '../../db/client.js';
+import type { Database, Queryable } from '../../db/client.js';
 import type { Actor } from '../../http/session.js';
 import { audit } from '../audit/service.js';
 import type { Mailer } from '../mail/mailer.js';
@@ -102,11 +102,11 @@ export class DomainRecheck {
 
   /**
    * A verified domain's record is gone: it is verified no more (audited, by the actor or, for the
-   * job, by nobody), and the organizationManagers hear of it once the change has committed.
-   * False when it was not verified (any longer).
+   * job, by nobody), and the organizationManagers' e-mails are written to the outbox in the same
+   * transaction. False when it was not verified (any longer).
    */
   async lose(actor: Actor | null, org: DomainOrganization, domain: string): Promise<boolean> {
-    const lost = await this.deps.db.transaction(async (tx) => {
+    return this.deps.db.transaction(async (tx) => {
       if (!(await q.markUnverified(tx, org.id, domain))) return false;
       await audit(tx, actor ?? NO_ACTOR, {
         organizationId: org.id,
@@ -117,35 +117,30 @@ export class DomainRecheck {
         before: { domain, verified: true },
         after: { domain, verified: false },
       });
+      await this.tellManagers(tx, org, domain);
       return true;
     });
-    if (lost) await this.tellManagers(org, domain);
-    return lost;
   }
 
   /**
    * E-mail the organizationManagers of the organization (or, when it has none, of its nearest
-   * ancestor that has some) that the domain lost its verification. Never fails the change.
+   * ancestor that has some) that the domain lost its verification: in the caller's transaction.
    */
-  private async tellManagers(org: DomainOrganization, domain: string): Promise<void> {
-    const { db, mailer, config, log } = this.deps;
-    try {
-      const candidates = (await q.membersAtOrAbove(db, org.path)).filter((m) => isOrganizationManager(toRights(m.rights)));
-      const nearest = candidates[0]?.depth;
-      const link = `${config.publicUrl}/manage-organization/${encodeURIComponent(org.id)}#identity`;
-      for (const manager of candidates.filter((m) => m.depth === nearest)) {
-        const message = domainUnverifiedEmail({
-          language: manager.language_code,
-          firstName: manager.first_name,
-          link,
-          domain,
-          recordName: recordName(domain),
-          organizationName: org.name,
-        });
-        await mailer.send({ to: manager.email, ...message, kind: 'domain-unverified' });
-      }
-    } catch (err) {
-      log.error({ err, domain }, 'the managers could not be told of a domain that lost its verification');
+  private async tellManagers(tx: Queryable, org: DomainOrganization, domain: string): Promise<void> {
+    const { mailer, config } = this.deps;
+    const candidates = (await q.membersAtOrAbove(tx, org.path)).filter((m) => isOrganizationManager(toRights(m.rights)));
+    const nearest = candidates[0]?.depth;
+    const link = `${config.publicUrl}/manage-organization/${encodeURIComponent(org.id)}#identity`;
+    for (const manager of candidates.filter((m) => m.depth === nearest)) {
+      const message = domainUnverifiedEmail({
+        language: manager.language_code,
+        firstName: manager.first_name,
+        link,
+        domain,
+        recordName: recordName(domain),
+        organizationName: org.name,
+      });
+      await mailer.enqueue({ to: manager.email, ...message, kind: 'domain-unverified' }, { tx });
     }
   }
 }

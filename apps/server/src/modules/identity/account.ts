@@ -93,7 +93,7 @@ async function sendResetEmail(services: Services, routing: SsoRouting, email: st
   // the token and its e-mail together (the mail outbox): no working link nobody was sent
   await services.db.transaction(async (tx) => {
     await q.createResetToken(tx, user.id, hashSecret(code), config.RESET_TOKEN_TTL_SECONDS);
-    await services.mailer.send({ to: user.email, ...message, kind: 'password-reset' }, { tx });
+    await services.mailer.enqueue({ to: user.email, ...message, kind: 'password-reset' }, { tx });
   });
 }
 

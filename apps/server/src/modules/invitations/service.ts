@@ -312,7 +312,7 @@ export class Invitations {
     // a connection that serves the address since the invitation was made: its sign-in accepts it
     const isExternal = row.is_external_identity_provider || (await routing.forInvitation(row.email, row.organization_path, tx)) !== null;
     const link = invitationLink(config, { id: row.id, isExternal, language: row.language_code }, code);
-    await mailer.send(
+    await mailer.enqueue(
       {
         to: row.email,
         kind: 'invitation',

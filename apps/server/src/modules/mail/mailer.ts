@@ -20,24 +20,27 @@ export interface MailOptions {
 }
 
 export interface Mailer {
-  /** Write the e-mail to the outbox and wake the senders; never talks to the mail server. */
-  send(message: MailMessage, options?: MailOptions): Promise<void>;
+  /**
+   * Write the e-mail to the outbox and wake the senders; never talks to the mail server. The only
+   * sender is the outbox's worker (outbox-worker.ts).
+   */
+  enqueue(message: MailMessage, options?: MailOptions): Promise<void>;
 }
 
 /** The sealing purpose of the outbox's bodies (sealed.ts): its own key, derived from the key-encryption secret. */
 export const MAIL_BODY_PURPOSE = 'mail-outbox-body';
 
 /**
- * The outbox's writer (README.md, "E-mail"; migration 0075). `send` writes a pending
+ * The outbox's writer (README.md, "E-mail"; migration 0075). `enqueue` writes a pending
  * row whose body ({text, html}, with the single-use secrets of reset and invitation links) is
- * sealed under the key-encryption secret, and notifies the senders on pp_mail. The outbox worker
- * (outbox-worker.ts) is the only one that talks to SMTP: it sends the row after commit, retries
+ * sealed under the key-encryption secret, and notifies the senders on pp_mail. The outbox's worker
+ * (outbox/worker.ts, with the deliverer of outbox-worker.ts) is the only one that talks to SMTP: it sends the row after commit, retries
  * what the mail server did not take, and then drops the sealed body; without SMTP_URL
  * (development) it keeps the body in clear and logs it.
  */
 export function createMailer(options: { db: Queryable; keyEncryption: string }): Mailer {
   return {
-    async send(message, sendOptions = {}) {
+    async enqueue(message, sendOptions = {}) {
       const sealedBody = await seal(options.keyEncryption, MAIL_BODY_PURPOSE, JSON.stringify({ text: message.text, html: message.html }));
       await insertPendingMail(sendOptions.tx ?? options.db, {
         recipient: message.to,

@@ -250,7 +250,7 @@ export async function sendSecurityNotice(
       loginUrl: `${deps.config.publicUrl}/login`,
       ...(connection === undefined ? {} : { connection }),
     });
-    await deps.mailer.send({ to: user.email, ...message, kind: `security-notice:${notice}` }, tx ? { tx } : {});
+    await deps.mailer.enqueue({ to: user.email, ...message, kind: `security-notice:${notice}` }, tx ? { tx } : {});
   } catch (err) {
     if (tx) throw err;
     deps.log.error({ err, notice }, 'security notice could not be sent');

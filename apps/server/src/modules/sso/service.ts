@@ -442,7 +442,7 @@ export class SsoConnections {
         issuer: connection.issuer,
         domains: connection.domains,
       });
-      await mailer.send({ to: manager.email, kind: `sso-connection-${kind}`, ...message }, { tx });
+      await mailer.enqueue({ to: manager.email, kind: `sso-connection-${kind}`, ...message }, { tx });
     }
   }
 }
