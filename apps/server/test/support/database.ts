@@ -1,13 +1,26 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 
 /**
  * Test databases. With TEST_DATABASE_URL or DATABASE_URL set, every test file gets its own fresh
- * PostgreSQL database, cloned from a migrated template (made once by the global setup). Without
- * either, tests run on the embedded PGlite in memory. TEST_TEMPLATE_DATABASE names the template, so
- * that two checkouts can run their suites on one PostgreSQL at once.
+ * PostgreSQL database, cloned from a migrated template (made by the global setup). Without either,
+ * tests run on the embedded PGlite in memory.
+ *
+ * The template is named after what it is made of, the migrations and the code that applies them:
+ * two checkouts (or two runs) with the same migrations share it, made once, and a checkout whose
+ * migrations differ gets a template of its own, so that runs at once on one PostgreSQL never drop
+ * or change each other's template. TEST_TEMPLATE_DATABASE names it instead.
  */
-export const TEMPLATE_DATABASE = process.env.TEST_TEMPLATE_DATABASE || 'partner_portal_test_template';
+export const TEMPLATE_DATABASE = process.env.TEST_TEMPLATE_DATABASE || `pp_template_${migrationsFingerprint()}`;
+
+function migrationsFingerprint(): string {
+  const hash = createHash('sha256');
+  const migrations = new URL('../../migrations/', import.meta.url);
+  for (const name of readdirSync(migrations).sort()) hash.update(name).update(readFileSync(new URL(name, migrations)));
+  hash.update(readFileSync(new URL('../../src/db/migrate.ts', import.meta.url)));
+  return hash.digest('hex').slice(0, 16);
+}
 
 export function testDatabaseUrl(): string | undefined {
   return process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || undefined;
