@@ -21,6 +21,7 @@ import { BearerAuth, registerBearerGuard } from './http/bearer.js';
 import { RequestLogger } from './http/request-logger.js';
 import { registerCsrfGuard } from './http/csrf.js';
 import { readEmptyJsonBodiesAsNone } from './http/json-body.js';
+import { checkDeclaredStatuses, type UndeclaredAnswer } from './http/declared-statuses.js';
 import { registerMetrics } from './http/metrics.js';
 import { registerOverloadProtection } from './http/overload.js';
 import { AppError, registerProblemHandlers, sendProblem } from './http/problem.js';
@@ -136,6 +137,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   app.decorateRequest('routerPathFound', undefined);
 
   registerProblemHandlers(app);
+  app.decorate('undeclaredAnswers', []);
+  if (!config.isProduction) checkDeclaredStatuses(app, (answer) => app.undeclaredAnswers.push(answer));
   // operations (README, "Operations"): traces first, so that they see every route
   await services.tracing?.register(app);
   await registerOverloadProtection(app);
@@ -312,5 +315,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** the modules' services of this app (module-services.ts), for the background jobs (jobs.ts) */
     modules: ModuleServices;
+    /** outside production, the answers of a status their route did not declare (http/declared-statuses.ts) */
+    undeclaredAnswers: UndeclaredAnswer[];
   }
 }

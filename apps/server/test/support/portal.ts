@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
@@ -141,6 +142,11 @@ export async function startPortal(
       return client;
     },
     async close() {
+      // the answers of a status their route does not declare (http/declared-statuses.ts), for a look at them
+      if (process.env.UNDECLARED_ANSWERS_LOG) {
+        const undeclared = new Set(app.undeclaredAnswers.map((a) => `${a.method} ${a.route} → ${a.status} ${a.problem ?? ''}\n`));
+        appendFileSync(process.env.UNDECLARED_ANSWERS_LOG, [...undeclared].join(''));
+      }
       await app.close();
       await mailWorker.stop();
       await logoutWorker.stop();
