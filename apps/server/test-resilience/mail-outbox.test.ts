@@ -2,14 +2,19 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createFreshDatabase, testDatabaseUrl } from '../test/support/database.js';
 import { freePort } from '../test/support/portal.js';
 import { SmtpSink } from '../test/support/smtp.js';
-import { api, login, spawnServer, sql, waitForHealth } from './support/server.js';
+import { ADMIN_EMAIL, api, login, spawnServer, sql, waitForHealth } from './support/server.js';
 
 /**
- * E-mails across a crash (README.md, "E-mail"): the built portal (production) invites a few
- * addresses while its mail server refuses them (451), then, while it sends them again and the mail
- * server holds the answers, it is killed with SIGKILL. Every invitation's e-mail was written with
- * the invitation, so after a restart each arrives, once, with a link that works: the row locks of
- * the e-mails in flight died with the killed process's connections.
+ * E-mails across a crash and a mail server that is down (README.md, "E-mail";
+ * docs/decisions/024-mail-outbox.md), on the built portal (production):
+ * - it invites a few addresses while its mail server refuses them (451), then, while it sends them
+ *   again and the mail server holds the answers, it is killed with SIGKILL; after a restart each
+ *   arrives, once, with a link that works (the row locks of the e-mails in flight died with the
+ *   killed process's connections);
+ * - it is killed right after a change commits, its first attempt to send the e-mail held by the
+ *   mail server: a second start sends it, once;
+ * - its mail server refuses every e-mail (451) for a while (REFUSAL_MS, standing in for the minute
+ *   of a real outage, at MAIL_RETRY_BASE_SECONDS=1): each e-mail written meanwhile arrives once.
  */
 const base = testDatabaseUrl();
 if (!base) throw new Error('the resilience suite needs PostgreSQL: set DATABASE_URL (or TEST_DATABASE_URL)');
@@ -18,6 +23,31 @@ const cleanups: (() => Promise<void> | void)[] = [];
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
+
+/** How long the mail server refuses in the outage test: long enough for several retries at a base of 1 s. */
+const REFUSAL_MS = Number(process.env.MAIL_REFUSAL_MS ?? 8_000);
+
+async function startMailServerAndPortal(env: Record<string, string> = {}) {
+  const database = await createFreshDatabase(base!);
+  cleanups.push(() => database.drop());
+  const smtp = await new SmtpSink().start();
+  cleanups.push(() => smtp.stop());
+  const port = await freePort();
+  const portalEnv = {
+    DATABASE_URL: database.url,
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    SMTP_URL: smtp.url,
+    MAIL_RETRY_BASE_SECONDS: '1',
+    ...env,
+  };
+  const server = spawnServer(portalEnv);
+  cleanups.push(() => server.stop());
+  await waitForHealth(server.url, { server });
+  const cookie = await login(server.url);
+  const rootId = (await api(server.url, 'GET', '/api/identity/user-info', { cookie })).body.organizationId as string;
+  return { database, smtp, env: portalEnv, server, cookie, rootId };
+}
 
 const until = async (what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000) => {
   const deadline = Date.now() + timeoutMs;
@@ -97,5 +127,69 @@ describe('kill -9 between the change and its e-mail', () => {
     console.log(
       `mail outbox, kill -9: ${addresses.length} invitations, ${smtp.attempts.length} attempts in all, each e-mail delivered once after the restart`,
     );
+  });
+});
+
+describe('kill -9 right after the change commits, before its e-mail is sent', () => {
+  it('sends the e-mail once after a second start', async () => {
+    const { database, smtp, env, server: first, cookie, rootId } = await startMailServerAndPortal();
+    // the mail server holds every answer: the e-mail's first attempt is in flight, not sent
+    smtp.delayMs = 60_000;
+    const email = 'committed-then-killed@example.com';
+    const res = await api(first.url, 'POST', `/api/organizations/${rootId}/invitations`, { cookie, body: { email_address: email } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    await until('the first attempt in flight', () => smtp.attempts.includes(email));
+    await first.kill9();
+
+    const before = await sql<{ state: string; attempts: number }>(
+      database.url,
+      `SELECT state, attempts FROM mail_outbox WHERE recipient = $1`,
+      [email],
+    );
+    expect(before, 'written with the invitation, not sent, no attempt recorded').toEqual([{ state: 'pending', attempts: 0 }]);
+    expect(smtp.messages).toEqual([]);
+
+    smtp.delayMs = 0;
+    const second = spawnServer(env);
+    cleanups.push(() => second.stop());
+    await waitForHealth(second.url, { server: second });
+    await smtp.waitFor(email, () => true, 30_000);
+    await until('the e-mail recorded as sent', async () => {
+      const rows = await sql<{ state: string }>(database.url, `SELECT state FROM mail_outbox WHERE recipient = $1`, [email]);
+      return rows[0]?.state === 'sent';
+    });
+    expect(smtp.to(email), 'once').toHaveLength(1);
+    expect(second.errors()).toEqual([]);
+  });
+});
+
+describe('a mail server that refuses every e-mail (451) for a while', () => {
+  it('delivers every e-mail written meanwhile, each once', async () => {
+    const { database, smtp, server, cookie, rootId } = await startMailServerAndPortal();
+    smtp.refuseFor(REFUSAL_MS, 451);
+    const addresses = Array.from({ length: 6 }, (_, i) => `outage-${i}@example.com`);
+    for (const email of addresses) {
+      const res = await api(server.url, 'POST', `/api/organizations/${rootId}/invitations`, { cookie, body: { email_address: email } });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
+    // the bootstrap administrator's reset e-mail, written after the 204 (forgot-password)
+    expect((await api(server.url, 'POST', '/api/identity/forgot-password', { body: { email_address: ADMIN_EMAIL } })).status).toBe(204);
+    const everyone = [...addresses, ADMIN_EMAIL];
+    await until('a refused attempt of each e-mail', () => everyone.every((a) => smtp.attempts.includes(a)));
+    expect(smtp.messages, 'nothing taken while the mail server refuses').toEqual([]);
+
+    await until(
+      'every e-mail sent',
+      async () => {
+        const rows = await sql<{ n: number }>(database.url, `SELECT count(*)::int AS n FROM mail_outbox WHERE state = 'sent'`);
+        return rows[0]!.n === everyone.length;
+      },
+      REFUSAL_MS + 20_000,
+    );
+    for (const email of everyone) expect(smtp.to(email), email).toHaveLength(1);
+    const tried = await sql<{ min: number }>(database.url, `SELECT min(attempts)::int AS min FROM mail_outbox`);
+    expect(tried[0]!.min, 'each was refused before it was taken').toBeGreaterThan(1);
+    expect(server.errors()).toEqual([]);
+    console.log(`mail outbox, ${REFUSAL_MS} ms of 451: ${everyone.length} e-mails, ${smtp.attempts.length} attempts, each delivered once`);
   });
 });

@@ -14,7 +14,8 @@ export interface CaughtMail {
 
 /**
  * A real SMTP server on a free port that keeps every message it receives (for tests). It can refuse
- * (`refuseNext`: a temporary 451, or a permanent 5xx, at RCPT TO) and answer slowly (`delayMs`), as
+ * (`refuseNext`: a temporary 451, or a permanent 5xx, at RCPT TO; `refuseFor`: every recipient for
+ * a while) and answer slowly (`delayMs`), as
  * a mail server that is busy or down does (test/foundation/mail-outbox.test.ts).
  */
 export class SmtpSink {
@@ -24,6 +25,7 @@ export class SmtpSink {
   /** how long each recipient waits for its answer (ms) */
   delayMs = 0;
   private refusals: { count: number; responseCode: number } = { count: 0, responseCode: 451 };
+  private refusingUntil = 0;
   private waiters: (() => void)[] = [];
   private server: SMTPServer;
   port = 0;
@@ -36,8 +38,9 @@ export class SmtpSink {
       onRcptTo: (address, _session, callback) => {
         this.attempts.push(address.address.toLowerCase());
         const answer = () => {
-          if (this.refusals.count <= 0) return callback();
-          this.refusals.count--;
+          const refusingForAWhile = Date.now() < this.refusingUntil;
+          if (!refusingForAWhile && this.refusals.count <= 0) return callback();
+          if (!refusingForAWhile) this.refusals.count--;
           const { responseCode } = this.refusals;
           const refusal = new Error(responseCode < 500 ? 'Try again later' : 'Mailbox unavailable') as Error & { responseCode: number };
           refusal.responseCode = responseCode;
@@ -75,6 +78,12 @@ export class SmtpSink {
   /** Refuse the next `count` recipients with `responseCode` (451: try again later; 550: never); Infinity until told otherwise. */
   refuseNext(count: number, responseCode = 451): void {
     this.refusals = { count, responseCode };
+  }
+
+  /** Refuse every recipient with `responseCode` for the next `ms` (a mail server down for a while), then take them again. */
+  refuseFor(ms: number, responseCode = 451): void {
+    this.refusals = { count: 0, responseCode };
+    this.refusingUntil = Date.now() + ms;
   }
 
   get url(): string {
