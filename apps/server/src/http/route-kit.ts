@@ -75,7 +75,11 @@ export const ACTOR_ROUTE = { actor: true } as const;
  */
 export const PEOPLE_ONLY = ['sso-connections', 'domains', 'second-factor-policy', 'scim-tokens', 'service-accounts'] as const;
 
-const PEOPLE_ONLY_ROUTE = new RegExp(`^/api/organizations/:[^/]+/(?:${PEOPLE_ONLY.join('|')})(?:/|$)`);
+/**
+ * A member's second factors are how they sign in too: resetting them is a person's work
+ * (`DELETE /api/members/{memberId}/second-factors`), like the second-factor policy.
+ */
+const PEOPLE_ONLY_ROUTE = new RegExp(`^/api/organizations/:[^/]+/(?:${PEOPLE_ONLY.join('|')})(?:/|$)|^/api/members/:[^/]+/second-factors$`);
 
 /** Whether a service account may call the route (its options as Fastify holds them): one answered through request.actor() that is not PEOPLE_ONLY. */
 export function serviceAccountMayCall(route: { url?: string | undefined; config: { actor?: boolean } }): boolean {

@@ -234,7 +234,7 @@ const MATRIX: Record<string, Entry | Entry[]> = {
   'POST /api/identity/second-factor': { expect: PUBLIC, refused: true, body: () => ({ code: '000000' }) },
   'POST /api/identity/passkey-options': { expect: PUBLIC },
   'POST /api/identity/passkey-login': { expect: PUBLIC, refused: true, body: () => ({ response: {} }) },
-  'DELETE /api/members/{memberId}/second-factors': { expect: USER_MANAGER_OF_TARGET },
+  'DELETE /api/members/{memberId}/second-factors': { expect: PEOPLE_USER_MANAGER_OF_TARGET },
   'GET /api/organizations/{organizationId}/second-factor-policy': { expect: PEOPLE_ANY_MANAGER_OF_TARGET },
   'PUT /api/organizations/{organizationId}/second-factor-policy': {
     expect: PEOPLE_ORG_MANAGER_OF_TARGET,

@@ -11,8 +11,8 @@ import { BearerClient, createAccount, keyOf, tokenOf, type CreatedAccount } from
  * What a service account may not do (the operating contract, "Service accounts", "Verified
  * domains", "Single sign-on per organization"; docs/integrations.md, "Service accounts"):
  * - only people change how people sign in: a service account gets 403 service_account_not_allowed
- *   on every route of single sign-on connections, verified domains and the second-factor policy,
- *   and, since they would outlive it, of SCIM tokens and service accounts — even holding both
+ *   on every route of single sign-on connections, verified domains, the second-factor policy and
+ *   the reset of a member's second factors, and, since they would outlive it, of SCIM tokens and service accounts — even holding both
  *   manager rights over the organization, and reads included;
  * - what it makes that acts on its own belongs to it and ends with it: its webhooks are deleted
  *   with it (migration 0073), the deletion's audit entry names them, and nothing is delivered to
@@ -46,10 +46,10 @@ async function machine(name: string): Promise<{ account: CreatedAccount; client:
 }
 
 /** The route families that are people's only, as the router knows them (a new route of them must be added below). */
-const PEOPLE_ONLY = /\/(sso-connections|domains|scim-tokens|service-accounts|second-factor-policy)(\/|$)/;
+const PEOPLE_ONLY = /\/(sso-connections|domains|scim-tokens|service-accounts|second-factor-policy|second-factors)(\/|$)/;
 
 describe('a service account with both manager rights', () => {
-  it('gets 403 service_account_not_allowed on every route of connections, domains, SCIM tokens, service accounts and the second-factor policy; nothing changes', async () => {
+  it('gets 403 service_account_not_allowed on every route of connections, domains, SCIM tokens, service accounts, the second-factor policy and a member’s second factors; nothing changes', async () => {
     const { account, client } = await machine('Directory sync');
     const north = f.tree.north.id;
     const person = f.fullA.client;
@@ -97,6 +97,8 @@ describe('a service account with both manager rights', () => {
       [`DELETE ${O}/service-accounts/{serviceAccountId}`, `/api/organizations/${north}/service-accounts/${other.id}`],
       [`GET ${O}/second-factor-policy`, `/api/organizations/${north}/second-factor-policy`],
       [`PUT ${O}/second-factor-policy`, `/api/organizations/${north}/second-factor-policy`, { required: true }],
+      // a member's second factors are how they sign in too
+      [`DELETE /api/members/{memberId}/second-factors`, `/api/members/${f.farmer.memberId}/second-factors`],
     ];
     // every route of these families, as the router has them, is called here
     const routes = routerRoutes(portal.app)
