@@ -182,7 +182,9 @@ describe('SCIM tokens', () => {
     const token = (await created.getByTestId('scim-token').textContent())!;
     expect(token).toMatch(/^ppscim_/);
     expect(await created.getByTestId('scim-base-url').textContent()).toBe(`${e2e.portal.url}/scim/v2`);
+    // Escape first asks whether to close without copying (dealer-usability.test.ts tries every way)
     await p.keyboard.press('Escape');
+    await created.getByRole('button', { name: 'Close without copying' }).click();
     await form.waitFor({ state: 'detached' });
     await expect.poll(() => focused(p)).toMatchObject({ text: 'Create token' });
     await section.locator('[data-testid=scim-token][data-name="Entra ID"]').getByText(`by ${manager.email}`).waitFor();
@@ -265,7 +267,7 @@ describe('webhooks', () => {
           .catch(() => null);
       })
       .toBe('HTTP 500');
-    await delivery.getByText('Pending').waitFor();
+    await delivery.getByText(/^Failing — retrying at /).waitFor();
     await delivery.getByText('1 attempt').waitFor();
     await expectClean(p, watch!, 'the deliveries');
 

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Alert, Button, Code, Group, Image, List, Stack, Text } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { useClipboard } from '@mantine/hooks';
+import { IconAlertCircle, IconCheck, IconCopy } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { TotpEnrolmentResponse } from '@partner-portal/contracts';
 import { ApiError } from '@/lib/api';
@@ -16,7 +17,7 @@ import '@mantine/core/styles/List.css';
 
 /**
  * Setting up an authenticator app: the QR code, the otpauth: link that opens the app on the phone
- * showing the page, and the key to type by hand, confirmed with a first code; then the recovery
+ * showing the page, and the key to type by hand (with its Copy button), confirmed with a first code; then the recovery
  * codes, shown once. Used by the profile and by a sign-in that must set up a second factor first.
  */
 export function TotpEnrolment({
@@ -34,6 +35,7 @@ export function TotpEnrolment({
 }) {
   const { t } = useTranslation();
   const [enrolment, setEnrolment] = useState<TotpEnrolmentResponse | null>(initial ?? null);
+  const clipboard = useClipboard({ timeout: 2000 });
   const { field, submit, busy, setError } = useCodeEntry();
   const [result, setResult] = useState<{ recovery_codes: string[]; valid_return_url?: string | null } | null>(null);
   const started = useRef(false);
@@ -90,9 +92,20 @@ export function TotpEnrolment({
         <Text size="sm" fw={600} id="totp-manual-key">
           {t('totp_manual_key')}
         </Text>
-        <Code block aria-labelledby="totp-manual-key" style={{ wordBreak: 'break-all' }}>
-          {enrolment.secret.replace(/(.{4})/g, '$1 ').trim()}
-        </Code>
+        <Group gap="xs" wrap="nowrap" align="flex-start">
+          <Code block aria-labelledby="totp-manual-key" style={{ wordBreak: 'break-all', flex: 1, minWidth: 0 }} data-testid="totp-key">
+            {enrolment.secret.replace(/(.{4})/g, '$1 ').trim()}
+          </Code>
+          <Button
+            variant="default"
+            size="compact-sm"
+            flex="none"
+            leftSection={clipboard.copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
+            onClick={() => clipboard.copy(enrolment.secret)}
+          >
+            {clipboard.copied ? t('authenticatorOnPhone.copiedKey') : t('authenticatorOnPhone.copyKey')}
+          </Button>
+        </Group>
         <OneTimeCodeInput label={t('totp_code')} inputMode="numeric" {...field} />
         <Group justify="flex-end" gap="sm">
           {onCancel && (

@@ -31,3 +31,29 @@ export function lastAttempt(delivery: Pick<WebhookDelivery, 'attempts'>): LastAt
   if (!last) return { kind: 'not-sent' };
   return last.status === null ? { kind: 'no-answer', error: last.error } : { kind: 'status', status: last.status };
 }
+
+/**
+ * Whom or what a delivery is about, from the event's data in its payload: the member's or the
+ * invitee's address, else the organization's name, else its path (null when the payload says none).
+ */
+export function deliverySubject(delivery: Pick<WebhookDelivery, 'payload'>): string | null {
+  const payload = delivery.payload;
+  const data = payload && typeof payload === 'object' ? (payload as { data?: unknown }).data : null;
+  if (!data || typeof data !== 'object') return null;
+  const fields = data as Record<string, unknown>;
+  for (const name of ['email_address', 'name', 'path']) if (typeof fields[name] === 'string' && fields[name] !== '') return fields[name];
+  return null;
+}
+
+/**
+ * What a delivery's state reads as: delivered, failed for good, failing (it failed at least once and
+ * will be tried again), or waiting for its first attempt.
+ */
+export type DeliveryStatus = 'succeeded' | 'failed' | 'failing' | 'pending';
+
+export function deliveryStatus(delivery: Pick<WebhookDelivery, 'state' | 'attempt_count' | 'attempts'>): DeliveryStatus {
+  if (delivery.state !== 'pending') return delivery.state;
+  const last = lastAttempt(delivery);
+  const failed = last.kind === 'no-answer' || (last.kind === 'status' && (last.status < 200 || last.status >= 300));
+  return delivery.attempt_count > 0 && failed ? 'failing' : 'pending';
+}

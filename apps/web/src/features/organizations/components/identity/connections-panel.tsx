@@ -8,6 +8,7 @@ import { notifyError } from '@/components/notify';
 import { useDomains } from '../../api/domains';
 import { ssoRedirectUri, ssoTestUrl, useSsoConnections } from '../../api/sso-connections';
 import { originOf, sortConnections, verifiedDomains } from '../../lib/identity';
+import { WebAddress } from '@/components/web-address';
 import { CopyField } from '../copy-field';
 import { rememberTestedConnection, type PanelProps } from './shared';
 import { WholeBadge } from '../whole-badge';
@@ -93,7 +94,7 @@ function Detail({ label, children }: { label: string; children: string }) {
       <Text span size="sm" c="gray.7">
         {label}:
       </Text>{' '}
-      {children}
+      <WebAddress value={children} />
     </Text>
   );
 }

@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { IconPlus, IconTrash, IconWorldCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { OrganizationDomain } from '@partner-portal/contracts';
 import { errorText, notifyError, notifySuccess } from '@/components/notify';
+import { useFocusBackAfter } from '@/components/return-focus';
 import { useFormatDate } from '@/lib/dates';
 import { useDomains, useVerifyDomain } from '../../api/domains';
 import { originOf, sortDomains } from '../../lib/identity';
@@ -74,11 +75,25 @@ function DomainItem({
   const verify = useVerifyDomain(organizationId);
   const [failure, setFailure] = useState<string | null>(null);
   const name = domain.domain;
+  // "Verify now" keeps the focus while it stays (a refusal); once verified, the button goes and its domain's name takes the focus
+  const verifyButton = useFocusBackAfter<HTMLButtonElement>(verify.isPending);
+  const nameRef = useRef<HTMLParagraphElement>(null);
+  const verifiedHere = useRef(false);
+  useEffect(() => {
+    if (!domain.verified || !verifiedHere.current) return;
+    verifiedHere.current = false;
+    const lost = !document.activeElement || document.activeElement === document.body || document.activeElement === verifyButton.current;
+    if (lost) nameRef.current?.focus();
+  }, [domain.verified, verifyButton]);
   const onVerify = () => {
     setFailure(null);
+    verifiedHere.current = true;
     verify.mutate(name, {
       onSuccess: () => notifySuccess(t('identity.verified_done', { domain: name })),
-      onError: (error) => setFailure(errorText(error)),
+      onError: (error) => {
+        verifiedHere.current = false;
+        setFailure(errorText(error));
+      },
     });
   };
 
@@ -88,7 +103,7 @@ function DomainItem({
         <Stack gap={4} style={{ minWidth: 0, flex: '1 1 14rem' }}>
           <Group gap="xs" wrap="wrap">
             <IconWorldCheck size={18} aria-hidden />
-            <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+            <Text fw={600} style={{ overflowWrap: 'anywhere' }} ref={nameRef} tabIndex={-1} data-testid="domain-name">
               {name}
             </Text>
             {domain.verified ? (
@@ -141,6 +156,7 @@ function DomainItem({
           ) : null}
           <Group>
             <Button
+              ref={verifyButton}
               size="compact-md"
               onClick={onVerify}
               loading={verify.isPending}

@@ -72,9 +72,17 @@ export function IdentitySection({ organization, user }: { organization: Organiza
 
   return (
     <Stack component="section" aria-labelledby={headingId} gap="sm" data-testid="dealer-identity">
-      <Title order={2} size="h3" id={headingId} ref={fallback} tabIndex={-1}>
-        {manager ? t('identity.title') : t('identity.title_requests_only')}
-        {!manager && pending > 0 ? <> {count}</> : null}
+      {/* the count beside the title's last line, never on a line of its own */}
+      <Title
+        order={2}
+        size="h3"
+        id={headingId}
+        ref={fallback}
+        tabIndex={-1}
+        style={{ display: 'flex', alignItems: 'center', gap: 'var(--mantine-spacing-xs)' }}
+      >
+        <span style={{ minWidth: 0 }}>{manager ? t('identity.title') : t('identity.title_requests_only')}</span>
+        {!manager && pending > 0 ? count : null}
       </Title>
       {manager ? (
         <Text size="sm" c="gray.7">

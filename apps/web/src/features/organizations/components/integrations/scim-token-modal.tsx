@@ -9,7 +9,7 @@ import { errorLines } from '@/components/notify';
 import { fieldErrorMessages } from '@/lib/errors';
 import { scimBaseUrl, useCreateScimToken } from '../../api/scim-tokens';
 import { ModalFrame, ProblemSummary } from '../modal-frame';
-import { OnceShown } from './once-shown';
+import { OnceShownModal } from './once-shown';
 
 type Values = z.input<typeof scimTokenCreateSchema>;
 type Checked = z.output<typeof scimTokenCreateSchema>;
@@ -44,21 +44,15 @@ export function ScimTokenModal({ organizationId, onClose }: { organizationId: st
 
   if (created)
     return (
-      <ModalFrame
+      <OnceShownModal
         title={t('integrations.token_created_title', { name: created.name })}
+        intro={t('integrations.token_created_intro')}
+        values={[
+          { label: t('integrations.scim_base_url'), value: scimBaseUrl(window.location.origin), testId: 'scim-base-url' },
+          { label: t('integrations.token'), value: created.token, testId: 'scim-token', secret: true },
+        ]}
         onClose={onClose}
-        size="lg"
-        closeOnClickOutside={false}
-      >
-        <OnceShown
-          intro={t('integrations.token_created_intro')}
-          values={[
-            { label: t('integrations.scim_base_url'), value: scimBaseUrl(window.location.origin), testId: 'scim-base-url' },
-            { label: t('integrations.token'), value: created.token, testId: 'scim-token' },
-          ]}
-          onDone={onClose}
-        />
-      </ModalFrame>
+      />
     );
 
   const message = errors.name?.message;

@@ -10,7 +10,7 @@ import { fieldErrorMessages } from '@/lib/errors';
 import { tokenEndpoint, useCreateServiceAccount } from '../../api/service-accounts';
 import { withRightsInWords } from '../../lib/member-rules';
 import { ModalFrame, ProblemSummary } from '../modal-frame';
-import { OnceShown } from './once-shown';
+import { OnceShownModal } from './once-shown';
 
 /** The server's own rules: a name, and at least one right (service_account_needs_a_right). */
 const formSchema = serviceAccountCreateSchema;
@@ -52,23 +52,17 @@ export function ServiceAccountModal({ organizationId, user, onClose }: { organiz
 
   if (created)
     return (
-      <ModalFrame
+      <OnceShownModal
         title={t('integrations.account_created_title', { name: created.name })}
+        intro={t('integrations.account_created_intro')}
+        values={[
+          { label: t('integrations.client_id'), value: created.client_id, testId: 'client-id' },
+          { label: t('integrations.client_secret'), value: created.client_secret, testId: 'client-secret', secret: true },
+          { label: t('integrations.token_endpoint'), value: tokenEndpoint(window.location.origin), testId: 'token-endpoint' },
+          { label: t('integrations.scope'), value: SERVICE_ACCOUNT_SCOPE, testId: 'scope' },
+        ]}
         onClose={onClose}
-        size="lg"
-        closeOnClickOutside={false}
-      >
-        <OnceShown
-          intro={t('integrations.account_created_intro')}
-          values={[
-            { label: t('integrations.client_id'), value: created.client_id, testId: 'client-id' },
-            { label: t('integrations.client_secret'), value: created.client_secret, testId: 'client-secret' },
-            { label: t('integrations.token_endpoint'), value: tokenEndpoint(window.location.origin), testId: 'token-endpoint' },
-            { label: t('integrations.scope'), value: SERVICE_ACCOUNT_SCOPE, testId: 'scope' },
-          ]}
-          onDone={onClose}
-        />
-      </ModalFrame>
+      />
     );
 
   const message = errors.name?.message;

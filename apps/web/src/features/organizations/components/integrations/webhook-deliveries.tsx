@@ -1,23 +1,28 @@
 import { useEffect } from 'react';
 import { Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconRefresh, IconSend } from '@tabler/icons-react';
+import { IconAlertTriangle, IconRefresh, IconSend } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { Webhook, WebhookDelivery } from '@partner-portal/contracts';
 import { notifyError, notifySuccess } from '@/components/notify';
+import { useFocusBackAfter } from '@/components/return-focus';
 import { useFormatDate } from '@/lib/dates';
 import { useRetryDelivery, useWebhookDeliveries } from '../../api/webhooks';
-import { lastAttempt } from '../../lib/integrations';
+import { deliveryStatus, deliverySubject, lastAttempt } from '../../lib/integrations';
 import { WholeBadge } from '../whole-badge';
 
-const STATE_BADGE = {
+const STATUS_BADGE = {
   pending: { color: 'yellow', textColor: 'dark.8', label: 'integrations.state_pending' },
+  failing: { color: 'orange', textColor: 'dark.9', label: 'integrations.state_failing' },
   succeeded: { color: 'green', textColor: undefined, label: 'integrations.state_succeeded' },
   failed: { color: 'red', textColor: undefined, label: 'integrations.state_failed' },
 } as const;
 
 /**
- * A webhook's latest deliveries (the first page, newest first): when, which event, its state and
- * attempts, the HTTP status of its last attempt; each one can be sent again. Refresh asks again.
+ * A webhook's latest deliveries (the first page, newest first): when, which event and whom or what
+ * it is about (the member's or invitee's address, the organization's name), its state (one that
+ * failed and will be tried again as failing, with when), attempts and the HTTP status of its last
+ * attempt; each one can be sent again, its button named after the event, the subject and the time,
+ * and keeping the focus once sent. Refresh asks again.
  */
 export function WebhookDeliveries({ organizationId, webhook }: { organizationId: string; webhook: Webhook }) {
   const { t } = useTranslation();
@@ -65,8 +70,11 @@ function DeliveryItem({ delivery, organizationId, webhookId }: { delivery: Webho
   const { t } = useTranslation();
   const formatDate = useFormatDate();
   const retry = useRetryDelivery(organizationId, webhookId);
+  const button = useFocusBackAfter<HTMLButtonElement>(retry.isPending);
   const when = formatDate(delivery.created_at, { time: true });
-  const badge = STATE_BADGE[delivery.state];
+  const status = deliveryStatus(delivery);
+  const badge = STATUS_BADGE[status];
+  const subject = deliverySubject(delivery);
   const last = lastAttempt(delivery);
   const answer =
     last.kind === 'status'
@@ -74,6 +82,7 @@ function DeliveryItem({ delivery, organizationId, webhookId }: { delivery: Webho
       : last.kind === 'no-answer'
         ? [t('integrations.no_answer'), last.error].filter(Boolean).join(': ')
         : t('integrations.not_sent_yet');
+  const next = delivery.state === 'pending' && delivery.next_attempt_at ? formatDate(delivery.next_attempt_at, { time: true }) : null;
   const sendAgain = () =>
     retry.mutate(delivery.id, {
       onSuccess: () => notifySuccess(t('integrations.sent_again', { event: delivery.event_type })),
@@ -87,10 +96,12 @@ function DeliveryItem({ delivery, organizationId, webhookId }: { delivery: Webho
       px="sm"
       py={6}
       radius="sm"
-      bg="gray.0"
+      bg={status === 'failing' || status === 'failed' ? 'red.0' : 'gray.0'}
+      style={status === 'failing' || status === 'failed' ? { borderColor: 'var(--mantine-color-red-4)' } : undefined}
       data-testid="webhook-delivery"
       data-event={delivery.event_type}
       data-state={delivery.state}
+      data-status={status}
     >
       <Group justify="space-between" align="center" gap="xs" wrap="wrap">
         <Stack gap={2} style={{ minWidth: 0, flex: '1 1 14rem' }}>
@@ -98,22 +109,39 @@ function DeliveryItem({ delivery, organizationId, webhookId }: { delivery: Webho
             <Text size="sm" ff="monospace" fw={600} style={{ overflowWrap: 'anywhere' }}>
               {delivery.event_type}
             </Text>
-            <WholeBadge color={badge.color} textColor={badge.textColor}>
-              {t(badge.label)}
-            </WholeBadge>
+            {status === 'failing' ? (
+              <Group gap={4} wrap="nowrap" c="red.9" data-testid="delivery-failing">
+                <IconAlertTriangle size={14} aria-hidden style={{ flex: 'none' }} />
+                <Text size="xs" fw={700} c="red.9">
+                  {next ? t('integrations.failing_retry', { date: next }) : t(badge.label)}
+                </Text>
+              </Group>
+            ) : (
+              <WholeBadge color={badge.color} textColor={badge.textColor}>
+                {t(badge.label)}
+              </WholeBadge>
+            )}
           </Group>
+          {subject ? (
+            <Text size="sm" style={{ overflowWrap: 'anywhere' }} data-testid="delivery-subject">
+              {subject}
+            </Text>
+          ) : null}
           <Text size="xs" c="gray.7">
             {when} · {t('integrations.attempts', { count: delivery.attempt_count })} · <span data-testid="delivery-answer">{answer}</span>
-            {delivery.state === 'pending' && delivery.next_attempt_at && delivery.attempt_count > 0
-              ? ` · ${t('integrations.next_attempt', { date: formatDate(delivery.next_attempt_at, { time: true }) })}`
-              : null}
+            {status === 'pending' && next && delivery.attempt_count > 0 ? ` · ${t('integrations.next_attempt', { date: next })}` : null}
           </Text>
         </Stack>
         <Button
+          ref={button}
           variant="default"
           size="compact-sm"
           leftSection={<IconSend size={14} aria-hidden />}
-          aria-label={t('integrations.send_again_label', { event: delivery.event_type, date: when })}
+          aria-label={
+            subject
+              ? t('integrations.send_again_subject_label', { event: delivery.event_type, subject, date: when })
+              : t('integrations.send_again_label', { event: delivery.event_type, date: when })
+          }
           loading={retry.isPending}
           onClick={sendAgain}
         >

@@ -11,7 +11,7 @@ import { fieldErrorMessages } from '@/lib/errors';
 import { useCreateWebhook, useUpdateWebhook } from '../../api/webhooks';
 import { isAllEvents, webhookEventGroups, type WebhookEventGroup } from '../../lib/integrations';
 import { ModalFrame, ProblemSummary } from '../modal-frame';
-import { OnceShown } from './once-shown';
+import { OnceShownModal } from './once-shown';
 
 /** The events as the contract reads them: every event ("*") or the chosen ones (contracts webhooks.ts, webhookEventsField). */
 const eventsOf = (v: { scope: 'all' | 'chosen'; events: string[] }) => (v.scope === 'all' ? ['*'] : v.events);
@@ -99,13 +99,12 @@ export function WebhookModal({
 
   if (created)
     return (
-      <ModalFrame title={t('integrations.webhook_created_title')} onClose={onClose} size="lg" closeOnClickOutside={false}>
-        <OnceShown
-          intro={t('integrations.webhook_created_intro')}
-          values={[{ label: t('integrations.signing_secret'), value: created.secret, testId: 'signing-secret' }]}
-          onDone={onClose}
-        />
-      </ModalFrame>
+      <OnceShownModal
+        title={t('integrations.webhook_created_title')}
+        intro={t('integrations.webhook_created_intro')}
+        values={[{ label: t('integrations.signing_secret'), value: created.secret, testId: 'signing-secret', secret: true }]}
+        onClose={onClose}
+      />
     );
 
   const message = (key: string | undefined) => (key ? t(key) : undefined);

@@ -4,6 +4,7 @@ import { IconChevronDown, IconHistory, IconPencil, IconPlus, IconTrash, IconWebh
 import { useTranslation } from 'react-i18next';
 import type { Webhook } from '@partner-portal/contracts';
 import { notifyError } from '@/components/notify';
+import { WebAddress } from '@/components/web-address';
 import { useWebhooks } from '../../api/webhooks';
 import { isAllEvents } from '../../lib/integrations';
 import { WholeBadge } from '../whole-badge';
@@ -76,7 +77,7 @@ function WebhookItem({
         <Group gap="xs" wrap="nowrap" align="flex-start">
           <IconWebhook size={18} aria-hidden style={{ flex: 'none', marginTop: 3 }} />
           <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
-            {url}
+            <WebAddress value={url} />
           </Text>
         </Group>
         {isAllEvents(webhook.events) ? (
