@@ -97,7 +97,7 @@ export function createModuleServices(services: Services, oidc: Oidc): ModuleServ
     domainRecheck,
     serviceAccounts: new ServiceAccounts({ db }),
     scimTokens: new ScimTokens({ db }),
-    scimUsers: new ScimUsers({ db, log, config, access, invitations }),
+    scimUsers: new ScimUsers({ db, log, config, access, invitations, members }),
     ssoRouting,
     ssoConnections: new SsoConnections({
       db,

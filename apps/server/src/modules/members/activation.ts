@@ -1,4 +1,3 @@
-import { isUserManager, toRights } from '@partner-portal/contracts';
 import type { Queryable } from '../../db/client.js';
 import type { AccountAccess, BackchannelNotice } from '../sessions/service.js';
 import { recordActivationEvent } from '../webhooks/outbox.js';
@@ -39,14 +38,4 @@ export async function reactivateMember(tx: Queryable, member: ActivationTarget):
   if (!(await q.setDeactivated(tx, member.userId, false))) return false;
   await recordActivationEvent(tx, 'member.reactivated', member.userId);
   return true;
-}
-
-/**
- * Whether the provider's root organization keeps an active member who manages users when this
- * member stops being one (deactivated, removed, moved). Read after lockIfRootMember (service.ts).
- */
-export async function rootKeepsActiveUserManager(tx: Queryable, row: q.MembershipRow): Promise<boolean> {
-  if (row.organization_depth !== 0 || !isUserManager(toRights(row.rights))) return true;
-  const others = await q.listOtherActiveMemberRights(tx, row.organization_id, row.id);
-  return others.some((rights) => isUserManager(toRights(rights)));
 }

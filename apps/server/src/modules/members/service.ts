@@ -9,13 +9,15 @@ import {
   type Rights,
 } from '@partner-portal/contracts';
 import { isDeepStrictEqual } from 'node:util';
-import { joinTransaction, type Database, type Queryable } from '../../db/client.js';
+import type { Database, Queryable } from '../../db/client.js';
+import { userIdOf } from '../../http/actor.js';
 import { AppError } from '../../http/problem.js';
 import { actingAs, type Actor, type SessionStore } from '../../http/session.js';
 import { audit, auditRefusal, RefusedChange, withRefusalAudit, type AuditChange } from '../audit/service.js';
 import { assertInSubtree, requireRole } from '../scope/access.js';
 import type { AccountAccess } from '../sessions/service.js';
 import { recordEvent, recordMemberEvent } from '../webhooks/outbox.js';
+import { deactivateMember, reactivateMember } from './activation.js';
 import * as q from './queries.js';
 import { delegatorOf, rightsContextFor, validateRights } from './rights-context.js';
 
@@ -24,7 +26,12 @@ import { delegatorOf, rightsContextFor, validateRights } from './rights-context.
  * membership (one per user). userManagers of the member's subtree edit rights and remove members.
  */
 
-async function loadMember(db: Queryable, actor: Actor, memberId: string, forUpdate = false) {
+/**
+ * A member of the actor's subtree, for a userManager (scope/access.ts: 403 without the role, 404
+ * unknown, 403 outside the subtree): every actor — a person, a service account, a directory —
+ * reaches a member through this one check.
+ */
+export async function memberOfActor(db: Queryable, actor: Actor, memberId: string, forUpdate = false) {
   const member = requireRole(actor, 'user');
   const row = await q.findMembership(db, memberId, { forUpdate });
   if (!row) throw new AppError('unknown_member');
@@ -41,18 +48,26 @@ export async function lockIfRootMember(tx: Queryable, memberId: string): Promise
   if (peek?.organization_depth === 0) await q.lockRootMembers(tx, ROOT_MEMBERS_LOCK_KEY);
 }
 
-/** 403 unless the actor holds every right the member holds (contracts delegation.ts). */
-function assertCanManageMember(actor: Actor, memberRights: Rights, change: AuditChange): void {
+/** 403 (audited) unless the actor holds every right the member holds (contracts delegation.ts). */
+export function assertCanManageMember(actor: Actor, memberRights: Rights, change: AuditChange): void {
   if (!canManageMember(delegatorOf(actor), memberRights)) {
     const missing = rightsNotHeld(delegatorOf(actor), memberRights);
     throw new RefusedChange('cannot_manage_member_with_more_rights', change, { messages: missing, params: { rights: missing.join(', ') } });
   }
 }
 
-/** 409 when the change (after null: removal) leaves the provider's root organization without a user manager. */
-async function assertKeepsRootUserManager(tx: Queryable, row: q.MembershipRow, after: Rights | null, change: AuditChange): Promise<void> {
+/**
+ * 409 when the change (after null: removal, deactivation, a move) leaves the provider's root
+ * organization without an active user manager (a deactivated one cannot sign in to manage anyone).
+ */
+export async function assertKeepsRootUserManager(
+  tx: Queryable,
+  row: q.MembershipRow,
+  after: Rights | null,
+  change: AuditChange,
+): Promise<void> {
   if (row.organization_depth !== 0) return;
-  const others = await q.listOtherMemberRights(tx, row.organization_id, row.id);
+  const others = await q.listOtherActiveMemberRights(tx, row.organization_id, row.id);
   const another = others.some((rights) => isUserManager(toRights(rights)));
   if (removesLastRootUserManager(toRights(row.rights), after, another)) throw new RefusedChange('last_root_user_manager', change);
 }
@@ -64,42 +79,11 @@ async function assertKeepsRootUserManager(tx: Queryable, row: q.MembershipRow, a
  * change for the audit log, where a refusal is recorded too.
  */
 export async function memberForChange(tx: Queryable, actor: Actor, memberId: string, describe: (row: q.MembershipRow) => AuditChange) {
-  const row = await loadMember(tx, actor, memberId, true);
-  if (row.user_id === actor.user?.id) throw new AppError('forbidden', { detail: 'You cannot change your own rights or factors' });
+  const row = await memberOfActor(tx, actor, memberId, true);
+  if (row.user_id === userIdOf(actor)) throw new AppError('forbidden', { detail: 'You cannot change your own rights or factors' });
   const change = describe(row);
   assertCanManageMember(actor, toRights(row.rights), change);
   return { row, change };
-}
-
-/** Remove a member: the user, their membership and their sessions go. Irreversible. */
-async function removeMember(db: Database, sessions: SessionStore, actor: Actor, organizationId: string, memberId: string): Promise<void> {
-  await withRefusalAudit(db, actor, () =>
-    db.transaction(async (tx) => {
-      await lockIfRootMember(tx, memberId);
-      const row = await loadMember(tx, actor, memberId, true);
-      if (row.organization_id !== organizationId) throw new AppError('unknown_member');
-      if (row.user_id === actor.user?.id) throw new AppError('cannot_remove_yourself');
-      const rights = toRights(row.rights);
-      const change: AuditChange = {
-        organizationId: row.organization_id,
-        organizationPath: row.organization_path,
-        action: 'member.remove',
-        targetType: 'member',
-        targetId: row.id,
-        before: { email_address: row.email, user_id: row.user_id, rights },
-      };
-      assertCanManageMember(actor, rights, change);
-      await assertKeepsRootUserManager(tx, row, null, change);
-      await sessions.endAllForUser(row.user_id, tx);
-      await q.deleteUser(tx, row.user_id);
-      await audit(tx, actor, change);
-      await recordEvent(tx, {
-        type: 'member.removed',
-        organization: { id: row.organization_id, path: row.organization_path },
-        data: { member_id: row.id, user_id: row.user_id, email_address: row.email },
-      });
-    }),
-  );
 }
 
 /** A timestamp from the database as ISO 8601, or null. */
@@ -117,7 +101,7 @@ export class Members {
   /** A member's rights with the context the rights editor needs. */
   async rights(actor: Actor, memberId: string) {
     const { db } = this.deps;
-    const row = await loadMember(db, actor, memberId);
+    const row = await memberOfActor(db, actor, memberId);
     const ctx = await rightsContextFor(db, { id: row.organization_id, depth: row.organization_depth }, actingAs(actor).isDeveloper);
     return {
       member_id: row.id,
@@ -166,39 +150,87 @@ export class Members {
     );
   }
 
-  /** Remove one member of an organization (removeMember), ending all their access as removeMany does. */
+  /** Remove one member of an organization (removeIn), ending all their access as removeMany does. */
   async remove(actor: Actor, organizationId: string, memberId: string): Promise<void> {
-    const { db, sessions, access } = this.deps;
-    await withRefusalAudit(db, actor, () =>
-      db.transaction(async (tx) => {
-        const row = await q.findMembership(tx, memberId);
-        await removeMember(joinTransaction(tx, db), sessions, actor, organizationId, memberId);
-        if (row) await access.revokeAll(tx, row.user_id);
-      }),
-    );
+    const { db } = this.deps;
+    await withRefusalAudit(db, actor, () => db.transaction((tx) => this.removeIn(tx, actor, organizationId, memberId)));
   }
 
   /**
-   * Remove members at once, all or none: each with removeMember's checks (the same rules as removing
+   * Remove a member of an organization in the caller's transaction, whoever the actor is (a
+   * userManager, a service account, a directory's DELETE): in the actor's subtree, not the actor,
+   * holding no right the actor lacks, not the root organization's last active user manager (each
+   * refusal a RefusedChange, which the caller audits once the transaction has rolled back). Their
+   * portal sessions end, everything the OpenID provider issued to them is revoked (back-channel
+   * logouts through the outbox), then the user and the membership go; audited, and announced
+   * (member.removed). Irreversible.
+   */
+  async removeIn(tx: Queryable, actor: Actor, organizationId: string, memberId: string): Promise<void> {
+    const { sessions, access } = this.deps;
+    await lockIfRootMember(tx, memberId);
+    const row = await memberOfActor(tx, actor, memberId, true);
+    if (row.organization_id !== organizationId) throw new AppError('unknown_member');
+    if (row.user_id === userIdOf(actor)) throw new AppError('cannot_remove_yourself');
+    const rights = toRights(row.rights);
+    const change: AuditChange = {
+      organizationId: row.organization_id,
+      organizationPath: row.organization_path,
+      action: 'member.remove',
+      targetType: 'member',
+      targetId: row.id,
+      before: { email_address: row.email, user_id: row.user_id, rights },
+    };
+    assertCanManageMember(actor, rights, change);
+    await assertKeepsRootUserManager(tx, row, null, change);
+    await sessions.endAllForUser(row.user_id, tx);
+    await access.revokeAll(tx, row.user_id);
+    await q.deleteUser(tx, row.user_id);
+    await audit(tx, actor, change);
+    await recordEvent(tx, {
+      type: 'member.removed',
+      organization: { id: row.organization_id, path: row.organization_path },
+      data: { member_id: row.id, user_id: row.user_id, email_address: row.email },
+    });
+  }
+
+  /**
+   * Deactivate (`active` false) or reactivate a member in the caller's transaction (a directory's
+   * `active`, modules/scim): the same checks as a removal (subtree, delegation; a deactivation
+   * keeps the root organization an active user manager), then members/activation.ts changes it —
+   * a deactivation ends every access at once — and it is audited with `describe`'s record (the
+   * member as the caller sees it). False when nothing changed (already so).
+   */
+  async setActiveIn(tx: Queryable, actor: Actor, memberId: string, active: boolean, change: AuditChange): Promise<boolean> {
+    const { access } = this.deps;
+    await lockIfRootMember(tx, memberId);
+    const row = await memberOfActor(tx, actor, memberId, true);
+    if (row.user_id === userIdOf(actor)) throw new AppError('forbidden', { detail: 'You cannot deactivate yourself' });
+    assertCanManageMember(actor, toRights(row.rights), change);
+    const member = { membershipId: row.id, userId: row.user_id };
+    if (!active) await assertKeepsRootUserManager(tx, row, null, change);
+    const changed = active ? await reactivateMember(tx, member) : (await deactivateMember(tx, access, member)) !== null;
+    if (changed) await audit(tx, actor, change);
+    return changed;
+  }
+
+  /**
+   * Remove members at once, all or none: each with removeIn's checks (the same rules as removing
    * one), each audited. Their portal sessions end, everything the OpenID provider issued to them is
    * revoked, and their clients' back-channel logouts are written to the outbox with the removal. A refused
    * member refuses the whole request; its id is in the problem's params (member_id).
    */
   async removeMany(actor: Actor, memberIds: string[]): Promise<{ removed: number }> {
-    const { db, sessions, access } = this.deps;
+    const { db } = this.deps;
     requireRole(actor, 'user');
-    // a refusal is audited outside the transaction it rolls back (removeMember's own record of it
-    // is rolled back with the rest)
+    // a refusal is audited outside the transaction it rolls back
     let refused: RefusedChange | undefined;
     await db
       .transaction(async (tx) => {
-        const joined = joinTransaction(tx, db);
         for (const memberId of memberIds) {
           try {
             const row = await q.findMembership(tx, memberId);
             if (!row) throw new AppError('unknown_member');
-            await removeMember(joined, sessions, actor, row.organization_id, memberId);
-            await access.revokeAll(tx, row.user_id);
+            await this.removeIn(tx, actor, row.organization_id, memberId);
           } catch (err) {
             if (err instanceof RefusedChange) refused = err;
             if (err instanceof AppError && memberIds.length > 1) {
@@ -227,8 +259,8 @@ export class Members {
     const { db, access } = this.deps;
     await withRefusalAudit(db, actor, () =>
       db.transaction(async (tx) => {
-        const row = await loadMember(tx, actor, memberId, true);
-        if (row.user_id === actor.user?.id) throw new AppError('invalid_operation', { detail: 'Use the list of your own sessions' });
+        const row = await memberOfActor(tx, actor, memberId, true);
+        if (row.user_id === userIdOf(actor)) throw new AppError('invalid_operation', { detail: 'Use the list of your own sessions' });
         const change: AuditChange = {
           organizationId: row.organization_id,
           organizationPath: row.organization_path,

@@ -2,10 +2,9 @@ import { emailDomain, emailSchema, isDomainAllowed, toAsciiDomain } from '@partn
 import type { Config } from '../../config.js';
 import type { Queryable } from '../../db/client.js';
 import { EXTERNAL_IDP_ID } from '../../oidc/upstream.js';
-import type { AuditActor } from '../audit/service.js';
-import * as invitationQueries from '../invitations/queries.js';
+import type { Actor } from '../../http/actor.js';
+import { makeWayForAddress } from '../invitations/member-invitations.js';
 import type { Invitations } from '../invitations/service.js';
-import { isPathInSubtree } from '../scope/access.js';
 import { listEmailDomains } from '../organizations/queries.js';
 import * as q from './queries.js';
 import type { ScimUserInput } from './representation.js';
@@ -66,22 +65,19 @@ export async function assertAddressAllowed(tx: Queryable, organization: { id: st
 
 /**
  * Make an address the member's in an organization: allowed by the organization (400), no other
- * account's (409 uniqueness), and held by no pending invitation: one of the token's subtree is
- * superseded (revoked, audited), one elsewhere refuses it (409 uniqueness).
+ * account's (409 uniqueness), and held by no pending invitation: one the token's directory manages
+ * is superseded (revoked, audited), one elsewhere refuses it (409 uniqueness); the invitations'
+ * use case decides (invitations/member-invitations.ts).
  */
 export async function claimAddress(
   tx: Queryable,
   invitations: Invitations,
-  who: { actor: AuditActor; subtreePath: string },
+  actor: Actor,
   organization: { id: string; name: string },
   email: string,
 ): Promise<void> {
   await assertAddressAllowed(tx, organization, email);
-  if (await invitationQueries.userExists(tx, email)) throw scimError(409, 'uniqueness', 'Another account has this userName');
-  await invitationQueries.sweepExpired(tx, email);
-  for (const invitation of await invitationQueries.pendingInvitationsOf(tx, email)) {
-    if (!isPathInSubtree(who.subtreePath, invitation.organization_path))
-      throw scimError(409, 'uniqueness', 'A pending invitation of another organization holds this userName');
-    await invitations.revokeIn(tx, who.actor, invitation);
-  }
+  const way = await makeWayForAddress(tx, invitations, actor, email);
+  if (way === 'taken') throw scimError(409, 'uniqueness', 'Another account has this userName');
+  if (way === 'held') throw scimError(409, 'uniqueness', 'A pending invitation of another organization holds this userName');
 }

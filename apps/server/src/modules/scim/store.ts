@@ -1,55 +1,68 @@
-import { applyRightsRules, canManageMember, emptyRights, rightsNotHeld, toRights, uuidSchema } from '@partner-portal/contracts';
+import { applyRightsRules, emptyRights, toRights, uuidSchema } from '@partner-portal/contracts';
 import type { Config } from '../../config.js';
 import type { Queryable } from '../../db/client.js';
-import { audit, RefusedChange, type AuditChange } from '../audit/service.js';
+import type { DirectoryActor } from '../../http/actor.js';
+import { AppError } from '../../http/problem.js';
+import { audit, type AuditChange } from '../audit/service.js';
+import { pendingInvitationOfMember, revokePendingInvitationOfMember } from '../invitations/member-invitations.js';
 import type { Invitations } from '../invitations/service.js';
-import * as invitationQueries from '../invitations/queries.js';
-import { deactivateMember, reactivateMember, rootKeepsActiveUserManager } from '../members/activation.js';
-import { deleteUser } from '../members/queries.js';
 import { rightsContextFor } from '../members/rights-context.js';
-import { lockIfRootMember } from '../members/service.js';
-import { isPathInSubtree } from '../scope/access.js';
-import { findOrganizationById, type OrganizationRow } from '../scope/queries.js';
-import type { AccountAccess, BackchannelNotice } from '../sessions/service.js';
+import { assertCanManageMember, assertKeepsRootUserManager, lockIfRootMember, memberOfActor, type Members } from '../members/service.js';
+import type { OrganizationRow } from '../scope/queries.js';
+import { organizationForActor } from '../scope/service.js';
+import type { AccountAccess } from '../sessions/service.js';
+import { memberEventData, recordEvent, recordMemberEvent } from '../webhooks/outbox.js';
 import * as q from './queries.js';
 import { fromScimUser, toScimUser, versionOf } from './representation.js';
 import { scimError, type ScimObject, type SCIMMY, type UserStore } from './scimmy.js';
 import { addressOf, assertAddressAllowed, claimAddress, signInRoute } from './sign-in.js';
-import { delegatorOf, type DirectoryActor } from '../../http/actor.js';
-import { memberEventData, recordEvent, recordMemberEvent } from '../webhooks/outbox.js';
 
 /**
  * The members of a token's subtree as SCIM Users, in one request's transaction (users.ts runs it):
  * read, create, replace (PUT, and PATCH after scimmy applied its operations to the read resource),
- * delete. The rules: docs/integrations.md, "SCIM 2.0". A change of a member is the token's only
- * when it holds every right the member holds (delegation, like a userManager's); what must happen
- * once the change has committed (back-channel logout) goes to `afterCommit`; invitation e-mails
- * are written to the mail outbox in the transaction itself.
+ * delete. The rules: docs/integrations.md, "SCIM 2.0". The directory is an actor like any other
+ * (http/actor.ts): it reaches a member and an organization through the scope checks every module
+ * uses (members' memberOfActor, scope's organizationForActor), changes a member only when it holds
+ * every right the member holds (members' assertCanManageMember), and removes, deactivates and
+ * reactivates through the members' use cases (Members.removeIn, Members.setActiveIn). Back-channel
+ * logouts and invitation e-mails are written to their outboxes in the transaction itself.
  */
 
 export interface StoreDeps {
   config: Config;
   access: AccountAccess;
   invitations: Invitations;
+  members: Members;
+}
+
+/** What a scope check refused (403 outside the subtree, 404 unknown) as null: SCIM answers it in its own words. */
+async function unlessRefused<T>(work: Promise<T>): Promise<T | null> {
+  try {
+    return await work;
+  } catch (err) {
+    if (err instanceof AppError && (err.status === 403 || err.status === 404)) return null;
+    throw err;
+  }
 }
 
 export class MemberStore implements UserStore {
-  private readonly notices: BackchannelNotice[] = [];
-
   constructor(
     private readonly deps: StoreDeps,
     private readonly tx: Queryable,
     private readonly actor: DirectoryActor,
     /** lock what it reads (a change's transaction) */
     private readonly locking: boolean,
-    private readonly afterCommit: (() => Promise<void>)[],
   ) {}
 
-  /** A member of the subtree, locked when changing (the root organization's member lock first, as every change of a member takes it). */
+  /**
+   * A member of the directory's subtree (memberOfActor, as for every actor; 404 otherwise), locked
+   * when changing (the root organization's member lock first, as every change of a member takes it).
+   */
   private async load(id: string): Promise<q.ScimUserRow> {
     if (uuidSchema.safeParse(id).success) {
       if (this.locking) await lockIfRootMember(this.tx, id);
-      const row = await q.findScimUser(this.tx, this.actor.organizationPath, id, this.locking);
+      const member = await unlessRefused(memberOfActor(this.tx, this.actor, id, this.locking));
+      const row = member && (await q.findScimUser(this.tx, member.organization_path, id, this.locking));
       if (row) return row;
     }
     throw scimError(404, null, `Resource ${id} not found`);
@@ -70,47 +83,24 @@ export class MemberStore implements UserStore {
     return id === undefined ? this.create(instance) : this.replace(id, instance);
   }
 
-  /** The organization a directory names, of the token's subtree (400 invalidValue otherwise, unknown or not). */
+  /** The organization a directory names, of the token's subtree (organizationForActor; 400 invalidValue otherwise, unknown or not). */
   private async organization(id: string): Promise<OrganizationRow> {
-    const org = uuidSchema.safeParse(id).success ? await findOrganizationById(this.tx, id) : null;
-    if (!org || !isPathInSubtree(this.actor.organizationPath, org.path))
-      throw scimError(400, 'invalidValue', `organizationId ${id} is no organization of this token's subtree`);
-    return org;
-  }
-
-  private get who() {
-    return { actor: this.actor, subtreePath: this.actor.organizationPath };
+    const found = uuidSchema.safeParse(id).success
+      ? await unlessRefused(organizationForActor(this.tx, this.actor, id, { role: 'user' }))
+      : null;
+    if (!found) throw scimError(400, 'invalidValue', `organizationId ${id} is no organization of this token's subtree`);
+    return found.org;
   }
 
   /** An invitation to choose a password, for a member who has no way to sign in; its e-mail leaves once committed (the mail outbox). */
   private async invite(member: { id: string; organizationId: string; organizationPath: string; email: string; languageCode: string }) {
     const { invitations } = this.deps;
-    const made = await invitations.makeForMember(this.tx, this.who.actor, member);
+    const made = await invitations.makeForMember(this.tx, this.actor, member);
     await invitations.mailFrom(made, this.actor.directory.organizationName, this.tx);
   }
 
   private async revokeInvitationOf(row: q.ScimUserRow): Promise<void> {
-    const pending = await invitationQueries.pendingInvitationOfMember(this.tx, row.id);
-    if (pending) await this.deps.invitations.revokeIn(this.tx, this.who.actor, pending);
-  }
-
-  /** Back-channel logouts to send once the change has committed. */
-  private notify(notices: BackchannelNotice[]): void {
-    if (this.notices.length === 0 && notices.length) this.afterCommit.push(() => this.deps.access.notify(this.notices));
-    this.notices.push(...notices);
-  }
-
-  /** 403 (audited) unless the token holds every right of the member. */
-  private assertMayChange(row: q.ScimUserRow, change: AuditChange): void {
-    const rights = toRights(row.rights);
-    if (canManageMember(delegatorOf(this.actor), rights)) return;
-    const missing = rightsNotHeld(delegatorOf(this.actor), rights);
-    throw new RefusedChange('cannot_manage_member_with_more_rights', change, { messages: missing, params: { rights: missing.join(', ') } });
-  }
-
-  /** 409 (audited) when the member is the root organization's last active member who manages users. */
-  private async assertRootKeepsManager(row: q.ScimUserRow, change: AuditChange): Promise<void> {
-    if (!(await rootKeepsActiveUserManager(this.tx, row))) throw new RefusedChange('last_root_user_manager', change);
+    await revokePendingInvitationOfMember(this.tx, this.deps.invitations, this.actor, row.id);
   }
 
   private async create(instance: SCIMMY.Schemas.User): Promise<ScimObject> {
@@ -118,7 +108,7 @@ export class MemberStore implements UserStore {
     const input = fromScimUser(instance);
     const email = addressOf(input, null);
     const org = await this.organization(input.organizationId ?? this.actor.organizationId);
-    await claimAddress(tx, this.deps.invitations, this.who, org, email);
+    await claimAddress(tx, this.deps.invitations, this.actor, org, email);
     const externalIdp = await signInRoute(tx, this.deps.config, email, org.path);
     const active = input.active ?? true;
     const languageCode = input.language ?? 'en';
@@ -135,7 +125,7 @@ export class MemberStore implements UserStore {
       rights: emptyRights(),
     });
     const signIn = externalIdp ? 'single_sign_on' : active ? 'invitation' : 'none';
-    await audit(tx, this.who.actor, {
+    await audit(tx, this.actor, {
       organizationId: org.id,
       organizationPath: org.path,
       action: 'member.provision',
@@ -203,24 +193,24 @@ export class MemberStore implements UserStore {
           }
         : { before: { email_address: row.email, active: wasActive }, after: { active } }),
     };
-    this.assertMayChange(row, change);
+    assertCanManageMember(this.actor, toRights(row.rights), change);
     if (changed.length) {
       const org = target ?? { id: row.organization_id, name: row.organization_name, path: row.organization_path };
       const addressChanged = account.email !== row.email;
-      if (addressChanged) await claimAddress(tx, deps.invitations, this.who, org, account.email);
+      if (addressChanged) await claimAddress(tx, deps.invitations, this.actor, org, account.email);
       else if (target) await assertAddressAllowed(tx, target, account.email);
       await q.updateAccount(tx, row, account);
       if (target) {
-        await this.assertRootKeepsManager(row, change);
+        await assertKeepsRootUserManager(tx, row, null, change);
         // the rights the member keeps are those the new organization allows
         await q.moveMembership(tx, row, target, applyRightsRules(toRights(row.rights), await rightsContextFor(tx, target, true)));
       }
       if (addressChanged && !row.has_password && row.external_subject === null) await this.reroute(row, org, account, active);
-      await audit(tx, this.who.actor, change);
+      await audit(tx, this.actor, change);
       const named = changed.filter((key) => key === 'first_name' || key === 'last_name' || key === 'language_code');
       if (named.length) await recordMemberEvent(tx, 'member.updated', row.user_id, { changed: named });
       // sessions and tokens carry the address and the organization: they end (a deactivation below ends them anyway)
-      if ((addressChanged || target) && active === wasActive) this.notify((await deps.access.revokeAll(tx, row.user_id)).notices);
+      if ((addressChanged || target) && active === wasActive) await deps.access.revokeAll(tx, row.user_id);
     }
     if (active !== wasActive) await this.activate(row, active);
     return this.read(id);
@@ -246,7 +236,10 @@ export class MemberStore implements UserStore {
       });
   }
 
-  /** Deactivate (access ends at once, a pending invitation is revoked) or reactivate (a member without a way in is invited again). */
+  /**
+   * Deactivate (access ends at once, a pending invitation is revoked) or reactivate (a member
+   * without a way in is invited again), through the members' use case (Members.setActiveIn).
+   */
   private async activate(row: q.ScimUserRow, active: boolean): Promise<void> {
     const { tx, deps } = this;
     // as it is now, after a change of address or organization in the same request
@@ -260,15 +253,11 @@ export class MemberStore implements UserStore {
       before: { email_address: now.email, active: !active },
       after: { active },
     };
-    const member = { membershipId: row.id, userId: row.user_id };
-    if (!active) {
-      await this.assertRootKeepsManager(now, change);
-      this.notify((await deactivateMember(tx, deps.access, member)) ?? []);
-      await this.revokeInvitationOf(now);
-    } else {
-      await reactivateMember(tx, member);
+    await deps.members.setActiveIn(tx, this.actor, row.id, active, change);
+    if (!active) await this.revokeInvitationOf(now);
+    else {
       const noWayIn = !now.has_password && now.external_idp === null;
-      if (noWayIn && !(await invitationQueries.pendingInvitationOfMember(tx, row.id)))
+      if (noWayIn && !(await pendingInvitationOfMember(tx, row.id)))
         await this.invite({
           id: row.id,
           organizationId: now.organization_id,
@@ -277,30 +266,11 @@ export class MemberStore implements UserStore {
           languageCode: now.language_code,
         });
     }
-    await audit(tx, this.who.actor, change);
   }
 
-  /** DELETE: the member is removed (their account, sessions and tokens end), as a userManager removes one. */
+  /** DELETE: the member is removed as a userManager removes one (Members.removeIn: their account, sessions and tokens end). */
   async remove(id: string): Promise<void> {
-    const { tx, deps } = this;
     const row = await this.load(id);
-    const change: AuditChange = {
-      organizationId: row.organization_id,
-      organizationPath: row.organization_path,
-      action: 'member.remove',
-      targetType: 'member',
-      targetId: row.id,
-      before: { email_address: row.email, user_id: row.user_id, rights: toRights(row.rights) },
-    };
-    this.assertMayChange(row, change);
-    await this.assertRootKeepsManager(row, change);
-    this.notify((await deps.access.revokeAll(tx, row.user_id)).notices);
-    await deleteUser(tx, row.user_id);
-    await audit(tx, this.who.actor, change);
-    await recordEvent(tx, {
-      type: 'member.removed',
-      organization: { id: row.organization_id, path: row.organization_path },
-      data: { member_id: row.id, user_id: row.user_id, email_address: row.email },
-    });
+    await this.deps.members.removeIn(this.tx, this.actor, row.organization_id, row.id);
   }
 }

@@ -12,29 +12,27 @@ import type { DirectoryActor } from '../../http/actor.js';
 /**
  * The members of a token's subtree as SCIM Users (docs/integrations.md, "SCIM 2.0"): reads, the
  * list with its filter and paging, and changes, each change one transaction (store.ts holds the
- * rules) followed by what must wait for its commit.
+ * rules) that writes what leaves afterwards (back-channel logouts, e-mails, events) to the outboxes.
  */
 export class ScimUsers {
   constructor(private readonly deps: StoreDeps & { db: Database; log: Logger }) {}
 
   /** A read (GET /Users/{id}) through the store. */
   async read<T>(actor: DirectoryActor, work: (store: UserStore) => Promise<T>): Promise<T> {
-    return work(new MemberStore(this.deps, this.deps.db, actor, false, []));
+    return work(new MemberStore(this.deps, this.deps.db, actor, false));
   }
 
   /**
    * A change (POST, PUT, PATCH, DELETE) in one transaction, all or nothing; with `ifMatch`, 412
-   * unless the member is still at that version. Once committed, the back-channel logouts go out
-   * (invitation e-mails are written to the mail outbox in the transaction). A refused change is
-   * audited; a race for an address is 409 uniqueness.
+   * unless the member is still at that version. Back-channel logouts and invitation e-mails are
+   * written to their outboxes in the transaction. A refused change is audited; a race for an
+   * address is 409 uniqueness.
    */
   async change<T>(actor: DirectoryActor, ifMatch: { id: string; tag: string } | null, work: (store: UserStore) => Promise<T>): Promise<T> {
-    const { db, log } = this.deps;
-    const afterCommit: (() => Promise<void>)[] = [];
-    let value: T;
+    const { db } = this.deps;
     try {
-      value = await db.transaction(async (tx) => {
-        const store = new MemberStore(this.deps, tx, actor, true, afterCommit);
+      return await db.transaction(async (tx) => {
+        const store = new MemberStore(this.deps, tx, actor, true);
         if (ifMatch) await store.checkVersion(ifMatch.id, ifMatch.tag);
         return work(store);
       });
@@ -46,11 +44,6 @@ export class ScimUsers {
       if (pgErrorCode(err) === '23505') throw scimError(409, 'uniqueness', 'Another account has this userName');
       throw err;
     }
-    for (const step of afterCommit) {
-      // the change stands: a client that fails now is logged, not answered
-      await step().catch((err: unknown) => log.warn({ err }, 'a step after a SCIM change failed'));
-    }
-    return value;
   }
 
   /** A page of the subtree's members matching a filter (parsed by scimmy), and how many match. */

@@ -4,8 +4,8 @@ import { actingAs, type ActingRights, type Actor } from '../../http/session.js';
 /**
  * The authorization model of the organization administration (docs/product.md, "Roles and rights"):
  * an actor manages only their own organization and its descendants (materialized path prefix).
- * A service account is such an actor too (http/bearer.ts): its organization and the rights it was
- * given take the place of a person's membership (actingAs).
+ * Every actor is such an actor (http/actor.ts): a person by their membership, a service account
+ * and a directory's SCIM token by the organization and the rights they were given.
  *
  * Order of checks, the same in every service call: not signed in → 401 (sessions.require);
  * no management role at all → 403; unknown target → 404; target outside the actor's subtree → 403.
@@ -47,6 +47,11 @@ export function requireRole(actor: Actor, role: ManagerRole): MemberActor {
 /** 403 unless the organization path lies in the actor's subtree. */
 export function assertInSubtree(actor: MemberActor, path: string): void {
   if (!isPathInSubtree(actor.organizationPath, path)) throw new AppError('forbidden');
+}
+
+/** Whether the actor manages users where the organization path lies (the role, and the path in its subtree): requireRole and assertInSubtree, as a question. */
+export function managesUsersAt(actor: Actor, path: string): boolean {
+  return hasRole(actingAs(actor), 'user') && isPathInSubtree(actor.organizationPath!, path);
 }
 
 /** Provider administrators: organizationManagers of the provider's root organization. */
