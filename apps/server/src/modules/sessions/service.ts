@@ -69,13 +69,6 @@ export class AccountAccess {
     return this.owe(tx, toNotices(await q.endUnprovenProviderRowsOf(tx, userIds, ACR_MULTI_FACTOR)));
   }
 
-  /**
-   * Nothing left to do: the back-channel logouts were written to the outbox in the transaction that
-   * ended the access (revokeAll, revokeSingleFactor), and its worker sends them. Kept for the callers
-   * that still call it after their transaction (modules/scim/store.ts).
-   */
-  async notify(_notices: BackchannelNotice[]): Promise<void> {}
-
   /** Write the back-channel logouts of the ended authorizations to the outbox, in the caller's transaction. */
   private async owe(tx: Queryable, notices: BackchannelNotice[]): Promise<BackchannelNotice[]> {
     await enqueueBackchannelLogouts(
