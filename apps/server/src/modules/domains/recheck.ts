@@ -1,4 +1,5 @@
 import { isOrganizationManager, toRights } from '@partner-portal/contracts';
+import { JOB_ACTOR } from '../../http/actor.js';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
 import type { Database, Queryable } from '../../db/client.js';
@@ -45,8 +46,8 @@ export interface RecheckRound {
 /** Domains taken for a look at once (their lookups run side by side). */
 const BATCH = 20;
 
-/** The job's actor in the audit log: no user. */
-const NO_ACTOR = { userId: null, email: null, requestId: null };
+/** The job's actor in the audit log (http/actor.ts): a job, no user. */
+const NO_ACTOR = JOB_ACTOR;
 
 export interface DomainOrganization {
   id: string;

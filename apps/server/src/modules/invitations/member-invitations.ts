@@ -1,5 +1,7 @@
+import { isDomainAllowed } from '@partner-portal/contracts';
 import type { Queryable } from '../../db/client.js';
 import type { Actor } from '../../http/actor.js';
+import { listEmailDomains } from '../organizations/queries.js';
 import { managesUsersAt } from '../scope/access.js';
 import * as q from './queries.js';
 import type { Invitations } from './service.js';
@@ -11,6 +13,15 @@ import type { Invitations } from './service.js';
  * Each runs in the caller's transaction and audits with the caller's actor; whose invitation an
  * actor may supersede is decided by scope/ (managesUsersAt), as for any other actor.
  */
+
+/**
+ * Whether the organization's allowed e-mail domains (none: any) admit the address, as for an
+ * invitation (service.ts): null when they do, else the domains it allows.
+ */
+export async function domainsRefusing(tx: Queryable, organizationId: string, email: string): Promise<string[] | null> {
+  const allowed = await listEmailDomains(tx, organizationId);
+  return isDomainAllowed(email, allowed) ? null : allowed;
+}
 
 /** A member's pending invitation, if any. */
 export async function pendingInvitationOfMember(tx: Queryable, memberId: string): Promise<q.InvitationRow | null> {

@@ -1,11 +1,10 @@
-import { emailDomain, emailSchema, isDomainAllowed, toAsciiDomain } from '@partner-portal/contracts';
+import { emailDomain, emailSchema, toAsciiDomain } from '@partner-portal/contracts';
 import type { Config } from '../../config.js';
 import type { Queryable } from '../../db/client.js';
 import { EXTERNAL_IDP_ID } from '../../oidc/upstream.js';
 import type { Actor } from '../../http/actor.js';
-import { makeWayForAddress } from '../invitations/member-invitations.js';
+import { domainsRefusing, makeWayForAddress } from '../invitations/member-invitations.js';
 import type { Invitations } from '../invitations/service.js';
-import { listEmailDomains } from '../organizations/queries.js';
 import * as q from './queries.js';
 import type { ScimUserInput } from './representation.js';
 import { scimError } from './scimmy.js';
@@ -58,8 +57,8 @@ export async function signInRoute(tx: Queryable, config: Config, email: string, 
 
 /** 400 invalidValue unless the organization's allowed e-mail domains (none: any) admit the address, as for an invitation. */
 export async function assertAddressAllowed(tx: Queryable, organization: { id: string; name: string }, email: string): Promise<void> {
-  const allowed = await listEmailDomains(tx, organization.id);
-  if (!isDomainAllowed(email, allowed))
+  const allowed = await domainsRefusing(tx, organization.id, email);
+  if (allowed)
     throw scimError(400, 'invalidValue', `${organization.name} allows addresses of ${allowed.map((d) => `@${d}`).join(', ')} only`);
 }
 
