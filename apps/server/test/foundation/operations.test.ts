@@ -130,7 +130,7 @@ needsPostgres('a database busy to its last connection', () => {
       await expect
         .poll(async () => {
           const { rows } = await holder.query<{ n: number }>(
-            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%pg_advisory_xact_lock(4242)%' AND pid <> pg_backend_pid()",
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%pg_advisory_xact_lock(4242)%' AND pid <> pg_backend_pid()",
           );
           return rows[0]!.n;
         })

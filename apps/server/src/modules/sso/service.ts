@@ -227,28 +227,29 @@ export class SsoConnections {
     const { db, secrets } = this.deps;
     personOf(actor);
     const { org, row } = await this.ownConnection(db, actor, organizationId, connectionId);
-    const domains = patch.domains ? [...new Set(patch.domains)] : row.domains;
-    if (patch.domains) await this.assertVerified(db, org, domains);
-    const next = {
-      name: patch.name ?? row.name,
-      issuer: patch.issuer ?? row.issuer,
-      client_id: patch.client_id ?? row.client_id,
-      domains,
-      just_in_time: patch.just_in_time ?? row.just_in_time,
-      active: patch.active ?? row.active,
-    };
+    const patchedDomains = patch.domains ? [...new Set(patch.domains)] : null;
+    if (patchedDomains) await this.assertVerified(db, org, patchedDomains);
+    /** the patch over a connection's row: its fields, the rest as the row has them */
+    const merged = (base: typeof row) => ({
+      name: patch.name ?? base.name,
+      issuer: patch.issuer ?? base.issuer,
+      client_id: patch.client_id ?? base.client_id,
+      domains: patchedDomains ?? base.domains,
+      just_in_time: patch.just_in_time ?? base.just_in_time,
+      active: patch.active ?? base.active,
+    });
     // a client_secret of null or '' makes the portal a public client; absent keeps the secret
     const secretChanged = patch.client_secret !== undefined;
     const clientSecret = secretChanged ? patch.client_secret || null : undefined;
-    let sealed = row.client_secret_sealed;
-    if (secretChanged) sealed = clientSecret ? await seal(secrets.keyEncryption, CLIENT_SECRET_PURPOSE, clientSecret) : null;
-    const providerChanged = next.issuer !== row.issuer || next.client_id !== row.client_id;
+    const newSealed = clientSecret ? await seal(secrets.keyEncryption, CLIENT_SECRET_PURPOSE, clientSecret) : null;
+    const discovered = merged(row);
+    const providerChanged = discovered.issuer !== row.issuer || discovered.client_id !== row.client_id;
     if (secretChanged || providerChanged) {
       await this.discover({
         id: row.id,
-        name: next.name,
-        issuer: next.issuer,
-        clientId: next.client_id,
+        name: discovered.name,
+        issuer: discovered.issuer,
+        clientId: discovered.client_id,
         clientSecret: clientSecret ?? null,
       });
     }
@@ -257,7 +258,17 @@ export class SsoConnections {
         await q.lockConnections(tx);
         const current = await q.findConnection(tx, row.id);
         if (!current) throw new AppError('not_found');
-        if (patch.domains) await this.assertDomainsFree(tx, org.id, domains, row.id);
+        // the patch is merged into the row as it is now, under the lock: a change made since it was
+        // read above (another PATCH of other fields) is kept, not overwritten with the older values
+        const next = merged(current);
+        const { domains } = next;
+        // the provider discovered above must be the one the change leaves (rare: another PATCH
+        // changed the provider meanwhile): refused, to be sent again
+        if (next.issuer !== discovered.issuer || next.client_id !== discovered.client_id) {
+          throw new AppError('invalid_operation', { detail: 'The connection’s provider was changed meanwhile. Try again.' });
+        }
+        const sealed = secretChanged ? newSealed : current.client_secret_sealed;
+        if (patchedDomains) await this.assertDomainsFree(tx, org.id, domains, row.id);
         const entry = change(org, 'sso_connection.update', row.id, described(current, current.client_secret_sealed !== null), {
           ...described(next, sealed !== null),
           ...(secretChanged ? { client_secret_changed: true } : {}),
