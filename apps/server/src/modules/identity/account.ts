@@ -20,8 +20,8 @@ import * as q from './queries.js';
 /**
  * POST /api/identity/change-password, in one transaction: the new password, the other browsers
  * signed in as the user signed out, and every grant and token the user's clients hold revoked
- * (back-channel logout once committed). This browser's portal session stays; its clients' grants
- * end too: a password is changed when it may be known to someone else, and tokens are held by the
+ * (their back-channel logouts written to the outbox in it). This browser's portal session stays;
+ * its clients' grants end too: a password is changed when it may be known to someone else, and tokens are held by the
  * clients, where nothing tells the user's own from another's. The clients sign this browser in
  * again without a password (the portal session completes their next authorization).
  */
@@ -115,7 +115,7 @@ export async function validateResetToken(
 
 /**
  * PUT /api/identity/reset-password: once, within the hour; ends every access of the user (portal
- * sessions, the clients' grants and tokens, back-channel logout once committed).
+ * sessions, the clients' grants and tokens, back-channel logout through the outbox).
  */
 export async function resetPassword(
   services: Services,
