@@ -21,9 +21,10 @@ import * as q from './queries.js';
  * POST /api/identity/change-password, in one transaction: the new password, the other browsers
  * signed in as the user signed out, and every grant and token the user's clients hold revoked
  * (their back-channel logouts written to the outbox in it). This browser's portal session stays;
- * its clients' grants end too: a password is changed when it may be known to someone else, and tokens are held by the
- * clients, where nothing tells the user's own from another's. The clients sign this browser in
- * again without a password (the portal session completes their next authorization).
+ * its clients' grants end too: a password is changed when it may be known to someone else, and
+ * tokens are held by the clients, where nothing tells the user's own from another's. The clients
+ * sign this browser in again without a password (the portal session completes their next
+ * authorization).
  */
 export async function changePassword(
   services: Services,
