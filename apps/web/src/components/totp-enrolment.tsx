@@ -92,20 +92,18 @@ export function TotpEnrolment({
         <Text size="sm" fw={600} id="totp-manual-key">
           {t('totp_manual_key')}
         </Text>
-        <Group gap="xs" wrap="nowrap" align="flex-start">
-          <Code block aria-labelledby="totp-manual-key" style={{ wordBreak: 'break-all', flex: 1, minWidth: 0 }} data-testid="totp-key">
-            {enrolment.secret.replace(/(.{4})/g, '$1 ').trim()}
-          </Code>
-          <Button
-            variant="default"
-            size="compact-sm"
-            flex="none"
-            leftSection={clipboard.copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
-            onClick={() => clipboard.copy(enrolment.secret)}
-          >
-            {clipboard.copied ? t('authenticatorOnPhone.copiedKey') : t('authenticatorOnPhone.copyKey')}
-          </Button>
-        </Group>
+        <Code block aria-labelledby="totp-manual-key" style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }} data-testid="totp-key">
+          {enrolment.secret.replace(/(.{4})/g, '$1 ').trim()}
+        </Code>
+        <Button
+          variant="default"
+          size="compact-sm"
+          style={{ alignSelf: 'flex-start' }}
+          leftSection={clipboard.copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
+          onClick={() => clipboard.copy(enrolment.secret)}
+        >
+          {clipboard.copied ? t('authenticatorOnPhone.copiedKey') : t('authenticatorOnPhone.copyKey')}
+        </Button>
         <OneTimeCodeInput label={t('totp_code')} inputMode="numeric" {...field} />
         <Group justify="flex-end" gap="sm">
           {onCancel && (

@@ -74,6 +74,7 @@ export function OnceShownModal({
           <Alert
             ref={warning}
             tabIndex={-1}
+            data-autofocus
             color="yellow"
             variant="light"
             icon={<IconAlertTriangle aria-hidden />}
