@@ -128,12 +128,15 @@ needsPostgres('a database busy to its last connection', () => {
       await holder.query('SELECT pg_advisory_lock(4242)');
       const busy = Promise.all([1, 2].map(() => p.services.db.query('SELECT pg_advisory_xact_lock(4242)')));
       await expect
-        .poll(async () => {
-          const { rows } = await holder.query<{ n: number }>(
-            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%pg_advisory_xact_lock(4242)%' AND pid <> pg_backend_pid()",
-          );
-          return rows[0]!.n;
-        })
+        .poll(
+          async () => {
+            const { rows } = await holder.query<{ n: number }>(
+              "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%pg_advisory_xact_lock(4242)%' AND pid <> pg_backend_pid()",
+            );
+            return rows[0]!.n;
+          },
+          { timeout: 30_000 },
+        )
         .toBe(2);
       const res = await admin.get('/api/organizations/tree');
       await holder.query('SELECT pg_advisory_unlock(4242)');

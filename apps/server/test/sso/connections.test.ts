@@ -335,12 +335,15 @@ needsPostgres('single sign-on connections changed at once', () => {
       const renamed = dealerManager.client.patch(url, { name: 'Region sign-in' });
       const joining = dealerManager.client.patch(url, { just_in_time: true });
       await expect
-        .poll(async () => {
-          const { rows } = await holder.query<{ n: number }>(
-            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'LOCK TABLE sso_connections%'",
-          );
-          return rows[0]!.n;
-        })
+        .poll(
+          async () => {
+            const { rows } = await holder.query<{ n: number }>(
+              "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'LOCK TABLE sso_connections%'",
+            );
+            return rows[0]!.n;
+          },
+          { timeout: 30_000 },
+        )
         .toBe(2);
       await holder.query('COMMIT');
       expect((await renamed).status).toBe(204);

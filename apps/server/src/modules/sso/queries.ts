@@ -124,6 +124,8 @@ export interface ServedMember {
   organization_path: string;
   organization_id: string;
   organization_name: string;
+  /** the connection (or 'external') the account is linked to, if any */
+  external_idp: string | null;
 }
 
 /**
@@ -140,7 +142,7 @@ export async function membersReached(
 ): Promise<ServedMember[]> {
   const { rows } = await db.query<ServedMember>(
     `SELECT u.id AS user_id, u.email, u.first_name, u.last_name, u.language_code, m.rights, m.organization_path,
-            m.organization_id, o.name AS organization_name
+            m.organization_id, o.name AS organization_name, u.external_idp
      FROM memberships m JOIN users u ON u.id = m.user_id JOIN organizations o ON o.id = m.organization_id
      WHERE (${subtreeCondition('m.organization_path', '$1')} AND lower(split_part(u.email, '@', 2)) = ANY($2::text[]))
         OR ($3::text IS NOT NULL AND u.external_idp = $3::text)
@@ -201,18 +203,33 @@ export interface DomainRoutingRow {
   connections: DomainConnection[];
 }
 
+/** Who verified a domain (the parameter `domain`, e.g. '$2'): their organizations' paths. */
+const verifiedAt = (
+  domain: string,
+) => `coalesce((SELECT array_agg(o.path) FROM organization_domains d JOIN organizations o ON o.id = d.organization_id
+                 WHERE d.domain = ${domain} AND d.verified_at IS NOT NULL), '{}') AS verified_at`;
+/** The connections that list a domain (the parameter `domain`), the highest first. */
+const connectionsListing = (
+  domain: string,
+) => `coalesce((SELECT json_agg(json_build_object('id', c.id, 'name', c.name, 'path', o.path, 'active', c.active)
+                                 ORDER BY o.depth, c.created_at)
+                 FROM sso_connections c JOIN organizations o ON o.id = c.organization_id WHERE ${domain} = ANY(c.domains)), '[]') AS connections`;
+
 /** What home-realm discovery needs of an address, in one statement: its account, who verified its domain, the connections listing it. */
 export async function domainRouting(db: Queryable, email: string, domain: string): Promise<DomainRoutingRow> {
   const { rows } = await db.query<DomainRoutingRow>(
     `SELECT
        (SELECT json_build_object('external_idp', u.external_idp, 'organization_path', m.organization_path)
           FROM users u LEFT JOIN memberships m ON m.user_id = u.id WHERE lower(u.email) = lower($1) LIMIT 1) AS account,
-       coalesce((SELECT array_agg(o.path) FROM organization_domains d JOIN organizations o ON o.id = d.organization_id
-                 WHERE d.domain = $2 AND d.verified_at IS NOT NULL), '{}') AS verified_at,
-       coalesce((SELECT json_agg(json_build_object('id', c.id, 'name', c.name, 'path', o.path, 'active', c.active)
-                                 ORDER BY o.depth, c.created_at)
-                 FROM sso_connections c JOIN organizations o ON o.id = c.organization_id WHERE $2 = ANY(c.domains)), '[]') AS connections`,
+       ${verifiedAt('$2')},
+       ${connectionsListing('$2')}`,
     [email, domain],
   );
+  return rows[0]!;
+}
+
+/** What home-realm discovery needs of a domain, for accounts already read (a connection's members): who verified it, the connections listing it. */
+export async function domainFacts(db: Queryable, domain: string): Promise<Omit<DomainRoutingRow, 'account'>> {
+  const { rows } = await db.query<Omit<DomainRoutingRow, 'account'>>(`SELECT ${verifiedAt('$1')}, ${connectionsListing('$1')}`, [domain]);
   return rows[0]!;
 }

@@ -106,18 +106,42 @@ export class SsoRouting {
     return nearest ? { id: nearest.id, name: nearest.name } : null;
   }
 
+  /**
+   * Of accounts already read (a connection's members: their address, link and organization), those
+   * a connection would sign in, as `serves` with `testing` decides for each: one statement a
+   * domain, not one an account.
+   */
+  async servedBy<A extends { email: string; external_idp: string | null; organization_path: string }>(
+    connectionId: string,
+    accounts: readonly A[],
+  ): Promise<A[]> {
+    const facts = new Map<string, Omit<q.DomainRoutingRow, 'account'>>();
+    for (const domain of new Set(accounts.map((a) => emailDomain(a.email)))) facts.set(domain, await q.domainFacts(this.deps.db, domain));
+    return accounts.filter((a) => {
+      const row = {
+        ...facts.get(emailDomain(a.email))!,
+        account: { external_idp: a.external_idp, organization_path: a.organization_path },
+      };
+      return this.answer(row, a.email, connectionId, 'route')?.id === connectionId;
+    });
+  }
+
   private async decide(email: string, testing: string | null, question: 'route' | 'served'): Promise<SsoRoute | null> {
     const { externalIdp } = this.deps.config;
-    const external = externalIdp ? { id: EXTERNAL_IDP_ID, name: externalIdp.name } : null;
-    const ofExternalDomain = externalIdp?.emailDomains.includes(emailDomain(email)) ?? false;
     // while no connection exists, the login asks the database nothing more (docs/performance.md)
     if (!testing && !(await this.anyConnection())) {
-      if (ofExternalDomain) return external;
+      if (externalIdp?.emailDomains.includes(emailDomain(email))) return { id: EXTERNAL_IDP_ID, name: externalIdp.name };
       if (!externalIdp) return null;
     }
-    const row = await q.domainRouting(this.deps.db, email, emailDomain(email));
+    return this.answer(await q.domainRouting(this.deps.db, email, emailDomain(email)), email, testing, question);
+  }
+
+  /** The rules above, applied to what the database said of the address. */
+  private answer(row: q.DomainRoutingRow, email: string, testing: string | null, question: 'route' | 'served'): SsoRoute | null {
+    const { externalIdp } = this.deps.config;
+    const external = externalIdp ? { id: EXTERNAL_IDP_ID, name: externalIdp.name } : null;
     if (row.account?.external_idp === EXTERNAL_IDP_ID) return external;
-    if (ofExternalDomain) return external;
+    if (externalIdp?.emailDomains.includes(emailDomain(email))) return external;
     const serving = servingConnections(row, testing);
     const memberPath = row.account?.organization_path ?? null;
     const nearest = memberPath === null ? undefined : nearestAbove(serving, memberPath);

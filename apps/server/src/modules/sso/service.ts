@@ -167,8 +167,7 @@ export class SsoConnections {
     personOf(actor);
     const { org, row } = await this.ownConnection(db, actor, organizationId, connectionId);
     const reached = await q.membersReached(db, org.path, row.domains, row.id);
-    const served: q.ServedMember[] = [];
-    for (const member of reached) if (await routing.serves(row.id, member.email, true)) served.push(member);
+    const served = await routing.servedBy(row.id, reached);
     return {
       total: served.length,
       members: served.slice(0, MEMBERS_SHOWN).map((m) => ({
