@@ -97,7 +97,7 @@ export function createModuleServices(services: Services, oidc: Oidc): ModuleServ
     domainRecheck,
     serviceAccounts: new ServiceAccounts({ db }),
     scimTokens: new ScimTokens({ db }),
-    scimUsers: new ScimUsers({ db, log, config, access, invitations, members }),
+    scimUsers: new ScimUsers({ db, log, config, access, invitations, members, routing: ssoRouting }),
     ssoRouting,
     ssoConnections: new SsoConnections({
       db,

@@ -70,6 +70,11 @@ describe('how a provisioned member signs in', () => {
       `INSERT INTO sso_connections (organization_id, name, issuer, client_id, domains) VALUES ($1, 'Dealer A AD', 'https://login.dealer-a.example', 'portal', ARRAY['sso.dealer-a.example']) RETURNING id`,
       [f.tree.a.id],
     );
+    // a connection serves a domain verified at or above it (as the sign-in's and an invitation's routing have it)
+    await portal.services.db.query(
+      `INSERT INTO organization_domains (organization_id, domain, verification_value, verified_at) VALUES ($1, 'sso.dealer-a.example', 'v', now())`,
+      [f.tree.a.id],
+    );
     const email = unique('sso', 'SSO.dealer-a.example');
     const created = await scim.post('/Users', entraUser(email, { [ORGANIZATION_EXTENSION]: { organizationId: f.tree.north.id } }));
     expect(created.status, created.text).toBe(201);
@@ -90,6 +95,28 @@ describe('how a provisioned member signs in', () => {
       [created.body.id],
     );
     expect(audit.rows[0]!.after.sign_in).toBe('single_sign_on');
+  });
+
+  it('a connection that serves nobody (its domain not verified, or switched off) is no way in: the member is invited, as an invitation would be', async () => {
+    await portal.services.db.query(
+      `INSERT INTO sso_connections (organization_id, name, issuer, client_id, domains) VALUES ($1, 'Unverified AD', 'https://login.unverified.example', 'portal', ARRAY['unverified.dealer-a.example'])`,
+      [f.tree.a.id],
+    );
+    await portal.services.db.query(
+      `INSERT INTO sso_connections (organization_id, name, issuer, client_id, domains, active) VALUES ($1, 'Off AD', 'https://login.off.example', 'portal', ARRAY['off.dealer-a.example'], false)`,
+      [f.tree.a.id],
+    );
+    await portal.services.db.query(
+      `INSERT INTO organization_domains (organization_id, domain, verification_value, verified_at) VALUES ($1, 'off.dealer-a.example', 'v', now())`,
+      [f.tree.a.id],
+    );
+    for (const domain of ['unverified.dealer-a.example', 'off.dealer-a.example']) {
+      const created = await scim.post('/Users', entraUser(unique('nobody', domain)));
+      expect(created.status, created.text).toBe(201);
+      expect((await account(created.body.id)).external_idp, domain).toBeNull();
+      expect(await invitationsOf(created.body.id), domain).toHaveLength(1);
+      await portal.smtp.waitFor(created.body.userName);
+    }
   });
 
   it('a member created inactive gets no invitation until reactivated; deactivation withdraws a pending one', async () => {

@@ -1,6 +1,5 @@
 import type { Queryable } from '../../db/client.js';
 import { subtreeCondition } from '../../db/sql.js';
-import { atOrAbove } from '../domains/queries.js';
 
 /** SQL of SCIM provisioning (migration 0071): directories' tokens, and members as SCIM Users. */
 
@@ -214,20 +213,6 @@ export async function moveMembership(
     JSON.stringify(rights),
   ]);
   if (to.depth !== 0) await db.query('UPDATE users SET is_developer = false WHERE id = $1 AND is_developer', [row.user_id]);
-}
-
-/**
- * The nearest single sign-on connection (migration 0060) that serves a domain for an organization:
- * one of the organization's own or its ancestors' whose domains hold it. Its id, as accounts keep it.
- */
-export async function connectionForDomain(db: Queryable, domain: string, organizationPath: string): Promise<string | null> {
-  const { rows } = await db.query<{ id: string }>(
-    `SELECT c.id::text AS id FROM sso_connections c JOIN organizations o ON o.id = c.organization_id
-     WHERE $1 = ANY (c.domains) AND ${atOrAbove('o.path', '$2')}
-     ORDER BY o.depth DESC, c.created_at LIMIT 1`,
-    [domain, organizationPath],
-  );
-  return rows[0]?.id ?? null;
 }
 
 /** The user of a membership (the SCIM id is the membership's). */

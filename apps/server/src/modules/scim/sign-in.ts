@@ -1,11 +1,9 @@
 import { emailDomain, emailSchema, toAsciiDomain } from '@partner-portal/contracts';
-import type { Config } from '../../config.js';
 import type { Queryable } from '../../db/client.js';
-import { EXTERNAL_IDP_ID } from '../../oidc/upstream.js';
 import type { Actor } from '../../http/actor.js';
 import { domainsRefusing, makeWayForAddress } from '../invitations/member-invitations.js';
 import type { Invitations } from '../invitations/service.js';
-import * as q from './queries.js';
+import type { SsoRouting } from '../sso/routing.js';
 import type { ScimUserInput } from './representation.js';
 import { scimError } from './scimmy.js';
 
@@ -43,16 +41,16 @@ const differentAddresses = () =>
   scimError(400, 'invalidValue', 'userName and the primary e-mail address are the member’s one address: send the same address in both');
 
 /**
- * How an account of this address in this organization signs in: the id of the nearest single
- * sign-on connection whose domains hold the address's (migration 0060), 'external' for a domain of
- * EXTERNAL_IDP_EMAIL_DOMAINS (the connection of the provider's root organization), else null (a
- * password, chosen through an invitation).
+ * How an account of this address in this organization signs in, as an invitation's would
+ * (SsoRouting.forInvitation, the sign-in's own rule): the id of the nearest connection at or above
+ * the organization that serves the address's domain (active, the domain verified), 'external' for
+ * a domain of EXTERNAL_IDP_EMAIL_DOMAINS, else null (a password, chosen through an invitation).
  */
-export async function signInRoute(tx: Queryable, config: Config, email: string, organizationPath: string): Promise<string | null> {
+export async function signInRoute(tx: Queryable, routing: SsoRouting, email: string, organizationPath: string): Promise<string | null> {
   const domain = emailDomain(email);
-  const connection = await q.connectionForDomain(tx, toAsciiDomain(domain) ?? domain, organizationPath);
-  if (connection) return connection;
-  return config.externalIdp?.emailDomains.includes(domain) ? EXTERNAL_IDP_ID : null;
+  const ascii = toAsciiDomain(domain) ?? domain;
+  const route = await routing.forInvitation(ascii === domain ? email : `${email.slice(0, -domain.length)}${ascii}`, organizationPath, tx);
+  return route?.id ?? null;
 }
 
 /** 400 invalidValue unless the organization's allowed e-mail domains (none: any) admit the address, as for an invitation. */

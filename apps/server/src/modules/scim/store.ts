@@ -8,9 +8,9 @@ import { pendingInvitationOfMember, revokePendingInvitationOfMember } from '../i
 import type { Invitations } from '../invitations/service.js';
 import { rightsContextFor } from '../members/rights-context.js';
 import { assertCanManageMember, assertKeepsRootUserManager, lockIfRootMember, memberOfActor, type Members } from '../members/service.js';
-import type { OrganizationRow } from '../scope/queries.js';
-import { organizationForActor } from '../scope/service.js';
+import { organizationForActor, type OrganizationRow } from '../scope/service.js';
 import type { AccountAccess } from '../sessions/service.js';
+import type { SsoRouting } from '../sso/routing.js';
 import { memberEventData, recordEvent, recordMemberEvent } from '../webhooks/outbox.js';
 import * as q from './queries.js';
 import { fromScimUser, toScimUser, versionOf } from './representation.js';
@@ -30,6 +30,8 @@ import { addressOf, assertAddressAllowed, claimAddress, signInRoute } from './si
 
 export interface StoreDeps {
   config: Config;
+  /** how a new member of an address signs in, as for an invitation (sso/routing.ts) */
+  routing: SsoRouting;
   access: AccountAccess;
   invitations: Invitations;
   members: Members;
@@ -109,7 +111,7 @@ export class MemberStore implements UserStore {
     const email = addressOf(input, null);
     const org = await this.organization(input.organizationId ?? this.actor.organizationId);
     await claimAddress(tx, this.deps.invitations, this.actor, org, email);
-    const externalIdp = await signInRoute(tx, this.deps.config, email, org.path);
+    const externalIdp = await signInRoute(tx, this.deps.routing, email, org.path);
     const active = input.active ?? true;
     const languageCode = input.language ?? 'en';
     const id = await q.insertMember(tx, {
@@ -223,7 +225,7 @@ export class MemberStore implements UserStore {
     account: { email: string; languageCode: string },
     active: boolean,
   ): Promise<void> {
-    const route = await signInRoute(this.tx, this.deps.config, account.email, org.path);
+    const route = await signInRoute(this.tx, this.deps.routing, account.email, org.path);
     await this.revokeInvitationOf(row);
     if (route !== row.external_idp) await q.setSignInRoute(this.tx, row.user_id, route);
     if (route === null && active)

@@ -4,6 +4,8 @@ import { assertInSubtree, requireRole, type ManagerRole, type MemberActor } from
 import { AppError } from '../../http/problem.js';
 import { findOrganizationById, type OrganizationRow } from './queries.js';
 
+export type { OrganizationRow };
+
 /**
  * The one scope lookup of the organization administration (access.ts has the order of
  * checks): the organization an actor acts on, found and checked the same way by every module.
