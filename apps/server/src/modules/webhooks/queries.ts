@@ -1,6 +1,6 @@
 import type { WebhookDeliveryState } from '@partner-portal/contracts';
 import type { NotifyChannel, Queryable } from '../../db/client.js';
-import type { OutboxTable } from '../../outbox/queries.js';
+import { notifySenders as notifyOutbox, type OutboxTable } from '../../outbox/queries.js';
 import type { Outcome } from '../../outbox/worker.js';
 
 /** SQL of webhooks: the subscriptions, the outbox of their deliveries, and every attempt. */
@@ -140,7 +140,7 @@ export async function findMemberForEvent(db: Queryable, userId: string): Promise
 
 /** Wake the senders of every instance once the caller's transaction commits (nothing when it rolls back). */
 export async function notifySenders(tx: Queryable): Promise<void> {
-  await tx.query(`SELECT pg_notify('${WEBHOOK_CHANNEL}', '')`);
+  await notifyOutbox(tx, WEBHOOK_CHANNEL);
 }
 
 /** The channel written deliveries wake the senders on (every instance's). */
