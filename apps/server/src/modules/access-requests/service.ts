@@ -54,9 +54,9 @@ function typed(text: string): string {
   return text.replace(/\0/g, '').trim();
 }
 
-/** Who asks, as the audit log names a visitor: no user, the address they gave, the request's id. */
+/** Who asks, as the audit log names a visitor: a person with no user yet, the address they gave, the request's id. */
 function visitor(email: string, requestId: string) {
-  return { userId: null, email, requestId };
+  return { kind: 'person' as const, userId: null, email, requestId };
 }
 
 /**

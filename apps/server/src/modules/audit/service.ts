@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
-import type { Actor, ActorKind } from '../../http/actor.js';
+import type { Actor } from '../../http/actor.js';
 import { insertAuditEntry, type AuditChange } from './queries.js';
 
 /**
@@ -16,12 +16,19 @@ export function organizationChange(org: { id: string; path: string }, action: st
 }
 
 /**
- * Who an entry names: an actor (http/actor.ts), or one given by its parts — a user who is not
- * signed in (accepting an invitation, signing in from elsewhere), a visitor named by their address
- * (asking for access), or nobody (a job's change) — whose kind is then inferred.
+ * A person the audit names who acts without a session, and so is no Actor (http/actor.ts): a user
+ * accepting an invitation or joining through a connection, a visitor asking for access (no user
+ * yet, named by the address they gave).
  */
-export type AuditActor =
-  Actor | { userId: string | null; email: string | null; requestId: string | null; name?: string | null; kind?: ActorKind };
+export interface PersonWithoutSession {
+  kind: 'person';
+  userId: string | null;
+  email: string;
+  requestId: string | null;
+}
+
+/** Who an entry names: an actor, or a person without a session. */
+export type AuditActor = Actor | PersonWithoutSession;
 
 /** The name a directory's entries carry: "SCIM: <token name>", as the trail shows it. */
 export function directoryName(tokenName: string): string {
@@ -34,10 +41,7 @@ export function directoryName(tokenName: string): string {
  * an e-mail and a name.
  */
 function whoOf(actor: AuditActor) {
-  if (!('rights' in actor)) {
-    const kind: ActorKind = actor.kind ?? (actor.userId !== null || actor.email !== null ? 'person' : 'job');
-    return { ...actor, kind, id: actor.userId, serviceAccountId: null, name: actor.name ?? null };
-  }
+  if (!('rights' in actor)) return { ...actor, id: actor.userId, serviceAccountId: null, name: null };
   const base = { kind: actor.kind, id: actor.id, requestId: actor.requestId };
   switch (actor.kind) {
     case 'person':

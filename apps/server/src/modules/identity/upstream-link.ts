@@ -151,7 +151,7 @@ export class UpstreamAccounts {
       });
       await audit(
         tx,
-        { userId, email, requestId: options.requestId },
+        { kind: 'person', userId, email, requestId: options.requestId },
         {
           organizationId: connection.organizationId,
           organizationPath: connection.organizationPath,

@@ -101,7 +101,7 @@ async function acceptAsProvisionedMember(
   await q.markAccepted(tx, inv.id, account.user_id);
   await audit(
     tx,
-    { userId: account.user_id, email: inv.email, requestId },
+    { kind: 'person', userId: account.user_id, email: inv.email, requestId },
     {
       organizationId: inv.organization_id,
       organizationPath: inv.organization_path,
@@ -241,7 +241,7 @@ export class InvitationAcceptance implements ConnectionInvitations {
     await q.markAccepted(tx, inv.id, userId);
     await audit(
       tx,
-      { userId, email: inv.email, requestId },
+      { kind: 'person', userId, email: inv.email, requestId },
       {
         organizationId: inv.organization_id,
         organizationPath: inv.organization_path,
