@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { SCIM_ORGANIZATION_EXTENSION as ORGANIZATION_EXTENSION, uuidSchema } from '@partner-portal/contracts';
 import { pgErrorCode } from '../../db/errors.js';
-import { toAppError } from '../../http/problem.js';
+import { AppError, toAppError } from '../../http/problem.js';
 import {
   errorBody,
   keptPatch,
@@ -138,10 +138,16 @@ function located(list: unknown, base: string): ScimObject {
  * once per request), which on these endpoints is a directory or nobody (401).
  */
 async function actorOf(request: FastifyRequest): Promise<DirectoryActor> {
-  const actor = await request.actor().catch(() => null);
-  if (actor?.kind !== 'directory') throw scimErrorOf(401, null, 'A valid SCIM token is required as the bearer token');
+  const actor = await request.actor().catch((err: unknown) => {
+    // nobody (no or no such token) is 401; a lookup that failed is the error it is
+    if (err instanceof AppError && err.status === 401) return null;
+    throw err;
+  });
+  if (actor?.kind !== 'directory') throw unauthorized();
   return actor;
 }
+
+const unauthorized = () => scimErrorOf(401, null, 'A valid SCIM token is required as the bearer token');
 
 export const scimRoutes: FastifyPluginAsync<{ scimUsers: ScimUsers }> = async (app, { scimUsers }) => {
   const base = `${app.services.config.publicUrl}${SCIM_PREFIX}`;
@@ -158,9 +164,10 @@ export const scimRoutes: FastifyPluginAsync<{ scimUsers: ScimUsers }> = async (a
   app.addHook('preHandler', async (request, reply) => {
     try {
       await actorOf(request);
-    } catch {
+    } catch (err) {
+      if (!(err instanceof SCIMMY.Types.Error) || err.status !== 401) throw err;
       void reply.header('www-authenticate', 'Bearer realm="scim"');
-      return sendScimError(reply, 401, null, 'A valid SCIM token is required as the bearer token');
+      return sendScimError(reply, 401, null, err.message);
     }
   });
 
