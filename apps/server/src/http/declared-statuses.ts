@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /**
  * Statuses any route may answer without declaring them, because a guard in front of every route
@@ -37,12 +37,15 @@ function problemKey(payload: unknown): string | undefined {
 
 /**
  * Outside production: every answer of a route that declares its answers (`schema.response`, which
- * is also the OpenAPI description clients are built from) is checked against them. An undeclared
- * one is logged as an error and handed to `onUndeclared`: the tests' portal collects them and, with
- * UNDECLARED_ANSWERS_LOG set, writes them to that file (apps/server/test/support/portal.ts). Routes
+ * is also the OpenAPI description clients are built from) is checked against them, and an
+ * undeclared one handed to `onUndeclared` (app.ts: logged in development; in tests collected, and
+ * with UNDECLARED_ANSWERS_LOG set written to that file: apps/server/test/support/portal.ts). Routes
  * without a response schema (the provider's, the web app's files) are not checked.
  */
-export function checkDeclaredStatuses(app: FastifyInstance, onUndeclared: (answer: UndeclaredAnswer) => void): void {
+export function checkDeclaredStatuses(
+  app: FastifyInstance,
+  onUndeclared: (answer: UndeclaredAnswer, request: FastifyRequest) => void,
+): void {
   app.addHook('onSend', async (request, reply, payload) => {
     const declared = request.routeOptions.schema?.response as Record<string, unknown> | undefined;
     const status = reply.statusCode;
@@ -51,11 +54,7 @@ export function checkDeclaredStatuses(app: FastifyInstance, onUndeclared: (answe
     const problem = problemKey(payload);
     if (problem && SHARED_GUARD_PROBLEMS.has(problem)) return payload;
     const answer = { method: request.method, route: request.routeOptions.url ?? request.url, status, problem };
-    request.log.error(
-      { undeclaredAnswer: answer },
-      `${answer.method} ${answer.route} answered ${status}, which its schema does not declare`,
-    );
-    onUndeclared(answer);
+    onUndeclared(answer, request);
     return payload;
   });
 }
