@@ -147,7 +147,7 @@ needsPostgres('a database busy to its last connection', () => {
     } finally {
       await holder.end();
     }
-  });
+  }, 90_000);
 });
 
 describe('overload', () => {

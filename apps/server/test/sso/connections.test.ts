@@ -353,5 +353,5 @@ needsPostgres('single sign-on connections changed at once', () => {
     }
     const connection = (await list(dealerManager.client, tree.region.id)).body.find((c: { id: string }) => c.id === made.body.id);
     expect(connection).toMatchObject({ name: 'Region sign-in', just_in_time: true });
-  });
+  }, 90_000);
 });
