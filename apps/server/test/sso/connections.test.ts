@@ -1,9 +1,7 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unseal } from '../../src/sealed.js';
 import { CLIENT_SECRET_PURPOSE } from '../../src/modules/sso/providers.js';
 import { startDealerIdp, type DealerIdp } from '../support/dealer-idp.js';
-import { needsPostgres } from '../support/needs.js';
 import { freePort, NO_LOGIN_LIMITS, startPortal, type TestPortal } from '../support/portal.js';
 import { Browser, buildDealerTree, createConnection, createPerson, verifyDomain, type DealerTree, type Person } from './support.js';
 
@@ -314,44 +312,4 @@ describe('single sign-on connections', () => {
     const mail = await portal.smtp.waitFor('farmer@noord.example', (m) => m.links.some((l) => l.includes('/reset-password?')));
     expect(mail.links.some((l) => l.includes('/reset-password?'))).toBe(true);
   });
-});
-
-needsPostgres('single sign-on connections changed at once', () => {
-  it('two PATCHes of different fields at the same moment both take effect: each is merged into the row as it is under the lock', async () => {
-    await verifyDomain(portal, tree.region.id, 'region-two.example');
-    const made = await createConnection(
-      dealerManager.client,
-      tree.region.id,
-      connectionBody({ name: 'Region login', domains: ['region-two.example'] }),
-    );
-    const url = `/api/organizations/${tree.region.id}/sso-connections/${made.body.id}`;
-    // both requests read the connection, then wait for the connections' lock, which this
-    // transaction holds until both wait; then they change it one after the other
-    const holder = new pg.Client({ connectionString: portal.config.DATABASE_URL });
-    await holder.connect();
-    try {
-      await holder.query('BEGIN');
-      await holder.query('LOCK TABLE sso_connections IN SHARE ROW EXCLUSIVE MODE');
-      const renamed = dealerManager.client.patch(url, { name: 'Region sign-in' });
-      const joining = dealerManager.client.patch(url, { just_in_time: true });
-      await expect
-        .poll(
-          async () => {
-            const { rows } = await holder.query<{ n: number }>(
-              "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'LOCK TABLE sso_connections%'",
-            );
-            return rows[0]!.n;
-          },
-          { timeout: 30_000 },
-        )
-        .toBe(2);
-      await holder.query('COMMIT');
-      expect((await renamed).status).toBe(204);
-      expect((await joining).status).toBe(204);
-    } finally {
-      await holder.end();
-    }
-    const connection = (await list(dealerManager.client, tree.region.id)).body.find((c: { id: string }) => c.id === made.body.id);
-    expect(connection).toMatchObject({ name: 'Region sign-in', just_in_time: true });
-  }, 90_000);
 });
