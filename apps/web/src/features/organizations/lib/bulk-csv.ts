@@ -1,20 +1,21 @@
+import { stringify } from 'csv-stringify/browser/esm/sync';
 import { BULK_REPORT_COLUMNS, bulkReportCells, type BulkInvitationRow } from '@partner-portal/contracts';
 
 /**
  * Writing (never parsing) the CSV of the bulk invitation's chunks and of its report
  * (docs/decisions/018-the-administrators-day.md, "Bulk invitations"): the server parses every file
- * with csv-parse; the web app only writes rows it got from the server back out, each cell quoted
- * (RFC 4180: a quote inside a cell is doubled).
+ * with csv-parse; the web app only writes rows it got from the server back out, with csv-stringify
+ * (the server's own writer), each cell quoted and lines ended by CRLF (RFC 4180).
  */
-const cell = (value: string | number | null | undefined) => `"${String(value ?? '').replace(/"/g, '""')}"`;
-const line = (cells: (string | number | null | undefined)[]) => cells.map(cell).join(',');
+type Cell = string | number | null | undefined;
+const csv = (lines: Cell[][]) => stringify(lines, { quoted: true, record_delimiter: '\r\n', cast: { number: String } });
 
 /** The rows to send in one request, with the header the server recognises. */
 export function chunkCsv(rows: readonly BulkInvitationRow[]): string {
-  return [
-    line(['email', 'first_name', 'last_name', 'language']),
-    ...rows.map((r) => line([r.email_address, r.first_name, r.last_name, r.language_code ?? ''])),
-  ].join('\r\n');
+  return csv([
+    ['email', 'first_name', 'last_name', 'language'],
+    ...rows.map((r) => [r.email_address, r.first_name, r.last_name, r.language_code ?? '']),
+  ]);
 }
 
 /** The columns of the downloaded report: the server's stored report's, with the verdict in words before the outcome's code. */
@@ -31,17 +32,17 @@ export function reportCsv(
 ): string {
   const body = rows.map((r) => {
     const cells = bulkReportCells(r);
-    return line([...cells.slice(0, 5), text.verdict(r), ...cells.slice(5)]);
+    return [...cells.slice(0, 5), text.verdict(r), ...cells.slice(5)];
   });
-  return `\uFEFF${[line(REPORT_COLUMNS.map(text.column)), ...body].join('\r\n')}\r\n`;
+  return `\uFEFF${csv([REPORT_COLUMNS.map(text.column), ...body])}`;
 }
 
 /** A file to start from: the header the server recognises and one example row. */
 export function templateCsv(example: { email: string; firstName: string; lastName: string; language: string }): string {
-  return `\uFEFF${[
-    ['email', 'first_name', 'last_name', 'language'].join(','),
-    line([example.email, example.firstName, example.lastName, example.language]),
-  ].join('\r\n')}\r\n`;
+  return `\uFEFF${csv([
+    ['email', 'first_name', 'last_name', 'language'],
+    [example.email, example.firstName, example.lastName, example.language],
+  ])}`;
 }
 
 /** Split a list into chunks of `size`. */
