@@ -1,5 +1,6 @@
 import { AccessRequests } from './modules/access-requests/service.js';
 import { AuditTrail } from './modules/audit/read.js';
+import { ConnectionPolicies } from './modules/connection-policy/service.js';
 import { DeveloperExport } from './modules/developer/service.js';
 import { createTxtLookup } from './modules/domains/dns.js';
 import { DomainRecheck } from './modules/domains/recheck.js';
@@ -57,6 +58,7 @@ export interface ModuleServices {
   ssoConnections: SsoConnections;
   externalLogin: ExternalLogin;
   webhooks: Webhooks;
+  connectionPolicies: ConnectionPolicies;
 }
 
 export function createModuleServices(services: Services, oidc: Oidc): ModuleServices {
@@ -118,5 +120,6 @@ export function createModuleServices(services: Services, oidc: Oidc): ModuleServ
       secondStep: factors.secondStep,
     }),
     webhooks: new Webhooks({ db, config, keyEncryption: secrets.keyEncryption }),
+    connectionPolicies: new ConnectionPolicies({ db }),
   };
 }

@@ -105,6 +105,17 @@ export const ERRORS = {
   webhook_url_not_allowed: { status: 400, title: 'This address is in a private network; webhooks cannot be sent to it' },
   unknown_webhook_event: { status: 400, title: 'Unknown event: choose events from the list, or all events' },
   unknown_webhook: { status: 404, title: 'This webhook or delivery does not exist' },
+  // connection policy and setup links
+  connections_not_allowed: {
+    status: 409,
+    title: 'A higher organization does not allow the organizations below it to connect identity providers or directories',
+  },
+  invalid_setup_capability: { status: 400, title: 'Choose what the link may set up: domains, single sign-on, SCIM or audit streams' },
+  setup_capability_required: { status: 400, title: 'Choose at least one thing the link may set up' },
+  invalid_expiry_days: { status: 400, title: 'Choose a validity of 1 to 14 days' },
+  unknown_setup_link: { status: 404, title: 'This setup link does not exist, has expired or was revoked' },
+  invalid_code: { status: 400, title: 'The code is not valid. Check the e-mail and try again, or ask for a new code' },
+  setup_link_not_allowed: { status: 403, title: 'A setup link cannot use this call' },
 
   // organizations
   organization_name_required: { status: 400, title: 'Organization name is required' },

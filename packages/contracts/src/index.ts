@@ -20,3 +20,4 @@ export * from './service-account-scope.js';
 export * from './scim.js';
 export * from './webhooks.js';
 export * from './webhook-events.js';
+export * from './setup-links.js';

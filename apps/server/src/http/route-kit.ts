@@ -68,12 +68,21 @@ export const ACTOR_ROUTE = { actor: true } as const;
  * `/api/organizations/:organizationId/<family>` (the operating contract, "Service accounts",
  * "Verified domains", "Single sign-on per organization"; docs/integrations.md, "Service accounts"):
  * how people sign in — single sign-on connections, verified domains (which route addresses to a
- * connection), the second-factor policy — and the credentials that would outlive a service account
- * — SCIM tokens and service accounts. A service account's request to one of them is refused with
+ * connection), the second-factor policy, the connection policy and setup links — and the
+ * credentials that would outlive a service account — SCIM tokens and service accounts. A service
+ * account's request to one of them is refused with
  * 403 service_account_not_allowed before anything else is done (http/bearer.ts, serviceAccountMayCall),
  * reads included, however the module declares the route.
  */
-export const PEOPLE_ONLY = ['sso-connections', 'domains', 'second-factor-policy', 'scim-tokens', 'service-accounts'] as const;
+export const PEOPLE_ONLY = [
+  'sso-connections',
+  'domains',
+  'second-factor-policy',
+  'scim-tokens',
+  'service-accounts',
+  'connection-policy',
+  'setup-links',
+] as const;
 
 /**
  * A member's second factors are how they sign in too: resetting them is a person's work

@@ -4,6 +4,7 @@ import type { DirectoryLookups } from '../../http/credentials.js';
 import { AppError } from '../../http/problem.js';
 import { hashSecret, newSecret, personOf, type Actor } from '../../http/session.js';
 import { audit } from '../audit/service.js';
+import { assertMayConnect } from '../connection-policy/rule.js';
 import { delegatorOf } from '../../http/actor.js';
 import { organizationForActor } from '../scope/service.js';
 import * as q from './queries.js';
@@ -42,6 +43,7 @@ export class ScimTokens {
     const delegator = delegatorOf(actor);
     const id = await db.transaction(async (tx) => {
       const { org } = await organizationForActor(tx, actor, organizationId, { role: 'user', forUpdate: true });
+      await assertMayConnect(tx, org);
       if ((await q.countTokens(tx, org.id)) >= MAX_SCIM_TOKENS_PER_ORGANIZATION)
         throw new AppError('too_many_scim_tokens', { params: { max: MAX_SCIM_TOKENS_PER_ORGANIZATION } });
       const tokenId = await q.insertToken(tx, {

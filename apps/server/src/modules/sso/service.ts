@@ -15,6 +15,7 @@ import { actingAs, personOf, type Actor } from '../../http/session.js';
 import { EXTERNAL_IDP_ID, type UpstreamSettings } from '../../oidc/upstream.js';
 import { seal } from '../../sealed.js';
 import { audit, RefusedChange, withRefusalAudit, type AuditChange } from '../audit/service.js';
+import { assertMayConnect } from '../connection-policy/rule.js';
 import { verifiedDomainsAtOrAbove } from '../domains/queries.js';
 import type { Mailer } from '../mail/mailer.js';
 import { ssoConnectionEmail } from '../mail/messages.js';
@@ -186,6 +187,7 @@ export class SsoConnections {
     const { db, secrets } = this.deps;
     personOf(actor);
     const { org } = await organizationForActor(db, actor, organizationId, { role: 'organization' });
+    await assertMayConnect(db, org);
     const domains = [...new Set(input.domains)];
     await this.assertVerified(db, org, domains);
     const clientSecret = input.client_secret || null;
