@@ -1,5 +1,7 @@
 import type { ModuleServices } from './module-services.js';
+import { sendResetEmail } from './modules/identity/account.js';
 import { sweepExpiredIdentityRows } from './modules/identity/queries.js';
+import { startPasswordResetRequests } from './modules/identity/reset-requests.js';
 import { expireInvitations } from './modules/invitations/expiry.js';
 import { startMailWorker } from './modules/mail/outbox-worker.js';
 import { sweepTreeChanges } from './modules/organizations/queries.js';
@@ -21,7 +23,8 @@ import type { Services } from './services.js';
  * - every hour the clean-up of finished webhook deliveries older than WEBHOOK_RETENTION_DAYS;
  * - every minute, invitations past their expiry marked EXPIRED (their invitation.expired events);
  * - the outbox's worker (outbox/worker.ts), a lane per kind: e-mails (modules/mail/outbox-worker.ts),
- *   webhook deliveries (modules/webhooks/worker.ts) and back-channel logouts (oidc/backchannel.ts),
+ *   webhook deliveries (modules/webhooks/worker.ts), back-channel logouts (oidc/backchannel.ts) and
+ *   password reset requests (modules/identity/reset-requests.ts),
  *   each sent after the commit of its change and again when its receiver did not take it; every
  *   hour the clean-up of the finished rows of the shared outbox older than WEBHOOK_RETENTION_DAYS.
  */
@@ -36,7 +39,11 @@ export interface Jobs {
   stop(): Promise<void>;
 }
 
-export async function startJobs(services: Services, oidc: Oidc, modules: Pick<ModuleServices, 'domainRecheck'>): Promise<Jobs> {
+export async function startJobs(
+  services: Services,
+  oidc: Oidc,
+  modules: Pick<ModuleServices, 'domainRecheck' | 'ssoRouting'>,
+): Promise<Jobs> {
   const { db, log, config } = services;
   const every = (ms: number, name: string, job: () => Promise<unknown>) => {
     const timer = setInterval(() => void job().catch((err: unknown) => log.warn({ err }, `${name} failed`)), ms);
@@ -60,10 +67,11 @@ export async function startJobs(services: Services, oidc: Oidc, modules: Pick<Mo
   const webhooks = await startWebhookWorker({ db, config, log, keyEncryption: services.secrets.keyEncryption });
   const mail = await startMailWorker({ db, config, log, keyEncryption: services.secrets.keyEncryption });
   const logouts = await startBackchannelLogoutWorker({ db, config, log, provider: () => oidc.provider() });
+  const resets = await startPasswordResetRequests({ db, config, log }, (email) => sendResetEmail(services, modules.ssoRouting, email));
   return {
     async stop() {
       for (const t of timers) clearInterval(t);
-      await Promise.all([webhooks.stop(), mail.stop(), logouts.stop()]);
+      await Promise.all([webhooks.stop(), mail.stop(), logouts.stop(), resets.stop()]);
     },
   };
 }

@@ -30,11 +30,20 @@ export function concurrencyLimit(max: number) {
  */
 const argon2Slot = concurrencyLimit(availableParallelism());
 
+/**
+ * The hashes and verifications this process has started: the work a password costs, which must
+ * not depend on whether an address has an account (apps/server/test/security/brute-force.test.ts
+ * compares it for known and unknown addresses).
+ */
+export const passwordWork = { hashes: 0, verifications: 0 };
+
 export function hashPassword(password: string): Promise<string> {
+  passwordWork.hashes += 1;
   return argon2Slot(() => hash(password, ARGON2_OPTIONS));
 }
 
 /** Whether `password` matches the stored argon2 `passwordHash`; a malformed hash does not match. */
 export function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  passwordWork.verifications += 1;
   return argon2Slot(() => verify(passwordHash, password, ARGON2_OPTIONS)).catch(() => false);
 }

@@ -13,6 +13,7 @@ import { ADMIN_EMAIL, api, login, spawnServer, sql, waitForHealth } from './supp
  *   killed process's connections);
  * - it is killed right after a change commits, its first attempt to send the e-mail held by the
  *   mail server: a second start sends it, once;
+ * - it is killed right after answering a forgotten password: a second start sends the reset, once;
  * - its mail server refuses every e-mail (451) for a while (REFUSAL_MS, standing in for the minute
  *   of a real outage, at MAIL_RETRY_BASE_SECONDS=1): each e-mail written meanwhile arrives once.
  */
@@ -166,6 +167,32 @@ describe('kill -9 right after the change commits, before its e-mail is sent', ()
   });
 });
 
+describe('kill -9 right after a password reset was asked for', () => {
+  it('sends the reset e-mail once after a second start', async () => {
+    const { database, smtp, env, server: first } = await startMailServerAndPortal();
+    // the mail server holds every answer: whatever the portal got to before the kill, nothing was sent
+    smtp.delayMs = 60_000;
+    // the request is in the outbox when the 204 comes (modules/identity/reset-requests.ts), not in the process's memory
+    expect((await api(first.url, 'POST', '/api/identity/forgot-password', { body: { email_address: ADMIN_EMAIL } })).status).toBe(204);
+    await first.kill9();
+    const asked = await sql<{ n: number }>(database.url, `SELECT count(*)::int AS n FROM outbox WHERE kind = 'password_reset_request'`);
+    expect(asked[0]!.n, 'the request written before the answer').toBe(1);
+    expect(smtp.messages).toEqual([]);
+
+    smtp.delayMs = 0;
+    const second = spawnServer(env);
+    cleanups.push(() => second.stop());
+    await waitForHealth(second.url, { server: second });
+    await smtp.waitFor(ADMIN_EMAIL, () => true, 30_000);
+    await until('the e-mail recorded as sent', async () => {
+      const rows = await sql<{ state: string }>(database.url, `SELECT state FROM mail_outbox WHERE kind = 'password-reset'`);
+      return rows.length === 1 && rows[0]!.state === 'sent';
+    });
+    expect(smtp.to(ADMIN_EMAIL), 'once').toHaveLength(1);
+    expect(second.errors()).toEqual([]);
+  });
+});
+
 describe('a mail server that refuses every e-mail (451) for a while', () => {
   it('delivers every e-mail written meanwhile, each once', async () => {
     const { database, smtp, server, cookie, rootId } = await startMailServerAndPortal();
@@ -175,7 +202,7 @@ describe('a mail server that refuses every e-mail (451) for a while', () => {
       const res = await api(server.url, 'POST', `/api/organizations/${rootId}/invitations`, { cookie, body: { email_address: email } });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
     }
-    // the bootstrap administrator's reset e-mail, written after the 204 (forgot-password)
+    // the bootstrap administrator's reset e-mail (forgot-password: the request in the outbox, its e-mail written by the worker)
     expect((await api(server.url, 'POST', '/api/identity/forgot-password', { body: { email_address: ADMIN_EMAIL } })).status).toBe(204);
     const everyone = [...addresses, ADMIN_EMAIL];
     await until('a refused attempt of each e-mail', () => everyone.every((a) => smtp.attempts.includes(a)));

@@ -24,6 +24,7 @@ import { compareHashedServiceAccountSecrets, scopeServiceAccountTokens } from '.
 import type { ErrorRecord, LogoutRecord, RecordStore } from './records.js';
 import { liveSession, rememberedGrantId } from './queries.js';
 import { flush, TokenWrites, withTokenWrites } from './token-writes.js';
+import { adaptDeviceEndpoints, deviceFlowFeature, type DeviceDecisionRecord } from './device.js';
 
 /** Paths of the provider under the issuer (the portal origin). */
 export const ROUTES = {
@@ -36,6 +37,8 @@ export const ROUTES = {
   jwks: '/connect/jwks',
   registration: '/connect/dcr',
   pushed_authorization_request: '/connect/par',
+  device_authorization: '/connect/device/auth',
+  code_verification: '/connect/device',
 } as const;
 
 export const INTERACTION_PATH = '/connect/interaction/';
@@ -43,6 +46,7 @@ export const INTERACTION_PATH = '/connect/interaction/';
 export interface ProviderRecords {
   errors: RecordStore<ErrorRecord>;
   logouts: RecordStore<LogoutRecord>;
+  deviceDecisions: RecordStore<DeviceDecisionRecord>;
 }
 
 /**
@@ -104,6 +108,8 @@ export function createProvider(
   login.checks.remove('essential_acr');
   login.checks.add(multiFactorCheck(loginPolicy));
   const guardedFetch = outboundFetch(outboundPolicy(config));
+  const portalUserId = async (ctx: KoaContextWithOIDC) =>
+    (await portalSession(services, ctx.cookies.get(SESSION_COOKIE, { signed: false }) ?? undefined))?.userId ?? null;
 
   const configuration: Configuration = {
     adapter: Adapter,
@@ -174,6 +180,13 @@ export function createProvider(
         initialAccessToken: config.DCR_INITIAL_ACCESS_TOKEN ?? randomBytes(32).toString('base64url'),
       },
       registrationManagement: { enabled: true, rotateRegistrationAccessToken: true },
+      // devices and modern clients (docs/api.md): device sign-in through the web page /device
+      // (device.ts), DPoP-bound tokens (RFC 9449) and pushed authorization requests (RFC 9126),
+      // each enforced for a client registered with dpop_bound_access_tokens or
+      // require_pushed_authorization_requests
+      deviceFlow: deviceFlowFeature(config.publicUrl, records.deviceDecisions, portalUserId),
+      dPoP: { enabled: true },
+      pushedAuthorizationRequests: { enabled: true },
     },
     interactions: {
       policy,
@@ -224,6 +237,7 @@ export function createProvider(
       AccessToken: config.ACCESS_TOKEN_TTL_SECONDS,
       ClientCredentials: config.ACCESS_TOKEN_TTL_SECONDS,
       AuthorizationCode: 60,
+      DeviceCode: 600,
       IdToken: 3600,
       RefreshToken: config.REFRESH_TOKEN_TTL_SECONDS,
       Interaction: 3600,
@@ -242,6 +256,8 @@ export function createProvider(
   allowCredentialedCors(provider, [ROUTES.token, ROUTES.userinfo, ROUTES.revocation]);
   // a form_post answer may send the browser to the client's registered redirect_uri (form-action.ts)
   allowFormPostTargets(provider);
+  // the device is told the web page /device; user codes posted to the provider are guesses (device.ts)
+  adaptDeviceEndpoints(provider, { config, counters: services.counters, publicUrl: config.publicUrl }, ROUTES, portalUserId);
   // a token request's token writes are made together once its answer is ready (token-writes.ts)
   provider.use(async (ctx, next) => {
     if (ctx.method !== 'POST' || ctx.path !== ROUTES.token) {

@@ -6,6 +6,8 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { buildApp } from '../../src/app.js';
 import { bootstrap } from '../../src/bootstrap.js';
 import { closeServices, createLogger, createServices } from '../../src/main.js';
+import { sendResetEmail } from '../../src/modules/identity/account.js';
+import { startPasswordResetRequests } from '../../src/modules/identity/reset-requests.js';
 import { startMailWorker, type MailWorker } from '../../src/modules/mail/outbox-worker.js';
 import { startBackchannelLogoutWorker } from '../../src/oidc/backchannel.js';
 import type { Services } from '../../src/services.js';
@@ -97,7 +99,7 @@ export async function startPortal(
   await bootstrap(services.db, { adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD, providerName: config.PROVIDER_ORGANIZATION_NAME });
   const app = await buildApp(services);
   await app.listen({ port, host: '127.0.0.1' });
-  // the outbox's lanes of e-mails and back-channel logouts, as jobs.ts starts them (the webhooks'
+  // the outbox's lanes of e-mails, back-channel logouts and password reset requests, as jobs.ts starts them (the webhooks'
   // lane and the other jobs are started by the tests that need them)
   const mailWorker = await startMailWorker({ db: services.db, config, log: services.log, keyEncryption: services.secrets.keyEncryption });
   const logoutWorker = await startBackchannelLogoutWorker({
@@ -106,6 +108,9 @@ export async function startPortal(
     log: services.log,
     provider: () => app.oidc.provider(),
   });
+  const resetWorker = await startPasswordResetRequests({ db: services.db, config, log: services.log }, (email) =>
+    sendResetEmail(services, app.modules.ssoRouting, email),
+  );
   const url = `http://${publicHost}:${port}`;
   const settled = async (count: string, timeoutMs: number) => {
     const deadline = Date.now() + timeoutMs;
@@ -127,7 +132,12 @@ export async function startPortal(
     app,
     smtp,
     mailWorker,
-    mailSettled: (timeoutMs = 15_000) => settled("SELECT count(*)::int AS n FROM mail_outbox WHERE state = 'pending'", timeoutMs),
+    // e-mails, and the reset requests that may still write one (modules/identity/reset-requests.ts)
+    mailSettled: (timeoutMs = 15_000) =>
+      settled(
+        `SELECT (SELECT count(*) FROM mail_outbox WHERE state = 'pending') + (SELECT count(*) FROM outbox WHERE state = 'pending' AND kind = 'password_reset_request')::int AS n`,
+        timeoutMs,
+      ),
     outboxSettled: (timeoutMs = 15_000) =>
       settled(
         `SELECT (SELECT count(*) FROM mail_outbox WHERE state = 'pending') + (SELECT count(*) FROM outbox WHERE state = 'pending')::int AS n`,
@@ -150,6 +160,7 @@ export async function startPortal(
       await app.close();
       await mailWorker.stop();
       await logoutWorker.stop();
+      await resetWorker.stop();
       await closeServices(services);
       await smtp.stop();
       await database?.drop();

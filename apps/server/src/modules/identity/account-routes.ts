@@ -76,7 +76,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ routing: SsoRouting; access:
       },
     },
     async (request, reply) => {
-      await account.forgotPassword(services, routing, request.ip, request.body.email_address);
+      await account.forgotPassword(services, request.ip, request.body.email_address);
       return reply.code(204).send(null);
     },
   );

@@ -10,6 +10,7 @@ import { sendSecurityNotice } from '../mail/security-notices.js';
 import { recordMemberEvent } from '../webhooks/outbox.js';
 import { throttleAccountAndIp } from './login-throttle.js';
 import { assertNewPassword } from './password-policy.js';
+import { enqueuePasswordResetRequest } from './reset-requests.js';
 import * as q from './queries.js';
 
 /**
@@ -62,15 +63,15 @@ export async function updateProfile(
 }
 
 /**
- * POST /api/identity/forgot-password: always the same answer at once; the lookup and the
- * e-mail happen after it, so neither the status, the body nor the timing tells whether the
- * address has an account. External accounts get no e-mail (they have no password here).
+ * POST /api/identity/forgot-password: always the same answer, after the same work: the throttle,
+ * then the request written to the outbox (reset-requests.ts) whatever the address, so that neither
+ * the status, the body nor the timing tells whether the address has an account, and a crash after
+ * the answer loses no reset. The lookup and the e-mail happen in the outbox's worker
+ * (sendResetEmail). External accounts get no e-mail (they have no password here).
  */
-export async function forgotPassword(services: Services, routing: SsoRouting, ip: string, email: string): Promise<void> {
+export async function forgotPassword(services: Services, ip: string, email: string): Promise<void> {
   await throttleAccountAndIp(services, 'forgot-password', email, ip);
-  setImmediate(() => {
-    sendResetEmail(services, routing, email).catch((err: unknown) => services.log.error({ err }, 'password reset e-mail failed'));
-  });
+  await enqueuePasswordResetRequest(services.db, email);
 }
 
 /**
@@ -83,7 +84,8 @@ async function signsInElsewhere(routing: SsoRouting, user: q.UserRow): Promise<b
   return user.external_idp === EXTERNAL_IDP_ID || (await routing.served(user.email)) !== null;
 }
 
-async function sendResetEmail(services: Services, routing: SsoRouting, email: string): Promise<void> {
+/** A reset asked for: for an account with a password here, its token and e-mail in one transaction (the outbox's worker, reset-requests.ts). */
+export async function sendResetEmail(services: Services, routing: SsoRouting, email: string): Promise<void> {
   const { config } = services;
   const user = await q.findUserByEmail(services.db, email);
   if (!user || (await signsInElsewhere(routing, user))) return;
