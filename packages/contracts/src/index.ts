@@ -21,3 +21,4 @@ export * from './scim.js';
 export * from './webhooks.js';
 export * from './webhook-events.js';
 export * from './setup-links.js';
+export * from './device.js';

@@ -64,9 +64,22 @@ export function hasSessionCookie(request: FastifyRequest): boolean {
   return request.cookies?.[SESSION_COOKIE] !== undefined;
 }
 
+/** Whether the request's Authorization header has the DPoP scheme (RFC 9449): a token of the provider's DPoP-bound clients. */
+function hasDpopAuthorization(request: FastifyRequest): boolean {
+  const header = request.headers.authorization;
+  return typeof header === 'string' && /^dpop(?:[ \t]|$)/i.test(header.trim());
+}
+
 export function registerCsrfGuard(app: FastifyInstance): void {
   app.addHook('onRequest', (request, reply, done) => {
     const path = routerPath(request);
+    // /api takes a service account's bearer token only (bearer.ts): a DPoP-bound token is refused
+    // as the invalid token it is here, whoever sends it (docs/api.md, "Devices and modern clients")
+    if (isApiPath(path) && hasDpopAuthorization(request)) {
+      const challenge = 'Bearer error="invalid_token", error_description="the API takes no DPoP-bound token"';
+      void sendProblem(request, reply, new AppError('invalid_bearer_token', { headers: { 'www-authenticate': challenge } }));
+      return;
+    }
     if (
       !isApiPath(path) ||
       request.headers['x-csrf'] === '1' ||

@@ -108,6 +108,9 @@ export function postgresAdapter(db: Database, clients: SessionCache<Record<strin
       }
       if (this.model === 'RefreshToken') return this.findRefreshToken(id);
       if (this.model === 'Client') return this.findClient(id);
+      // an expired device code stays until the clean-up: the provider checks its expiry itself,
+      // and the polling device is told expired_token rather than that it is unknown (RFC 8628)
+      if (this.model === 'DeviceCode') return this.findWhere('id', id, true);
       return this.findWhere('id', id);
     }
 
@@ -172,9 +175,9 @@ export function postgresAdapter(db: Database, clients: SessionCache<Record<strin
       return payload;
     }
 
-    private async findWhere(key: PayloadKey, value: string): Promise<AdapterPayload | undefined> {
+    private async findWhere(key: PayloadKey, value: string, includeExpired = false): Promise<AdapterPayload | undefined> {
       if (!storable(value)) return undefined;
-      const row = await findPayload(db, this.model, key, value);
+      const row = await findPayload(db, this.model, key, value, includeExpired);
       return row ? fromRow(row) : undefined;
     }
   };

@@ -2,10 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { outboundFetch, outboundPolicy } from '../http/outbound.js';
 import type { Services } from '../services.js';
 import { postgresAdapter } from './adapter.js';
+import { registerDeviceRoutes, type DeviceDecisionRecord } from './device.js';
 import { registerInteractionPages } from './interaction.js';
 import { registerLogoutPages } from './logout-pages.js';
 import type { LoginPolicy } from './multi-factor.js';
-import { INTERACTION_PATH } from './provider.js';
+import { INTERACTION_PATH, ROUTES } from './provider.js';
 import { RecordStore, type ErrorRecord, type ExternalLoginRecord, type LogoutRecord } from './records.js';
 import { keyedProvider, type Oidc } from './runtime.js';
 import { EXTERNAL_IDP_ID, UpstreamIdp } from './upstream.js';
@@ -28,7 +29,8 @@ export async function registerOidc(app: FastifyInstance, loginPolicy: LoginPolic
   const errors = new RecordStore<ErrorRecord>(Adapter, 'PortalError', 3600);
   const logouts = new RecordStore<LogoutRecord>(Adapter, 'PortalLogout', 600);
   const externalLogins = new RecordStore<ExternalLoginRecord>(Adapter, 'ExternalLogin', 900);
-  const keyed = await keyedProvider(services, Adapter, { errors, logouts }, loginPolicy);
+  const deviceDecisions = new RecordStore<DeviceDecisionRecord>(Adapter, 'DeviceDecision', 300);
+  const keyed = await keyedProvider(services, Adapter, { errors, logouts, deviceDecisions }, loginPolicy);
 
   const origin = new URL(config.publicUrl).origin;
   const oidc: Oidc = {
@@ -73,6 +75,7 @@ export async function registerOidc(app: FastifyInstance, loginPolicy: LoginPolic
 
   registerInteractionPages(app, oidc, loginPolicy);
   registerLogoutPages(app, oidc);
+  registerDeviceRoutes(app, () => oidc.provider(), deviceDecisions, ROUTES.code_verification);
 
   return oidc;
 }

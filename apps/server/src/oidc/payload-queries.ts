@@ -38,11 +38,17 @@ export async function refreshTokenWithGrant(db: Queryable, id: string): Promise<
 export type PayloadKey = 'id' | 'user_code' | 'uid';
 
 /** The live instance of a model by one of its lookup columns. */
-export async function findPayload(db: Queryable, model: string, key: PayloadKey, value: string): Promise<PayloadRow | undefined> {
+export async function findPayload(
+  db: Queryable,
+  model: string,
+  key: PayloadKey,
+  value: string,
+  includeExpired = false,
+): Promise<PayloadRow | undefined> {
   const { rows } = await db.query<PayloadRow>(
     `SELECT payload, consumed_at FROM oidc_payloads
-     WHERE model = $1 AND ${key} = $2 AND (expires_at IS NULL OR expires_at > now()) LIMIT 1`,
-    [model, value],
+     WHERE model = $1 AND ${key} = $2 AND ($3 OR expires_at IS NULL OR expires_at > now()) LIMIT 1`,
+    [model, value, includeExpired],
   );
   return rows[0];
 }

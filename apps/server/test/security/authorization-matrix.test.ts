@@ -127,6 +127,9 @@ const MATRIX: Record<string, Entry | Entry[]> = {
   // someone else's or an unknown session id: nothing ends, 204 for every signed-in user
   'DELETE /api/identity/sessions/{sessionId}': { expect: SIGNED_IN },
   'POST /api/identity/sessions/end-others': { expect: SIGNED_IN },
+  // device sign-in's page (oidc/device.ts): an unknown user code, 400 device_code_unknown for every signed-in person
+  'POST /api/device/lookup': { expect: SIGNED_IN, refused: true, body: () => ({ user_code: 'BBBB-BBBB' }) },
+  'POST /api/device/decision': { expect: SIGNED_IN, refused: true, body: () => ({ user_code: 'BBBB-BBBB', decision: 'deny' }) },
   'POST /api/identity/forgot-password': { expect: PUBLIC, body: () => ({ email_address: uniqueEmail('nobody') }) },
   'PUT /api/identity/reset-password': {
     expect: PUBLIC,
