@@ -7,6 +7,7 @@ import { startMailWorker } from './modules/mail/outbox-worker.js';
 import { sweepTreeChanges } from './modules/organizations/queries.js';
 import { TREE_CACHE_MAX_AGE_MS } from './modules/organizations/tree-cache.js';
 import { startWebhookWorker, sweepFinishedDeliveries } from './modules/webhooks/worker.js';
+import { startAuditStreamWorker } from './modules/audit-streams/worker.js';
 import { startBackchannelLogoutWorker } from './oidc/backchannel.js';
 import { sweepFinishedOutbox } from './outbox/shared-table.js';
 import type { Oidc } from './oidc/runtime.js';
@@ -25,6 +26,7 @@ import type { Services } from './services.js';
  * - the outbox's worker (outbox/worker.ts), a lane per kind: e-mails (modules/mail/outbox-worker.ts),
  *   webhook deliveries (modules/webhooks/worker.ts), back-channel logouts (oidc/backchannel.ts) and
  *   password reset requests (modules/identity/reset-requests.ts),
+ *   audit streams (modules/audit-streams/worker.ts, a stream's entries in order, never given up),
  *   each sent after the commit of its change and again when its receiver did not take it; every
  *   hour the clean-up of the finished rows of the shared outbox older than WEBHOOK_RETENTION_DAYS.
  */
@@ -67,11 +69,12 @@ export async function startJobs(
   const webhooks = await startWebhookWorker({ db, config, log, keyEncryption: services.secrets.keyEncryption });
   const mail = await startMailWorker({ db, config, log, keyEncryption: services.secrets.keyEncryption });
   const logouts = await startBackchannelLogoutWorker({ db, config, log, provider: () => oidc.provider() });
+  const auditStreams = await startAuditStreamWorker({ db, config, log, keyEncryption: services.secrets.keyEncryption });
   const resets = await startPasswordResetRequests({ db, config, log }, (email) => sendResetEmail(services, modules.ssoRouting, email));
   return {
     async stop() {
       for (const t of timers) clearInterval(t);
-      await Promise.all([webhooks.stop(), mail.stop(), logouts.stop(), resets.stop()]);
+      await Promise.all([webhooks.stop(), mail.stop(), logouts.stop(), auditStreams.stop(), resets.stop()]);
     },
   };
 }

@@ -26,6 +26,7 @@ import { SsoRouting } from './modules/sso/routing.js';
 import { SsoConnections } from './modules/sso/service.js';
 import { outboundFetch, outboundPolicy } from './http/outbound.js';
 import { Webhooks } from './modules/webhooks/service.js';
+import { AuditStreams } from './modules/audit-streams/service.js';
 import type { Oidc } from './oidc/runtime.js';
 import type { Services } from './services.js';
 
@@ -58,6 +59,7 @@ export interface ModuleServices {
   ssoConnections: SsoConnections;
   externalLogin: ExternalLogin;
   webhooks: Webhooks;
+  auditStreams: AuditStreams;
   connectionPolicies: ConnectionPolicies;
 }
 
@@ -120,6 +122,7 @@ export function createModuleServices(services: Services, oidc: Oidc): ModuleServ
       secondStep: factors.secondStep,
     }),
     webhooks: new Webhooks({ db, config, keyEncryption: secrets.keyEncryption }),
+    auditStreams: new AuditStreams({ db, config, keyEncryption: secrets.keyEncryption }),
     connectionPolicies: new ConnectionPolicies({ db }),
   };
 }

@@ -107,6 +107,11 @@ export const ERRORS = {
   webhook_url_not_allowed: { status: 400, title: 'This address is in a private network; webhooks cannot be sent to it' },
   unknown_webhook_event: { status: 400, title: 'Unknown event: choose events from the list, or all events' },
   unknown_webhook: { status: 404, title: 'This webhook or delivery does not exist' },
+  // audit streams
+  invalid_audit_stream_kind: { status: 400, title: 'Choose HTTPS, Splunk HEC or Datadog' },
+  audit_stream_url_not_allowed: { status: 400, title: 'This address is in a private network; audit streams cannot be sent to it' },
+  unknown_audit_stream: { status: 404, title: 'This audit stream does not exist' },
+  invalid_date_time: { status: 400, title: 'Enter a date and time (ISO 8601, with its time zone)' },
   // connection policy and setup links
   connections_not_allowed: {
     status: 409,

@@ -22,3 +22,4 @@ export * from './webhooks.js';
 export * from './webhook-events.js';
 export * from './setup-links.js';
 export * from './device.js';
+export * from './audit-streams.js';

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { bearerTokenOf, hasSessionCookie, isApiPath, routerPath } from './csrf.js';
@@ -53,7 +54,8 @@ export function isBearerRequest(request: FastifyRequest): boolean {
 }
 
 export class BearerAuth {
-  private readonly touched = new Map<string, number>();
+  /** when this instance last recorded each account's use (the most recent 10,000 accounts) */
+  private readonly touched = new LRUCache<string, number>({ max: 10_000 });
 
   constructor(
     private readonly deps: { lookups: BearerLookups; scope: string; log: Logger },
@@ -86,7 +88,6 @@ export class BearerAuth {
     const now = this.now();
     const last = Math.max(lastUsedAt?.getTime() ?? 0, this.touched.get(accountId) ?? 0);
     if (now - last < TOUCH_INTERVAL_MS) return;
-    if (this.touched.size > 10_000) this.touched.clear();
     this.touched.set(accountId, now);
     try {
       await this.deps.lookups.touch(accountId);

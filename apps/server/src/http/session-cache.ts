@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
 import type { Database } from '../db/client.js';
 
 /**
@@ -42,9 +43,12 @@ export function approximateSize(value: unknown): number {
 export const ALL = '*';
 
 export class SessionCache<T> {
-  private readonly entries = new Map<string, Entry<T>>();
+  /**
+   * The entries, at most maxEntries and maxBytes by weight (lru-cache: the least recently used go
+   * first; an entry heavier than maxBytes is not kept); each removal also leaves the user's index.
+   */
+  private readonly entries: LRUCache<string, Entry<T>>;
   private readonly byUser = new Map<string, Set<string>>();
-  private bytes = 0;
   /** bumped at every invalidation: a load that began before one is not kept */
   private generation = 0;
   /** announcements reach this instance; while not, nothing is cached */
@@ -53,6 +57,17 @@ export class SessionCache<T> {
 
   constructor(private readonly options: SessionCacheOptions<T>) {
     this.now = options.now ?? Date.now;
+    this.entries = new LRUCache<string, Entry<T>>({
+      max: Math.max(1, options.maxEntries),
+      ...(options.maxBytes !== undefined
+        ? { maxSize: options.maxBytes, sizeCalculation: (entry: Entry<T>) => Math.max(1, entry.bytes) }
+        : {}),
+      dispose: (entry, key) => {
+        const keys = this.byUser.get(entry.userId);
+        keys?.delete(key);
+        if (keys?.size === 0) this.byUser.delete(entry.userId);
+      },
+    });
   }
 
   get enabled(): boolean {
@@ -65,7 +80,7 @@ export class SessionCache<T> {
 
   /** The entries' weight together (bytes, by sizeOf), 0 when entries are not weighed. */
   get weight(): number {
-    return this.bytes;
+    return this.options.maxBytes === undefined ? 0 : this.entries.calculatedSize;
   }
 
   /** The cached value of a session, or undefined (a miss; counted only while the cache is on). */
@@ -76,7 +91,7 @@ export class SessionCache<T> {
       this.options.onLookup?.(true);
       return entry.value;
     }
-    if (entry) this.remove(key, entry);
+    if (entry) this.entries.delete(key);
     this.options.onLookup?.(false);
     return undefined;
   }
@@ -89,18 +104,11 @@ export class SessionCache<T> {
   set(key: string, userId: string, value: T, expiresAtMs: number, ticket: number): void {
     if (!this.enabled || ticket !== this.generation) return;
     const until = Math.min(this.now() + this.options.ttlMs, expiresAtMs);
-    const old = this.entries.get(key);
-    if (old) this.remove(key, old);
+    this.entries.delete(key);
     const { maxBytes } = this.options;
     const bytes = maxBytes === undefined ? 0 : (this.options.sizeOf ?? approximateSize)(value);
     if (maxBytes !== undefined && bytes > maxBytes) return;
-    // the oldest entries first (a Map keeps insertion order), until the new one fits by count and size
-    for (const [oldestKey, oldest] of this.entries) {
-      if (this.entries.size < this.options.maxEntries && (maxBytes === undefined || this.bytes + bytes <= maxBytes)) break;
-      this.remove(oldestKey, oldest);
-    }
     this.entries.set(key, { value, userId, until, bytes });
-    this.bytes += bytes;
     const keys = this.byUser.get(userId) ?? new Set<string>();
     this.byUser.set(userId, keys.add(key));
   }
@@ -108,8 +116,7 @@ export class SessionCache<T> {
   /** Drop one session's entry (this instance ended it). */
   delete(key: string): void {
     this.generation++;
-    const entry = this.entries.get(key);
-    if (entry) this.remove(key, entry);
+    this.entries.delete(key);
   }
 
   /** Drop the entries of these users, or every entry. */
@@ -118,14 +125,10 @@ export class SessionCache<T> {
     if (userIds === ALL) {
       this.entries.clear();
       this.byUser.clear();
-      this.bytes = 0;
       return;
     }
     for (const userId of userIds) {
-      for (const key of this.byUser.get(userId) ?? []) {
-        this.bytes -= this.entries.get(key)?.bytes ?? 0;
-        this.entries.delete(key);
-      }
+      for (const key of [...(this.byUser.get(userId) ?? [])]) this.entries.delete(key);
       this.byUser.delete(userId);
     }
   }
@@ -134,14 +137,6 @@ export class SessionCache<T> {
   setListening(listening: boolean): void {
     if (!listening) this.invalidate(ALL);
     this.listening = listening;
-  }
-
-  private remove(key: string, entry: Entry<T>): void {
-    this.entries.delete(key);
-    this.bytes -= entry.bytes;
-    const keys = this.byUser.get(entry.userId);
-    keys?.delete(key);
-    if (keys?.size === 0) this.byUser.delete(entry.userId);
   }
 }
 

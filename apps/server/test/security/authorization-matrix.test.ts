@@ -340,6 +340,24 @@ const MATRIX: Record<string, Entry | Entry[]> = {
   'POST /api/organizations/{organizationId}/webhooks/{webhookId}/deliveries/{deliveryId}/retry': {
     expect: ORG_MANAGER_OF_TARGET,
   },
+  // audit streams (people only)
+  'GET /api/organizations/{organizationId}/audit-streams': [
+    { expect: PEOPLE_ORG_MANAGER_OF_TARGET },
+    { ...OWN, expect: PEOPLE_ORG_MANAGER_OF_TARGET },
+  ],
+  'POST /api/organizations/{organizationId}/audit-streams': {
+    expect: PEOPLE_ORG_MANAGER_OF_TARGET,
+    body: () => ({ kind: 'https', url: 'https://logs.example.com/matrix' }),
+  },
+  'PATCH /api/organizations/{organizationId}/audit-streams/{streamId}': {
+    expect: PEOPLE_ORG_MANAGER_OF_TARGET,
+    body: () => ({ description: 'Matrix' }),
+  },
+  'DELETE /api/organizations/{organizationId}/audit-streams/{streamId}': { expect: PEOPLE_ORG_MANAGER_OF_TARGET },
+  'POST /api/organizations/{organizationId}/audit-streams/{streamId}/replay': {
+    expect: PEOPLE_ORG_MANAGER_OF_TARGET,
+    body: () => ({ from: '2020-01-01T00:00:00Z' }),
+  },
 };
 
 // the DNS server of verified domains: the records of the claims made for {domain} (paramsFor)
@@ -446,6 +464,12 @@ async function paramsFor(
       const { rows } = await portal.services.db.query<{ id: string }>(
         `INSERT INTO webhook_deliveries (webhook_id, event_type, organization_id, payload, state) VALUES ($1, 'member.created', $2, '{}', 'failed') RETURNING id`,
         [params.webhookId, organization.id],
+      );
+      params[name] = rows[0]!.id;
+    } else if (name === 'streamId') {
+      const { rows } = await portal.services.db.query<{ id: string }>(
+        `INSERT INTO audit_streams (organization_id, kind, url) VALUES ($1, 'https', 'https://logs.example.com/matrix') RETURNING id`,
+        [organization.id],
       );
       params[name] = rows[0]!.id;
     } else throw new Error(`the matrix has no value for path parameter {${name}} of ${route.key}: add one in paramsFor`);

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/client.js';
 import { containsPattern, subtreeCondition } from '../../db/sql.js';
+import { OUTBOX_CHANNEL } from '../../outbox/shared-table.js';
 
 /** A change as the audit log keeps it: what, where (organization id and path), before and after. */
 export interface AuditChange {
@@ -29,21 +30,37 @@ export interface AuditEntryInput extends AuditChange {
 /** A user's name as a sentence shows it ("Julia Weber"), null when they have none. */
 const userName = (alias: string) => `nullif(btrim(${alias}.first_name || ' ' || ${alias}.last_name), '')`;
 
+/** The outbox kind of the audit streams' rows (migration 0079; sent by modules/audit-streams/worker.ts). */
+export const AUDIT_STREAM_KIND = 'audit_stream';
+
 /**
  * Write an entry, with the names of its actor and of the member it is about as they are now (an
  * actor that is not a session's, such as a user accepting an invitation, is found by id; a
- * service account is named by the caller).
+ * service account is named by the caller). In the same statement, and so in the caller's
+ * transaction, the entry is queued for every audit stream (migration 0079) of its organization or
+ * of an ancestor: one outbox row each, in the order of `audit_stream_outbox_seq`, and the outbox's
+ * senders woken at commit. Without streams this is one look at the (empty) audit_streams table.
  */
 export async function insertAuditEntry(db: Queryable, e: AuditEntryInput): Promise<void> {
   await db.query(
-    `INSERT INTO audit_log (actor_user_id, actor_email, organization_id, organization_path, action, target_type, target_id, before, after, request_id,
-                            actor_name, subject_name, actor_service_account_id, actor_kind, actor_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
-             COALESCE($11::text, (SELECT ${userName('u')} FROM users u WHERE u.id = $1)),
-             CASE WHEN $6 = 'member' THEN
-               (SELECT ${userName('u')} FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.id::text = $7)
-             END,
-             $12, $13, $14)`,
+    `WITH entry AS (
+       INSERT INTO audit_log (actor_user_id, actor_email, organization_id, organization_path, action, target_type, target_id, before, after, request_id,
+                              actor_name, subject_name, actor_service_account_id, actor_kind, actor_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
+               COALESCE($11::text, (SELECT ${userName('u')} FROM users u WHERE u.id = $1)),
+               CASE WHEN $6 = 'member' THEN
+                 (SELECT ${userName('u')} FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.id::text = $7)
+               END,
+               $12, $13, $14)
+       RETURNING id, organization_path
+     ), streamed AS (
+       INSERT INTO outbox (kind, payload)
+       SELECT '${AUDIT_STREAM_KIND}', jsonb_build_object('stream_id', s.id, 'entry_id', e.id, 'seq', nextval('audit_stream_outbox_seq'))
+       FROM entry e, audit_streams s JOIN organizations so ON so.id = s.organization_id
+       WHERE e.organization_path = so.path OR starts_with(e.organization_path, so.path || '/')
+       RETURNING 1
+     )
+     SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM (SELECT 1 FROM streamed LIMIT 1) w`,
     [
       e.actorUserId,
       e.actorEmail,
@@ -176,6 +193,16 @@ export async function listAuditEntriesForExport(
   const { rows } = await db.query<AuditRow & { actor_name: string | null }>(
     `SELECT ${AUDIT_COLUMNS}, ${ACTOR_NAME} AS actor_name FROM audit_log WHERE ${where} ORDER BY occurred_at DESC, id DESC LIMIT $${params.length + 1}`,
     [...params, limit],
+  );
+  return rows;
+}
+
+/** The entries of these ids (an audit stream's), with the actor's name as the export shows it. */
+export async function listAuditEntriesByIds(db: Queryable, ids: readonly string[]): Promise<(AuditRow & { actor_name: string | null })[]> {
+  if (!ids.length) return [];
+  const { rows } = await db.query<AuditRow & { actor_name: string | null }>(
+    `SELECT ${AUDIT_COLUMNS}, ${ACTOR_NAME} AS actor_name FROM audit_log WHERE id = ANY($1::bigint[])`,
+    [ids],
   );
   return rows;
 }

@@ -46,6 +46,12 @@ function entryWithNames(r: AuditRowWithNames) {
   };
 }
 
+/** An entry as the export shows it (its columns, AUDIT_EXPORT_COLUMNS, with its id): what an audit stream sends (modules/audit-streams). */
+export function exportedEntry(r: AuditRow & { actor_name: string | null }) {
+  return { ...entryOf(r), actor_name: r.actor_name };
+}
+export type ExportedEntry = ReturnType<typeof exportedEntry>;
+
 export const AUDIT_EXPORT_COLUMNS = [
   'occurred_at',
   'actor_email',

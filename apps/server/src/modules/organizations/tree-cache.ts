@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Queryable } from '../../db/client.js';
 import * as q from './queries.js';
 import { SharedCheck } from './shared-check.js';
@@ -27,8 +28,11 @@ interface Entry {
  * 4.2 MB of JSON; administrators load it on every visit of the management page (ADR 005).
  */
 export class TreeCache {
-  private readonly entries = new Map<string, Entry>();
-  private chars = 0;
+  /** the trees, at most MAX_CACHED_CHARS of JSON together, the least recently used going first (a larger tree is not kept) */
+  private readonly entries = new LRUCache<string, Entry>({
+    maxSize: MAX_CACHED_CHARS,
+    sizeCalculation: (entry) => Math.max(1, entry.json.length),
+  });
   /**
    * The check of the change log, shared by the requests waiting for it at once (it depends only on
    * the snapshot): under load, a tree read costs a fraction of a statement instead of one, and
@@ -45,12 +49,7 @@ export class TreeCache {
     const { snapshot, changed } = await this.checks.run(since, () => q.treeChangesSince(db, since));
     const hit = cached !== undefined && !changed && Date.now() < cached.validUntil;
     this.onLookup(hit);
-    if (cached && hit) {
-      // most recently used last
-      this.entries.delete(rootPath);
-      this.entries.set(rootPath, cached);
-      return cached.json;
-    }
+    if (cached && hit) return cached.json;
     const startedAt = Date.now();
     const [tree, firstExpiry] = await Promise.all([build(), q.firstPendingInvitationExpiry(db, rootPath)]);
     const json = JSON.stringify(tree);
@@ -59,20 +58,7 @@ export class TreeCache {
   }
 
   private put(rootPath: string, entry: Entry): void {
-    this.remove(rootPath);
-    if (entry.json.length > MAX_CACHED_CHARS) return;
-    this.entries.set(rootPath, entry);
-    this.chars += entry.json.length;
-    for (const oldest of this.entries.keys()) {
-      if (this.chars <= MAX_CACHED_CHARS) break;
-      this.remove(oldest);
-    }
-  }
-
-  private remove(rootPath: string): void {
-    const entry = this.entries.get(rootPath);
-    if (!entry) return;
     this.entries.delete(rootPath);
-    this.chars -= entry.json.length;
+    this.entries.set(rootPath, entry);
   }
 }
