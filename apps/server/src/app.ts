@@ -58,6 +58,8 @@ import { scimTokenRoutes } from './modules/scim/token-routes.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
 import { auditStreamRoutes } from './modules/audit-streams/routes.js';
 import { connectionPolicyRoutes } from './modules/connection-policy/routes.js';
+import { setupLinkLookups } from './modules/setup-links/lookups.js';
+import { setupLinkRoutes } from './modules/setup-links/routes.js';
 import type { Services } from './services.js';
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
@@ -225,7 +227,12 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   });
   // the one resolver of every credential into its actor (http/credentials.ts): sessions, service
   // accounts' bearer tokens, directories' SCIM tokens (the SQL: modules/scim/queries.ts)
-  const credentials = new Credentials({ sessions: services.sessions, bearer, directories: directoryLookups(services.db) });
+  const credentials = new Credentials({
+    sessions: services.sessions,
+    bearer,
+    directories: directoryLookups(services.db),
+    setupLinks: setupLinkLookups(services.db),
+  });
   registerCredentials(app, credentials);
   registerRateLimit(app, {
     counters: services.counters,
@@ -296,6 +303,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(webhookRoutes, { webhooks: modules.webhooks });
   await app.register(auditStreamRoutes, { auditStreams: modules.auditStreams });
   await app.register(connectionPolicyRoutes, { connectionPolicies: modules.connectionPolicies });
+  await app.register(setupLinkRoutes, { setupLinks: modules.setupLinks, opening: modules.setupLinkOpening, config: services.config });
 
   await registerWebApp(app, webDistDir, prerendered);
   return app;

@@ -1,6 +1,9 @@
 import { AccessRequests } from './modules/access-requests/service.js';
 import { AuditTrail } from './modules/audit/read.js';
 import { ConnectionPolicies } from './modules/connection-policy/service.js';
+import { SetupLinkOpening } from './modules/setup-links/opening.js';
+import { SetupLinks } from './modules/setup-links/service.js';
+import { SetupSteps } from './modules/setup-links/steps.js';
 import { DeveloperExport } from './modules/developer/service.js';
 import { createTxtLookup } from './modules/domains/dns.js';
 import { DomainRecheck } from './modules/domains/recheck.js';
@@ -61,6 +64,8 @@ export interface ModuleServices {
   webhooks: Webhooks;
   auditStreams: AuditStreams;
   connectionPolicies: ConnectionPolicies;
+  setupLinks: SetupLinks;
+  setupLinkOpening: SetupLinkOpening;
 }
 
 export function createModuleServices(services: Services, oidc: Oidc): ModuleServices {
@@ -82,6 +87,7 @@ export function createModuleServices(services: Services, oidc: Oidc): ModuleServ
   const invitations = new Invitations({ db, config, mailer, routing: ssoRouting });
   const invitationAcceptance = new InvitationAcceptance({ db, routing: ssoRouting });
   const factors = createFactorServices({ services, oidc, access });
+  const setupSteps = new SetupSteps({ mailer, config });
   return {
     access,
     factors,
@@ -97,10 +103,10 @@ export function createModuleServices(services: Services, oidc: Oidc): ModuleServ
     invitationAcceptance,
     bulkInvitations: new BulkInvitations({ db, log, invitations, members }),
     accessRequests: new AccessRequests({ db, config, counters, mailer, log, invitations }),
-    domains: new Domains({ db, dns, recheck: domainRecheck }),
+    domains: new Domains({ db, dns, recheck: domainRecheck, setupSteps }),
     domainRecheck,
     serviceAccounts: new ServiceAccounts({ db }),
-    scimTokens: new ScimTokens({ db }),
+    scimTokens: new ScimTokens({ db, setupSteps }),
     scimUsers: new ScimUsers({ db, log, config, access, invitations, members, routing: ssoRouting }),
     ssoRouting,
     ssoConnections: new SsoConnections({
@@ -111,6 +117,7 @@ export function createModuleServices(services: Services, oidc: Oidc): ModuleServ
       secrets,
       providers: ssoProviders,
       routing: ssoRouting,
+      setupSteps,
     }),
     externalLogin: new ExternalLogin({
       db,
@@ -124,5 +131,7 @@ export function createModuleServices(services: Services, oidc: Oidc): ModuleServ
     webhooks: new Webhooks({ db, config, keyEncryption: secrets.keyEncryption }),
     auditStreams: new AuditStreams({ db, config, keyEncryption: secrets.keyEncryption }),
     connectionPolicies: new ConnectionPolicies({ db }),
+    setupLinks: new SetupLinks({ db, config, mailer }),
+    setupLinkOpening: new SetupLinkOpening({ db, config, mailer, counters }),
   };
 }

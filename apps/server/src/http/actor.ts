@@ -10,7 +10,7 @@ import type { SessionUser } from './session.js';
  */
 
 /** The kinds of actor, as the audit log's actor_kind keeps them (migration 0077). */
-export type ActorKind = 'person' | 'service_account' | 'directory' | 'job' | 'support';
+export type ActorKind = 'person' | 'service_account' | 'directory' | 'job' | 'support' | 'setup_link';
 
 /** The organization and rights an actor acts with: a signed-in person's membership, a service account's, a directory's token's. */
 export interface ActingRights {
@@ -83,6 +83,36 @@ export interface DirectoryActor extends ActorOf<'directory'> {
   directory: DirectoryPrincipal;
 }
 
+/**
+ * A dealer's IT person through a setup link's session (modules/setup-links): the link's
+ * organization and subtree, its maker's rights as they are now, limited to the link's capabilities
+ * (organizationManager only for domains, sso or audit_streams; userManager only for scim). Which
+ * routes it reaches: route-kit.ts setupLinkMayCall.
+ */
+export interface SetupLinkPrincipal extends ActingRights {
+  /** the link's id */
+  id: string;
+  /** the address the link was sent to, who acts through it */
+  email: string;
+  organizationId: string;
+  organizationPath: string;
+  organizationName: string;
+  capabilities: readonly string[];
+  /** the manager who made the link */
+  makerId: string;
+}
+
+/** A dealer's IT person through a setup link: no user. */
+export interface SetupLinkActor extends ActorOf<'setup_link'> {
+  id: string;
+  organizationId: string;
+  organizationPath: string;
+  user?: undefined;
+  serviceAccount?: undefined;
+  directory?: undefined;
+  setupLink: SetupLinkPrincipal;
+}
+
 /** A background job of the portal itself (a domain's recheck, an expiry): acts on nothing through scope, named by nobody. */
 export interface JobActor extends ActorOf<'job'> {
   id: null;
@@ -91,7 +121,7 @@ export interface JobActor extends ActorOf<'job'> {
   directory?: undefined;
 }
 
-export type Actor = PersonActor | ServiceAccountActor | DirectoryActor | JobActor;
+export type Actor = PersonActor | ServiceAccountActor | DirectoryActor | JobActor | SetupLinkActor;
 
 /** The acting fields of anything that holds them (without the rest of a SessionUser or principal). */
 function actingOf(source: ActingRights): ActingRights {
@@ -135,6 +165,18 @@ export function directoryActor(directory: DirectoryPrincipal, requestId: string 
   };
 }
 
+export function setupLinkActor(link: SetupLinkPrincipal, requestId: string | null): SetupLinkActor {
+  return {
+    ...actingOf(link),
+    organizationId: link.organizationId,
+    organizationPath: link.organizationPath,
+    kind: 'setup_link',
+    id: link.id,
+    requestId,
+    setupLink: link,
+  };
+}
+
 /** The portal's own jobs: no organization, no rights. */
 export const JOB_ACTOR: JobActor = {
   kind: 'job',
@@ -172,6 +214,8 @@ export function senderNameOf(actor: Actor): string {
       return actor.serviceAccount.name;
     case 'directory':
       return actor.directory.organizationName;
+    case 'setup_link':
+      return actor.setupLink.email;
     case 'job':
       return '';
   }

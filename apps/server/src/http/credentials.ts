@@ -1,15 +1,19 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { SETUP_SESSION_COOKIE } from '@partner-portal/contracts';
 import {
   directoryActor,
   personActor,
   serviceAccountActor,
+  setupLinkActor,
   type Actor,
   type DirectoryPrincipal,
   type ServiceAccountPrincipal,
+  type SetupLinkPrincipal,
 } from './actor.js';
 import { isBearerRequest, type BearerAuth } from './bearer.js';
-import { bearerTokenOf, routerPath } from './csrf.js';
+import { bearerTokenOf, hasSessionCookie, isApiPath, routerPath } from './csrf.js';
 import { AppError } from './problem.js';
+import { isSetupPageRoute, setupLinkMayCall } from './route-kit.js';
 import type { SessionStore, SessionUser } from './session.js';
 
 /**
@@ -17,7 +21,10 @@ import type { SessionStore, SessionUser } from './session.js';
  * - on SCIM's endpoints (SCIM_PATH), the bearer token is a directory's SCIM token (looked up
  *   through DirectoryLookups, modules/scim/queries.ts) and nothing else counts;
  * - on /api, a bearer token is a service account's (http/bearer.ts has its rules);
- * - else the session cookie is a person's (http/session.ts).
+ * - else the session cookie is a person's (http/session.ts);
+ * - else, on /api, the setup cookie is a setup link's session (a dealer's IT person,
+ *   modules/setup-links/lookups.ts), which reaches only the routes of its capabilities
+ *   (route-kit.ts setupLinkMayCall; any other: 403 setup_link_not_allowed).
  * Each credential is looked up once per request; the general limit (rate-limit.ts) counts the
  * request against the credential found here, and `request.actor()` (route-kit.ts) answers the
  * actor made from it.
@@ -36,21 +43,36 @@ export interface DirectoryLookups {
   directory(token: string): Promise<DirectoryPrincipal | null>;
 }
 
-/** What a request's credential is found to be: a person's session, a service account, a directory, or nothing (null). */
+/** What finds a setup link's session by its cookie: modules/setup-links/lookups.ts, handed in where the app is built. */
+export interface SetupLinkLookups {
+  /** The principal of a live setup session, or null (no such session, the link revoked or expired). */
+  setupLink(sessionSecret: string): Promise<SetupLinkPrincipal | null>;
+}
+
+/** Whether the request carries a setup session's cookie, and no portal session (which takes precedence). */
+function hasSetupCookie(request: FastifyRequest): boolean {
+  return request.cookies?.[SETUP_SESSION_COOKIE] !== undefined && !hasSessionCookie(request);
+}
+
+/** What a request's credential is found to be: a person's session, a service account, a directory, a setup link, or nothing (null). */
 export type Credential =
   | { kind: 'person'; user: SessionUser }
   | { kind: 'service_account'; account: ServiceAccountPrincipal }
-  | { kind: 'directory'; directory: DirectoryPrincipal };
+  | { kind: 'directory'; directory: DirectoryPrincipal }
+  | { kind: 'setup_link'; link: SetupLinkPrincipal };
 
 export class Credentials {
-  constructor(private readonly deps: { sessions: SessionStore; bearer: BearerAuth; directories: DirectoryLookups }) {}
+  constructor(
+    private readonly deps: { sessions: SessionStore; bearer: BearerAuth; directories: DirectoryLookups; setupLinks: SetupLinkLookups },
+  ) {}
+
 
   /**
    * The request's credential when it is known without waiting (a session this instance holds, no
    * cookie); undefined when it must be looked up (`find`).
    */
   known(request: FastifyRequest): Credential | null | undefined {
-    if (isScimPath(routerPath(request)) || isBearerRequest(request)) return undefined;
+    if (isScimPath(routerPath(request)) || isBearerRequest(request) || hasSetupCookie(request)) return undefined;
     const user = this.deps.sessions.known(request);
     return user === undefined ? undefined : user && { kind: 'person', user };
   }
@@ -66,7 +88,9 @@ export class Credentials {
       return account && { kind: 'service_account', account };
     }
     const user = await this.deps.sessions.current(request);
-    return user && { kind: 'person', user };
+    if (user) return { kind: 'person', user };
+    const link = await this.setupLink(request);
+    return link && { kind: 'setup_link', link };
   }
 
   /**
@@ -81,7 +105,19 @@ export class Credentials {
       return directoryActor(directory, request.id);
     }
     if (request.serviceAccount) return serviceAccountActor(request.serviceAccount, request.id);
+    const link = await this.setupLink(request);
+    if (link) return setupLinkActor(link, request.id);
     return personActor(await this.deps.sessions.require(request), request.id);
+  }
+
+  /** The setup link of the request's setup cookie (on /api, without a portal session), looked up once per request. */
+  private setupLink(request: FastifyRequest): Promise<SetupLinkPrincipal | null> {
+    request.setupLinkLookup ??= (async () => {
+      const secret = request.cookies?.[SETUP_SESSION_COOKIE];
+      if (!secret || !hasSetupCookie(request) || !isApiPath(routerPath(request))) return null;
+      return this.deps.setupLinks.setupLink(secret);
+    })();
+    return request.setupLinkLookup;
   }
 
   private directory(request: FastifyRequest): Promise<DirectoryPrincipal | null> {
@@ -98,6 +134,16 @@ export function registerCredentials(app: FastifyInstance, credentials: Credentia
   app.decorateRequest('serviceAccount', undefined);
   app.decorateRequest('serviceAccountLookup', undefined);
   app.decorateRequest('directoryLookup', undefined);
+  app.decorateRequest('setupLinkLookup', undefined);
+  // a setup link's session reaches only the routes of its capabilities (route-kit.ts
+  // setupLinkMayCall) and the setup page's own calls: any other is refused before it reads its input
+  app.addHook('preValidation', async (request) => {
+    if (!hasSetupCookie(request) || !isApiPath(routerPath(request)) || isSetupPageRoute(request.routeOptions.url)) return;
+    const credential = credentials.known(request) ?? (await credentials.find(request));
+    if (credential?.kind === 'setup_link' && !setupLinkMayCall(request.routeOptions, credential.link.capabilities)) {
+      throw new AppError('setup_link_not_allowed');
+    }
+  });
   app.decorateRequest('actor', function actor(this: FastifyRequest): Promise<Actor> {
     return credentials.actor(this);
   });
@@ -107,6 +153,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** the lookup of a SCIM request's directory, under way or done (Credentials) */
     directoryLookup: Promise<DirectoryPrincipal | null> | undefined;
+    /** the lookup of the request's setup link, under way or done (Credentials) */
+    setupLinkLookup: Promise<SetupLinkPrincipal | null> | undefined;
     /**
      * Who asks, for a service call (Credentials.actor): the directory of a SCIM request, the
      * service account of an /api request's bearer token, else the signed-in person, with the

@@ -205,6 +205,8 @@ export function registerRateLimit(
         return [`service-account:${who.account.id}`, options.perServiceAccount];
       case 'directory':
         return [`directory:${who.directory.id}`, options.perDirectory];
+      case 'setup_link':
+        return [`setup-link:${who.link.id}`, options.perSession];
     }
   };
   const count = (request: FastifyRequest, reply: FastifyReply, who: Credential | null, done: HookHandlerDoneFunction) => {

@@ -95,6 +95,39 @@ export function serviceAccountMayCall(route: { url?: string | undefined; config:
   return route.config.actor === true && !PEOPLE_ONLY_ROUTE.test(route.url ?? '');
 }
 
+/**
+ * What a setup link's session reaches (the operating contract, "Setup links for a dealer's IT
+ * person"; modules/setup-links): the routes a manager would call for the link's capabilities, by
+ * their family below an organization (`/api/organizations/:organizationId/<family>`) — verified
+ * domains, single sign-on connections, SCIM tokens, audit streams — and only those answered through
+ * request.actor(), where scope/ and every rule of the module apply to it as to any actor. Every
+ * other /api route refuses it with 403 setup_link_not_allowed (http/credentials.ts).
+ */
+export const SETUP_LINK_FAMILIES: Readonly<Record<string, string>> = {
+  domains: 'domains',
+  'sso-connections': 'sso',
+  'scim-tokens': 'scim',
+  'audit-streams': 'audit_streams',
+};
+
+const ORGANIZATION_FAMILY = /^\/api\/organizations\/:[^/]+\/([^/]+)(?:\/|$)/;
+
+/** Whether a setup link with these capabilities may call the route (its options as Fastify holds them). */
+export function setupLinkMayCall(
+  route: { url?: string | undefined; config: { actor?: boolean } },
+  capabilities: readonly string[],
+): boolean {
+  if (route.config.actor !== true) return false;
+  const family = ORGANIZATION_FAMILY.exec(route.url ?? '')?.[1];
+  const capability = family === undefined ? undefined : SETUP_LINK_FAMILIES[family];
+  return capability !== undefined && capabilities.includes(capability);
+}
+
+/** The setup page's own calls (`/api/setup/{token}…`, modules/setup-links/routes.ts): whoever opens a link. */
+export function isSetupPageRoute(url: string | undefined): boolean {
+  return url !== undefined && url.startsWith('/api/setup/');
+}
+
 /** The app a route plugin gets (FastifyPluginAsyncZod): its schemas are zod, its requests typed by them. */
 export type RouteApp = Parameters<FastifyPluginAsyncZod>[0];
 

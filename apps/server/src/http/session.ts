@@ -52,6 +52,17 @@ export function personOf(actor: Actor): SessionUser {
   return actor.user;
 }
 
+/**
+ * The person who answers for a change of how people sign in: the signed-in person, or, for a
+ * dealer's IT person acting through a setup link, the manager who made the link (their user id).
+ * Any other actor is refused (403 service_account_not_allowed).
+ */
+export function responsiblePersonOf(actor: Actor): string {
+  if (actor.kind === 'person') return actor.user.id;
+  if (actor.kind === 'setup_link') return actor.setupLink.makerId;
+  throw new AppError('service_account_not_allowed');
+}
+
 export function hashSecret(secret: string): string {
   return hash('sha256', secret, 'base64url');
 }

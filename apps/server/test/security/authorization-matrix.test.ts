@@ -322,6 +322,35 @@ const MATRIX: Record<string, Entry | Entry[]> = {
   },
   'GET /api/organizations/{organizationId}/sso-connections/{connectionId}/members': { expect: PEOPLE_ORG_MANAGER_OF_TARGET },
   'DELETE /api/organizations/{organizationId}/sso-connections/{connectionId}': { expect: PEOPLE_ORG_MANAGER_OF_TARGET },
+  // the connection policy and setup links (modules/connection-policy, modules/setup-links): people only
+  'GET /api/organizations/{organizationId}/connection-policy': [
+    { expect: PEOPLE_ANY_MANAGER_OF_TARGET },
+    { ...OWN, expect: PEOPLE_ANY_MANAGER_OF_TARGET },
+  ],
+  'PUT /api/organizations/{organizationId}/connection-policy': [
+    { expect: PEOPLE_ORG_MANAGER_OF_TARGET, body: () => ({ sub_organizations_may_connect: true }) },
+    { ...OWN, expect: PEOPLE_ORG_MANAGER_OF_TARGET, body: () => ({ sub_organizations_may_connect: true }) },
+  ],
+  'POST /api/organizations/{organizationId}/setup-links': [
+    {
+      expect: PEOPLE_ORG_MANAGER_OF_TARGET,
+      body: () => ({ email: uniqueEmail('it'), capabilities: ['domains', 'sso'], expires_in_days: 1 }),
+    },
+    {
+      case: 'scim',
+      expect: PEOPLE_USER_MANAGER_OF_TARGET,
+      body: () => ({ email: uniqueEmail('it'), capabilities: ['scim'], expires_in_days: 1 }),
+    },
+  ],
+  'GET /api/organizations/{organizationId}/setup-links': [
+    { expect: PEOPLE_ANY_MANAGER_OF_TARGET },
+    { ...OWN, expect: PEOPLE_ANY_MANAGER_OF_TARGET },
+  ],
+  'DELETE /api/organizations/{organizationId}/setup-links/{linkId}': { expect: PEOPLE_ANY_MANAGER_OF_TARGET },
+  // the setup page's calls, for whoever holds a link: an unknown link is 404 unknown_setup_link for everybody
+  'GET /api/setup/{token}': { expect: ANY },
+  'POST /api/setup/{token}/code': { expect: ANY },
+  'POST /api/setup/{token}/session': { expect: ANY, body: () => ({ code: '12345678' }) },
   // webhooks
   'GET /api/organizations/{organizationId}/webhooks': [{ expect: ORG_MANAGER_OF_TARGET }, { ...OWN, expect: ORG_MANAGER_OF_TARGET }],
   'POST /api/organizations/{organizationId}/webhooks': [
@@ -454,7 +483,15 @@ async function paramsFor(
         [organization.id, [`${randomUUID()}.example`]],
       );
       params[name] = rows[0]!.id;
-    } else if (name === 'webhookId') {
+    } else if (name === 'linkId') {
+      const { rows } = await portal.services.db.query<{ id: string }>(
+        `INSERT INTO setup_links (organization_id, email, language_code, capabilities, token_hash, expires_at)
+         VALUES ($1, 'it@matrix.example', 'en', '{domains}', $2, now() + interval '1 day') RETURNING id`,
+        [organization.id, randomUUID()],
+      );
+      params[name] = rows[0]!.id;
+    } else if (name === 'token') params[name] = 'not-a-setup-link-token';
+    else if (name === 'webhookId') {
       const { rows } = await portal.services.db.query<{ id: string }>(
         `INSERT INTO webhooks (organization_id, url, events, secret_sealed) VALUES ($1, 'https://hooks.example.com/matrix', '{*}', 'sealed') RETURNING id`,
         [organization.id],

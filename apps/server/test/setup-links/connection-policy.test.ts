@@ -71,13 +71,21 @@ describe('GET and PUT /api/organizations/{id}/connection-policy', () => {
       set_by: null,
     });
 
-    // the branch (region) may not connect: a connection, a SCIM token — even by a manager above
+    // the branch (region) may not connect: a connection, a SCIM token, a setup link — even by a manager above
     const sso = await dealerManager.client.post(`/api/organizations/${tree.region.id}/sso-connections`, connection('Region IdP'));
     expect(sso.status, sso.text).toBe(409);
     expect(sso.body.i18NTranslationKey).toBe('connections_not_allowed');
     const scim = await dealerManager.client.post(`/api/organizations/${tree.farm.id}/scim-tokens`, { name: 'Farm directory' });
     expect(scim.status, scim.text).toBe(409);
     expect(scim.body.i18NTranslationKey).toBe('connections_not_allowed');
+    const link = await dealerManager.client.post(`/api/organizations/${tree.region.id}/setup-links`, {
+      email: 'it@policy.example',
+      capabilities: ['domains', 'sso'],
+      expires_in_days: 3,
+    });
+    expect(link.status, link.text).toBe(409);
+    expect(link.body.i18NTranslationKey).toBe('connections_not_allowed');
+
     // the dealer itself still may
     const own = await dealerManager.client.post(`/api/organizations/${tree.dealer.id}/sso-connections`, connection('Dealer IdP'));
     expect(own.status, own.text).toBe(201);

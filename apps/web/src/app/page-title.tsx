@@ -18,6 +18,7 @@ const TITLES: [RegExp, string][] = [
   [/^\/forbidden$/, 'title_forbidden'],
   [/^\/change-password$/, 'title_change_password'],
   [/^\/manage-organization\//, 'title_user_management'],
+  [/^\/device$/, 'title_device'],
 ];
 
 export function titleKeyFor(pathname: string): string {

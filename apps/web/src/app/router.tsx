@@ -64,6 +64,7 @@ const view = lazyViews({
   ChangePasswordPage: () => import('@/features/account/routes/change-password-page'),
   ManageOrganizationPage: () => import('@/features/organizations/routes/manage-organization-page'),
   NotFoundPage: () => import('@/features/errors/routes/not-found-page'),
+  DevicePage: () => import('@/features/device/routes/device-page'),
 });
 
 /** The pages in the login layout, by path. */
@@ -117,6 +118,12 @@ export function PortalRoutes() {
             {LOGIN_LAYOUT_PAGES.map(([path, Page]) => (
               <Route key={path} path={path} element={<Page />} />
             ))}
+          </Route>
+          {/* device sign-in's verification page: after the sign-in, in the login layout */}
+          <Route element={<view.RequireAuth />}>
+            <Route element={<login.LoginLayout />}>
+              <Route path="device" element={<view.DevicePage />} />
+            </Route>
           </Route>
           <Route element={<view.RequireAuth />}>
             <Route element={<view.AppLayout />}>

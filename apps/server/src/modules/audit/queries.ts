@@ -16,7 +16,7 @@ export interface AuditChange {
 /** An entry to write: the change, who made it and in which request. */
 export interface AuditEntryInput extends AuditChange {
   /** the actor's kind and id (migration 0077, http/actor.ts): every entry has a kind; a job, or a visitor, has no id */
-  actorKind: 'person' | 'service_account' | 'directory' | 'job' | 'support';
+  actorKind: 'person' | 'service_account' | 'directory' | 'job' | 'support' | 'setup_link';
   actorId: string | null;
   actorUserId: string | null;
   actorEmail: string | null;

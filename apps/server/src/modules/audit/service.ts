@@ -52,6 +52,8 @@ function whoOf(actor: AuditActor) {
       const name = directoryName(actor.directory.name);
       return { ...base, userId: null, email: name, serviceAccountId: null, name };
     }
+    case 'setup_link':
+      return { ...base, userId: null, email: actor.setupLink.email, serviceAccountId: null, name: null };
     case 'job':
       return { ...base, userId: null, email: null, serviceAccountId: null, name: null };
   }

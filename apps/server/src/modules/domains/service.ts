@@ -10,6 +10,7 @@ import type { TxtLookup } from './dns.js';
 import { isUnclaimableDomain } from './public-mail.js';
 import * as q from './queries.js';
 import { holdsValue, recordName, type DomainRecheck } from './recheck.js';
+import type { SetupSteps } from '../setup-links/steps.js';
 
 /**
  * Verified domains (docs/dealer-identity.md, "Verified domains"): an organization claims an e-mail
@@ -52,7 +53,7 @@ async function assertNotVerifiedElsewhere(db: Queryable, organizationId: string,
 }
 
 export class Domains {
-  constructor(private readonly deps: { db: Database; dns: TxtLookup; recheck: DomainRecheck }) {}
+  constructor(private readonly deps: { db: Database; dns: TxtLookup; recheck: DomainRecheck; setupSteps: SetupSteps }) {}
 
   /** The organization's own domains (with the record to publish) and its ancestors', verified or not. */
   async list(actor: Actor, organizationId: string): Promise<OrganizationDomain[]> {
@@ -122,6 +123,7 @@ export class Domains {
         await q.markVerified(tx, org.id, domain);
         if (claim.verified_at === null) {
           await audit(tx, actor, domainChange(org, 'domain.verify', domain, { domain, verified: false }, { domain, verified: true }));
+          await this.deps.setupSteps.completed(tx, actor, 'domain_verified', domain);
         }
       });
     } catch (err) {

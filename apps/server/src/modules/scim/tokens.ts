@@ -2,9 +2,10 @@ import { MAX_SCIM_TOKENS_PER_ORGANIZATION, toRights, type ScimToken, type ScimTo
 import type { Database, Queryable } from '../../db/client.js';
 import type { DirectoryLookups } from '../../http/credentials.js';
 import { AppError } from '../../http/problem.js';
-import { hashSecret, newSecret, personOf, type Actor } from '../../http/session.js';
+import { hashSecret, newSecret, responsiblePersonOf, type Actor } from '../../http/session.js';
 import { audit } from '../audit/service.js';
 import { assertMayConnect } from '../connection-policy/rule.js';
+import type { SetupSteps } from '../setup-links/steps.js';
 import { delegatorOf } from '../../http/actor.js';
 import { organizationForActor } from '../scope/service.js';
 import * as q from './queries.js';
@@ -33,13 +34,13 @@ function toScimToken(row: q.TokenRow): ScimToken {
 }
 
 export class ScimTokens {
-  constructor(private readonly deps: { db: Database }) {}
+  constructor(private readonly deps: { db: Database; setupSteps: SetupSteps }) {}
 
   /** Make a token for the organization (a userManager of it): shown once in the answer. */
   async create(actor: Actor, organizationId: string, input: { name: string }): Promise<ScimTokenCreated> {
     const { db } = this.deps;
     const token = `${TOKEN_PREFIX}${newSecret()}`;
-    const person = personOf(actor);
+    const createdBy = responsiblePersonOf(actor);
     const delegator = delegatorOf(actor);
     const id = await db.transaction(async (tx) => {
       const { org } = await organizationForActor(tx, actor, organizationId, { role: 'user', forUpdate: true });
@@ -52,7 +53,7 @@ export class ScimTokens {
         tokenHash: hashSecret(token),
         rights: delegator.rights,
         isDeveloper: delegator.isDeveloper,
-        createdBy: person.id,
+        createdBy,
       });
       await audit(tx, actor, {
         organizationId: org.id,
@@ -62,6 +63,7 @@ export class ScimTokens {
         targetId: tokenId,
         after: { name: input.name },
       });
+      await this.deps.setupSteps.completed(tx, actor, 'scim_token_created', input.name);
       return tokenId;
     });
     return { id, token };
@@ -70,7 +72,7 @@ export class ScimTokens {
   /** The organization's tokens (its userManagers and those above), never their secrets. */
   async list(actor: Actor, organizationId: string): Promise<ScimToken[]> {
     const { db } = this.deps;
-    personOf(actor);
+    responsiblePersonOf(actor);
     const { org } = await organizationForActor(db, actor, organizationId, { role: 'user' });
     return (await q.listTokens(db, org.id)).map(toScimToken);
   }
@@ -78,7 +80,7 @@ export class ScimTokens {
   /** Delete a token of the organization: the next request with it is refused (401). */
   async remove(actor: Actor, organizationId: string, tokenId: string): Promise<void> {
     const { db } = this.deps;
-    personOf(actor);
+    responsiblePersonOf(actor);
     await db.transaction(async (tx) => {
       const { org } = await organizationForActor(tx, actor, organizationId, { role: 'user' });
       const token = await q.findToken(tx, org.id, tokenId);

@@ -11,11 +11,12 @@ import type { Config } from '../../config.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
 import { senderNameOf } from '../../http/actor.js';
-import { actingAs, personOf, type Actor } from '../../http/session.js';
+import { actingAs, responsiblePersonOf, type Actor } from '../../http/session.js';
 import { EXTERNAL_IDP_ID, type UpstreamSettings } from '../../oidc/upstream.js';
 import { seal } from '../../sealed.js';
 import { audit, RefusedChange, withRefusalAudit, type AuditChange } from '../audit/service.js';
 import { assertMayConnect } from '../connection-policy/rule.js';
+import type { SetupSteps } from '../setup-links/steps.js';
 import { verifiedDomainsAtOrAbove } from '../domains/queries.js';
 import type { Mailer } from '../mail/mailer.js';
 import { ssoConnectionEmail } from '../mail/messages.js';
@@ -128,6 +129,8 @@ export class SsoConnections {
       secrets: { keyEncryption: string };
       providers: SsoProviders;
       routing: SsoRouting;
+      /** tells a setup link's maker of a connection made or switched on through it */
+      setupSteps: SetupSteps;
     },
   ) {}
 
@@ -165,7 +168,7 @@ export class SsoConnections {
    */
   async members(actor: Actor, organizationId: string, connectionId: string): Promise<SsoConnectionMembers> {
     const { db, routing } = this.deps;
-    personOf(actor);
+    responsiblePersonOf(actor);
     const { org, row } = await this.ownConnection(db, actor, organizationId, connectionId);
     const reached = await q.membersReached(db, org.path, row.domains, row.id);
     const served = await routing.servedBy(row.id, reached);
@@ -185,7 +188,7 @@ export class SsoConnections {
   /** POST: connect a provider to an organization (inactive with `active: false`); its managers hear of it by e-mail. */
   async create(actor: Actor, organizationId: string, input: ConnectionInput): Promise<{ id: string }> {
     const { db, secrets } = this.deps;
-    personOf(actor);
+    responsiblePersonOf(actor);
     const { org } = await organizationForActor(db, actor, organizationId, { role: 'organization' });
     await assertMayConnect(db, org);
     const domains = [...new Set(input.domains)];
@@ -212,6 +215,7 @@ export class SsoConnections {
         const after = { active: input.active, provider: `${input.issuer} ${input.client_id}`, domains };
         const members = await this.assertMayManageReached(tx, actor, org, created, null, after, entry);
         await audit(tx, actor, entry);
+        await this.deps.setupSteps.completed(tx, actor, input.active ? 'connection_switched_on' : 'connection_created', input.name);
         if (input.active) {
           await this.tellMembers(tx, members, new Set(), new Set(members.after.map((m) => m.user_id)), false, input.name);
           await this.tellManagers(tx, actor, org, 'added', { name: input.name, issuer: input.issuer, domains });
@@ -226,7 +230,7 @@ export class SsoConnections {
   /** PATCH: any field, with the checks of a new connection for what changes; discovered again when the issuer or the client changes. */
   async update(actor: Actor, organizationId: string, connectionId: string, patch: ConnectionPatch): Promise<void> {
     const { db, secrets } = this.deps;
-    personOf(actor);
+    responsiblePersonOf(actor);
     const { org, row } = await this.ownConnection(db, actor, organizationId, connectionId);
     const patchedDomains = patch.domains ? [...new Set(patch.domains)] : null;
     if (patchedDomains) await this.assertVerified(db, org, patchedDomains);
@@ -289,6 +293,7 @@ export class SsoConnections {
         });
         if (was.provider !== will.provider) await q.forgetSubjects(tx, row.id);
         await audit(tx, actor, entry);
+        if (!current.active && next.active) await this.deps.setupSteps.completed(tx, actor, 'connection_switched_on', next.name);
         if (!members) return;
         const servedBefore = new Set(current.active ? members.before.map((m) => m.user_id) : []);
         const servedAfter = new Set(next.active ? members.after.map((m) => m.user_id) : []);
@@ -305,7 +310,7 @@ export class SsoConnections {
   /** DELETE: the connection goes; its accounts are unlinked and signed out (their password comes through "forgot password"). */
   async remove(actor: Actor, organizationId: string, connectionId: string): Promise<void> {
     const { db } = this.deps;
-    personOf(actor);
+    responsiblePersonOf(actor);
     const { org, row } = await this.ownConnection(db, actor, organizationId, connectionId);
     await withRefusalAudit(db, actor, () =>
       db.transaction(async (tx) => {
