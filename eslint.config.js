@@ -60,7 +60,7 @@ const serverZones = SERVER_LAYERS.flatMap((layer, i) =>
   })),
 ).filter((zone) => zone.from.length > 0);
 
-/** Web features never import each other; components/ and lib/ import no feature and not app/. */
+/** Web features never import each other; components/ and lib/ import no feature and not app/; nothing in the browser's code imports prerender/ (build-time code). */
 const web = (dir) => `apps/web/src/${dir}`;
 const webFeatures = readdirSync(web('features'), { withFileTypes: true })
   .filter((d) => d.isDirectory())
@@ -77,6 +77,11 @@ const webZones = [
     target: [web('components'), web('lib')],
     from: [web('features'), web('app')],
     message: 'components/ and lib/ are shared below the features: they import no feature and not app/.',
+  },
+  {
+    target: [web('app'), web('features'), web('components'), web('lib')],
+    from: web('prerender'),
+    message: 'prerender/ is build-time code on top of app/ (it renders the public pages): the browser code imports none of it.',
   },
 ];
 

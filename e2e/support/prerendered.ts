@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 
 /**
- * The pre-rendered public pages before their scripts (apps/web/src/prerender/hand-over.ts): a
+ * The pre-rendered public pages before their scripts (apps/web/src/lib/hand-over.ts): a
  * page's scripts held back by route interception, and the moment the application has taken the
  * page over.
  */

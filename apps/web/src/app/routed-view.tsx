@@ -2,7 +2,7 @@ import { Suspense, useLayoutEffect, type ReactNode } from 'react';
 import { Outlet } from 'react-router';
 import { PageLoader } from '@/components/page-loader';
 import { followStartLanguage } from '@/lib/i18n';
-import { handOverPrerenderedForm } from '@/prerender/hand-over';
+import { handOverPrerenderedForm } from '@/lib/hand-over';
 
 /** A view while its code loads: a spinner in its place; the layout around it stays. */
 export function Loading({ children }: { children: ReactNode }) {

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { INTERFACE_LANGUAGES } from '@partner-portal/contracts';
 import { DEFAULT_CONFIGURATION } from '@/lib/config';
 import { precompressDirectory } from '../../precompress';
-import { HAND_OVER_SCRIPT } from './hand-over';
+import { HAND_OVER_SCRIPT } from '@/lib/hand-over';
 import { PRERENDERED_PAGES } from './pages';
 import { headOf, renderPage, setUpTranslations } from './render';
 

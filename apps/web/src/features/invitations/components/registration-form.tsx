@@ -12,7 +12,7 @@ import { LanguageSelect } from '@/components/language-select';
 import { errorText } from '@/components/notify';
 import { fieldErrorMessages } from '@/lib/errors';
 import { PasswordWithHints } from '@/components/password-with-hints';
-import { handOverPrerenderedForm, submitHeldSubmission } from '@/prerender/hand-over';
+import { handOverPrerenderedForm, submitHeldSubmission } from '@/lib/hand-over';
 import { useAcceptInvitation } from '../api/accept-invitation';
 import { externalRegistrationSchema, registrationSchema, type Registration, type RegistrationInput } from '../lib/registration';
 
