@@ -56,6 +56,7 @@ import { registerScim, SCIM_PREFIX, sendScimError } from './modules/scim/routes.
 import { directoryLookups } from './modules/scim/tokens.js';
 import { scimTokenRoutes } from './modules/scim/token-routes.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
+import { supportRoutes } from './modules/support/routes.js';
 import { auditStreamRoutes } from './modules/audit-streams/routes.js';
 import { connectionPolicyRoutes } from './modules/connection-policy/routes.js';
 import { setupLinkLookups } from './modules/setup-links/lookups.js';
@@ -301,6 +302,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await registerScim(app, { scimUsers: modules.scimUsers });
   await app.register(ssoRoutes, { ssoConnections: modules.ssoConnections });
   await app.register(webhookRoutes, { webhooks: modules.webhooks });
+  await app.register(supportRoutes, { support: modules.support });
   await app.register(auditStreamRoutes, { auditStreams: modules.auditStreams });
   await app.register(connectionPolicyRoutes, { connectionPolicies: modules.connectionPolicies });
   await app.register(setupLinkRoutes, { setupLinks: modules.setupLinks, opening: modules.setupLinkOpening, config: services.config });

@@ -29,6 +29,7 @@ import { SsoRouting } from './modules/sso/routing.js';
 import { SsoConnections } from './modules/sso/service.js';
 import { outboundFetch, outboundPolicy } from './http/outbound.js';
 import { Webhooks } from './modules/webhooks/service.js';
+import { SupportSessions } from './modules/support/service.js';
 import { AuditStreams } from './modules/audit-streams/service.js';
 import type { Oidc } from './oidc/runtime.js';
 import type { Services } from './services.js';
@@ -62,6 +63,8 @@ export interface ModuleServices {
   ssoConnections: SsoConnections;
   externalLogin: ExternalLogin;
   webhooks: Webhooks;
+  /** support access and support sessions (modules/support) */
+  support: SupportSessions;
   auditStreams: AuditStreams;
   connectionPolicies: ConnectionPolicies;
   setupLinks: SetupLinks;
@@ -129,6 +132,7 @@ export function createModuleServices(services: Services, oidc: Oidc): ModuleServ
       secondStep: factors.secondStep,
     }),
     webhooks: new Webhooks({ db, config, keyEncryption: secrets.keyEncryption }),
+    support: new SupportSessions({ db, sessions, mailer, publicUrl: config.publicUrl }),
     auditStreams: new AuditStreams({ db, config, keyEncryption: secrets.keyEncryption }),
     connectionPolicies: new ConnectionPolicies({ db }),
     setupLinks: new SetupLinks({ db, config, mailer }),

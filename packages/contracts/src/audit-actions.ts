@@ -40,6 +40,11 @@ export const AUDIT_ACTIONS = [
   'sso_connection.delete',
   'sso_connection.member_joined',
   'sso_connection.update',
+  // support access and support sessions
+  'support_access.update',
+  'support_session.create',
+  'support_session.start',
+  'support_session.end',
   // webhooks
   'webhook.create',
   'webhook.delete',

@@ -107,6 +107,14 @@ export const ERRORS = {
   webhook_url_not_allowed: { status: 400, title: 'This address is in a private network; webhooks cannot be sent to it' },
   unknown_webhook_event: { status: 400, title: 'Unknown event: choose events from the list, or all events' },
   unknown_webhook: { status: 404, title: 'This webhook or delivery does not exist' },
+  // support access and support sessions
+  not_during_support_session: { status: 403, title: 'This cannot be done during a support session' },
+  support_access_not_allowed: { status: 403, title: 'The member’s organization does not allow support access' },
+  support_member_manages_you: { status: 403, title: 'This member may manage your own organization; support cannot act as them' },
+  support_reason_length: { status: 400, title: 'Give a reason of 10 to 500 characters' },
+  support_minutes_range: { status: 400, title: 'Choose 5 to 60 minutes' },
+  unknown_support_session: { status: 404, title: 'This support session does not exist' },
+  support_session_ended: { status: 409, title: 'This support session has ended or was already started' },
   // audit streams
   invalid_audit_stream_kind: { status: 400, title: 'Choose HTTPS, Splunk HEC or Datadog' },
   audit_stream_url_not_allowed: { status: 400, title: 'This address is in a private network; audit streams cannot be sent to it' },

@@ -20,6 +20,7 @@ export * from './service-account-scope.js';
 export * from './scim.js';
 export * from './webhooks.js';
 export * from './webhook-events.js';
+export * from './support.js';
 export * from './setup-links.js';
 export * from './device.js';
 export * from './audit-streams.js';

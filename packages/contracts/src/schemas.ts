@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { USER_LANGUAGES } from './languages.js';
 import { loginNextStepSchema } from './factors.js';
 import { rightsSchema } from './rights-schema.js';
+import { currentSupportSessionSchema, supportedBySchema } from './support.js';
 import { PASSWORD_MAX_LENGTH } from './passwords.js';
 import { pageFields, pageQuery, requiredText, returnFields, trimmedText } from './fields.js';
 import type { InactiveDays } from './inactive-days.js';
@@ -126,6 +127,8 @@ export const userInfoSchema = z.object({
   rights: rightsSchema.optional(),
   /** present (true) while the user must replace a generated password before anything else */
   mustChangePassword: z.boolean().optional(),
+  /** present while the browser is in a support session (support.ts): who supports, until when */
+  supportSession: currentSupportSessionSchema.optional(),
 });
 export type UserInfo = z.infer<typeof userInfoSchema>;
 
@@ -457,6 +460,8 @@ export const auditEntrySchema = z.object({
   subject_name: z.string().nullable(),
   subject_email: z.string().nullable(),
   organization_name: z.string().nullable(),
+  /** the supporter of an entry made during a support session (actor_kind support): "supporter as member" */
+  supported_by: supportedBySchema.nullable().optional(),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 export const auditResponseSchema = z.object({

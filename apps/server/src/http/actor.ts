@@ -1,5 +1,5 @@
 import { displayName, emptyRights, type Delegator, type Rights } from '@partner-portal/contracts';
-import type { SessionUser } from './session.js';
+import type { SessionUser, SupportOfSession } from './session.js';
 
 /**
  * Who acts (docs/decisions/020-integrations.md, "One actor"): whatever credential a request
@@ -59,6 +59,11 @@ interface ActorOf<K extends ActorKind> extends ActingRights {
 export interface PersonActor extends ActorOf<'person'> {
   id: string;
   user: SessionUser;
+  /**
+   * In a support session (modules/support): the supporter who acts as this person. The actor is
+   * the member, authorised through scope/ as the member; the audit names both (kind 'support').
+   */
+  supportedBy?: SupportOfSession;
   serviceAccount?: undefined;
   directory?: undefined;
 }
@@ -137,7 +142,7 @@ function actingOf(source: ActingRights): ActingRights {
 }
 
 export function personActor(user: SessionUser, requestId: string | null): PersonActor {
-  return { ...actingOf(user), kind: 'person', id: user.id, requestId, user };
+  return { ...actingOf(user), kind: 'person', id: user.id, requestId, user, ...(user.support ? { supportedBy: user.support } : {}) };
 }
 
 export function serviceAccountActor(account: ServiceAccountPrincipal, requestId: string | null): ServiceAccountActor {

@@ -13,6 +13,7 @@ import {
 import { isBearerRequest, type BearerAuth } from './bearer.js';
 import { bearerTokenOf, hasSessionCookie, isApiPath, routerPath } from './csrf.js';
 import { AppError } from './problem.js';
+import { refusedDuringSupport } from './route-kit.js';
 import { isSetupPageRoute, setupLinkMayCall } from './route-kit.js';
 import type { SessionStore, SessionUser } from './session.js';
 
@@ -146,6 +147,13 @@ export function registerCredentials(app: FastifyInstance, credentials: Credentia
   });
   app.decorateRequest('actor', function actor(this: FastifyRequest): Promise<Actor> {
     return credentials.actor(this);
+  });
+  // a support session never changes how the member signs in nor makes a credential (route-kit.ts
+  // NOT_DURING_SUPPORT): refused before the route reads its input
+  app.addHook('preValidation', async (request) => {
+    if (!refusedDuringSupport(request.method, request.routeOptions)) return;
+    const credential = credentials.known(request) ?? (await credentials.find(request));
+    if (credential?.kind === 'person' && credential.user.support) throw new AppError('not_during_support_session');
   });
 }
 

@@ -13,7 +13,7 @@ const ANSWERED_BY_SHARED_GUARDS = new Set([413, 415, 429, 500, 503]);
  * a body that is no JSON (problem.ts), a change without X-CSRF (csrf.ts), a service account's
  * call of what only people do (bearer.ts).
  */
-const SHARED_GUARD_PROBLEMS = new Set(['invalid_json', 'csrf_header_missing', 'service_account_not_allowed']);
+const SHARED_GUARD_PROBLEMS = new Set(['invalid_json', 'csrf_header_missing', 'service_account_not_allowed', 'not_during_support_session']);
 
 /** An answer whose status its route did not declare in its schema's `response`. */
 export interface UndeclaredAnswer {

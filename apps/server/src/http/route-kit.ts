@@ -96,6 +96,42 @@ export function serviceAccountMayCall(route: { url?: string | undefined; config:
 }
 
 /**
+ * What a support session never does (docs/security.md, "Support sessions"): change how the member
+ * signs in or who is signed in as them — their password, second factors (authenticator app,
+ * passkeys, recovery codes), sessions — or make a credential — single sign-on connections, SCIM
+ * tokens, service accounts, webhooks, setup links, audit streams — or start another support
+ * session. Such a route is refused with 403 not_during_support_session before anything else is
+ * done (http/credentials.ts), reads of its family excepted. A new route joins either by its family
+ * here (an organization's `/api/organizations/:organizationId/<family>`, every method but GET) or
+ * by its own flag: `config: { credentialChange: true }`.
+ */
+export const NOT_DURING_SUPPORT = ['sso-connections', 'scim-tokens', 'service-accounts', 'webhooks', 'setup-links', 'audit-streams'] as const;
+
+/** The member's own sign-in and sessions, and support sessions, by route (every method but GET). */
+const NOT_DURING_SUPPORT_ROUTE = new RegExp(
+  [
+    `^/api/organizations/:[^/]+/(?:${NOT_DURING_SUPPORT.join('|')})(?:/|$)`,
+    '^/api/identity/change-password$',
+    '^/api/identity/sessions(?:/|$)',
+    '^/api/factors(?:/|$)',
+    '^/api/members/:[^/]+/(?:second-factors|support-sessions)$',
+  ].join('|'),
+);
+
+/** Whether a route is refused during a support session (NOT_DURING_SUPPORT, or flagged `credentialChange`). */
+export function refusedDuringSupport(method: string, route: { url?: string | undefined; config: { credentialChange?: boolean } }): boolean {
+  if (route.config.credentialChange === true) return true;
+  return method !== 'GET' && method !== 'HEAD' && NOT_DURING_SUPPORT_ROUTE.test(route.url ?? '');
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** the route makes a credential or changes how someone signs in: refused during a support session (refusedDuringSupport) */
+    credentialChange?: boolean;
+  }
+}
+
+/**
  * What a setup link's session reaches (the operating contract, "Setup links for a dealer's IT
  * person"; modules/setup-links): the routes a manager would call for the link's capabilities, by
  * their family below an organization (`/api/organizations/:organizationId/<family>`) — verified

@@ -13,6 +13,8 @@ import type { SessionCache } from './session-cache.js';
  * lifetime for "remember me".
  */
 export const SESSION_COOKIE = 'pp_session';
+/** The supporter's own session cookie while their browser is in a support session (SessionStore.startSupport). */
+export const SUPPORTER_COOKIE = 'pp_supporter';
 
 export interface SessionUser {
   id: string;
@@ -34,6 +36,24 @@ export interface SessionUser {
   organizationManager: boolean;
   /** the password was generated for the user: nothing but changing it (and signing out) is allowed */
   mustChangePassword: boolean;
+  /** the support session this session runs in (a supporter acting as the user), else null or absent */
+  support?: SupportOfSession | null;
+}
+
+/**
+ * The support session a portal session runs in (modules/support; docs/security.md, "Support
+ * sessions"): the session is the member's, and also names its supporter, who acts as the member.
+ */
+export interface SupportOfSession {
+  /** the support session's id */
+  id: string;
+  supporterUserId: string | null;
+  supporterEmail: string;
+  supporterName: string;
+  /** the supporter's organization's path as the session started (the audit's second trail) */
+  supporterOrganizationPath: string | null;
+  /** when it ends (ISO 8601) */
+  endsAt: string;
 }
 
 export type { Actor, ActingRights, ServiceAccountPrincipal } from './actor.js';
@@ -92,6 +112,8 @@ export interface NewSession {
   replaces: string | null;
   /** the caller's other writes, in the same statement (db/sql.ts withAlongside) */
   alongside: readonly SqlStatement[];
+  /** a support session's portal session (SessionStore.startSupport): its support session and the supporter's session */
+  support?: { supportSessionId: string; supporterSessionIdHash: string };
 }
 
 /**
@@ -166,7 +188,60 @@ export class SessionStore {
     return secret;
   }
 
+  /**
+   * Enter a support session in the supporter's browser (modules/support): a session of the member
+   * that also names the support session and the supporter's session (whose end ends it), lasting
+   * `ttlSeconds` without sliding. Its cookie takes the place of the supporter's, whose session is
+   * kept, unchanged, in SUPPORTER_COOKIE until leaveSupport gives it back.
+   */
+  async startSupport(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    memberUserId: string,
+    support: { supportSessionId: string; supporterSessionIdHash: string; ttlSeconds: number },
+    q: Queryable = this.db,
+  ): Promise<void> {
+    const supporterSecret = request.cookies[SESSION_COOKIE];
+    if (!supporterSecret) throw new AppError('unauthorized');
+    const secret = newSecret();
+    await this.rows.insert(q, {
+      idHash: hashSecret(secret),
+      userId: memberUserId,
+      persistent: false,
+      ttlSeconds: support.ttlSeconds,
+      userAgent: request.headers['user-agent']?.slice(0, 512) ?? null,
+      ipAddress: request.ip,
+      signIn: false,
+      replaces: null,
+      alongside: [],
+      support: { supportSessionId: support.supportSessionId, supporterSessionIdHash: support.supporterSessionIdHash },
+    });
+    const cookie = { path: '/', httpOnly: true, sameSite: 'lax', secure: this.options.secureCookies } as const;
+    void reply.setCookie(SUPPORTER_COOKIE, supporterSecret, cookie);
+    void reply.setCookie(SESSION_COOKIE, secret, cookie);
+    this.setIndicator(reply, undefined);
+    request.sessionUser = undefined;
+    request.sessionIndicatorSet = true;
+  }
+
+  /**
+   * Leave the support session this browser is in (its session row is ended by the caller): the
+   * supporter's own session cookie, kept in SUPPORTER_COOKIE, is the session cookie again.
+   */
+  leaveSupport(request: FastifyRequest, reply: FastifyReply): void {
+    const supporterSecret = request.cookies[SUPPORTER_COOKIE];
+    const cookie = { path: '/', httpOnly: true, sameSite: 'lax', secure: this.options.secureCookies } as const;
+    void reply.clearCookie(SUPPORTER_COOKIE, cookie);
+    if (supporterSecret) {
+      void reply.setCookie(SESSION_COOKIE, supporterSecret, cookie);
+      this.setIndicator(reply, undefined);
+      request.sessionIndicatorSet = true;
+    } else void reply.clearCookie(SESSION_COOKIE, cookie);
+    request.sessionUser = undefined;
+  }
+
   /** The session indicator (SESSION_INDICATOR_COOKIE): readable by script, no secret, the session cookie's lifetime. */
+
   setIndicator(reply: FastifyReply, maxAge: number | undefined): void {
     void reply.setCookie(SESSION_INDICATOR_COOKIE, '1', {
       path: '/',
@@ -219,6 +294,12 @@ export class SessionStore {
     if (secret) {
       this.cache?.delete(hashSecret(secret));
       await this.rows.delete(this.db, hashSecret(secret));
+    }
+    // signing out during a support session signs the supporter out too (their session ends, and the support session with it)
+    const supporterSecret = request.cookies[SUPPORTER_COOKIE];
+    if (supporterSecret && supporterSecret.length <= 100) {
+      await this.rows.delete(this.db, hashSecret(supporterSecret));
+      void reply.clearCookie(SUPPORTER_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: this.options.secureCookies });
     }
     void reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: this.options.secureCookies });
     request.sessionUser = null;

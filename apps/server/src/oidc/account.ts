@@ -2,7 +2,7 @@ import { APP_SECTIONS, displayName, toRights, uuidSchema } from '@partner-portal
 import type { Account, AccountClaims, KoaContextWithOIDC } from 'oidc-provider';
 import type { Database } from '../db/client.js';
 import type { SessionCache } from '../http/session-cache.js';
-import { readAccount, type AccountRow } from './queries.js';
+import { readAccount, supporterOfGrant, type AccountRow, type GrantSupporter } from './queries.js';
 
 /** The claims the provider releases, by scope. */
 export const SCOPE_CLAIMS = {
@@ -13,6 +13,9 @@ export const SCOPE_CLAIMS = {
   rights: ['rights'],
 } as const;
 
+/** Released with openid when a grant was made during a support session (supportClaims). */
+export const SUPPORT_CLAIMS = ['act', 'supportedBy'] as const;
+
 /**
  * The user's rights for the client asking: the rights section of the app whose client id is the
  * client's, plus global_full_permission. A client outside the catalogue gets only the latter.
@@ -21,6 +24,17 @@ export function rightsForClient(stored: unknown, clientId: string | undefined): 
   const rights = toRights(stored);
   const section = APP_SECTIONS.find((s) => s.clientId === clientId);
   return { ...(section ? rights[section.section] : {}), global_full_permission: rights.global_full_permission };
+}
+
+/**
+ * The claims of a grant made during a support session (modules/support): `act` (RFC 8693 §4.1,
+ * the supporter as the actor: their subject) and `supportedBy` (the supporter's address and name).
+ */
+export function supportClaims(supporter: GrantSupporter): { act?: { sub: string }; supportedBy: { email: string; fullName: string } } {
+  return {
+    ...(supporter.supporter_user_id ? { act: { sub: supporter.supporter_user_id } } : {}),
+    supportedBy: { email: supporter.supporter_email, fullName: supporter.supporter_name },
+  };
 }
 
 /** Account ids are user ids (UUIDs): anything else is no account, and the lookup stays on the primary key. */
@@ -34,7 +48,7 @@ export function isAccountId(id: string): boolean {
  * users, memberships and organizations drop it (http/session-cache.ts).
  */
 export function findAccount(db: Database, cache: SessionCache<AccountRow> | null = null) {
-  return async (ctx: KoaContextWithOIDC, id: string): Promise<Account | undefined> => {
+  return async (ctx: KoaContextWithOIDC, id: string, token?: { grantId?: string | undefined }): Promise<Account | undefined> => {
     if (!isAccountId(id)) return undefined;
     let row = cache?.get(id);
     if (!row) {
@@ -44,6 +58,8 @@ export function findAccount(db: Database, cache: SessionCache<AccountRow> | null
     }
     if (!row) return undefined;
     const clientId = ctx.oidc?.client?.clientId;
+    // a grant made during a support session (modules/support): its ID tokens and user-info name the supporter
+    const supporter = token?.grantId ? await supporterOfGrant(db, token.grantId) : undefined;
     return {
       accountId: row.id,
       claims(): AccountClaims {
@@ -59,6 +75,7 @@ export function findAccount(db: Database, cache: SessionCache<AccountRow> | null
           organization_name: row.organization_name,
           organization_path: row.organization_path,
           rights: rightsForClient(row.rights, clientId),
+          ...(supporter ? supportClaims(supporter) : {}),
         };
       },
     };

@@ -6,7 +6,7 @@ import type { Services } from '../services.js';
 import { redirectToError } from './errors.js';
 import type { LoginPolicy } from './multi-factor.js';
 import { INTERACTION_PATH } from './provider.js';
-import { rememberConsent, sessionIsPersistent } from './queries.js';
+import { recordSupportGrant, rememberConsent, sessionIsPersistent } from './queries.js';
 import { authenticatedAfter } from './reauthentication.js';
 import type { Oidc } from './runtime.js';
 
@@ -39,6 +39,25 @@ export async function grantConsent(
     grant.addResourceScope(indicator, scopes.join(' '));
   const grantId = await grant.save();
   if (remember) await rememberConsent(services.db, accountId, clientId, grantId, grant.getOIDCScope());
+  return grantId;
+}
+
+/**
+ * A grant of a support session for the client of a login interaction: the scopes and claims the
+ * client asks for (consent is given at login, as for every client), noted as the support session's
+ * (its tokens carry act: account.ts, provider.ts extraTokenClaims), never remembered as the member's.
+ */
+async function grantForSupport(
+  services: Services,
+  provider: Provider,
+  interaction: Interaction,
+  accountId: string,
+  supportSessionId: string,
+): Promise<string> {
+  const grant = new provider.Grant({ accountId, clientId: String(interaction.params.client_id) });
+  if (typeof interaction.params.scope === 'string') grant.addOIDCScope(interaction.params.scope);
+  const grantId = await grant.save();
+  await recordSupportGrant(services.db, grantId, supportSessionId);
   return grantId;
 }
 
@@ -96,18 +115,25 @@ export function registerInteractionPages(app: FastifyInstance, oidc: Oidc, login
         // meanwhile; the sign-in there replaces it (reauthentication.ts).
         return reply.redirect(loginPageUrl(oidc.interactionUrl(uid)), 303);
       }
+      // in a support session (modules/support) the client gets a grant of its own, never the
+      // member's remembered one: its tokens carry act, its user-info supportedBy (account.ts)
+      const supportGrant = user.support ? await grantForSupport(services, provider, interaction, user.id, user.support.id) : null;
       returnTo = await provider.interactionResult(
         request.raw,
         reply.raw,
         // ts: the provider session's login time and the ID token's auth_time
-        { login: { accountId: user.id, remember, amr, acr, ts: Math.floor(authenticatedAt / 1000) } },
+        {
+          login: { accountId: user.id, remember: remember && !user.support, amr, acr, ts: Math.floor(authenticatedAt / 1000) },
+          ...(supportGrant ? { consent: { grantId: supportGrant } } : {}),
+        },
         { mergeWithLastSubmission: false },
       );
     } else if (interaction.prompt.name === 'consent') {
       if (interaction.session?.accountId !== user.id) return reply.redirect(loginPageUrl(oidc.interactionUrl(uid)), 303);
       // every client is registered by the operator (catalogue or DCR with the initial access
       // token), so consent is given at login and remembered per client
-      const grantId = await grantConsent(services, provider, interaction, user.id, true);
+      const grantId = await grantConsent(services, provider, interaction, user.id, !user.support);
+      if (user.support) await recordSupportGrant(services.db, grantId, user.support.id);
       returnTo = await provider.interactionResult(request.raw, reply.raw, { consent: { grantId } }, { mergeWithLastSubmission: true });
     } else {
       return fail(request, reply, 'invalid_request', `Unsupported interaction ${interaction.prompt.name}.`);

@@ -11,7 +11,7 @@ import { ACR_VALUES, SERVICE_ACCOUNT_SCOPE } from '@partner-portal/contracts';
 import type { Services } from '../services.js';
 import { hashSecret, SESSION_COOKIE } from '../http/session.js';
 import { outboundFetch, outboundPolicy } from '../http/outbound.js';
-import { findAccount, isAccountId, SCOPE_CLAIMS } from './account.js';
+import { findAccount, isAccountId, SCOPE_CLAIMS, SUPPORT_CLAIMS } from './account.js';
 import { extraClientMetadata } from './client-metadata.js';
 import { allowCredentialedCors, clientBasedCORS } from './cors.js';
 import { allowFormPostTargets } from './form-action.js';
@@ -22,7 +22,7 @@ import { pinPublicOrigin } from './public-origin.js';
 import { reauthenticationCheck } from './reauthentication.js';
 import { compareHashedServiceAccountSecrets, scopeServiceAccountTokens } from './service-account-clients.js';
 import type { ErrorRecord, LogoutRecord, RecordStore } from './records.js';
-import { liveSession, rememberedGrantId } from './queries.js';
+import { liveSession, rememberedGrantId, supporterOfGrant, supportSessionOfPortalSession } from './queries.js';
 import { flush, TokenWrites, withTokenWrites } from './token-writes.js';
 import { adaptDeviceEndpoints, deviceFlowFeature, type DeviceDecisionRecord } from './device.js';
 
@@ -61,6 +61,12 @@ export async function portalSession(
   if (!secret || secret.length > 100) return null;
   const row = await liveSession(services.db, hashSecret(secret));
   return row ? { userId: row.user_id, persistent: row.persistent } : null;
+}
+
+/** Whether the portal session of the cookie runs in a support session (modules/support). */
+async function inSupportSession(services: Services, secret: string | undefined): Promise<boolean> {
+  if (!secret || secret.length > 100) return false;
+  return (await supportSessionOfPortalSession(services.db, hashSecret(secret))) !== null;
 }
 
 /** The grant a user gave a client earlier (consent remembered per client), if it still lives. */
@@ -125,7 +131,8 @@ export function createProvider(
     // session's authentication time, reauthentication.ts) go with openid: in every ID token
     claims: {
       ...Object.fromEntries(Object.entries(SCOPE_CLAIMS).map(([k, v]) => [k, [...v]])),
-      openid: [...SCOPE_CLAIMS.openid, 'acr', 'amr', 'auth_time'],
+      // act and supportedBy: only a grant made during a support session has them (account.ts supportClaims)
+      openid: [...SCOPE_CLAIMS.openid, 'acr', 'amr', 'auth_time', ...SUPPORT_CLAIMS],
     },
     // partner_portal_api: a service account's scope (service-account-clients.ts); /api accepts it
     // only on a service account's client-credentials token (http/bearer.ts), so another client's
@@ -196,6 +203,12 @@ export function createProvider(
     // browser applications' cross-origin calls, with credentials too (cors.ts)
     clientBasedCORS,
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // access tokens of a grant made during a support session name the supporter as the actor (RFC 8693 §4.1)
+    async extraTokenClaims(_ctx, token) {
+      const grantId = 'grantId' in token ? token.grantId : undefined;
+      const supporter = grantId ? await supporterOfGrant(services.db, grantId) : undefined;
+      return supporter?.supporter_user_id ? { act: { sub: supporter.supporter_user_id } } : undefined;
+    },
     rotateRefreshToken: true,
     async loadExistingGrant(ctx): Promise<Grant | undefined> {
       const clientId = ctx.oidc.client!.clientId;
@@ -203,7 +216,10 @@ export function createProvider(
       const candidates = [
         ctx.oidc.result?.consent?.grantId,
         ctx.oidc.session!.grantIdFor(clientId),
-        accountId ? await rememberedGrant(services, accountId, clientId) : undefined,
+        // a support session never uses the member's own remembered consent: its grants are its own (interaction.ts)
+        accountId && !(await inSupportSession(services, ctx.cookies.get(SESSION_COOKIE, { signed: false }) ?? undefined))
+          ? await rememberedGrant(services, accountId, clientId)
+          : undefined,
       ];
       for (const grantId of candidates) {
         if (!grantId) continue;

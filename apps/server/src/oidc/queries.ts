@@ -71,3 +71,38 @@ export async function rememberedGrantId(db: Queryable, userId: string, clientId:
   );
   return rows[0]?.grant_id ?? undefined;
 }
+
+// ---- support sessions (modules/support; migration 0081) ----
+
+/** The support session a live portal session runs in, or null. */
+export async function supportSessionOfPortalSession(db: Queryable, sessionIdHash: string): Promise<string | null> {
+  const { rows } = await db.query<{ support_session_id: string | null }>(
+    'SELECT support_session_id FROM sessions WHERE id_hash = $1 AND expires_at > now()',
+    [sessionIdHash],
+  );
+  return rows[0]?.support_session_id ?? null;
+}
+
+/** Note a grant made during a support session: its tokens carry act, its user-info supportedBy. */
+export async function recordSupportGrant(db: Queryable, grantId: string, supportSessionId: string): Promise<void> {
+  await db.query('INSERT INTO support_session_grants (grant_id, support_session_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+    grantId,
+    supportSessionId,
+  ]);
+}
+
+/** The supporter of a grant made during a support session, or undefined (a grant of the account's own). */
+export interface GrantSupporter {
+  supporter_user_id: string | null;
+  supporter_email: string;
+  supporter_name: string;
+}
+
+export async function supporterOfGrant(db: Queryable, grantId: string): Promise<GrantSupporter | undefined> {
+  const { rows } = await db.query<GrantSupporter>(
+    `SELECT s.supporter_user_id, s.supporter_email, s.supporter_name
+     FROM support_session_grants g JOIN support_sessions s ON s.id = g.support_session_id WHERE g.grant_id = $1`,
+    [grantId],
+  );
+  return rows[0];
+}

@@ -351,6 +351,21 @@ const MATRIX: Record<string, Entry | Entry[]> = {
   'GET /api/setup/{token}': { expect: ANY },
   'POST /api/setup/{token}/code': { expect: ANY },
   'POST /api/setup/{token}/session': { expect: ANY, body: () => ({ code: '12345678' }) },
+  // support access and support sessions (modules/support): consent is off in this world, so no
+  // support session is made (403 support_access_not_allowed to the userManagers of the member);
+  // start and end of an unknown support session (or of someone else's): 404 for every signed-in person
+  'GET /api/organizations/{organizationId}/support-access': [{ expect: ANY_MANAGER_OF_TARGET }, { ...OWN, expect: ANY_MANAGER_OF_TARGET }],
+  'PUT /api/organizations/{organizationId}/support-access': [
+    { expect: PEOPLE_ORG_MANAGER_OF_TARGET, body: () => ({ allowed: false }) },
+    { ...OWN, expect: PEOPLE_ORG_MANAGER_OF_TARGET, body: () => ({ allowed: false }) },
+  ],
+  'POST /api/members/{memberId}/support-sessions': {
+    expect: forPeople(only()),
+    body: () => ({ reason: 'Matrix support reason', minutes: 5 }),
+  },
+  'GET /api/me/support-sessions': { expect: SIGNED_IN },
+  'GET /api/support-sessions/{supportSessionId}/start': { expect: only(), hides: true },
+  'DELETE /api/support-sessions/{supportSessionId}': { expect: only(), hides: true },
   // webhooks
   'GET /api/organizations/{organizationId}/webhooks': [{ expect: ORG_MANAGER_OF_TARGET }, { ...OWN, expect: ORG_MANAGER_OF_TARGET }],
   'POST /api/organizations/{organizationId}/webhooks': [
@@ -449,6 +464,7 @@ async function paramsFor(
       );
       params[name] = rows[0]!.id;
     } else if (name === 'passkeyId') params[name] = randomUUID();
+    else if (name === 'supportSessionId') params[name] = randomUUID();
     else if (name === 'id' && route.path.startsWith('/api/access-requests/')) params[name] = await pendingAccessRequest(organization);
     else if (name === 'domain') {
       // a domain the organization claimed, its record published

@@ -24,6 +24,12 @@ export interface AuditEntryInput extends AuditChange {
   actorServiceAccountId?: string | null;
   /** the actor's name when it is no user's (a service account's; a directory's token: "SCIM: <token name>"); a user's is read from their row */
   actorName?: string | null;
+  /**
+   * The supporter of a change made during a support session (actor_kind 'support', actorId the
+   * support session's id, the member as actorUserId and actorEmail): the entry is also in the
+   * trail of the supporter's organization (organizationPath, as the session started).
+   */
+  supporter?: { userId: string | null; email: string; name: string; organizationPath: string | null } | null;
   requestId: string | null;
 }
 
@@ -45,13 +51,14 @@ export async function insertAuditEntry(db: Queryable, e: AuditEntryInput): Promi
   await db.query(
     `WITH entry AS (
        INSERT INTO audit_log (actor_user_id, actor_email, organization_id, organization_path, action, target_type, target_id, before, after, request_id,
-                              actor_name, subject_name, actor_service_account_id, actor_kind, actor_id)
+                              actor_name, subject_name, actor_service_account_id, actor_kind, actor_id,
+                            supporter_user_id, supporter_email, supporter_name, supporter_organization_path)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
                COALESCE($11::text, (SELECT ${userName('u')} FROM users u WHERE u.id = $1)),
                CASE WHEN $6 = 'member' THEN
                  (SELECT ${userName('u')} FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.id::text = $7)
                END,
-               $12, $13, $14)
+               $12, $13, $14, $15, $16, $17, $18)
        RETURNING id, organization_path
      ), streamed AS (
        INSERT INTO outbox (kind, payload)
@@ -76,6 +83,10 @@ export async function insertAuditEntry(db: Queryable, e: AuditEntryInput): Promi
       e.actorServiceAccountId ?? null,
       e.actorKind,
       e.actorId,
+      e.supporter?.userId ?? null,
+      e.supporter?.email ?? null,
+      e.supporter?.name ?? null,
+      e.supporter?.organizationPath ?? null,
     ],
   );
 }
@@ -93,6 +104,9 @@ export interface AuditRow {
   target_id: string | null;
   before: unknown;
   after: unknown;
+  /** the supporter of an entry made during a support session (migration 0081), else null */
+  supporter_email?: string | null;
+  supporter_name?: string | null;
   request_id: string | null;
 }
 
@@ -140,7 +154,8 @@ export interface AuditEntryFilter {
 /** WHERE clause and parameters of the subtree at `path`, narrowed by the filters. */
 function auditWhere(path: string, filter: AuditEntryFilter): { where: string; params: unknown[] } {
   const params: unknown[] = [path];
-  const conditions = [subtreeCondition('organization_path', '$1')];
+  // an organization's trail also holds what its members did as members of other organizations in support sessions
+  const conditions = [`(${subtreeCondition('organization_path', '$1')} OR ${subtreeCondition('supporter_organization_path', '$1')})`];
   if (filter.action) {
     params.push(filter.action);
     conditions.push(`(action = $${params.length} OR action = $${params.length} || '.refused')`);
@@ -164,7 +179,7 @@ function auditWhere(path: string, filter: AuditEntryFilter): { where: string; pa
 }
 
 const AUDIT_COLUMNS =
-  'id, occurred_at, actor_user_id, actor_email, actor_service_account_id, organization_id, organization_path, action, target_type, target_id, before, after, request_id';
+  'id, occurred_at, actor_user_id, actor_email, actor_service_account_id, organization_id, organization_path, action, target_type, target_id, before, after, request_id, supporter_email, supporter_name';
 
 export async function listAuditEntries(
   db: Queryable,

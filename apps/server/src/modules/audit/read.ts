@@ -43,6 +43,7 @@ function entryWithNames(r: AuditRowWithNames) {
     subject_name: r.subject_name,
     subject_email: r.subject_email,
     organization_name: r.organization_name,
+    supported_by: r.supporter_email ? { email: r.supporter_email, name: r.supporter_name ?? null } : null,
   };
 }
 

@@ -38,14 +38,26 @@ export function directoryName(tokenName: string): string {
 /**
  * Who made a change as the audit log keeps it: its kind and id (actor_kind, actor_id), a user by
  * id and e-mail, a service account by id and name, a directory by its "SCIM: <name>" in place of
- * an e-mail and a name.
+ * an e-mail and a name; a person in a support session as the member, with kind 'support', the
+ * support session's id and the supporter.
  */
 function whoOf(actor: AuditActor) {
   if (!('rights' in actor)) return { ...actor, id: actor.userId, serviceAccountId: null, name: null };
   const base = { kind: actor.kind, id: actor.id, requestId: actor.requestId };
   switch (actor.kind) {
-    case 'person':
-      return { ...base, userId: actor.user.id, email: actor.user.email, serviceAccountId: null, name: null };
+    case 'person': {
+      const person = { ...base, userId: actor.user.id, email: actor.user.email, serviceAccountId: null, name: null };
+      const support = actor.supportedBy;
+      if (!support) return person;
+      // in a support session: the member acts, named with the supporter; the kind and id are the support session's
+      const supporter = {
+        userId: support.supporterUserId,
+        email: support.supporterEmail,
+        name: support.supporterName,
+        organizationPath: support.supporterOrganizationPath,
+      };
+      return { ...person, kind: 'support' as const, id: support.id, supporter };
+    }
     case 'service_account':
       return { ...base, userId: null, email: null, serviceAccountId: actor.serviceAccount.id, name: actor.serviceAccount.name };
     case 'directory': {
@@ -70,6 +82,7 @@ export async function audit(tx: Queryable, actor: AuditActor, change: AuditChang
     actorServiceAccountId: who.serviceAccountId,
     actorName: who.name,
     requestId: who.requestId,
+    supporter: 'supporter' in who ? who.supporter : null,
     organizationId: change.organizationId,
     organizationPath: change.organizationPath,
     action: change.action,

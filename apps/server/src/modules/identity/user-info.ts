@@ -20,6 +20,17 @@ export function toUserInfo(user: SessionUser): UserInfo {
     manageUsersOrOrganizations: user.userManager || user.organizationManager,
     rights: user.rights,
     ...(user.mustChangePassword ? { mustChangePassword: true } : {}),
+    // a support session (modules/support): the web app shows its banner with End
+    ...(user.support
+      ? {
+          supportSession: {
+            id: user.support.id,
+            supporterEmail: user.support.supporterEmail,
+            supporterName: user.support.supporterName,
+            endsAt: user.support.endsAt,
+          },
+        }
+      : {}),
   };
 }
 
