@@ -14,7 +14,7 @@ import { isBearerRequest, type BearerAuth } from './bearer.js';
 import { bearerTokenOf, hasSessionCookie, isApiPath, routerPath } from './csrf.js';
 import { AppError } from './problem.js';
 import { refusedDuringSupport } from './route-kit.js';
-import { isSetupPageRoute, setupLinkMayCall } from './route-kit.js';
+import { isSetupPageRoute, refusedDuringSupport, setupLinkMayCall } from './route-kit.js';
 import type { SessionStore, SessionUser } from './session.js';
 
 /**
