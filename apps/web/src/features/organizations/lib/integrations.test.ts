@@ -4,9 +4,14 @@ import { deliveryStatus, deliverySubject, integrationPanels, isAllEvents, lastAt
 
 describe('integrationPanels', () => {
   it('shows service accounts to either manager, SCIM tokens to userManagers, webhooks to organizationManagers', () => {
-    expect(integrationPanels({ userManager: true, organizationManager: true })).toEqual(['service-accounts', 'scim', 'webhooks']);
+    expect(integrationPanels({ userManager: true, organizationManager: true })).toEqual([
+      'service-accounts',
+      'scim',
+      'webhooks',
+      'audit-streams',
+    ]);
     expect(integrationPanels({ userManager: true, organizationManager: false })).toEqual(['service-accounts', 'scim']);
-    expect(integrationPanels({ userManager: false, organizationManager: true })).toEqual(['service-accounts', 'webhooks']);
+    expect(integrationPanels({ userManager: false, organizationManager: true })).toEqual(['service-accounts', 'webhooks', 'audit-streams']);
     expect(integrationPanels({ userManager: false, organizationManager: false })).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import { notifySuccess } from '@/components/notify';
 import { useDeleteScimToken } from '../../api/scim-tokens';
 import { useDeleteServiceAccount } from '../../api/service-accounts';
 import { useDeleteWebhook } from '../../api/webhooks';
+import { useDeleteAuditStream } from '../../api/audit-streams';
 import { ConfirmModal } from '../confirm-modal';
 import type { IntegrationModal } from './shared';
 
@@ -12,6 +13,8 @@ import type { IntegrationModal } from './shared';
 const ServiceAccountModal = lazy(() => import('./service-account-modal').then((m) => ({ default: m.ServiceAccountModal })));
 const ScimTokenModal = lazy(() => import('./scim-token-modal').then((m) => ({ default: m.ScimTokenModal })));
 const WebhookModal = lazy(() => import('./webhook-modal').then((m) => ({ default: m.WebhookModal })));
+const AuditStreamModal = lazy(() => import('./audit-stream-modal').then((m) => ({ default: m.AuditStreamModal })));
+const ReplayModal = lazy(() => import('./audit-stream-modal').then((m) => ({ default: m.ReplayModal })));
 
 interface Props {
   modal: IntegrationModal | null;
@@ -53,6 +56,10 @@ function FormModal({ modal, organization, user, close }: Props) {
           }}
         />
       );
+    case 'create-audit-stream':
+      return <AuditStreamModal organizationId={organization.id} onClose={close} />;
+    case 'replay-audit-stream':
+      return <ReplayModal organizationId={organization.id} stream={modal.stream} onClose={close} />;
     default:
       return null;
   }
@@ -63,6 +70,7 @@ function Confirmation({ modal, organization, close }: Props) {
   const deleteAccount = useDeleteServiceAccount(organization.id);
   const deleteToken = useDeleteScimToken(organization.id);
   const deleteWebhook = useDeleteWebhook(organization.id);
+  const deleteStream = useDeleteAuditStream(organization.id);
   const done = (message: string) => {
     notifySuccess(message);
     close();
@@ -95,6 +103,15 @@ function Confirmation({ modal, organization, close }: Props) {
                 done(t('integrations.webhook_deleted', { url: modal.webhook.url }));
               },
             }
-          : null;
+          : modal?.type === 'delete-audit-stream'
+            ? {
+                title: t('integrations.audit_stream_delete_title'),
+                message: t('integrations.audit_stream_delete_confirm', { url: modal.stream.url }),
+                onConfirm: async () => {
+                  await deleteStream.mutateAsync(modal.stream.id);
+                  done(t('integrations.audit_stream_deleted', { url: modal.stream.url }));
+                },
+              }
+            : null;
   return confirmation ? <ConfirmModal {...confirmation} confirmLabel={t('integrations.delete')} onClose={close} /> : null;
 }

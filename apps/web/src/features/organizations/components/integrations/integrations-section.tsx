@@ -1,6 +1,6 @@
 import { lazy, Suspense, use, useId, useState } from 'react';
 import { Center, Loader, Stack, Tabs, Text, Title } from '@mantine/core';
-import { IconAddressBook, IconRobot, IconWebhook } from '@tabler/icons-react';
+import { IconAddressBook, IconFileText, IconRobot, IconWebhook } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { Organization, UserInfo } from '@partner-portal/contracts';
 import { useModal } from '../../hooks/use-modal';
@@ -14,18 +14,20 @@ import type { IntegrationModal, PanelProps } from './shared';
 const ScimTokensPanel = lazy(() => import('./scim-tokens-panel').then((m) => ({ default: m.ScimTokensPanel })));
 const IntegrationModals = lazy(() => import('./integration-modals').then((m) => ({ default: m.IntegrationModals })));
 const WebhooksPanel = lazy(() => import('./webhooks-panel').then((m) => ({ default: m.WebhooksPanel })));
+const AuditStreamsPanel = lazy(() => import('./audit-streams-panel').then((m) => ({ default: m.AuditStreamsPanel })));
 
 const TABS: Record<IntegrationPanel, { label: string; icon: typeof IconRobot }> = {
   'service-accounts': { label: 'integrations.tab_service_accounts', icon: IconRobot },
   scim: { label: 'integrations.tab_scim', icon: IconAddressBook },
   webhooks: { label: 'integrations.tab_webhooks', icon: IconWebhook },
+  'audit-streams': { label: 'integrations.tab_audit_streams', icon: IconFileText },
 };
 
 /**
  * "Integrations" on the manage page (the operating contract, "Service accounts", "SCIM 2.0
- * provisioning", "Webhooks"; docs/integrations.md): the selected organization's service accounts
- * for either manager, its directories' SCIM tokens for userManagers, its webhooks and their
- * deliveries for organizationManagers (lib/integrations.ts, integrationPanels: as the server checks
+ * provisioning", "Webhooks", "Audit streams"; docs/integrations.md): the selected organization's
+ * service accounts for either manager, its directories' SCIM tokens for userManagers, its webhooks
+ * and their deliveries and its audit streams for organizationManagers (lib/integrations.ts, integrationPanels: as the server checks
  * each call). Every secret is shown once, in the modal that creates it.
  */
 export function IntegrationsSection({ organization, user }: { organization: Organization; user: UserInfo }) {
@@ -66,8 +68,10 @@ export function IntegrationsSection({ organization, user }: { organization: Orga
                 <ServiceAccountsPanel {...panelProps} />
               ) : panel === 'scim' ? (
                 <ScimTokensPanel {...panelProps} />
-              ) : (
+              ) : panel === 'webhooks' ? (
                 <WebhooksPanel {...panelProps} />
+              ) : (
+                <AuditStreamsPanel {...panelProps} />
               )}
             </Suspense>
           </Tabs.Panel>

@@ -1,4 +1,4 @@
-import type { Organization, ScimToken, ServiceAccount, UserInfo, Webhook } from '@partner-portal/contracts';
+import type { AuditStream, Organization, ScimToken, ServiceAccount, UserInfo, Webhook } from '@partner-portal/contracts';
 
 /** The one modal the "Integrations" section may show at a time, with what it acts on. */
 export type IntegrationModal =
@@ -8,7 +8,10 @@ export type IntegrationModal =
   | { type: 'delete-scim-token'; token: ScimToken }
   | { type: 'create-webhook' }
   | { type: 'edit-webhook'; webhook: Webhook }
-  | { type: 'delete-webhook'; webhook: Webhook };
+  | { type: 'delete-webhook'; webhook: Webhook }
+  | { type: 'create-audit-stream' }
+  | { type: 'replay-audit-stream'; stream: AuditStream }
+  | { type: 'delete-audit-stream'; stream: AuditStream };
 
 /** What the section's panels share: the selected organization, who looks, and the modal opener. */
 export interface PanelProps {
