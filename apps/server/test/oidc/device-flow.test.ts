@@ -1,5 +1,7 @@
 import * as oidcClient from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACR_MULTI_FACTOR } from '@partner-portal/contracts';
+import { enrolTotp, totpCode } from '../factors/support.js';
 import { createUser } from '../identity/support.js';
 import type { HttpClient } from '../support/http.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startPortal, type TestPortal } from '../support/portal.js';
@@ -147,6 +149,51 @@ describe('device sign-in', () => {
     });
     expect(posted.status).toBe(303);
     expect(posted.headers.get('location')).toBe(`${portal.url}/device?user_code=${encodeURIComponent(device.user_code)}`);
+  });
+
+  it('the sign-in’s interaction policy applies: a device asking for multi-factor makes a password-only session sign in again with the app’s code', async () => {
+    const user = await createUser(portal);
+    const person = await portal.sessionFor(user.id);
+    const { secret } = await enrolTotp(person);
+    await portal.services.db.query(`UPDATE sessions SET amr = '{}' WHERE user_id = $1`, [user.id]);
+    const device = await oidcClient.initiateDeviceAuthorization(config, { scope: 'openid', acr_values: ACR_MULTI_FACTOR });
+    const decision = await person.post('/api/device/decision', { user_code: device.user_code, decision: 'allow' });
+    expect(decision.status, decision.text).toBe(200);
+    const page = await person.get(decision.body.continue_url);
+    const { action, inputs } = formInputs(page.text);
+    const posted = await person.request('POST', action, {
+      raw: new URLSearchParams(inputs).toString(),
+      contentType: 'application/x-www-form-urlencoded',
+    });
+    expect(posted.status, posted.text).toBe(303);
+    const loginPage = await followUntil(person, new URL(posted.headers.get('location')!, portal.url).toString(), `${portal.url}/login`);
+    const returnUrl = new URL(loginPage).searchParams.get('ReturnUrl')!;
+    expect(returnUrl).toMatch(/\/connect\/interaction\//);
+    await person.post('/api/identity/email-login', { email: user.email, return_url: returnUrl });
+    const login = await person.post('/api/identity/login', { email: user.email, password: user.password, return_url: returnUrl });
+    expect(login.body).toMatchObject({ next_step: 'second_factor', valid_return_url: null });
+    const second = await person.post('/api/identity/second-factor', { code: totpCode(secret, 1) });
+    expect(second.status, second.text).toBe(200);
+    expect(await followUntil(person, second.body.valid_return_url, `${portal.url}/device`)).toBe(`${portal.url}/device?result=allowed`);
+    const claims = (await poll(device)).claims()!;
+    expect(claims.sub).toBe(user.id);
+    expect(claims.acr).toBe(ACR_MULTI_FACTOR);
+  });
+
+  it('a catalogue client may be registered for the grant (apps.oidc_metadata)', async () => {
+    await portal.services.db.query(`UPDATE apps SET oidc_metadata = $1 WHERE client_id = 'loyalty-app'`, [
+      JSON.stringify({
+        client_name: 'Loyalty kiosk',
+        token_endpoint_auth_method: 'none',
+        grant_types: [DEVICE_GRANT],
+        response_types: [],
+      }),
+    ]);
+    const kiosk = await discover(portal, 'loyalty-app');
+    const device = await oidcClient.initiateDeviceAuthorization(kiosk, { scope: 'openid' });
+    const lookup = await browser.post('/api/device/lookup', { user_code: device.user_code });
+    expect(lookup.status, lookup.text).toBe(200);
+    expect(lookup.body.client).toEqual({ client_id: 'loyalty-app', client_name: 'Loyalty kiosk', logo_uri: null, client_uri: null });
   });
 
   it('counts wrong codes as guesses per person: past the limit 429 with Retry-After, at the API and at the provider', async () => {
