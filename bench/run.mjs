@@ -10,6 +10,7 @@
 // refresh grants per core (RS256 and ES256), idle RSS on PostgreSQL and on PGlite.
 // `--only webhooks`: only the webhooks' deliveries per second per core and their delay from commit
 // to delivery under 100 changes per second.
+// `--only audit-streams`: only the audit streams' lag from an audited change to its collector.
 // `--only reads`: only the authenticated reads beside hello-world: throughput and CPU per request.
 // `--only memory`: only the memory a minute after a burst of logins, reads, tree rebuilds and
 // refresh grants, on PostgreSQL (10k organizations seeded) and on PGlite.
@@ -36,6 +37,7 @@ import { Report } from './lib/report.mjs';
 import { cpuSecondsOf, log, memoryOf, ROOT, round, sleep, Unavailable, withTimeout } from './lib/util.mjs';
 import { launch, routeJavaScript, signedInContext, slowVisitMedian, treeFilterTiming } from './lib/web.mjs';
 import { deliveryDelay, deliveryThroughput } from './lib/webhooks.mjs';
+import { streamDelay } from './lib/audit-streams.mjs';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const CORES = availableParallelism();
@@ -75,7 +77,7 @@ const ONLY = (() => {
   const i = process.argv.indexOf('--only');
   return i >= 0 ? process.argv[i + 1] : undefined;
 })();
-const ONLY_MODES = ['web', 'core', 'webhooks', 'reads', 'memory', 'pglite'];
+const ONLY_MODES = ['web', 'core', 'webhooks', 'audit-streams', 'reads', 'memory', 'pglite'];
 if (ONLY && !ONLY_MODES.includes(ONLY)) {
   console.error(`--only ${ONLY}: only ${ONLY_MODES.map((m) => `"${m}"`).join(', ')} can run on their own`);
   process.exit(2);
@@ -134,6 +136,7 @@ report.declare('web.manageBytes', 'manage page KB transferred before shown / unt
 report.declare('web.filter', 'tree filter per keystroke, 10k nodes p50/p95 (ms)', 'p95 ≤ 50');
 report.declare('webhooks.rate', 'webhook deliveries/s per core (queued, 4 receivers)', 'info');
 report.declare('webhooks.delay', `webhook delay commit → delivery p50/p99 @${WEBHOOK_CHANGE_RATE} changes/s (ms)`, 'info');
+report.declare('auditStreams.delay', `audit stream lag commit → collector p50/p99 @${WEBHOOK_CHANGE_RATE} changes/s (ms)`, 'p99 ≤ 1000');
 report.declare('rss.idle', 'server RSS at idle (MB)', '≤ 250');
 report.declare('rss.load', 'server RSS after the load (MB)', '≤ 250');
 report.declare('rss.peak', 'server peak RSS, VmHWM (MB)', '≤ 250');
@@ -935,6 +938,32 @@ async function stepWebhooks() {
   );
 }
 
+const AUDIT_STREAM_KEYS = ['auditStreams.delay'];
+
+/** Audit streams: the lag from an audited change to its entry at a Splunk HEC collector, under a stream of changes. */
+async function stepAuditStreams() {
+  const client = new Client(portal.baseUrl);
+  const adminCookie = await signIn(client, ADMIN_EMAIL, ADMIN_PASSWORD);
+  const d = await streamDelay({
+    baseUrl: portal.baseUrl,
+    adminCookie,
+    rootId: rootInfo.id,
+    rate: WEBHOOK_CHANGE_RATE,
+    seconds: LOAD_SECONDS,
+  });
+  report.detail('auditStreams.delay', d);
+  const wrong =
+    d.accepted < d.changes || d.delivered < d.accepted || d.refused
+      ? `; ${d.accepted} changes accepted, ${d.delivered} delivered, ${d.refused} refused`
+      : '';
+  report.set(
+    'auditStreams.delay',
+    `${d.p50} / ${d.p99}`,
+    !wrong && d.p99 <= 1000,
+    `from the transaction's start (an upper bound); from the answer (a lower bound) p50 ${d.fromAnswerP50} / p99 ${d.fromAnswerP99}; max ${d.max} ms; ${d.changes} audited changes at ${d.achievedRate}/s (${JSON.stringify(d.statuses)}; answered in p50 ${d.answerP50} / p99 ${d.answerP99} ms), ${d.delivered} delivered, ${d.duplicates} twice, ${d.overtaken} after a later entry of a concurrent transaction${wrong}`,
+  );
+}
+
 const READ_KEYS = [
   'hello.rps',
   'hellodb.rps',
@@ -992,6 +1021,11 @@ async function main() {
   if (ONLY === 'webhooks') {
     report.rows = report.rows.filter((row) => WEBHOOK_KEYS.includes(row.key));
     await step('webhooks', WEBHOOK_KEYS, 360_000, stepWebhooks);
+    return;
+  }
+  if (ONLY === 'audit-streams') {
+    report.rows = report.rows.filter((row) => AUDIT_STREAM_KEYS.includes(row.key));
+    await step('audit streams', AUDIT_STREAM_KEYS, 120_000, stepAuditStreams);
     return;
   }
   if (ONLY === 'reads') {
@@ -1053,6 +1087,7 @@ async function main() {
   }
 
   await step('webhooks', WEBHOOK_KEYS, 360_000, stepWebhooks);
+  await step('audit streams', AUDIT_STREAM_KEYS, 120_000, stepAuditStreams);
 
   const scaleKeys = (tag) => [`seed.${tag}`, `tree.${tag}`, `treeBuild.${tag}`, `org.${tag}`, `search.${tag}`];
   await step('scale 100k', scaleKeys('100k'), 7 * 60_000, async () => {
