@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Box, Group, UnstyledButton } from '@mantine/core';
 import { Link, useMatch } from 'react-router';
 import { interfaceLanguageFor } from '@partner-portal/contracts';
@@ -10,6 +10,7 @@ import { useSessionUser } from '@/lib/session';
 import { Footer } from '@/components/footer';
 import { RemoveScroll } from '@/lib/remove-scroll-classes';
 import { RoutedView } from '../routed-view';
+import { SupportBanner } from '@/features/support/components/support-banner';
 import { UserMenu } from './user-menu';
 import { SkipLink } from './skip-link';
 import classes from './app-layout.module.css';
@@ -52,6 +53,12 @@ export function AppLayout() {
         </Group>
       </header>
       <main id="main" tabIndex={-1} className={classes.main}>
+        {/* a support session (docs/security.md, "Support sessions"): its banner with End on every page */}
+        {user?.supportSession ? (
+          <Suspense fallback={null}>
+            <SupportBanner user={user} session={user.supportSession} />
+          </Suspense>
+        ) : null}
         <Box id="content" style={{ flex: 1 }}>
           <RoutedView />
         </Box>

@@ -26,6 +26,7 @@ import { paths } from '@/lib/paths';
 import { sessionQueryKey, useSessionUser } from '@/lib/session';
 import { updateProfile } from '../api/update-profile';
 import { ActiveSessions } from '../components/active-sessions';
+import { SupportSessions } from '../components/support-sessions';
 import { SignInSecurity } from '../components/sign-in-security';
 
 /** Profile (docs/product.md, "Screens"): read-only e-mail, names and the preferred language. */
@@ -89,6 +90,7 @@ function ProfileForm({ user }: { user: UserInfo }) {
         <>
           <ActiveSessions />
           <SignInSecurity user={user} />
+          <SupportSessions />
         </>
       }
     >

@@ -178,9 +178,16 @@ function subjectOf(entry: AuditEntry): string {
   return entry.subject_name ?? entry.subject_email ?? address ?? '—';
 }
 
+/** Who made the change: a person, a service account, a directory, the portal; in a support session "supporter as member". */
+function actorOf(entry: AuditEntry, t: TFunction): string {
+  const actor = entry.actor_name ?? entry.actor_email ?? t('auditWords.system');
+  if (!entry.supported_by) return actor;
+  return t('auditWords.support_as', { supporter: entry.supported_by.name ?? entry.supported_by.email, member: actor });
+}
+
 /** The sentence and changes of a change that was made (not refused). */
 function madeChange(entry: AuditEntry, action: string, t: TFunction, context: AuditContext): AuditWords {
-  const actor = entry.actor_name ?? entry.actor_email ?? t('auditWords.system');
+  const actor = actorOf(entry, t);
   const words = { actor, organization: context.organization, subject: subjectOf(entry) };
   const before = fields(entry.before);
   const after = fields(entry.after);
@@ -274,6 +281,12 @@ function madeChange(entry: AuditEntry, action: string, t: TFunction, context: Au
       return say(action.replace('.', '_'), webhookChanges(before, after, t), { url: firstText(entry, ['url']) ?? '—' });
     case 'webhook.delivery.retry':
       return say('webhook_delivery_retry', [], { event: firstText(entry, ['event_type']) ?? '—' });
+    case 'support_access.update':
+      return say(after.allowed === true ? 'support_access_allowed' : 'support_access_refused');
+    case 'support_session.create':
+    case 'support_session.start':
+    case 'support_session.end':
+      return say(action.replace('.', '_'));
     case 'access_request.create':
     case 'access_request.approve':
     case 'access_request.decline':
@@ -294,7 +307,7 @@ export function auditWords(entry: AuditEntry, t: TFunction, context: AuditContex
   const changes: AuditChangeLine[] = reason ? [{ kind: 'note', text: t(reason, { rights: rights.join(', '), defaultValue: reason }) }] : [];
   return {
     sentence: t('auditWords.refused', {
-      actor: entry.actor_name ?? entry.actor_email ?? t('auditWords.system'),
+      actor: actorOf(entry, t),
       action: context.actionLabel(base),
       subject: base.startsWith('organization.') ? context.organization : subjectOf(entry),
     }),

@@ -4,7 +4,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconInfoCircle, IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
-import { featuresFrom, type Invitation, type Organization, type UserInfo } from '@partner-portal/contracts';
+import { featuresFrom, type Invitation, type Organization, type OrganizationMember, type UserInfo } from '@partner-portal/contracts';
 import { notifyError, notifySuccess } from '@/components/notify';
 import { useFeatures } from '../api/get-features';
 import { useResendInvitation } from '../api/resend-invitation';
@@ -16,11 +16,13 @@ import { AllowedDomains } from './allowed-domains';
 import { OrganizationActions } from './organization-actions';
 import { InvitationsTable, UsersTable } from './people-tables';
 import { SecondFactorPolicyCard } from './second-factor-policy';
+import { SupportAccessCard } from './support/support-access-card';
 
 const NO_FEATURES = featuresFrom({});
 
 // the dialogs (and their confirmations) load when the first one opens, then stay
 const OrganizationModals = lazy(() => import('./organization-modals').then((m) => ({ default: m.OrganizationModals })));
+const SupportMemberModal = lazy(() => import('./support/support-member-modal').then((m) => ({ default: m.SupportMemberModal })));
 
 /** The selected organization: heading, actions by permission, search and the two tables (docs/product.md, "Screens"). */
 export function OrganizationView({ organization, user }: { organization: Organization; user: UserInfo }) {
@@ -29,6 +31,7 @@ export function OrganizationView({ organization, user }: { organization: Organiz
   const { modal, open: setModal, close, fallback: heading } = useModal();
   const [modalsWanted, setModalsWanted] = useState(false);
   if (modal && !modalsWanted) setModalsWanted(true);
+  const [supporting, setSupporting] = useState<OrganizationMember | null>(null);
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 250);
   const searching = search.trim().length > 0;
@@ -78,6 +81,7 @@ export function OrganizationView({ organization, user }: { organization: Organiz
         </Alert>
       ) : null}
       <SecondFactorPolicyCard organization={organization} user={user} />
+      <SupportAccessCard organization={organization} user={user} />
 
       <TextInput
         type="search"
@@ -105,6 +109,9 @@ export function OrganizationView({ organization, user }: { organization: Organiz
         onResetFactors={(member) => setModal({ type: 'reset-factors', member })}
         onRemove={(member) => setModal({ type: 'remove', member })}
         onSignOut={(member) => setModal({ type: 'sign-out', member })}
+        onSupport={setSupporting}
+        // support sessions are for members of organizations below the supporter's own (the server's rule)
+        supportRefusal={(member) => (member.organization_id === user.organizationId ? t('supportUi.below_only') : undefined)}
       />
       <InvitationsTable
         rows={invitations}
@@ -114,6 +121,11 @@ export function OrganizationView({ organization, user }: { organization: Organiz
         onRevoke={(invitation) => setModal({ type: 'revoke', invitation })}
       />
 
+      {supporting ? (
+        <Suspense fallback={null}>
+          <SupportMemberModal member={supporting} onClose={() => setSupporting(null)} />
+        </Suspense>
+      ) : null}
       {modalsWanted ? (
         // while their code loads the page stays as it is; the dialog then opens as before
         <Suspense fallback={null}>

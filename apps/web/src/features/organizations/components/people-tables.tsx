@@ -1,5 +1,14 @@
 import { Badge, Group, Text } from '@mantine/core';
-import { IconDeviceMobileOff, IconLogout, IconMailForward, IconShieldCheck, IconShieldCog, IconTrash, IconX } from '@tabler/icons-react';
+import {
+  IconDeviceMobileOff,
+  IconLifebuoy,
+  IconLogout,
+  IconMailForward,
+  IconShieldCheck,
+  IconShieldCog,
+  IconTrash,
+  IconX,
+} from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { Invitation, OrganizationMember } from '@partner-portal/contracts';
 import { useFormatDate, type DateValue } from '@/lib/dates';
@@ -19,7 +28,7 @@ interface ActionSpec<Handler> {
   on: Handler;
 }
 
-type MemberHandler = 'onEditRights' | 'onResetFactors' | 'onRemove' | 'onSignOut';
+type MemberHandler = 'onEditRights' | 'onResetFactors' | 'onRemove' | 'onSignOut' | 'onSupport';
 
 const MEMBER_ACTIONS: ActionSpec<MemberHandler>[] = [
   { label: 'org_edit_rights_of', tip: 'org_edit_rights', own: 'org_own_rights_reason', Icon: IconShieldCog, on: 'onEditRights' },
@@ -33,6 +42,8 @@ const MEMBER_ACTIONS: ActionSpec<MemberHandler>[] = [
   },
   { label: 'org_remove_user_of', tip: 'org_remove_user', own: 'cannot_remove_yourself', color: 'red', Icon: IconTrash, on: 'onRemove' },
   { label: 'adm_sign_out_of', tip: 'adm_sign_out', own: 'adm_sign_out_own_reason', color: 'red', Icon: IconLogout, on: 'onSignOut' },
+  // a support session as the member (docs/security.md, "Support sessions")
+  { label: 'supportUi.action_of', tip: 'supportUi.action', own: 'supportUi.own_reason', Icon: IconLifebuoy, on: 'onSupport' },
 ];
 
 const INVITATION_ACTIONS: ActionSpec<'onResend' | 'onRevoke'>[] = [
@@ -109,6 +120,8 @@ export function UsersTable({
   onResetFactors,
   onRemove,
   onSignOut,
+  onSupport,
+  supportRefusal,
   ...list
 }: PeopleList<OrganizationMember> & {
   /** the signed-in user's address: their own row offers no rights editing and no removal */
@@ -121,6 +134,10 @@ export function UsersTable({
   onRemove: (m: OrganizationMember) => void;
   /** sign the member out everywhere (docs/decisions/018-the-administrators-day.md) */
   onSignOut: (m: OrganizationMember) => void;
+  /** start a support session as the member (docs/security.md, "Support sessions") */
+  onSupport: (m: OrganizationMember) => void;
+  /** why the signed-in user may not support the member (translated), beyond holding fewer rights */
+  supportRefusal: (m: OrganizationMember) => string | undefined;
 }) {
   const { t } = useTranslation();
   const { searching } = list;
@@ -144,7 +161,12 @@ export function UsersTable({
       ? `${t('cannot_manage_member_with_more_rights')}: ${beyond.map((code) => rightInWords(code, t)).join(', ')}`
       : undefined;
     const noFactor = member.has_second_factor === false ? t('membersUi.reset_factors_none_reason') : undefined;
-    return { onRemove: moreRights, onSignOut: moreRights, onResetFactors: moreRights ?? noFactor };
+    return {
+      onRemove: moreRights,
+      onSignOut: moreRights,
+      onResetFactors: moreRights ?? noFactor,
+      onSupport: moreRights ?? supportRefusal(member),
+    };
   };
   return (
     <PeopleTable
@@ -182,7 +204,7 @@ export function UsersTable({
         <SpecifiedActions
           row={member}
           specs={MEMBER_ACTIONS}
-          handlers={{ onEditRights, onResetFactors, onRemove, onSignOut }}
+          handlers={{ onEditRights, onResetFactors, onRemove, onSignOut, onSupport }}
           own={member.email_address.toLowerCase() === ownEmail.toLowerCase()}
           refused={refused(member)}
         />

@@ -22,3 +22,8 @@ export const identityLocales = featureLocales(import.meta.glob('../locales/ident
  * tokens, webhooks and their deliveries), loaded with it.
  */
 export const integrationsLocales = featureLocales(import.meta.glob('../locales/integrations/*.json'));
+
+/**
+ * The translations of support access and support sessions (components/support), loaded with them.
+ */
+export const supportLocales = featureLocales(import.meta.glob('../locales/support/*.json'));
