@@ -105,7 +105,14 @@ export function serviceAccountMayCall(route: { url?: string | undefined; config:
  * here (an organization's `/api/organizations/:organizationId/<family>`, every method but GET) or
  * by its own flag: `config: { credentialChange: true }`.
  */
-export const NOT_DURING_SUPPORT = ['sso-connections', 'scim-tokens', 'service-accounts', 'webhooks', 'setup-links', 'audit-streams'] as const;
+export const NOT_DURING_SUPPORT = [
+  'sso-connections',
+  'scim-tokens',
+  'service-accounts',
+  'webhooks',
+  'setup-links',
+  'audit-streams',
+] as const;
 
 /** The member's own sign-in and sessions, and support sessions, by route (every method but GET). */
 const NOT_DURING_SUPPORT_ROUTE = new RegExp(
@@ -159,9 +166,15 @@ export function setupLinkMayCall(
   return capability !== undefined && capabilities.includes(capability);
 }
 
-/** The setup page's own calls (`/api/setup/{token}…`, modules/setup-links/routes.ts): whoever opens a link. */
+/** The public reads the web app makes on every page, the setup page included (the portal's configuration, the sign-in context). */
+const SETUP_PAGE_PUBLIC = new Set(['/api/portal/configuration', '/api/identity/context']);
+
+/**
+ * The setup page's own calls (`/api/setup/{token}…`, modules/setup-links/routes.ts) and the web
+ * app's public reads (SETUP_PAGE_PUBLIC): whoever opens a link, as anybody would.
+ */
 export function isSetupPageRoute(url: string | undefined): boolean {
-  return url !== undefined && url.startsWith('/api/setup/');
+  return url !== undefined && (url.startsWith('/api/setup/') || SETUP_PAGE_PUBLIC.has(url));
 }
 
 /** The app a route plugin gets (FastifyPluginAsyncZod): its schemas are zod, its requests typed by them. */

@@ -65,6 +65,7 @@ const view = lazyViews({
   ManageOrganizationPage: () => import('@/features/organizations/routes/manage-organization-page'),
   NotFoundPage: () => import('@/features/errors/routes/not-found-page'),
   DevicePage: () => import('@/features/device/routes/device-page'),
+  SetupPage: () => import('@/features/setup/routes/setup-page'),
 });
 
 /** The pages in the login layout, by path. */
@@ -79,6 +80,8 @@ const LOGIN_LAYOUT_PAGES: [string, View][] = [
   ['error', view.ErrorPage],
   ['invitation/:invitationId', view.AcceptInvitationPage],
   ['invitation-external-identity/:invitationId', view.AcceptExternalInvitationPage],
+  // a dealer's IT person's setup page (features/setup): no portal account
+  ['setup/:token', view.SetupPage],
 ];
 
 /**

@@ -27,3 +27,9 @@ export const integrationsLocales = featureLocales(import.meta.glob('../locales/i
  * The translations of support access and support sessions (components/support), loaded with them.
  */
 export const supportLocales = featureLocales(import.meta.glob('../locales/support/*.json'));
+
+/**
+ * The translations of the connection policy and setup links (components/setup-links), loaded with
+ * them.
+ */
+export const setupLinksLocales = featureLocales(import.meta.glob('../locales/setup-links/*.json'));

@@ -9,6 +9,7 @@ import { useOrganizationTree } from '../../api/get-organization-tree';
 import { useModal } from '../../hooks/use-modal';
 import { findNode, readSsoTest, SSO_TEST_PARAMS, type SsoTestOutcome } from '../../lib/identity';
 import { identityLocales } from '../../lib/locales';
+import { ConnectionPolicyCard } from '../setup-links/connection-policy-card';
 import { DomainsPanel } from './domains-panel';
 import { forgetTestedConnection, testedConnectionName, type IdentityModal, type PanelProps } from './shared';
 
@@ -89,6 +90,7 @@ export function IdentitySection({ organization, user }: { organization: Organiza
           {t('identity.intro')}
         </Text>
       ) : null}
+      {manager ? <ConnectionPolicyCard organization={organization} user={user} /> : null}
       {test ? (
         <Alert
           ref={outcomeRef}

@@ -6,6 +6,7 @@ import type { Organization, UserInfo } from '@partner-portal/contracts';
 import { useModal } from '../../hooks/use-modal';
 import { integrationPanels, type IntegrationPanel } from '../../lib/integrations';
 import { integrationsLocales } from '../../lib/locales';
+import { SetupLinksPanel } from '../setup-links/setup-links-panel';
 import { ServiceAccountsPanel } from './service-accounts-panel';
 import type { IntegrationModal, PanelProps } from './shared';
 
@@ -77,6 +78,7 @@ export function IntegrationsSection({ organization, user }: { organization: Orga
           </Tabs.Panel>
         ))}
       </Tabs>
+      <SetupLinksPanel organization={organization} user={user} />
       {modalsWanted ? (
         <Suspense fallback={null}>
           <IntegrationModals modal={modal} organization={organization} user={user} close={close} />
