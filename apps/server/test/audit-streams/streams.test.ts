@@ -20,22 +20,26 @@ import {
  * HTTP reach real receivers on 127.0.0.1 through the outbox's lane of audit streams — an https
  * receiver verifying each Standard Webhooks signature with the `standardwebhooks` package, a
  * Splunk HEC collector and a Datadog logs intake checking their headers and bodies. Retries run at
- * WEBHOOK_RETRY_BASE_SECONDS=1.
+ * WEBHOOK_RETRY_BASE_SECONDS=1. On PostgreSQL two lanes send, as two instances would.
  */
 let portal: TestPortal;
 let f: Fixture;
 let receiver: Receiver;
 let collector: Collector;
 let worker: AuditStreamWorker;
+let secondWorker: AuditStreamWorker | undefined;
 
 beforeAll(async () => {
   ({ portal, built: f } = await startPortalWith(buildFixture, { WEBHOOK_RETRY_BASE_SECONDS: '1', WEBHOOK_TIMEOUT_SECONDS: '2' }));
   receiver = await startReceiver();
   collector = await startCollector();
   worker = await startStreamWorker(portal);
+  // on PostgreSQL a second lane, as a second instance's: the two share the streams (FOR UPDATE SKIP LOCKED), in order
+  if (portal.services.db.kind === 'postgres') secondWorker = await startStreamWorker(portal);
 });
 afterAll(async () => {
   await worker?.stop();
+  await secondWorker?.stop();
   await receiver?.close();
   await collector?.close();
   await portal?.close();
