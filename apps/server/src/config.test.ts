@@ -34,11 +34,20 @@ describe('loadConfig', () => {
     for (const name of ['PORT', 'DATABASE_URL', 'SMTP_URL', 'BOOTSTRAP_ADMIN_EMAIL']) expect(message).toContain(name);
   });
 
-  it('e-mail retries: the first after 15 s by default, a base of 1 to 25 s (the first retry within 30 s, jitter included)', () => {
+  it('e-mail retries: the first after 15 s by default, a base of more than 0 up to 25 s (the first retry within 30 s, jitter included)', () => {
     expect(loadConfig({}).MAIL_RETRY_BASE_SECONDS).toBe(15);
     expect(loadConfig({ MAIL_RETRY_BASE_SECONDS: '1' }).MAIL_RETRY_BASE_SECONDS).toBe(1);
-    for (const bad of ['0', '26', '1.5', 'soon'])
+    expect(loadConfig({ MAIL_RETRY_BASE_SECONDS: '1.5' }).MAIL_RETRY_BASE_SECONDS).toBe(1.5);
+    expect(loadConfig({ MAIL_RETRY_BASE_SECONDS: '0.05' }).MAIL_RETRY_BASE_SECONDS).toBe(0.05);
+    for (const bad of ['0', '-1', '26', 'soon'])
       expect(() => loadConfig({ MAIL_RETRY_BASE_SECONDS: bad })).toThrow(/MAIL_RETRY_BASE_SECONDS/);
+  });
+
+  it('webhook retries: the first after 30 s by default, a base of more than 0 up to 3600 s, decimals taken', () => {
+    expect(loadConfig({}).WEBHOOK_RETRY_BASE_SECONDS).toBe(30);
+    expect(loadConfig({ WEBHOOK_RETRY_BASE_SECONDS: '0.05' }).WEBHOOK_RETRY_BASE_SECONDS).toBe(0.05);
+    for (const bad of ['0', '-0.5', '3601', 'soon'])
+      expect(() => loadConfig({ WEBHOOK_RETRY_BASE_SECONDS: bad })).toThrow(/WEBHOOK_RETRY_BASE_SECONDS/);
   });
 
   it('wants both the issuer and the client id of an external identity provider', () => {

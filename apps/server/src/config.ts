@@ -9,6 +9,8 @@ import { z } from 'zod';
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 const port = z.coerce.number({ message: 'must be a port number' }).int().min(0).max(65535);
 const positiveInt = z.coerce.number({ message: 'must be a whole number' }).int().positive();
+/** A delay in seconds, whole or decimal ('0.05'): the retry bases, which tests shorten below a second. */
+const positiveSeconds = z.coerce.number({ message: 'must be a number of seconds' }).positive();
 const url = (protocols: string[], what: string) =>
   z.string().refine(
     (v) => {
@@ -50,8 +52,9 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Partner Portal <no-reply@localhost>'),
   // e-mails the mail server did not take (modules/mail/schedule.ts): the first retry after
   // MAIL_RETRY_BASE_SECONDS, at most 25 so that it comes within 30 s with its jitter; later ones
-  // twice as late each, at most 4 hours apart (20 attempts, at least a day)
-  MAIL_RETRY_BASE_SECONDS: positiveInt.max(25).default(15),
+  // twice as late each, at most 4 hours apart (20 attempts, at least a day). Decimal seconds are
+  // taken ('0.05', for tests that wait on retries)
+  MAIL_RETRY_BASE_SECONDS: positiveSeconds.max(25).default(15),
   DCR_INITIAL_ACCESS_TOKEN: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
   EXTERNAL_IDP_ISSUER: url(['http:', 'https:'], 'an http(s) URL').optional(),
   EXTERNAL_IDP_CLIENT_ID: z.string().min(1).optional(),
@@ -92,8 +95,9 @@ const envSchema = z.object({
   OUTBOUND_ALLOW_PRIVATE_NETWORKS: bool.default(false),
   // webhooks (modules/webhooks): the first retry after WEBHOOK_RETRY_BASE_SECONDS, later ones growing
   // from it (eight attempts over about a day at the default); an answer must come within
-  // WEBHOOK_TIMEOUT_SECONDS; finished deliveries are kept WEBHOOK_RETENTION_DAYS
-  WEBHOOK_RETRY_BASE_SECONDS: positiveInt.max(3600).default(30),
+  // WEBHOOK_TIMEOUT_SECONDS; finished deliveries are kept WEBHOOK_RETENTION_DAYS. The base may be a
+  // decimal number of seconds ('0.05', for tests); back-channel logouts and audit streams retry by it too
+  WEBHOOK_RETRY_BASE_SECONDS: positiveSeconds.max(3600).default(30),
   WEBHOOK_TIMEOUT_SECONDS: positiveInt.max(60).default(10),
   WEBHOOK_RETENTION_DAYS: positiveInt.max(3650).default(30),
   REDIS_URL: url(['redis:', 'rediss:'], 'a redis:// URL').optional(),

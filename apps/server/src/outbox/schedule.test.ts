@@ -17,4 +17,9 @@ describe('the outbox retry rule', () => {
     expect(retryDelaySeconds(jittered, 1, 10, () => 0.5)).toBeCloseTo(11);
     expect(retryDelaySeconds(jittered, 4, 10, () => 1)).toBeCloseTo(60);
   });
+
+  it('takes a base below a second (WEBHOOK_RETRY_BASE_SECONDS=0.05 in tests): the delays stay fractions of a second', () => {
+    expect([1, 2, 3, 4].map((n) => retryDelaySeconds(schedule, n, 0.05))).toEqual([0.05, 0.1, 0.2, 0.4]);
+    expect(retryDelaySeconds({ ...schedule, jitter: 0.2 }, 1, 0.05, () => 1)).toBeCloseTo(0.06);
+  });
 });
