@@ -9,7 +9,14 @@ import { SESSION_COOKIE } from './session.js';
  * account's request (an Authorization header of the Bearer scheme without the session cookie,
  * http/bearer.ts) needs none: nothing in it is sent by a browser on its own.
  */
-const EXEMPT = [/^\/api\/identity\/challenge-external-login$/, /^\/api\/identity\/login-external-callback$/, /^\/api\/docs(?:\/|$)/];
+// a support session's start (modules/support) is the caller's browser following its url: it starts
+// only the unused, unexpired support session that the same portal session made, by its random id
+const EXEMPT = [
+  /^\/api\/identity\/challenge-external-login$/,
+  /^\/api\/identity\/login-external-callback$/,
+  /^\/api\/docs(?:\/|$)/,
+  /^\/api\/support-sessions\/[^/]+\/start$/,
+];
 
 export function isApiPath(path: string): boolean {
   return path === '/api' || path.startsWith('/api/') || path.startsWith('/api?');
