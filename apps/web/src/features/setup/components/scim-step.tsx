@@ -37,7 +37,7 @@ export function ScimStep({ organizationId }: { organizationId: string }) {
         </Group>
       </form>
       {made ? (
-        <Alert color="yellow" title={t('setup.scim_once')}>
+        <Alert color="yellow" title={t('setup.scim_once')} styles={{ title: { color: 'var(--mantine-color-dark-9)' } }}>
           <CopyValue label={t('setup.scim_token')} value={made.token} testId="setup-scim-token" />
         </Alert>
       ) : null}
