@@ -16,8 +16,12 @@ afterAll(async () => {
   await portal.close();
 });
 
-/** The two browser navigations of the external login, protected by state and nonce instead. */
-const CSRF_EXEMPT = new Set(['GET /api/identity/challenge-external-login', 'GET /api/identity/login-external-callback']);
+/** The two browser navigations of the external login, protected by state and nonce instead, and a support session's start (by its random id, of the caller's own session). */
+const CSRF_EXEMPT = new Set([
+  'GET /api/identity/challenge-external-login',
+  'GET /api/identity/login-external-callback',
+  'GET /api/support-sessions/{supportSessionId}/start',
+]);
 
 describe('anti-forgery header', () => {
   it('every /api route refuses a signed-in request without X-CSRF: 1 with 403, and changes nothing', async () => {
@@ -37,6 +41,7 @@ describe('anti-forgery header', () => {
         sessionId: 'any-session',
         batchId: '00000000-0000-4000-8000-000000000000',
         passkeyId: randomUUID(),
+        supportSessionId: randomUUID(),
         // an access request's id (the header is checked before anything is looked up)
         id: randomUUID(),
         domain: 'dealer.example',
