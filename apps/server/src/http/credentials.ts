@@ -13,7 +13,6 @@ import {
 import { isBearerRequest, type BearerAuth } from './bearer.js';
 import { bearerTokenOf, hasSessionCookie, isApiPath, routerPath } from './csrf.js';
 import { AppError } from './problem.js';
-import { refusedDuringSupport } from './route-kit.js';
 import { isSetupPageRoute, refusedDuringSupport, setupLinkMayCall } from './route-kit.js';
 import type { SessionStore, SessionUser } from './session.js';
 
@@ -66,7 +65,6 @@ export class Credentials {
   constructor(
     private readonly deps: { sessions: SessionStore; bearer: BearerAuth; directories: DirectoryLookups; setupLinks: SetupLinkLookups },
   ) {}
-
 
   /**
    * The request's credential when it is known without waiting (a session this instance holds, no
