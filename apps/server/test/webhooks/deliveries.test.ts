@@ -4,21 +4,26 @@ import { startPortalWith, type TestPortal } from '../support/portal.js';
 import { buildFixture, createMember, createOrg, PARTNER_APPS, rootOrg, type Fixture, type Org } from '../organizations/fixtures.js';
 import { expireInvitations } from '../../src/modules/invitations/expiry.js';
 import type { WebhookWorker } from '../../src/modules/webhooks/worker.js';
-import { sleep, startReceiver, startWorker, type Receiver } from './support.js';
+import { until } from '../support/wait.js';
+import { deliveriesSettled, startReceiver, startWorker, type Receiver } from './support.js';
 
 /**
  * Deliveries (docs/integrations.md, "Webhooks"), end to end: the services record events in their
  * transactions, the worker sends them after commit to a receiver on 127.0.0.1 that verifies every
- * signature with the `standardwebhooks` package. Retries run at WEBHOOK_RETRY_BASE_SECONDS=1 and a
- * two-second time-out.
+ * signature with the `standardwebhooks` package. Retries run at WEBHOOK_RETRY_BASE_SECONDS=0.25 and a
+ * two-second time-out. A test that sees that no other delivery came first waits until none is pending.
  */
+const RETRY_BASE_SECONDS = 0.25;
 let portal: TestPortal;
 let f: Fixture;
 let receiver: Receiver;
 let worker: WebhookWorker;
 
 beforeAll(async () => {
-  ({ portal, built: f } = await startPortalWith(buildFixture, { WEBHOOK_RETRY_BASE_SECONDS: '1', WEBHOOK_TIMEOUT_SECONDS: '2' }));
+  ({ portal, built: f } = await startPortalWith(buildFixture, {
+    WEBHOOK_RETRY_BASE_SECONDS: String(RETRY_BASE_SECONDS),
+    WEBHOOK_TIMEOUT_SECONDS: '2',
+  }));
   receiver = await startReceiver();
   worker = await startWorker(portal);
 });
@@ -75,7 +80,7 @@ describe('webhook deliveries', () => {
     const a = await receiver.waitFor('/subtree/a', 3);
     const north = await receiver.waitFor('/subtree/north', 2);
     const b = await receiver.waitFor('/subtree/b', 1);
-    await sleep(500);
+    await deliveriesSettled(portal);
     expect(types(receiver.verified('/subtree/a'))).toEqual(['member.updated', 'organization.created', 'organization.updated']);
     expect(types(receiver.verified('/subtree/north'))).toEqual(['member.updated', 'organization.created']);
     expect(types(receiver.verified('/subtree/b'))).toEqual(['invitation.created']);
@@ -191,7 +196,7 @@ describe('webhook deliveries', () => {
     expected.push('member.updated', 'member.updated', 'member.removed', 'organization.deleted');
 
     const got = await receiver.waitFor('/life', expected.length);
-    await sleep(300);
+    await deliveriesSettled(portal);
     expect(types(receiver.verified('/life'))).toEqual([...expected].sort());
     const all = [...new Map(got.map((r) => [r.headers['webhook-id'], r.payload!])).values()];
     const of = (type: string) => all.filter((p) => p.type === type).map((p) => p.data as Record<string, unknown>);
@@ -284,7 +289,7 @@ describe('webhook deliveries', () => {
     const refused = await f.admin.client.delete(`/api/organizations/${org.id}`);
     expect(refused.status).toBe(409);
     expect(member.memberId).toBeTruthy();
-    await sleep(300);
+    await deliveriesSettled(portal);
     expect(await count()).toBe(1);
     expect(types(receiver.verified('/refusals'))).toEqual(['organization.created']);
   });
@@ -300,14 +305,14 @@ describe('webhook deliveries', () => {
       (await f.admin.client.post('/api/organizations', { parent_organization_id: org.id, name: 'Retried', client_ids: [] })).status,
     ).toBe(201);
     const got = await receiver.waitFor('/flaky', 3, 20_000);
-    // first retry after the base (1 s), the second after 4 × the base
-    expect(got[1]!.at - got[0]!.at).toBeGreaterThanOrEqual(900);
-    expect(got[2]!.at - got[1]!.at).toBeGreaterThanOrEqual(3500);
+    // first retry after the base, the second after 4 × the base (and the two seconds the second attempt waited)
+    expect(got[1]!.at - got[0]!.at).toBeGreaterThanOrEqual(RETRY_BASE_SECONDS * 900);
+    expect(got[2]!.at - got[1]!.at).toBeGreaterThanOrEqual(RETRY_BASE_SECONDS * 4 * 900 + 1950);
     expect(Date.now() - started).toBeLessThan(18_000);
     // the same message each time: same id, same body, a fresh signature and timestamp
     expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(1);
     expect(new Set(got.map((r) => r.body)).size).toBe(1);
-    await sleep(200);
+    await deliveriesSettled(portal);
     const [delivery] = await deliveriesOf(org, hookId);
     expect(delivery).toMatchObject({ state: 'succeeded', attempt_count: 3, event_type: 'organization.created' });
     expect(delivery.attempts.map((a: any) => [a.status, a.error])).toEqual([
@@ -323,12 +328,20 @@ describe('webhook deliveries', () => {
     const root = await rootOrg(portal);
     const org = await createOrg(portal, root, 'Down', { canCreate: true });
     const hookId = await subscribe(org, '/down');
+    // this test writes "six retries failed already" between the first attempt and its retry: a sender
+    // at a base of 1 s leaves the time for that (the sender at the file's base of 0.25 s is stopped)
+    await worker.stop();
+    worker = await startWorker({ ...portal.services, config: { ...portal.services.config, WEBHOOK_RETRY_BASE_SECONDS: 1 } });
     receiver.answer('/down', () => ({ status: 503 }));
     expect((await f.admin.client.post('/api/organizations', { parent_organization_id: org.id, name: 'Lost', client_ids: [] })).status).toBe(
       201,
     );
     await receiver.waitFor('/down', 1);
-    await sleep(200);
+    // its failure written (the retry comes a base later)
+    const attempts = async () =>
+      (await portal.services.db.query<{ attempts: number }>('SELECT attempts FROM webhook_deliveries WHERE webhook_id = $1', [hookId]))
+        .rows[0]?.attempts ?? 0;
+    await until('the first attempt written', async () => (await attempts()) >= 1, 15_000, 10);
     // as if six retries had failed already: the next attempt is the last
     await portal.services.db.query(
       "UPDATE webhook_deliveries SET attempts = 7, next_attempt_at = now() WHERE webhook_id = $1 AND state = 'pending'",
@@ -336,10 +349,16 @@ describe('webhook deliveries', () => {
     );
     worker.wake();
     await receiver.waitFor('/down', 2);
-    await sleep(300);
+    await deliveriesSettled(portal);
     let [delivery] = await deliveriesOf(org, hookId);
     expect(delivery).toMatchObject({ state: 'failed', attempt_count: 8, next_attempt_at: null, completed_at: expect.any(String) });
-    await sleep(1500);
+    // the sender woken and through another delivery since: the failed one was not sent again
+    const beacon = await createOrg(portal, root, 'Down Beacon', { canCreate: true });
+    await subscribe(beacon, '/down-beacon', ['organization.updated']);
+    expect((await f.admin.client.patch(`/api/organizations/${beacon.id}`, { name: 'Down Beacon Renamed' })).status).toBe(204);
+    worker.wake();
+    await receiver.waitFor('/down-beacon', 1);
+    await deliveriesSettled(portal);
     expect(receiver.verified('/down')).toHaveLength(2);
 
     // redelivery on request: one attempt more, now answered
@@ -351,7 +370,7 @@ describe('webhook deliveries', () => {
     expect(again.body).toEqual({ id: delivery.id, state: 'pending' });
     const got = await receiver.waitFor('/down', 3);
     expect(got[2]!.headers['webhook-id']).toBe(delivery.id);
-    await sleep(200);
+    await deliveriesSettled(portal);
     [delivery] = await deliveriesOf(org, hookId);
     expect(delivery).toMatchObject({ state: 'succeeded', attempt_count: 9 });
     expect(delivery.attempts.map((a: any) => a.status)).toEqual([503, 503, 200]);
@@ -399,7 +418,7 @@ describe('webhook deliveries', () => {
       expect((await f.admin.client.post('/api/organizations', { parent_organization_id: org.id, name, client_ids: [] })).status).toBe(201);
     }
     await receiver.waitFor('/listed', 3);
-    await sleep(200);
+    await deliveriesSettled(portal);
     const page = await f.admin.client.get(`/api/organizations/${org.id}/webhooks/${hookId}/deliveries?page=1&state=succeeded`);
     expect(page.status).toBe(200);
     expect(page.body).toMatchObject({ total: 3, page: 1, page_size: 50 });

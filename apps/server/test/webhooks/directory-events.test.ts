@@ -4,7 +4,7 @@ import { startPortalWith, type TestPortal } from '../support/portal.js';
 import { buildFixture, createOrg, type Fixture, type Org } from '../organizations/fixtures.js';
 import { Directory, entraUser, makeToken, patchOp, USER_SCHEMA } from '../scim/support.js';
 import type { WebhookWorker } from '../../src/modules/webhooks/worker.js';
-import { sleep, startReceiver, startWorker, type Receiver } from './support.js';
+import { deliveriesSettled, startReceiver, startWorker, type Receiver } from './support.js';
 
 /**
  * A directory's changes (SCIM, docs/integrations.md) are events like a person's: a receiver that
@@ -19,7 +19,7 @@ let receiver: Receiver;
 let worker: WebhookWorker;
 
 beforeAll(async () => {
-  ({ portal, built: f } = await startPortalWith(buildFixture, { WEBHOOK_RETRY_BASE_SECONDS: '1', WEBHOOK_TIMEOUT_SECONDS: '2' }));
+  ({ portal, built: f } = await startPortalWith(buildFixture, { WEBHOOK_RETRY_BASE_SECONDS: '0.05', WEBHOOK_TIMEOUT_SECONDS: '2' }));
   receiver = await startReceiver();
   worker = await startWorker(portal);
 });
@@ -39,7 +39,7 @@ async function subscribe(org: Org, path: string): Promise<void> {
 /** The payloads that arrived at a path, each message once (at least once may repeat a webhook-id), in the order sent. */
 async function payloads(path: string, count: number): Promise<WebhookPayload[]> {
   await receiver.waitFor(path, count);
-  await sleep(300);
+  await deliveriesSettled(portal);
   const got = receiver.verified(path);
   return [...new Map(got.map((r) => [r.headers['webhook-id'], r.payload!])).values()];
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortal, type TestPortal } from '../support/portal.js';
 import type { HttpClient } from '../support/http.js';
 import type { WebhookWorker } from '../../src/modules/webhooks/worker.js';
-import { sleep, startReceiver, startWorker, type Receiver } from './support.js';
+import { startReceiver, startWorker, type Receiver } from './support.js';
 
 /**
  * Webhooks with NODE_ENV=production (docs/integrations.md, "Webhooks"): an address in a private
@@ -50,13 +50,10 @@ describe('webhooks in production', () => {
     expect(refused.body.errors).toMatchObject({ url: [{ translation_key: 'webhook_url_not_allowed' }] });
 
     await makeOrganization(portal, admin, 'Refused Delivery');
-    let attempts: { status: number | null; error: string | null }[] = [];
-    for (let i = 0; i < 100 && attempts.length === 0; i++) {
-      await sleep(50);
-      const res = await admin.get(`${hooksOf(portal)}/${made.body.id}/deliveries`);
-      attempts = res.body.deliveries[0]?.attempts ?? [];
-    }
-    expect(attempts[0]).toMatchObject({ status: null, error: expect.any(String) });
+    const attempts = async (): Promise<{ status: number | null; error: string | null }[]> =>
+      (await admin.get(`${hooksOf(portal)}/${made.body.id}/deliveries`)).body.deliveries[0]?.attempts ?? [];
+    await expect.poll(async () => (await attempts()).length, { timeout: 5_000 }).toBeGreaterThan(0);
+    expect((await attempts())[0]).toMatchObject({ status: null, error: expect.any(String) });
     expect(receiver.received.filter((r) => r.path === '/later-private')).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import type { WebhookPayload } from '@partner-portal/contracts';
 import { freePort, type TestPortal } from '../support/portal.js';
 import { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from '../../src/modules/webhooks/worker.js';
 import type { Services } from '../../src/services.js';
+import { until } from '../support/wait.js';
 
 /**
  * A webhook receiver on 127.0.0.1, as an application of the provider would run one: every request
@@ -84,13 +85,11 @@ export async function startReceiver(): Promise<Receiver> {
       answers.set(path, answer);
     },
     async waitFor(path, count, timeoutMs = 15_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (verified(path).length < count) {
-        if (Date.now() > deadline) {
-          const got = verified(path).map((r) => r.payload?.type);
-          throw new Error(`${path}: ${got.length} of ${count} deliveries arrived in time (${got.join(', ')})`);
-        }
-        await new Promise((r) => setTimeout(r, 25));
+      try {
+        await until(path, () => verified(path).length >= count, timeoutMs, 10);
+      } catch {
+        const got = verified(path).map((r) => r.payload?.type);
+        throw new Error(`${path}: ${got.length} of ${count} deliveries arrived in time (${got.join(', ')})`);
       }
       return verified(path);
     },
@@ -111,4 +110,13 @@ export function startWorker(target: TestPortal | Services, options: WebhookWorke
   );
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Until none of the portal's webhook deliveries is pending (each succeeded or failed, its outcome
+ * written): then the receiver holds every delivery made so far, and a test may see that no other
+ * came, or read the deliveries' log.
+ */
+export async function deliveriesSettled(portal: TestPortal, timeoutMs = 15_000): Promise<void> {
+  const pending = async () =>
+    (await portal.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE state = 'pending'`)).rows[0]!.n;
+  await until('webhook deliveries settled', async () => (await pending()) === 0, timeoutMs);
+}

@@ -6,7 +6,7 @@ import type { WebhookWorker } from '../../src/modules/webhooks/worker.js';
 import type { Services } from '../../src/services.js';
 import { needsPostgres } from '../support/needs.js';
 import { startPortal, type TestPortal } from '../support/portal.js';
-import { sleep, startReceiver, startWorker, type Receiver } from './support.js';
+import { deliveriesSettled, startReceiver, startWorker, type Receiver } from './support.js';
 
 /**
  * Two portals on one PostgreSQL database share the deliveries (FOR UPDATE SKIP LOCKED): when every
@@ -68,7 +68,8 @@ needsPostgres('webhook deliveries from two instances on one database', () => {
       });
     }
     await receiver.waitFor('/shared', EVENTS, 60_000);
-    await sleep(1000);
+    // every outcome written: no delivery in flight that could still come twice
+    await deliveriesSettled(portal, 30_000);
     const ids = receiver.verified('/shared').map((r) => r.headers['webhook-id'] as string);
     expect(ids).toHaveLength(EVENTS);
     expect(new Set(ids).size).toBe(EVENTS);
