@@ -31,7 +31,12 @@ export const AUDIT_ACTIONS = [
   'organization.delete',
   'organization.second_factor_policy.lift',
   'organization.second_factor_policy.require',
+  'organization.connection_policy.set',
   'organization.update',
+  // setup links for a dealer's IT person
+  'setup_link.create',
+  'setup_link.open',
+  'setup_link.revoke',
   'service_account.create',
   'service_account.delete',
   'scim_token.create',

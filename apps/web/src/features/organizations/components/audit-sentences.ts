@@ -281,6 +281,12 @@ function madeChange(entry: AuditEntry, action: string, t: TFunction, context: Au
       return say(action.replace('.', '_'), webhookChanges(before, after, t), { url: firstText(entry, ['url']) ?? '—' });
     case 'webhook.delivery.retry':
       return say('webhook_delivery_retry', [], { event: firstText(entry, ['event_type']) ?? '—' });
+    case 'organization.connection_policy.set':
+      return say(after.sub_organizations_may_connect === false ? 'connection_policy_forbidden' : 'connection_policy_allowed');
+    case 'setup_link.create':
+    case 'setup_link.open':
+    case 'setup_link.revoke':
+      return say(action.replace('.', '_'), [], { email: firstText(entry, ['email']) ?? entry.actor_email ?? '—' });
     case 'support_access.update':
       return say(after.allowed === true ? 'support_access_allowed' : 'support_access_refused');
     case 'support_session.create':
