@@ -1,6 +1,7 @@
 import { APP_SECTIONS, displayName, toRights, uuidSchema } from '@partner-portal/contracts';
+import { LRUCache } from 'lru-cache';
 import type { Account, AccountClaims, KoaContextWithOIDC } from 'oidc-provider';
-import type { Database } from '../db/client.js';
+import type { Database, Queryable } from '../db/client.js';
 import type { SessionCache } from '../http/session-cache.js';
 import { readAccount, supporterOfGrant, type AccountRow, type GrantSupporter } from './queries.js';
 
@@ -37,6 +38,24 @@ export function supportClaims(supporter: GrantSupporter): { act?: { sub: string 
   };
 }
 
+/**
+ * Whether grants were made during a support session, by grant id (false: the account's own). A
+ * grant is noted as a support session's as it is made, before any token of it (interaction.ts), and
+ * never changes: so each grant is looked up once per instance, and a token grant's statements stay
+ * those of the token (docs/performance.md).
+ */
+const grantSupporters = new LRUCache<string, GrantSupporter | false>({ max: 10_000 });
+
+/** The supporter of a grant made during a support session, else undefined (cached: grantSupporters). */
+export async function supporterOf(db: Queryable, grantId: string): Promise<GrantSupporter | undefined> {
+  let found = grantSupporters.get(grantId);
+  if (found === undefined) {
+    found = (await supporterOfGrant(db, grantId)) ?? false;
+    grantSupporters.set(grantId, found);
+  }
+  return found || undefined;
+}
+
 /** Account ids are user ids (UUIDs): anything else is no account, and the lookup stays on the primary key. */
 export function isAccountId(id: string): boolean {
   return uuidSchema.safeParse(id).success;
@@ -59,7 +78,7 @@ export function findAccount(db: Database, cache: SessionCache<AccountRow> | null
     if (!row) return undefined;
     const clientId = ctx.oidc?.client?.clientId;
     // a grant made during a support session (modules/support): its ID tokens and user-info name the supporter
-    const supporter = token?.grantId ? await supporterOfGrant(db, token.grantId) : undefined;
+    const supporter = token?.grantId ? await supporterOf(db, token.grantId) : undefined;
     return {
       accountId: row.id,
       claims(): AccountClaims {

@@ -11,7 +11,7 @@ import { ACR_VALUES, SERVICE_ACCOUNT_SCOPE } from '@partner-portal/contracts';
 import type { Services } from '../services.js';
 import { hashSecret, SESSION_COOKIE } from '../http/session.js';
 import { outboundFetch, outboundPolicy } from '../http/outbound.js';
-import { findAccount, isAccountId, SCOPE_CLAIMS, SUPPORT_CLAIMS } from './account.js';
+import { findAccount, isAccountId, SCOPE_CLAIMS, SUPPORT_CLAIMS, supporterOf } from './account.js';
 import { extraClientMetadata } from './client-metadata.js';
 import { allowCredentialedCors, clientBasedCORS } from './cors.js';
 import { allowFormPostTargets } from './form-action.js';
@@ -22,7 +22,7 @@ import { pinPublicOrigin } from './public-origin.js';
 import { reauthenticationCheck } from './reauthentication.js';
 import { compareHashedServiceAccountSecrets, scopeServiceAccountTokens } from './service-account-clients.js';
 import type { ErrorRecord, LogoutRecord, RecordStore } from './records.js';
-import { liveSession, rememberedGrantId, supporterOfGrant, supportSessionOfPortalSession } from './queries.js';
+import { liveSession, rememberedGrantId, supportSessionOfPortalSession } from './queries.js';
 import { flush, TokenWrites, withTokenWrites } from './token-writes.js';
 import { adaptDeviceEndpoints, deviceFlowFeature, type DeviceDecisionRecord } from './device.js';
 
@@ -206,7 +206,7 @@ export function createProvider(
     // access tokens of a grant made during a support session name the supporter as the actor (RFC 8693 §4.1)
     async extraTokenClaims(_ctx, token) {
       const grantId = 'grantId' in token ? token.grantId : undefined;
-      const supporter = grantId ? await supporterOfGrant(services.db, grantId) : undefined;
+      const supporter = grantId ? await supporterOf(services.db, grantId) : undefined;
       return supporter?.supporter_user_id ? { act: { sub: supporter.supporter_user_id } } : undefined;
     },
     rotateRefreshToken: true,
