@@ -51,7 +51,7 @@ const invite = async (portal: TestPortal, email: string) => {
 describe('the mail outbox, with SMTP', () => {
   let portal: TestPortal;
   beforeAll(async () => {
-    portal = await startPortal({ MAIL_RETRY_BASE_SECONDS: '1' });
+    portal = await startPortal({ MAIL_RETRY_BASE_SECONDS: '0.05' });
   });
   afterAll(() => portal?.close());
 
@@ -153,7 +153,7 @@ needsPostgres('the mail outbox of two instances on one database', () => {
   let secondWorker: MailWorker;
 
   beforeAll(async () => {
-    portal = await startPortal({ MAIL_RETRY_BASE_SECONDS: '1' });
+    portal = await startPortal({ MAIL_RETRY_BASE_SECONDS: '0.05' });
     const c = portal.config;
     const config = loadConfig({
       NODE_ENV: 'test',
@@ -162,7 +162,7 @@ needsPostgres('the mail outbox of two instances on one database', () => {
       DATABASE_POOL_SIZE: '5',
       PUBLIC_URL: c.PUBLIC_URL!,
       SMTP_URL: portal.smtp.url,
-      MAIL_RETRY_BASE_SECONDS: '1',
+      MAIL_RETRY_BASE_SECONDS: '0.05',
     });
     second = await createServices(config, createLogger(config));
     secondWorker = await startMailWorker({ db: second.db, config, log: second.log, keyEncryption: second.secrets.keyEncryption });

@@ -1,4 +1,3 @@
-import { decodeJwt } from 'jose';
 import * as oidcClient from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeFlow, discover } from '../oidc/support.js';
@@ -62,12 +61,6 @@ async function refreshWorks(refreshToken: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-async function logoutTokensFor(userId: string, atLeast: number): Promise<number> {
-  for (let i = 0; i < 50 && receiver.tokens.filter((t) => decodeJwt(t).sub === userId).length < atLeast; i++)
-    await new Promise((r) => setTimeout(r, 50));
-  return receiver.tokens.filter((t) => decodeJwt(t).sub === userId).length;
 }
 
 /** Signed in at the portal and at the loyalty app: the browser and the app's refresh token. */
@@ -173,7 +166,7 @@ describe('a directory provisions a person as Entra ID does', () => {
     expect(off.body.active).toBe(false);
     expect((await session.browser.get('/api/identity/user-info')).status).toBe(401);
     expect(await refreshWorks(session.refreshToken)).toBe(false);
-    expect(await logoutTokensFor(userId, 1)).toBeGreaterThanOrEqual(1);
+    expect(await receiver.waitForTokensOf(userId, 1)).toBeGreaterThanOrEqual(1);
     const refused = await login(portal.client(), { email, password: PASSWORD });
     expect(refused.status).toBe(400);
     expect(refused.body.i18NTranslationKey).toBe('invalid_login');
@@ -244,12 +237,12 @@ describe('a directory provisions a person as Entra ID does', () => {
 
   it('DELETE removes the member and ends their access (204, then 404)', async () => {
     const session = await signedIn(newEmail);
-    const before = receiver.tokens.filter((t) => decodeJwt(t).sub === userId).length;
+    const before = receiver.tokensFor(userId).length;
     const res = await entra.delete(`/Users/${id}`);
     expect(res.status, res.text).toBe(204);
     expect((await session.browser.get('/api/identity/user-info')).status).toBe(401);
     expect(await refreshWorks(session.refreshToken)).toBe(false);
-    expect(await logoutTokensFor(userId, before + 1)).toBeGreaterThan(before);
+    expect(await receiver.waitForTokensOf(userId, before + 1)).toBeGreaterThan(before);
     expectScimError(await entra.get(`/Users/${id}`), 404);
     expectScimError(await entra.delete(`/Users/${id}`), 404);
     expect((await entra.findByUserName(newEmail)).body.totalResults).toBe(0);

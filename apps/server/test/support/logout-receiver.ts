@@ -1,5 +1,7 @@
 import { createServer } from 'node:http';
+import { decodeJwt } from 'jose';
 import { freePort } from './portal.js';
+import { until } from './wait.js';
 
 /**
  * A relying party's logout endpoints on a real socket: back-channel logout (POST /backchannel, the
@@ -16,6 +18,10 @@ export interface LogoutReceiver {
   refused: number;
   /** answer 503 to back-channel logout */
   down: boolean;
+  /** the logout tokens received for one account (`sub`) */
+  tokensFor(sub: string): string[];
+  /** until at least `atLeast` logout tokens for the account came (or the timeout passed): how many came */
+  waitForTokensOf(sub: string, atLeast?: number, timeoutMs?: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -40,6 +46,13 @@ export async function startLogoutReceiver(): Promise<LogoutReceiver> {
     tokens: [],
     refused: 0,
     down: false,
+    tokensFor: (sub) => receiver.tokens.filter((t) => decodeJwt(t).sub === sub),
+    async waitForTokensOf(sub, atLeast = 1, timeoutMs = 15_000) {
+      await until(`${atLeast} logout token(s) for ${sub}`, () => receiver.tokensFor(sub).length >= atLeast, timeoutMs, 10).catch(
+        () => undefined,
+      );
+      return receiver.tokensFor(sub).length;
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
   return receiver;
