@@ -21,13 +21,11 @@ async function portalWithLog(env: Record<string, string>): Promise<{ portal: Tes
   return { portal, lines };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** The lines of one request (its id is the X-Request-Id of the answer), once the answer has been logged. */
 async function linesOf(lines: Line[], requestId: string | null): Promise<Line[]> {
   expect(requestId).toBeTruthy();
   // the line is written when the answer has been sent (onResponse), just after the client has it
-  for (let i = 0; i < 50 && !lines.some((l) => l.reqId === requestId); i++) await sleep(10);
+  await expect.poll(() => lines.some((l) => l.reqId === requestId), { timeout: 5_000, interval: 10 }).toBe(true);
   return lines.filter((l) => l.reqId === requestId);
 }
 
@@ -74,7 +72,9 @@ describe('access log', () => {
       const { portal, lines } = await portalWithLog(env);
       const res = await portal.client().get('/api/identity/user-info');
       expect(res.status).toBe(401);
-      await sleep(100);
+      // closed: every answered request's work (its onResponse hooks) has run, and no line can come later
+      await portal.close();
+      portals.splice(portals.indexOf(portal), 1);
       expect(lines.filter((l) => l.reqId === res.headers.get('x-request-id'))).toEqual([]);
     }
   });

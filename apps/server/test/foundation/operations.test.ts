@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { needsPostgres } from '../support/needs.js';
 import { shutdownGracefully } from '../../src/main.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startPortal, type TestPortal } from '../support/portal.js';
+import { until } from '../support/wait.js';
 
 /**
  * Operations (README, "Operations"): Prometheus metrics, liveness and readiness, overload answered
@@ -155,11 +156,9 @@ describe('overload', () => {
     // a heap limit of 1 MB: the instance counts as overloaded from its first measurement on
     const p = await portal({ OVERLOAD_MAX_HEAP_USED_MB: '1', OVERLOAD_RETRY_AFTER_SECONDS: '7' });
     let res = await p.client().get('/api/identity/user-info');
-    for (let i = 0; i < 30 && res.status !== 503; i++) {
-      await sleep(100);
-      res = await p.client().get('/api/identity/user-info');
-    }
-    expect(res.status).toBe(503);
+    await expect
+      .poll(async () => (res = await p.client().get('/api/identity/user-info')).status, { timeout: 5_000, interval: 50 })
+      .toBe(503);
     expect(res.headers.get('retry-after')).toBe('7');
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(res.body).toMatchObject({ status: 503, i18NTranslationKey: 'service_unavailable' });
@@ -199,18 +198,15 @@ describe('graceful shutdown', () => {
     const inFlight = client.put('/api/identity/update-profile', { first_name: 'Drained', last_name: 'Request', language_code: 'en' });
     // the request has reached the server (its connection is open) and waits
     const connections = () => new Promise<number>((r) => p.app.server.getConnections((_err, n) => r(n)));
-    for (let i = 0; i < 100 && (await connections()) === 0; i++) await sleep(20);
+    await until('the request connected', async () => (await connections()) > 0, 5_000);
+    // and is read and waiting (nothing outside the server tells when it was read): kept
     await sleep(200);
 
     const started = Date.now();
     const shutdown = shutdownGracefully(p.app, p.services);
     // the listener closes at once; the request in flight is still waiting
-    let isRefused = false;
-    for (let i = 0; i < 50 && !isRefused; i++) {
-      isRefused = await refused(port);
-      if (!isRefused) await sleep(20);
-    }
-    expect(isRefused).toBe(true);
+    await until('new connections refused', () => refused(port), 5_000);
+    // the behaviour under test: the shutdown waits as long as the request does (300 ms here)
     await sleep(300);
     release();
     await blocker;
