@@ -388,7 +388,10 @@ export function registerSessionIndicator(app: FastifyInstance, sessions: Session
     // a request answered before its cookies were parsed (refused under overload) is left alone
     if (!request.sessionIndicatorSet && request.cookies) {
       const hasIndicator = request.cookies[SESSION_INDICATOR_COOKIE] !== undefined;
-      if (request.sessionUser === null && hasIndicator) sessions.clearIndicator(reply);
+      // a support session that ended on its own (its time, the supporter's session): the
+      // supporter's own session cookie is the browser's again (SessionStore.leaveSupport)
+      if (request.sessionUser === null && request.cookies[SUPPORTER_COOKIE] !== undefined) sessions.leaveSupport(request, reply);
+      else if (request.sessionUser === null && hasIndicator) sessions.clearIndicator(reply);
       else if (request.sessionUser && !hasIndicator) sessions.setIndicator(reply, undefined);
     }
     done(null, payload);

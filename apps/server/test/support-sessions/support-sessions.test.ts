@@ -228,6 +228,10 @@ describe('a support session', () => {
       running.id,
     ]);
     await expect.poll(async () => (await running.browser.get('/api/identity/user-info')).status).toBe(401);
+    // the answer gave the browser back the supporter's own session
+    const me = await running.browser.get('/api/identity/user-info');
+    expect(me.status).toBe(200);
+    expect(me.body.id).toBe(f.userMgrA.userId);
   });
 
   it('ends when the supporter’s own session ends', async () => {
