@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeFlow, discover } from '../oidc/support.js';
 import { startLogoutReceiver, type LogoutReceiver } from '../support/logout-receiver.js';
 import { startPortal, type TestPortal } from '../support/portal.js';
+import { until } from '../support/wait.js';
 import { buildFixtureWithLoyaltyManager, createMember, rights, type ActorRef, type Fixture, type Org } from '../organizations/fixtures.js';
 
 /**
@@ -19,8 +20,8 @@ let config: oidcClient.Configuration;
 const redirect = 'http://127.0.0.1:8125/callback';
 
 beforeAll(async () => {
-  // back-channel logouts a relying party did not take are tried again after 1 s (the webhooks' schedule)
-  portal = await startPortal({ WEBHOOK_RETRY_BASE_SECONDS: '1' });
+  // back-channel logouts a relying party did not take are tried again after 0.1 s (the webhooks' schedule)
+  portal = await startPortal({ WEBHOOK_RETRY_BASE_SECONDS: '0.1' });
   f = await buildFixtureWithLoyaltyManager(portal);
   receiver = await startLogoutReceiver();
   await portal.services.db.query(`UPDATE apps SET oidc_metadata = $1 WHERE client_id = 'loyalty-app'`, [
@@ -65,20 +66,10 @@ async function refreshWorks(refreshToken: string): Promise<boolean> {
   }
 }
 
-/** Logout tokens received for a user (back-channel logout), waiting briefly for them to arrive. */
-async function logoutTokensFor(userId: string, atLeast = 1): Promise<number> {
-  for (let i = 0; i < 50; i++) {
-    const n = receiver.tokens.filter((t) => decodeJwt(t).sub === userId).length;
-    if (n >= atLeast) return n;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return receiver.tokens.filter((t) => decodeJwt(t).sub === userId).length;
-}
-
 async function expectAccessEnded(s: SignedIn): Promise<void> {
   expect((await s.member.client.get('/api/identity/user-info')).status).toBe(401);
   expect(await refreshWorks(s.refreshToken)).toBe(false);
-  expect(await logoutTokensFor(s.member.userId)).toBeGreaterThanOrEqual(1);
+  expect(await receiver.waitForTokensOf(s.member.userId)).toBeGreaterThanOrEqual(1);
   const left = await portal.services.db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM oidc_payloads WHERE payload->>'accountId' = $1`,
     [s.member.userId],
@@ -198,14 +189,7 @@ describe('removing one member, and taking rights away, end their access at once'
 });
 
 describe('back-channel logout leaves through the outbox', () => {
-  const until = async (what: string, check: () => boolean | Promise<boolean>, timeoutMs = 15_000) => {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  };
-  const received = (userId: string) => receiver.tokens.filter((t) => decodeJwt(t).sub === userId).length;
+  const received = (userId: string) => receiver.tokensFor(userId).length;
   const logoutRows = async (userId: string) =>
     (
       await portal.services.db.query<{ state: string; attempts: number }>(
@@ -232,7 +216,7 @@ describe('back-channel logout leaves through the outbox', () => {
     await until('the logout token received', () => received(s.member.userId) === 1);
     await until('the logout delivered', async () => (await logoutRows(s.member.userId))[0]!.state === 'delivered');
     expect(received(s.member.userId), 'once').toBe(1);
-    const [token] = receiver.tokens.filter((t) => decodeJwt(t).sub === s.member.userId);
+    const [token] = receiver.tokensFor(s.member.userId);
     expect(decodeJwt(token!).events).toEqual({ 'http://schemas.openid.net/event/backchannel-logout': {} });
   });
 });
