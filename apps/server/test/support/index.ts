@@ -15,6 +15,7 @@ export { DCR_TOKEN, discover, registerClient, startAuthorization } from '../oidc
 export { startDealerIdp, type DealerAccount, type DealerClient, type DealerIdp } from './dealer-idp.js';
 export { buildWorld, USER_PASSWORD, type World } from '../security/support/world.js';
 export { startReceiver, startWorker, type Receiver } from '../webhooks/support.js';
+export { startStreamWorker } from '../audit-streams/support.js';
 
 // what the end-to-end tests take from the server itself: the web app's build, secrets kept only as
 // hashes (an invitation made in SQL), and the provider's storage (an error it recorded)

@@ -24,6 +24,8 @@ export function useAuditStreams(organizationId: string) {
     queryKey: streamsKey(organizationId),
     queryFn: async ({ signal }) => await api.get<AuditStream[]>(base(organizationId), { signal }),
     staleTime: 5_000,
+    // the state (failing, active again) and the last delivered entry change without the reader
+    refetchInterval: 15_000,
   });
 }
 

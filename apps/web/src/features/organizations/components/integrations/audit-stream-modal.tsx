@@ -8,6 +8,7 @@ import {
   AUDIT_STREAM_KINDS,
   AUDIT_STREAM_TOKEN_KINDS,
   auditStreamCreateSchema,
+  webhookUrlField,
   type AuditStream,
   type AuditStreamCreated,
 } from '@partner-portal/contracts';
@@ -19,8 +20,21 @@ import { ModalFrame, ProblemSummary } from '../modal-frame';
 import { STREAM_KIND_LABELS } from './audit-streams-panel';
 import { OnceShownModal } from './once-shown';
 
-type Values = z.input<typeof auditStreamCreateSchema>;
-type Checked = z.output<typeof auditStreamCreateSchema>;
+// the form's fields as typed: a token only where the kind takes one (a token typed for Splunk stays when HTTPS is chosen after)
+const formSchema = z
+  .object({
+    kind: z.enum(AUDIT_STREAM_KINDS, { message: 'invalid_audit_stream_kind' }),
+    url: webhookUrlField,
+    token: z.string(),
+    description: z.string().max(500, { message: 'validation_failed' }),
+  })
+  .superRefine((values, ctx) => {
+    if (!AUDIT_STREAM_TOKEN_KINDS.includes(values.kind)) return;
+    const token = auditStreamCreateSchema.safeParse({ kind: values.kind, url: 'https://x.example/', token: values.token.trim() || null });
+    if (!token.success) ctx.addIssue({ code: 'custom', path: ['token'], message: token.error.issues[0]?.message ?? 'required_field' });
+  });
+type Values = z.input<typeof formSchema>;
+type Checked = z.output<typeof formSchema>;
 const FIELDS: FieldPath<Values>[] = ['kind', 'url', 'token', 'description'];
 
 const URL_PLACEHOLDERS: Record<AuditStream['kind'], string> = {
@@ -66,7 +80,7 @@ export function AuditStreamModal({ organizationId, onClose }: { organizationId: 
     setError,
     formState: { errors },
   } = useForm<Values, unknown, Checked>({
-    resolver: zodResolver(auditStreamCreateSchema),
+    resolver: zodResolver(formSchema),
     defaultValues: { kind: 'https', url: '', token: '', description: '' },
   });
   const { problems, setProblems, onError } = useServerErrors<Values>(FIELDS, setError);
@@ -78,8 +92,8 @@ export function AuditStreamModal({ organizationId, onClose }: { organizationId: 
     const body = {
       kind: values.kind,
       url: values.url,
-      ...(AUDIT_STREAM_TOKEN_KINDS.includes(values.kind) ? { token: values.token } : {}),
-      description: values.description?.trim() || null,
+      ...(AUDIT_STREAM_TOKEN_KINDS.includes(values.kind) ? { token: values.token.trim() } : {}),
+      description: values.description.trim() || null,
     };
     create.mutate(body, {
       onSuccess: (answer) => {

@@ -18,10 +18,11 @@ export const STREAM_KIND_LABELS: Record<AuditStream['kind'], string> = {
   datadog: 'integrations.audit_stream_kind_datadog',
 };
 
+// the colours of the webhook deliveries' states (webhook-deliveries.tsx), whose contrast axe checks
 const STATE_BADGES: Record<AuditStream['state'], { label: string; color: string; textColor?: string }> = {
-  active: { label: 'integrations.audit_stream_state_active', color: 'green', textColor: 'green.9' },
-  paused: { label: 'integrations.audit_stream_state_paused', color: 'gray', textColor: 'dark.7' },
-  failing: { label: 'integrations.audit_stream_state_failing', color: 'red', textColor: 'red.9' },
+  active: { label: 'integrations.audit_stream_state_active', color: 'green' },
+  paused: { label: 'integrations.audit_stream_state_paused', color: 'yellow', textColor: 'dark.8' },
+  failing: { label: 'integrations.audit_stream_state_failing', color: 'red' },
 };
 
 /**
