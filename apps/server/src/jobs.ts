@@ -24,9 +24,9 @@ import type { Services } from './services.js';
  * - every hour the clean-up of finished webhook deliveries older than WEBHOOK_RETENTION_DAYS;
  * - every minute, invitations past their expiry marked EXPIRED (their invitation.expired events);
  * - the outbox's worker (outbox/worker.ts), a lane per kind: e-mails (modules/mail/outbox-worker.ts),
- *   webhook deliveries (modules/webhooks/worker.ts), back-channel logouts (oidc/backchannel.ts) and
- *   password reset requests (modules/identity/reset-requests.ts),
- *   audit streams (modules/audit-streams/worker.ts, a stream's entries in order, never given up),
+ *   webhook deliveries (modules/webhooks/worker.ts), back-channel logouts (oidc/backchannel.ts),
+ *   password reset requests (modules/identity/reset-requests.ts) and audit streams
+ *   (modules/audit-streams/worker.ts, a stream's entries in order, never given up),
  *   each sent after the commit of its change and again when its receiver did not take it; every
  *   hour the clean-up of the finished rows of the shared outbox older than WEBHOOK_RETENTION_DAYS.
  */
