@@ -34,11 +34,11 @@ const REFUSAL = {
 /** The words of the member actions, then of the invitation actions. */
 const WORDS = {
   nl: [
-    ['Rechten bewerken', 'Tweede factoren resetten', 'Gebruiker verwijderen', 'Overal afmelden'],
+    ['Rechten bewerken', 'Tweede factoren resetten', 'Gebruiker verwijderen', 'Overal afmelden', 'Ondersteunen'],
     ['Uitnodiging opnieuw versturen', 'Uitnodiging intrekken'],
   ],
   'pt-BR': [
-    ['Editar direitos', 'Redefinir segundos fatores', 'Remover usuário', 'Desconectar em todos os lugares'],
+    ['Editar direitos', 'Redefinir segundos fatores', 'Remover usuário', 'Desconectar em todos os lugares', 'Suporte'],
     ['Reenviar convite', 'Revogar convite'],
   ],
 } as const;
