@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortalWith, type TestPortal } from '../support/portal.js';
+import { until } from '../support/wait.js';
 import { buildFixture, createOrg, type Fixture } from '../organizations/fixtures.js';
 
 let portal: TestPortal;
@@ -175,7 +176,19 @@ describe('resend and revoke', () => {
   it('resend issues a new code (the old link stops working) and updates last_sent_at', async () => {
     const created = await invite(f.userMgrA.client, f.tree.south.id, { email_address: 'resend@example.com' });
     const first = await linkFor('resend@example.com');
-    await new Promise((r) => setTimeout(r, 20));
+    // the database's clock a millisecond (the answers' precision) past the first sending, so that the resend's last_sent_at is later
+    const sentAt = created.body.invitation.last_sent_at as string;
+    await until(
+      'the clock moved on',
+      async () =>
+        (
+          await portal.services.db.query<{ later: boolean }>("SELECT date_trunc('milliseconds', now()) > $1::timestamptz AS later", [
+            sentAt,
+          ])
+        ).rows[0]!.later,
+      5_000,
+      5,
+    );
     const res = await f.userMgrA.client.put(`/api/invitations/${first.id}/resend`);
     expect(res.status).toBe(204);
     await portal.smtp.waitFor('resend@example.com', () => portal.smtp.to('resend@example.com').length >= 2);
