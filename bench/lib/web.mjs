@@ -132,7 +132,7 @@ export const PHONE_VIEWPORT = { width: 390, height: 844 };
  * - `keystrokeMs`: a key typed into that field the moment it is typeable (inside the page: the
  *   value changed and an input event, as a keyboard does), and the time from then until the application holds it: the
  *   field is React's (hydrated: React's props are on it, and a pre-rendered page's hand-over has
- *   run, apps/web/src/prerender/hand-over.ts), shows the key, and a controlled field's value
+ *   run, apps/web/src/lib/hand-over.ts), shows the key, and a controlled field's value
  *   prop says so too; `keystrokeSeenMs` is that moment from the navigation's start;
  * - `lcpMs`: the last largest-contentful-paint entry once the page is settled;
  * - `bytesBeforeReady`: bytes really received (headers and encoded bodies, as Resource Timing's
