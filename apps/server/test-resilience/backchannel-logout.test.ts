@@ -5,13 +5,14 @@ import { createFreshDatabase, testDatabaseUrl } from '../test/support/database.j
 import { HttpClient } from '../test/support/http.js';
 import { startLogoutReceiver } from '../test/support/logout-receiver.js';
 import { freePort, type TestPortal } from '../test/support/portal.js';
+import { until as waitUntil } from '../test/support/wait.js';
 import { ADMIN_PASSWORD, api, login, spawnServer, sql, waitForHealth } from './support/server.js';
 
 /**
  * Back-channel logout through the outbox (docs/decisions/024-mail-outbox.md), on the built portal
  * (production): a relying party signed in through the portal is down (503) when the session ends
  * (a password change ends every client's grant, in one transaction with its logout token). The
- * portal records the refusal and the next attempt's time (WEBHOOK_RETRY_BASE_SECONDS=1), is
+ * portal records the refusal and the next attempt's time (WEBHOOK_RETRY_BASE_SECONDS=0.2), is
  * killed with SIGKILL while it waits, and a second start sends the logout token once the relying party is up again:
  * it arrives once.
  */
@@ -23,13 +24,7 @@ afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
-const until = async (what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
+const until = (what: string, check: () => boolean | Promise<boolean>) => waitUntil(what, check, 30_000, 50);
 
 const REDIRECT = 'http://127.0.0.1:8125/callback';
 const SECRET = 'loyalty-secret-loyalty-secret-456';
@@ -45,7 +40,7 @@ describe('a relying party down when the session ends, and the portal killed mean
       DATABASE_URL: database.url,
       PORT: String(port),
       PUBLIC_URL: `http://127.0.0.1:${port}`,
-      WEBHOOK_RETRY_BASE_SECONDS: '1',
+      WEBHOOK_RETRY_BASE_SECONDS: '0.2',
       // the relying party listens on 127.0.0.1
       OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
     };
