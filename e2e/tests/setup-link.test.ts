@@ -20,7 +20,7 @@ import { openContext, screenshot, usePortalAndBrowser, type Viewport } from '../
  * "Setup links for a dealer's IT person"), in Chromium against the real server, database, SMTP
  * sink, a DNS server and a second oidc-provider of the test kit: a manager makes the link (API),
  * the IT person opens it, takes the code from the e-mail, adds and verifies a domain against the
- * test DNS server, creates a connection to the dealer's provider switched off and switches it on,
+ * test DNS server, creates a connection to the dealer's provider switched off, tests it and switches it on,
  * and makes a SCIM token — in Dutch at 390 px and in Brazilian Portuguese at 1280 px, one test each.
  */
 const env: Record<string, string> = {};
@@ -59,6 +59,7 @@ const KEYS = [
   'sso_off',
   'sso_on',
   'sso_switch_on',
+  'sso_test',
   'scim_token_name',
   'scim_create',
 ] as const;
@@ -137,14 +138,24 @@ async function setUp(language: string, viewport: Viewport, domain: string, email
   // a connection to the dealer's provider, created switched off, then switched on
   const sso = p.getByTestId('setup-sso');
   expect(await p.getByTestId('setup-redirect-uri').innerText()).toBe(`${e2e.portal.url}/api/identity/login-external-callback`);
-  await sso.getByLabel(t.sso_name).fill('Agro Entra');
+  await sso.getByLabel(t.sso_name).fill(`Agro Entra ${language}`);
   await sso.getByLabel(t.sso_issuer).fill(idp.issuer);
   await sso.getByLabel(t.sso_client_id).fill(CLIENT_ID);
   await sso.getByLabel(t.sso_client_secret).fill(CLIENT_SECRET);
   await sso.getByLabel(domain).check();
   await sso.getByRole('button', { name: t.sso_create }).click();
-  const connection = sso.getByTestId('setup-connection').filter({ hasText: 'Agro Entra' });
+  const connection = sso.getByTestId('setup-connection').filter({ hasText: `Agro Entra ${language}` });
   await connection.getByText(t.sso_off, { exact: true }).waitFor();
+  // the test sign-in at the dealer's provider, as a member of the domain; back on the setup page
+  const worker = `worker@${domain}`;
+  const member = await createMember(e2e.portal, dealer, `Worker ${language}`, () => undefined);
+  await e2e.portal.services.db.query('UPDATE users SET email = $2 WHERE id = $1', [member.userId, worker]);
+  await e2e.portal.services.db.query('UPDATE memberships SET email = $2 WHERE id = $1', [member.memberId, worker]);
+  idp.addAccount({ sub: `worker-${language}`, email: worker, email_verified: true });
+  await connection.getByRole('link', { name: t.sso_test }).click();
+  await p.locator('input[name="account"]').fill(`worker-${language}`);
+  await p.getByRole('button', { name: 'Sign in' }).click();
+  await p.getByTestId('setup-sso-test').filter({ hasText: worker }).waitFor();
   await connection.getByRole('button', { name: t.sso_switch_on }).click();
   await connection.getByText(t.sso_on, { exact: true }).waitFor();
 
@@ -176,12 +187,12 @@ async function setUp(language: string, viewport: Viewport, domain: string, email
   ]);
 }
 
-/** Each test walks the whole setup (about 11 s alone): on CI's busy cores it may take two minutes. */
+/** Each test walks the whole setup (about 15 s alone): on CI's busy cores it may take two minutes. */
 const WALK_TIMEOUT = 120_000;
 
 describe('the setup page of a setup link', () => {
   it(
-    'in Dutch at 390 px: code, domain verified through DNS, connection made and switched on, SCIM token',
+    'in Dutch at 390 px: code, domain verified through DNS, connection made, tested and switched on, SCIM token',
     async () => {
       await setUp('nl', { width: 390, height: 844 }, 'agro-nl-e2e.example', 'it.nl@agro-setup-e2e.example');
     },

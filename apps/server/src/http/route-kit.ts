@@ -166,8 +166,18 @@ export function setupLinkMayCall(
   return capability !== undefined && capabilities.includes(capability);
 }
 
-/** The public reads the web app makes on every page, the setup page included (the portal's configuration, the sign-in context). */
-const SETUP_PAGE_PUBLIC = new Set(['/api/portal/configuration', '/api/identity/context']);
+/**
+ * The public reads the web app makes on every page, the setup page included (the portal's
+ * configuration, the sign-in context), and the two navigations of a connection's test sign-in
+ * (modules/identity/external-login-routes.ts: a setup link's session may test its connections;
+ * for anything else they answer it as anybody).
+ */
+const SETUP_PAGE_PUBLIC = new Set([
+  '/api/portal/configuration',
+  '/api/identity/context',
+  '/api/identity/challenge-external-login',
+  '/api/identity/login-external-callback',
+]);
 
 /**
  * The setup page's own calls (`/api/setup/{token}…`, modules/setup-links/routes.ts) and the web

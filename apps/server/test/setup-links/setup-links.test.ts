@@ -3,7 +3,7 @@ import { startDealerIdp, type DealerIdp } from '../support/dealer-idp.js';
 import { startDnsServer, type DnsServer } from '../support/dns-server.js';
 import { NO_LOGIN_LIMITS, startPortal, type TestPortal } from '../support/portal.js';
 import { BearerClient, createAccount, tokenOf } from '../service-accounts/support.js';
-import { buildDealerTree, createPerson, type DealerTree, type Person } from '../sso/support.js';
+import { Browser, buildDealerTree, createPerson, verifyDomain, type DealerTree, type Person } from '../sso/support.js';
 import { codeFor, ItPerson, makeLink } from './support.js';
 
 /**
@@ -287,6 +287,42 @@ describe('acting through a setup session', () => {
         expect.stringContaining('het SCIM-token Region Entra directory is aangemaakt'),
       ]),
     );
+  });
+
+  it('runs the test sign-in of a connection it made; a link without sso may not', async () => {
+    await verifyDomain(portal, tree.farm.id, 'setup-farm.example');
+    await createPerson(portal, tree.farm, 'worker@setup-farm.example');
+    idp.addAccount({ sub: 'sub-setup-farm-worker', email: 'worker@setup-farm.example', email_verified: true });
+    const email = itAddress();
+    const link = await makeLink(dealerManager.client, tree.farm.id, { email, capabilities: ['sso'] });
+    const it = new ItPerson(portal, email);
+    await it.open(link.token);
+    const created = await it.client.post(`/api/organizations/${tree.farm.id}/sso-connections`, {
+      name: 'Farm IdP',
+      issuer: idp.issuer,
+      client_id: 'setup-portal',
+      client_secret: SECRET,
+      domains: ['setup-farm.example'],
+      just_in_time: false,
+      active: false,
+    });
+    expect(created.status, created.text).toBe(201);
+    const returnPath = `/setup/${link.token}`;
+    const testUrl = `${portal.url}/api/identity/challenge-external-login?connection=${created.body.id}&test=1&returnPath=${encodeURIComponent(returnPath)}`;
+    const browser = new Browser(portal.url, idp);
+    browser.portal.cookies.set('pp_setup', it.client.cookies.get('pp_setup')!);
+    const back = await browser.signInAt(testUrl, 'sub-setup-farm-worker');
+    expect(back.pathname).toBe(returnPath);
+    expect(back.searchParams.get('sso_test')).toBe('ok');
+    expect(back.searchParams.get('sso_test_email')).toBe('worker@setup-farm.example');
+
+    // a link of scim only holds no right to test
+    const scimOnly = await makeLink(dealerManager.client, tree.farm.id, { email, capabilities: ['scim'] });
+    const other = new ItPerson(portal, email);
+    await other.open(scimOnly.token);
+    const refused = new Browser(portal.url, idp);
+    refused.portal.cookies.set('pp_setup', other.client.cookies.get('pp_setup')!);
+    expect((await refused.get(testUrl)).status).toBe(403);
   });
 
   it('is refused outside the subtree, beyond its capabilities and on every other route (403); revoking ends it at once', async () => {

@@ -6,9 +6,26 @@ import type { Oidc } from '../../oidc/runtime.js';
 import { EXTERNAL_CALLBACK_PATH } from '../../oidc/upstream.js';
 import { SECOND_STEP_TTL_SECONDS, type SecondStep } from '../factors/second-step.js';
 import { SECOND_STEP_COOKIE, setSignInCookie } from '../factors/shared-routes.js';
-import { browserLanguage, type CallbackOutcome, type ChallengeOutcome, type ExternalLogin } from './external-login.js';
+import {
+  browserLanguage,
+  type CallbackOutcome,
+  type ChallengeOutcome,
+  type ConnectionTester,
+  type ExternalLogin,
+} from './external-login.js';
 
 const EXTERNAL_COOKIE = 'pp_external';
+
+/**
+ * Who may run a connection's test sign-in in this request: the signed-in person, or a dealer's IT
+ * person through a setup link's session (http/credentials.ts resolves either; none: null).
+ */
+async function testerOf(request: FastifyRequest): Promise<ConnectionTester | null> {
+  const actor = await request.actor().catch(() => null);
+  if (actor?.kind === 'person') return actor.user;
+  if (actor?.kind === 'setup_link') return actor.setupLink;
+  return null;
+}
 const tags = ['identity'];
 /**
  * The login at an upstream identity provider (a single sign-on connection, or the EXTERNAL_IDP_*
@@ -62,7 +79,7 @@ export const externalLoginRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; externalLo
         returnUrl: query.returnUrl,
         returnPath: query.returnPath,
         test,
-        user: test ? await services.sessions.current(request) : null,
+        user: test ? await testerOf(request) : null,
       });
       if (!('loginId' in outcome)) return refused(request, reply, outcome);
       void reply.setCookie(EXTERNAL_COOKIE, outcome.loginId, { ...cookieOptions, maxAge: 900 });
@@ -105,7 +122,7 @@ export const externalLoginRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; externalLo
         upstreamError: Boolean(error || remoteError),
         language: browserLanguage(request.headers['accept-language']),
         requestId: request.id,
-        user: await services.sessions.current(request),
+        user: await testerOf(request),
       });
       if (outcome.kind === 'second-step') {
         setSignInCookie(reply, SECOND_STEP_COOKIE, outcome.secondStepCookie, SECOND_STEP_TTL_SECONDS);

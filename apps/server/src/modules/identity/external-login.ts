@@ -3,6 +3,12 @@ import type { Logger } from 'pino';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
 import type { SessionUser } from '../../http/session.js';
+
+/**
+ * Who runs a connection's test sign-in: a signed-in person, or a dealer's IT person through a setup
+ * link (http/actor.ts SetupLinkPrincipal: the link's id, organization and limited rights).
+ */
+export type ConnectionTester = Pick<SessionUser, 'id' | 'organizationPath' | 'organizationManager'>;
 import type { ExternalLoginRecord } from '../../oidc/records.js';
 import { validReturnUrl } from '../../oidc/return-url.js';
 import type { Oidc } from '../../oidc/runtime.js';
@@ -85,7 +91,7 @@ export class ExternalLogin {
     returnUrl?: string | undefined;
     returnPath?: string | undefined;
     test: boolean;
-    user: SessionUser | null;
+    user: ConnectionTester | null;
   }): Promise<ChallengeOutcome> {
     const { db, oidc, providers, routing, log } = this.deps;
     let connectionId = input.connection ?? null;
@@ -138,7 +144,7 @@ export class ExternalLogin {
     upstreamError: boolean;
     language: UserLanguage;
     requestId: string;
-    user: SessionUser | null;
+    user: ConnectionTester | null;
   }): Promise<CallbackOutcome> {
     const { oidc, db, providers, accounts, log } = this.deps;
     const record = await oidc.externalLogins.find(input.loginId);
@@ -198,7 +204,7 @@ export class ExternalLogin {
   }
 
   /** The signed-in organizationManager who may test a connection (of their organization, an ancestor's, or a descendant's): their id. */
-  private assertMayTest(user: SessionUser | null, connection: ConnectionInfo): string {
+  private assertMayTest(user: ConnectionTester | null, connection: ConnectionInfo): string {
     if (!user) throw new AppError('unauthorized');
     const path = user.organizationPath;
     const related =

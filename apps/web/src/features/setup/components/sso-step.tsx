@@ -9,7 +9,11 @@ import { CopyValue } from './copy-value';
 export const redirectUri = (origin: string) => `${origin}/api/identity/login-external-callback`;
 
 /** Single sign-on: the redirect URI to copy, a connection created switched off, then switched on. */
-export function SsoStep({ organizationId }: { organizationId: string }) {
+/** Where a connection's test sign-in starts; the provider sends the browser back to `returnPath` with ?sso_test=…. */
+export const testSignInUrl = (connectionId: string, returnPath: string) =>
+  `/api/identity/challenge-external-login?${new URLSearchParams({ connection: connectionId, test: '1', returnPath }).toString()}`;
+
+export function SsoStep({ organizationId, returnPath }: { organizationId: string; returnPath: string }) {
   const { t } = useTranslation();
   const domains = useSetupDomains(organizationId);
   const connections = useSetupConnections(organizationId);
@@ -96,15 +100,20 @@ export function SsoStep({ organizationId }: { organizationId: string }) {
                 {c.issuer} · {c.domains.join(', ')}
               </Text>
             </Stack>
-            {!c.active ? (
-              <Button
-                size="compact-sm"
-                loading={switchOn.isPending && switchOn.variables === c.id}
-                onClick={() => switchOn.mutate(c.id, { onError: (error) => setFailure(errorText(error)) })}
-              >
-                {t('setup.sso_switch_on')}
+            <Group gap="xs">
+              <Button component="a" variant="default" size="compact-sm" href={testSignInUrl(c.id, returnPath)}>
+                {t('setup.sso_test')}
               </Button>
-            ) : null}
+              {!c.active ? (
+                <Button
+                  size="compact-sm"
+                  loading={switchOn.isPending && switchOn.variables === c.id}
+                  onClick={() => switchOn.mutate(c.id, { onError: (error) => setFailure(errorText(error)) })}
+                >
+                  {t('setup.sso_switch_on')}
+                </Button>
+              ) : null}
+            </Group>
           </Group>
         </Paper>
       ))}

@@ -2,7 +2,7 @@ import { use } from 'react';
 import { Alert, Divider, Loader, Stack, Text, Title } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import { errorText } from '@/components/notify';
 import { useSetupLink } from '../api/setup';
 import { CodeStep } from '../components/code-step';
@@ -23,6 +23,10 @@ export function SetupPage() {
   const { t } = useTranslation();
   const { token = '' } = useParams();
   const link = useSetupLink(token);
+  // a connection's test sign-in came back (sso_test=ok&sso_test_email=…, or an error key)
+  const [params] = useSearchParams();
+  const tested = params.get('sso_test');
+  const testedEmail = params.get('sso_test_email');
 
   if (link.isPending) return <Loader role="status" aria-label={t('setup.loading')} />;
   if (link.isError) {
@@ -56,7 +60,14 @@ export function SetupPage() {
           {capabilities.includes('sso') ? (
             <>
               <Divider />
-              <SsoStep organizationId={info.organization_id} />
+              {tested ? (
+                <Alert color={tested === 'ok' ? 'green' : 'red'} role={tested === 'ok' ? 'status' : 'alert'} data-testid="setup-sso-test">
+                  {tested === 'ok'
+                    ? t('setup.sso_test_ok', { email: testedEmail ?? '' })
+                    : t(tested, { defaultValue: t('setup.sso_test_failed'), connection: '' })}
+                </Alert>
+              ) : null}
+              <SsoStep organizationId={info.organization_id} returnPath={`/setup/${token}`} />
             </>
           ) : null}
           {capabilities.includes('scim') ? (
