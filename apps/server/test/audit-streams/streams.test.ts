@@ -5,6 +5,7 @@ import { startReceiver, type Receiver } from '../webhooks/support.js';
 import { BearerClient, createAccount, keyOf, tokenOf } from '../service-accounts/support.js';
 import type { HttpClient } from '../support/http.js';
 import type { AuditStreamWorker } from '../../src/modules/audit-streams/worker.js';
+import { insertAuditEntry } from '../../src/modules/audit/queries.js';
 import {
   datadogLogs,
   firstArrivals,
@@ -252,6 +253,28 @@ describe('audit streams', () => {
     ]);
     expect(rows).toEqual([]);
     expect(keyOf(await f.admin.client.delete(`${base(f.tree.south)}/${made.id}`))).toBe('unknown_audit_stream');
+  });
+
+  it('an entry made in a support session elsewhere reaches the streams of the supporter’s organization too, as its trail shows it', async () => {
+    const made = await create(f.admin.client, f.tree.barn, { kind: 'datadog', url: `${collector.url}/dd/barn`, token: 'k-barn' });
+    expect(made.id).toBeTruthy();
+    // as modules/support writes it: the member acting in dealer-b, the supporter of dealer-a/north/farm-1/barn
+    await insertAuditEntry(portal.services.db, {
+      actorKind: 'support',
+      actorId: null,
+      actorUserId: f.mgrB.userId,
+      actorEmail: f.mgrB.email,
+      requestId: null,
+      organizationId: f.tree.b.id,
+      organizationPath: f.tree.b.path,
+      action: 'organization.update',
+      targetType: 'organization',
+      targetId: f.tree.b.id,
+      supporter: { userId: f.farmer.userId, email: f.farmer.email, name: 'Farmer', organizationPath: f.tree.barn.path },
+    });
+    await expect
+      .poll(() => datadogLogs(collector, '/dd/barn', 'k-barn').map((e) => e.organization_id), { timeout: 15_000 })
+      .toContain(f.tree.b.id);
   });
 
   it('rights: managers of the organization or an ancestor; a member without organizationManager, another subtree and a service account get 403', async () => {

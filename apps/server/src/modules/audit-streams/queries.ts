@@ -86,13 +86,17 @@ export async function deleteStream(db: Queryable, id: string): Promise<void> {
 }
 
 /**
- * Queue again every entry of the subtree at `path` from `from` on, oldest first, after the rows
+ * Queue again every entry of the subtree at `path` from `from` on (its audit trail's: with what its
+ * members did in support sessions elsewhere), oldest first, after the rows
  * of the stream that are pending (their `seq` is higher). Returns how many; wakes the senders at commit.
  */
 export async function queueReplay(db: Queryable, streamId: string, path: string, from: string): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
     `WITH entries AS (
-       SELECT id FROM audit_log WHERE ${subtreeCondition('organization_path', '$2')} AND occurred_at >= $3::timestamptz ORDER BY id
+       SELECT id FROM audit_log
+       WHERE (${subtreeCondition('organization_path', '$2')} OR ${subtreeCondition('supporter_organization_path', '$2')})
+         AND occurred_at >= $3::timestamptz
+       ORDER BY id
      ), written AS (
        INSERT INTO outbox (kind, payload)
        SELECT '${AUDIT_STREAM_KIND}', jsonb_build_object('stream_id', $1::uuid, 'entry_id', e.id, 'seq', nextval('audit_stream_outbox_seq'))

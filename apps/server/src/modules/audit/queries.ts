@@ -43,8 +43,9 @@ export const AUDIT_STREAM_KIND = 'audit_stream';
  * Write an entry, with the names of its actor and of the member it is about as they are now (an
  * actor that is not a session's, such as a user accepting an invitation, is found by id; a
  * service account is named by the caller). In the same statement, and so in the caller's
- * transaction, the entry is queued for every audit stream (migration 0079) of its organization or
- * of an ancestor: one outbox row each, in the order of `audit_stream_outbox_seq`, and the outbox's
+ * transaction, the entry is queued for every audit stream (migration 0079) of the organizations
+ * whose trail holds it: its organization or an ancestor, and its supporter's organization or an
+ * ancestor. One outbox row each, in the order of `audit_stream_outbox_seq`, and the outbox's
  * senders woken at commit. Without streams this is one look at the (empty) audit_streams table.
  */
 export async function insertAuditEntry(db: Queryable, e: AuditEntryInput): Promise<void> {
@@ -59,12 +60,13 @@ export async function insertAuditEntry(db: Queryable, e: AuditEntryInput): Promi
                  (SELECT ${userName('u')} FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.id::text = $7)
                END,
                $12, $13, $14, $15, $16, $17, $18)
-       RETURNING id, organization_path
+       RETURNING id, organization_path, supporter_organization_path
      ), streamed AS (
        INSERT INTO outbox (kind, payload)
        SELECT '${AUDIT_STREAM_KIND}', jsonb_build_object('stream_id', s.id, 'entry_id', e.id, 'seq', nextval('audit_stream_outbox_seq'))
        FROM entry e, audit_streams s JOIN organizations so ON so.id = s.organization_id
        WHERE e.organization_path = so.path OR starts_with(e.organization_path, so.path || '/')
+          OR e.supporter_organization_path = so.path OR starts_with(e.supporter_organization_path, so.path || '/')
        RETURNING 1
      )
      SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM (SELECT 1 FROM streamed LIMIT 1) w`,
