@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createFreshDatabase, testDatabaseUrl } from '../test/support/database.js';
 import { freePort } from '../test/support/portal.js';
+import { until } from '../test/support/wait.js';
 import { startReceiver } from '../test/webhooks/support.js';
 import { api, login, spawnServer, sql, waitForHealth } from './support/server.js';
 
@@ -19,7 +20,6 @@ const cleanups: (() => Promise<void> | void)[] = [];
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('kill -9 between the change and the delivery', () => {
   it('delivers every acknowledged change’s event after a restart', async () => {
@@ -68,8 +68,7 @@ describe('kill -9 between the change and the delivery', () => {
       }),
     );
     // the sender has some in flight
-    const deadline = Date.now() + 10_000;
-    while (receiver.verified('/crash').length === 0 && Date.now() < deadline) await sleep(50);
+    await until('a delivery in flight', () => receiver.verified('/crash').length > 0, 10_000).catch(() => undefined);
     expect(receiver.verified('/crash').length).toBeGreaterThan(0);
     await first.kill9();
 
@@ -87,14 +86,19 @@ describe('kill -9 between the change and the delivery', () => {
     cleanups.push(() => second.stop());
     await waitForHealth(second.url, { server: second });
     const arrived = async () => new Set(receiver.verified('/crash').map((r) => r.payload!.data.organization_id));
-    const until = Date.now() + 60_000;
-    while ((await arrived()).size < acknowledged.size && Date.now() < until) await sleep(100);
+    await until('every event arrived', async () => (await arrived()).size >= acknowledged.size, 60_000, 100).catch(() => undefined);
     const got = await arrived();
     expect(
       [...acknowledged].filter((id) => !got.has(id)),
       'events of acknowledged changes that never arrived',
     ).toEqual([]);
-    await sleep(500);
+    // every outcome written: nothing in flight that could still come twice
+    await until(
+      'no delivery pending',
+      async () =>
+        (await sql<{ n: number }>(database.url, `SELECT count(*)::int AS n FROM webhook_deliveries WHERE state = 'pending'`))[0]!.n === 0,
+      30_000,
+    ).catch(() => undefined);
     const after = await sql<{ state: string; n: number }>(
       database.url,
       'SELECT state, count(*)::int AS n FROM webhook_deliveries GROUP BY state',
