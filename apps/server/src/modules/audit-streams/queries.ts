@@ -182,15 +182,31 @@ export async function recordOutcomes(
   attemptsCap: number,
 ): Promise<void> {
   if (!outcomes.length) return;
+  // one statement: the heads, the rows sent with them, the streams
   await db.query(
     `WITH r AS (
        SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::text[], $5::float8[]) AS r(id, state, attempted_at, error, retry_in)
+     ), heads AS (
+       UPDATE outbox o
+       SET state = r.state, attempts = least(o.attempts + 1, $6::int), last_attempt_at = r.attempted_at, last_error = coalesce(r.error, o.last_error),
+           next_attempt_at = CASE WHEN r.state = 'pending' THEN clock_timestamp() + make_interval(secs => r.retry_in) ELSE o.next_attempt_at END,
+           completed_at = CASE WHEN r.state = 'pending' THEN NULL ELSE clock_timestamp() END
+       FROM r WHERE o.id = r.id
+       RETURNING 1
+     ), followers AS (
+       UPDATE outbox SET state = 'delivered', attempts = attempts + 1, last_attempt_at = clock_timestamp(), completed_at = clock_timestamp()
+       WHERE id = ANY($7::uuid[]) AND state = 'pending'
+       RETURNING 1
+     ), s AS (
+       SELECT * FROM unnest($8::uuid[], $9::boolean[], $10::text[], $11::timestamptz[]) AS s(id, ok, error, last_entry_at)
+     ), streams AS (
+       UPDATE audit_streams a
+       SET failing = NOT s.ok, last_error = coalesce(s.error, a.last_error),
+           last_delivered_at = CASE WHEN s.ok THEN coalesce(s.last_entry_at, a.last_delivered_at) ELSE a.last_delivered_at END
+       FROM s WHERE a.id = s.id
+       RETURNING 1
      )
-     UPDATE outbox o
-     SET state = r.state, attempts = least(o.attempts + 1, $6::int), last_attempt_at = r.attempted_at, last_error = coalesce(r.error, o.last_error),
-         next_attempt_at = CASE WHEN r.state = 'pending' THEN clock_timestamp() + make_interval(secs => r.retry_in) ELSE o.next_attempt_at END,
-         completed_at = CASE WHEN r.state = 'pending' THEN NULL ELSE clock_timestamp() END
-     FROM r WHERE o.id = r.id`,
+     SELECT (SELECT count(*) FROM heads) + (SELECT count(*) FROM followers) + (SELECT count(*) FROM streams) AS n`,
     [
       outcomes.map((o) => o.row.id),
       outcomes.map((o) => (o.state === 'pending' ? 'pending' : o.state === 'failed' ? 'failed' : 'delivered')),
@@ -198,22 +214,7 @@ export async function recordOutcomes(
       outcomes.map((o) => o.error),
       outcomes.map((o) => o.retryInSeconds ?? 0),
       attemptsCap,
-    ],
-  );
-  const alsoDelivered = outcomes.flatMap((o) => (o.state === 'delivered' ? (o.detail?.alsoDelivered ?? []) : []));
-  if (alsoDelivered.length)
-    await db.query(
-      `UPDATE outbox SET state = 'delivered', attempts = attempts + 1, last_attempt_at = clock_timestamp(), completed_at = clock_timestamp()
-       WHERE id = ANY($1::uuid[]) AND state = 'pending'`,
-      [alsoDelivered],
-    );
-  await db.query(
-    `WITH r AS (SELECT * FROM unnest($1::uuid[], $2::boolean[], $3::text[], $4::timestamptz[]) AS r(id, ok, error, last_entry_at))
-     UPDATE audit_streams s
-     SET failing = NOT r.ok, last_error = coalesce(r.error, s.last_error),
-         last_delivered_at = CASE WHEN r.ok THEN coalesce(r.last_entry_at, s.last_delivered_at) ELSE s.last_delivered_at END
-     FROM r WHERE s.id = r.id`,
-    [
+      outcomes.flatMap((o) => (o.state === 'delivered' ? (o.detail?.alsoDelivered ?? []) : [])),
       outcomes.map((o) => o.row.stream_id),
       outcomes.map((o) => o.state === 'delivered'),
       outcomes.map((o) => (o.state === 'delivered' ? null : o.error)),
