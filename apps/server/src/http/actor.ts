@@ -1,5 +1,5 @@
 import { displayName, emptyRights, type Delegator, type Rights } from '@partner-portal/contracts';
-import type { SessionUser, SupportOfSession } from './session.js';
+import type { SessionUser, SupportOfSession } from './session-user.js';
 
 /**
  * Who acts (docs/decisions/020-integrations.md, "One actor"): whatever credential a request

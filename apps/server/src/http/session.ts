@@ -1,10 +1,12 @@
 import { hash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { SESSION_INDICATOR_COOKIE, type Rights } from '@partner-portal/contracts';
+import { LRUCache } from 'lru-cache';
+import { SESSION_INDICATOR_COOKIE } from '@partner-portal/contracts';
 import type { Database, Queryable } from '../db/client.js';
 import type { SqlStatement } from '../db/sql.js';
 import { AppError } from './problem.js';
 import type { ActingRights, Actor } from './actor.js';
+import type { SessionUser } from './session-user.js';
 import type { SessionCache } from './session-cache.js';
 
 /**
@@ -16,46 +18,7 @@ export const SESSION_COOKIE = 'pp_session';
 /** The supporter's own session cookie while their browser is in a support session (SessionStore.startSupport). */
 export const SUPPORTER_COOKIE = 'pp_supporter';
 
-export interface SessionUser {
-  id: string;
-  sessionIdHash: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  languageCode: string;
-  externalIdentityProvider: string | null;
-  isDeveloper: boolean;
-  membershipId: string | null;
-  organizationId: string | null;
-  organizationName: string | null;
-  organizationPath: string | null;
-  /** the user's organization is the provider's root organization */
-  isProviderOrganization: boolean;
-  rights: Rights;
-  userManager: boolean;
-  organizationManager: boolean;
-  /** the password was generated for the user: nothing but changing it (and signing out) is allowed */
-  mustChangePassword: boolean;
-  /** the support session this session runs in (a supporter acting as the user), else null or absent */
-  support?: SupportOfSession | null;
-}
-
-/**
- * The support session a portal session runs in (modules/support; docs/security.md, "Support
- * sessions"): the session is the member's, and also names its supporter, who acts as the member.
- */
-export interface SupportOfSession {
-  /** the support session's id */
-  id: string;
-  supporterUserId: string | null;
-  supporterEmail: string;
-  supporterName: string;
-  /** the supporter's organization's path as the session started (the audit's second trail) */
-  supporterOrganizationPath: string | null;
-  /** when it ends (ISO 8601) */
-  endsAt: string;
-}
-
+export type { SessionUser, SupportOfSession } from './session-user.js';
 export type { Actor, ActingRights, ServiceAccountPrincipal } from './actor.js';
 
 /** The organization and rights the actor acts with (every actor holds them: http/actor.ts). */
@@ -139,7 +102,7 @@ export class SessionStore {
   /** stops listening for the cache's announcements (set when the cache is connected) */
   stopCache: (() => Promise<void>) | undefined;
   /** session cookies of cached sessions → their id hashes (rememberIdHash) */
-  private readonly idHashes = new Map<string, string>();
+  private readonly idHashes = new LRUCache<string, string>({ max: ID_HASHES_KEPT });
 
   constructor(
     private readonly db: Database,
@@ -350,12 +313,10 @@ export class SessionStore {
   /**
    * Keeps the id hash of a cookie whose session the cache holds: SHA-256 through OpenSSL cost a
    * cached read about 4 µs of CPU, more than finding the session. Only cookies of cached sessions
-   * are kept (a guessed cookie never is), at most ID_HASHES_KEPT; when full, all are dropped.
+   * are kept (a guessed cookie never is), at most ID_HASHES_KEPT, the least recently used going first.
    */
   private rememberIdHash(secret: string, idHash: string): void {
-    if (this.idHashes.has(secret)) return;
-    if (this.idHashes.size >= ID_HASHES_KEPT) this.idHashes.clear();
-    this.idHashes.set(secret, idHash);
+    if (!this.idHashes.has(secret)) this.idHashes.set(secret, idHash);
   }
 
   /**
