@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { use, useEffect } from 'react';
 import { Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { IconKey, IconPencil, IconPlayerPlay, IconPlus, IconPower, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +6,9 @@ import { useLocation } from 'react-router';
 import type { SsoConnection } from '@partner-portal/contracts';
 import { notifyError } from '@/components/notify';
 import { useDomains } from '../../api/domains';
+import { useConnectionPolicy } from '../../api/setup-links';
+import { setupLinksLocales } from '../../lib/locales';
+import { notAllowedReason } from '../setup-links/connection-policy-card';
 import { ssoRedirectUri, ssoTestUrl, useSsoConnections } from '../../api/sso-connections';
 import { originOf, sortConnections, verifiedDomains } from '../../lib/identity';
 import { WebAddress } from '@/components/web-address';
@@ -29,20 +32,24 @@ export function ConnectionsPanel({ organization, organizationName, open }: Panel
   const list = sortConnections(connections.data ?? [], organization.id);
   const usable = verifiedDomains(domains.data ?? []);
   const noDomain = domains.isSuccess && usable.length === 0;
+  // not possible here: a higher organization forbids connecting (the connection policy), or no verified domain yet
+  use(setupLinksLocales());
+  const policy = useConnectionPolicy(organization.id);
+  const reason = notAllowedReason(policy.data, t) ?? (noDomain ? t('identity.connection_needs_domain') : null);
 
   return (
     <Stack gap="sm">
       <Text size="sm">{t('identity.connections_intro')}</Text>
       <CopyField label={t('identity.redirect_uri')} value={ssoRedirectUri(window.location.origin)} testId="redirect-uri" />
       <Group>
-        {noDomain ? (
+        {reason ? (
           // not possible yet: shown disabled with the reason (docs/design.md, "Actions that are not possible")
-          <Tooltip label={t('identity.connection_needs_domain')} withinPortal zIndex={1200} multiline maw={320}>
+          <Tooltip label={reason} withinPortal zIndex={1200} multiline maw={320}>
             <Button
               leftSection={<IconPlus size={16} aria-hidden />}
               data-disabled
               aria-disabled
-              aria-label={`${t('identity.connection_add')}: ${t('identity.connection_needs_domain')}`}
+              aria-label={`${t('identity.connection_add')}: ${reason}`}
               onClick={(e) => e.preventDefault()}
             >
               {t('identity.connection_add')}
@@ -58,9 +65,9 @@ export function ConnectionsPanel({ organization, organizationName, open }: Panel
           </Button>
         )}
       </Group>
-      {noDomain ? (
+      {reason ? (
         <Text size="sm" c="gray.7">
-          {t('identity.connection_needs_domain')}
+          {reason}
         </Text>
       ) : null}
       {connections.isPending ? <Loader size="sm" role="status" aria-label={t('identity.loading')} /> : null}

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { use, useEffect } from 'react';
 import { Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { IconAddressBook, IconPlus, IconTrash } from '@tabler/icons-react';
 import { Trans, useTranslation } from 'react-i18next';
@@ -6,6 +6,9 @@ import type { ScimToken } from '@partner-portal/contracts';
 import { notifyError } from '@/components/notify';
 import { useFormatDate } from '@/lib/dates';
 import { scimBaseUrl, useScimTokens } from '../../api/scim-tokens';
+import { useConnectionPolicy } from '../../api/setup-links';
+import { setupLinksLocales } from '../../lib/locales';
+import { notAllowedReason } from '../setup-links/connection-policy-card';
 import { CopyField } from '../copy-field';
 import { Address } from '../people-table';
 import { ScimGuides } from './scim-guides';
@@ -23,16 +26,29 @@ export function ScimTokensPanel({ organization, open }: PanelProps) {
     if (tokens.isError) notifyError(tokens.error);
   }, [tokens.isError, tokens.error]);
   const list = tokens.data ?? [];
+  // a higher organization may forbid connecting directories here (the connection policy)
+  use(setupLinksLocales());
+  const policy = useConnectionPolicy(organization.id);
+  const notAllowed = notAllowedReason(policy.data, t);
 
   return (
     <Stack gap="sm">
       <Text size="sm">{t('integrations.scim_intro')}</Text>
       <CopyField label={t('integrations.scim_base_url')} value={scimBaseUrl(window.location.origin)} testId="scim-base-url" />
       <Group>
-        <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => open({ type: 'create-scim-token' })}>
+        <Button
+          leftSection={<IconPlus size={16} aria-hidden />}
+          disabled={notAllowed !== null}
+          onClick={() => open({ type: 'create-scim-token' })}
+        >
           {t('integrations.token_add')}
         </Button>
       </Group>
+      {notAllowed ? (
+        <Text size="sm" c="gray.7">
+          {notAllowed}
+        </Text>
+      ) : null}
       {tokens.isPending ? <Loader size="sm" role="status" aria-label={t('integrations.loading')} /> : null}
       {tokens.data && list.length === 0 ? (
         <Text size="sm" c="gray.7">
