@@ -162,6 +162,26 @@ export function adaptDeviceEndpoints(
       }
       return;
     }
+    if (ctx.method === 'GET' && ctx.path === routes.device_authorization) {
+      // the device authorization endpoint takes POST only; oidc-provider would take a GET of it for
+      // a resumed device sign-in (code_verification/:uid) with the uid "auth" (see below)
+      ctx.status = 405;
+      ctx.set('Allow', 'POST, OPTIONS');
+      ctx.body = { error: 'invalid_request', error_description: 'the device authorization endpoint takes POST' };
+      return;
+    }
+    if (ctx.method === 'GET' && ctx.path.startsWith(`${routes.code_verification}/`)) {
+      // a resumed device sign-in (code_verification/:uid) whose interaction is unknown: oidc-provider
+      // answers it by the input step (to the page, above), then tries to save the browser's session
+      // that was never saved and throws a TypeError; the answer made stands
+      try {
+        await next();
+      } catch (err) {
+        if (!(err instanceof TypeError) || !err.message.startsWith('persist can only be called')) throw err;
+        if (ctx.status < 300 || ctx.status >= 400) redirect(ctx, `${page}?result=unknown`);
+      }
+      return;
+    }
     if (ctx.method !== 'POST' || ctx.path !== routes.code_verification) {
       await next();
       return;

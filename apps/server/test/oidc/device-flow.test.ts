@@ -133,6 +133,15 @@ describe('device sign-in', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('a GET of the device authorization endpoint or of an unknown resumed sign-in: 405 and the page, never a 5xx', async () => {
+    const get = await fetch(`${portal.url}/connect/device/auth?scope=openid`, { redirect: 'manual' });
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toContain('POST');
+    const resumed = await fetch(`${portal.url}/connect/device/not-an-interaction`, { redirect: 'manual' });
+    expect(resumed.status).toBe(303);
+    expect(resumed.headers.get('location')).toMatch(new RegExp(`^${portal.url}/device\\?result=`));
+  });
+
   it('the provider’s own code page hands over to /device, and a decision of someone else’s session is not posted', async () => {
     const device = await oidcClient.initiateDeviceAuthorization(config, { scope: 'openid' });
     const other = await portal.sessionFor((await createUser(portal)).id);
