@@ -50,6 +50,9 @@ describe('anti-forgery header', () => {
         connectionId: randomUUID(),
         webhookId: randomUUID(),
         deliveryId: randomUUID(),
+        streamId: randomUUID(),
+        linkId: randomUUID(),
+        token: 'not-a-setup-link',
       });
       for (const header of [undefined, '0', 'true']) {
         const res = await admin.request(route.method, path, {
