@@ -51,7 +51,10 @@ export const ERRORS = {
   interaction_expired: { status: 409, title: 'The login request has expired. Please start again' },
   unknown_error_id: { status: 404, title: 'Unknown error' },
   invalid_return_url: { status: 400, title: 'The return address is not allowed' },
-  device_code_unknown: { status: 400, title: 'This code is unknown or has expired. Check the code your device shows, or start again on the device' },
+  device_code_unknown: {
+    status: 400,
+    title: 'This code is unknown or has expired. Check the code your device shows, or start again on the device',
+  },
   device_code_used: { status: 409, title: 'This code has already been used. Start again on the device' },
 
   // second factors

@@ -178,7 +178,7 @@ export function adaptDeviceEndpoints(
         await next();
       } catch (err) {
         if (!(err instanceof TypeError) || !err.message.startsWith('persist can only be called')) throw err;
-        if (ctx.status < 300 || ctx.status >= 400) redirect(ctx, `${page}?result=unknown`);
+        if (ctx.status < 300 || ctx.status >= 400) redirect(ctx as KoaContextWithOIDC, `${page}?result=unknown`);
       }
       return;
     }
