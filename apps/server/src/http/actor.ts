@@ -145,41 +145,34 @@ export function personActor(user: SessionUser, requestId: string | null): Person
   return { ...actingOf(user), kind: 'person', id: user.id, requestId, user, ...(user.support ? { supportedBy: user.support } : {}) };
 }
 
-export function serviceAccountActor(account: ServiceAccountPrincipal, requestId: string | null): ServiceAccountActor {
+/** A principal that acts on an organization of its own: a service account, a directory's token, a setup link. */
+interface OrganizationPrincipal extends ActingRights {
+  id: string;
+  organizationId: string;
+  organizationPath: string;
+}
+
+/** What every actor of an OrganizationPrincipal holds: its acting rights, its organization, its id as the actor's. */
+function actingAsPrincipal(principal: OrganizationPrincipal, requestId: string | null) {
   return {
-    ...actingOf(account),
-    organizationId: account.organizationId,
-    organizationPath: account.organizationPath,
-    kind: 'service_account',
-    id: account.id,
+    ...actingOf(principal),
+    organizationId: principal.organizationId,
+    organizationPath: principal.organizationPath,
+    id: principal.id,
     requestId,
-    user: null,
-    serviceAccount: account,
   };
+}
+
+export function serviceAccountActor(account: ServiceAccountPrincipal, requestId: string | null): ServiceAccountActor {
+  return { ...actingAsPrincipal(account, requestId), kind: 'service_account', user: null, serviceAccount: account };
 }
 
 export function directoryActor(directory: DirectoryPrincipal, requestId: string | null): DirectoryActor {
-  return {
-    ...actingOf(directory),
-    organizationId: directory.organizationId,
-    organizationPath: directory.organizationPath,
-    kind: 'directory',
-    id: directory.id,
-    requestId,
-    directory,
-  };
+  return { ...actingAsPrincipal(directory, requestId), kind: 'directory', directory };
 }
 
 export function setupLinkActor(link: SetupLinkPrincipal, requestId: string | null): SetupLinkActor {
-  return {
-    ...actingOf(link),
-    organizationId: link.organizationId,
-    organizationPath: link.organizationPath,
-    kind: 'setup_link',
-    id: link.id,
-    requestId,
-    setupLink: link,
-  };
+  return { ...actingAsPrincipal(link, requestId), kind: 'setup_link', setupLink: link };
 }
 
 /** The portal's own jobs: no organization, no rights. */

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { DomainClaimResponse } from '@partner-portal/contracts';
 import { errorText } from '@/components/notify';
 import { useClaimDomain, useSetupDomains, useVerifyDomain } from '../api/setup';
-import { CopyValue } from './copy-value';
+import { CopyField } from '@/components/copy-field';
 
 /** Verified domains: add one, publish its TXT record (copy buttons), verify it. */
 export function DomainsStep({ organizationId }: { organizationId: string }) {
@@ -51,9 +51,9 @@ export function DomainsStep({ organizationId }: { organizationId: string }) {
         <Paper withBorder p="sm" radius="md">
           <Stack gap="xs">
             <Text size="sm">{t('setup.domain_record', { domain: record.domain })}</Text>
-            <CopyValue label={t('setup.record_type')} value={record.verification.type} />
-            <CopyValue label={t('setup.record_name')} value={record.verification.name} testId="setup-txt-name" />
-            <CopyValue label={t('setup.record_value')} value={record.verification.value} testId="setup-txt-value" />
+            <CopyField label={t('setup.record_type')} value={record.verification.type} />
+            <CopyField label={t('setup.record_name')} value={record.verification.name} testId="setup-txt-name" />
+            <CopyField label={t('setup.record_value')} value={record.verification.value} testId="setup-txt-value" />
           </Stack>
         </Paper>
       ) : null}

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { ScimTokenCreated } from '@partner-portal/contracts';
 import { errorText } from '@/components/notify';
 import { useCreateScimToken } from '../api/setup';
-import { CopyValue } from './copy-value';
+import { CopyField } from '@/components/copy-field';
 
 /** SCIM: the base URL and a token for the directory, shown once. */
 export function ScimStep({ organizationId }: { organizationId: string }) {
@@ -22,7 +22,7 @@ export function ScimStep({ organizationId }: { organizationId: string }) {
         {t('setup.scim_title')}
       </Title>
       <Text size="sm">{t('setup.scim_intro')}</Text>
-      <CopyValue label={t('setup.scim_base_url')} value={`${window.location.origin}/scim/v2`} testId="setup-scim-base-url" />
+      <CopyField label={t('setup.scim_base_url')} value={`${window.location.origin}/scim/v2`} testId="setup-scim-base-url" />
       <form onSubmit={submit} noValidate>
         <Group align="flex-end" gap="xs" wrap="wrap">
           <TextInput
@@ -38,7 +38,7 @@ export function ScimStep({ organizationId }: { organizationId: string }) {
       </form>
       {made ? (
         <Alert color="yellow" title={t('setup.scim_once')} styles={{ title: { color: 'var(--mantine-color-dark-9)' } }}>
-          <CopyValue label={t('setup.scim_token')} value={made.token} testId="setup-scim-token" />
+          <CopyField label={t('setup.scim_token')} value={made.token} testId="setup-scim-token" />
         </Alert>
       ) : null}
       {create.isError ? (

@@ -3,7 +3,7 @@ import { Alert, Badge, Button, Checkbox, Group, Paper, PasswordInput, Stack, Tex
 import { useTranslation } from 'react-i18next';
 import { errorText } from '@/components/notify';
 import { useCreateConnection, useSetupConnections, useSetupDomains, useSwitchOnConnection } from '../api/setup';
-import { CopyValue } from './copy-value';
+import { CopyField } from '@/components/copy-field';
 
 /** The redirect URI to register at the dealer's provider (the operating contract, "Single sign-on per organization"). */
 export const redirectUri = (origin: string) => `${origin}/api/identity/login-external-callback`;
@@ -55,7 +55,7 @@ export function SsoStep({ organizationId, returnPath }: { organizationId: string
         {t('setup.sso_title')}
       </Title>
       <Text size="sm">{t('setup.sso_intro')}</Text>
-      <CopyValue label={t('setup.redirect_uri')} value={redirectUri(window.location.origin)} testId="setup-redirect-uri" />
+      <CopyField label={t('setup.redirect_uri')} value={redirectUri(window.location.origin)} testId="setup-redirect-uri" />
       <form onSubmit={submit} noValidate>
         <Stack gap="xs">
           <TextInput label={t('setup.sso_name')} required {...field('name')} />

@@ -12,7 +12,7 @@ import { notAllowedReason } from '../setup-links/connection-policy-card';
 import { ssoRedirectUri, ssoTestUrl, useSsoConnections } from '../../api/sso-connections';
 import { originOf, sortConnections, verifiedDomains } from '../../lib/identity';
 import { WebAddress } from '@/components/web-address';
-import { CopyField } from '../copy-field';
+import { CopyField } from '@/components/copy-field';
 import { rememberTestedConnection, type PanelProps } from './shared';
 import { WholeBadge } from '../whole-badge';
 import { Tooltip } from '@/components/tooltip';

@@ -8,7 +8,7 @@ import { useFocusBackAfter } from '@/components/return-focus';
 import { useFormatDate } from '@/lib/dates';
 import { useDomains, useVerifyDomain } from '../../api/domains';
 import { originOf, sortDomains } from '../../lib/identity';
-import { CopyField } from '../copy-field';
+import { CopyField } from '@/components/copy-field';
 import type { PanelProps } from './shared';
 import { WholeBadge } from '../whole-badge';
 

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { CopyField } from '../copy-field';
+import { CopyField } from '@/components/copy-field';
 import { ModalFrame } from '../modal-frame';
 
 /** A value shown after a creation, to copy; `secret`: the one that is never shown again. */

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { Button, Code, Collapse, List, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconChevronDown } from '@tabler/icons-react';
 import { Trans, useTranslation } from 'react-i18next';
-import { CopyField } from '../copy-field';
+import { CopyField } from '@/components/copy-field';
 
 /** The directories a guide is written for, with the number of its steps (integrations.scim_guide_<id>_<n>). */
 const GUIDES = [

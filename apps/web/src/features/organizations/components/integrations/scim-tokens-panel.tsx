@@ -9,7 +9,7 @@ import { scimBaseUrl, useScimTokens } from '../../api/scim-tokens';
 import { useConnectionPolicy } from '../../api/setup-links';
 import { setupLinksLocales } from '../../lib/locales';
 import { notAllowedReason } from '../setup-links/connection-policy-card';
-import { CopyField } from '../copy-field';
+import { CopyField } from '@/components/copy-field';
 import { Address } from '../people-table';
 import { ScimGuides } from './scim-guides';
 import type { PanelProps } from './shared';

@@ -6,7 +6,7 @@ import { SERVICE_ACCOUNT_SCOPE, type ServiceAccount } from '@partner-portal/cont
 import { notifyError } from '@/components/notify';
 import { useFormatDate } from '@/lib/dates';
 import { tokenEndpoint, useServiceAccounts } from '../../api/service-accounts';
-import { CopyField } from '../copy-field';
+import { CopyField } from '@/components/copy-field';
 import { WholeBadge } from '../whole-badge';
 import { Detail } from './detail';
 import type { PanelProps } from './shared';

@@ -16,7 +16,7 @@ import { errorText, notifyError, notifySuccess } from '@/components/notify';
 import { useFormatDate } from '@/lib/dates';
 import { useConnectionPolicy, useCreateSetupLink, useRevokeSetupLink, useSetupLinks } from '../../api/setup-links';
 import { setupLinksLocales } from '../../lib/locales';
-import { CopyField } from '../copy-field';
+import { CopyField } from '@/components/copy-field';
 import { notAllowedReason } from './connection-policy-card';
 
 /** The capabilities the manager may hand on: as they hold them (the server checks the same). */

@@ -38,7 +38,7 @@ export function CopyField({ label, value, testId, onCopy }: { label: string; val
             onCopy?.();
           }}
         >
-          {clipboard.copied ? t('org_copied') : t('org_copy')}
+          {clipboard.copied ? t('clipboard.copied') : t('clipboard.copy')}
           <VisuallyHidden>{` ${label}`}</VisuallyHidden>
         </Button>
       </Group>
