@@ -50,7 +50,7 @@ export function SetupPage() {
         {t('setup.title_for', { organization: info.organization_name })}
       </Title>
       <Text size="sm" c="gray.7">
-        {t('setup.intro')}
+        {t('setup.intro', { product: t('product_name') })}
       </Text>
       {!info.signed_in ? (
         <CodeStep token={token} info={info} />
