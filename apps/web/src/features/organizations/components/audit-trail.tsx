@@ -145,9 +145,11 @@ function AuditTrailBody({ organizationId }: { organizationId: string }) {
           onChange={change(setAction)}
           clearable
           searchable
-          // the whole list, without a scrolling region of its own that the keyboard could not reach
+          // the whole list, without a scrolling region of its own that the keyboard could not reach;
+          // always below the field, where the page scrolls to it (flipped above a field low on the
+          // page, a list longer than the page began above its top, out of reach)
           withScrollArea={false}
-          comboboxProps={{ zIndex: 1200 }}
+          comboboxProps={{ zIndex: 1200, middlewares: { flip: false, shift: true } }}
         />
         <TextInput
           label={t('adm_audit_filter_actor')}
