@@ -7,6 +7,7 @@ import { startMailWorker } from './modules/mail/outbox-worker.js';
 import { sweepTreeChanges } from './modules/organizations/queries.js';
 import { TREE_CACHE_MAX_AGE_MS } from './modules/organizations/tree-cache.js';
 import { startWebhookWorker, sweepFinishedDeliveries } from './modules/webhooks/worker.js';
+import { sweepOrphanRows } from './modules/audit-streams/queries.js';
 import { startAuditStreamWorker } from './modules/audit-streams/worker.js';
 import { startBackchannelLogoutWorker } from './oidc/backchannel.js';
 import { sweepFinishedOutbox } from './outbox/shared-table.js';
@@ -28,7 +29,8 @@ import type { Services } from './services.js';
  *   password reset requests (modules/identity/reset-requests.ts) and audit streams
  *   (modules/audit-streams/worker.ts, a stream's entries in order, never given up),
  *   each sent after the commit of its change and again when its receiver did not take it; every
- *   hour the clean-up of the finished rows of the shared outbox older than WEBHOOK_RETENTION_DAYS.
+ *   hour the clean-up of the finished rows of the shared outbox older than WEBHOOK_RETENTION_DAYS,
+ *   and of the pending rows of audit streams that no longer exist.
  */
 const KEY_RELOAD_MS = 60_000;
 const IDENTITY_CLEANUP_MS = 10 * 60_000;
@@ -64,6 +66,7 @@ export async function startJobs(
     every(INVITATION_EXPIRY_MS, 'invitation expiry', () => expireInvitations(db)),
     every(DELIVERY_CLEANUP_MS, 'webhook delivery clean-up', () => sweepFinishedDeliveries(db, config.WEBHOOK_RETENTION_DAYS)),
     every(DELIVERY_CLEANUP_MS, 'outbox clean-up', () => sweepFinishedOutbox(db, config.WEBHOOK_RETENTION_DAYS)),
+    every(DELIVERY_CLEANUP_MS, 'audit stream clean-up', () => sweepOrphanRows(db)),
   ];
   void sweepIdentity().catch((err: unknown) => log.warn({ err }, 'identity clean-up failed'));
   const webhooks = await startWebhookWorker({ db, config, log, keyEncryption: services.secrets.keyEncryption });

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortalWith, type TestPortal } from '../support/portal.js';
-import { buildFixture, type Fixture, type Org } from '../organizations/fixtures.js';
+import { buildFixture, createOrg, type Fixture, type Org } from '../organizations/fixtures.js';
 import { startReceiver, type Receiver } from '../webhooks/support.js';
 import { BearerClient, createAccount, keyOf, tokenOf } from '../service-accounts/support.js';
 import type { HttpClient } from '../support/http.js';
 import type { AuditStreamWorker } from '../../src/modules/audit-streams/worker.js';
 import { insertAuditEntry } from '../../src/modules/audit/queries.js';
+import { sweepOrphanRows } from '../../src/modules/audit-streams/queries.js';
 import {
   datadogLogs,
   firstArrivals,
@@ -253,6 +254,22 @@ describe('audit streams', () => {
     ]);
     expect(rows).toEqual([]);
     expect(keyOf(await f.admin.client.delete(`${base(f.tree.south)}/${made.id}`))).toBe('unknown_audit_stream');
+  });
+
+  it('the entries kept for a paused stream go when its organization is deleted: the hourly clean-up removes them', async () => {
+    const branch = await createOrg(portal, f.tree.south, 'Short-lived branch');
+    const made = await create(f.admin.client, branch, { kind: 'https', url: `${receiver.url}/short-lived` });
+    expect((await f.admin.client.patch(`${base(branch)}/${made.id}`, { paused: true })).status).toBe(204);
+    await change(branch);
+    const kept = () =>
+      portal.services.db.query(`SELECT 1 FROM outbox WHERE kind = 'audit_stream' AND state = 'pending' AND payload->>'stream_id' = $1`, [
+        made.id,
+      ]);
+    expect((await kept()).rows.length).toBeGreaterThan(0);
+    const deleted = await f.admin.client.delete(`/api/organizations/${branch.id}`);
+    expect(deleted.status, deleted.text).toBe(204);
+    expect(await sweepOrphanRows(portal.services.db)).toBeGreaterThan(0);
+    expect((await kept()).rows).toEqual([]);
   });
 
   it('an entry made in a support session elsewhere reaches the streams of the supporter’s organization too, as its trail shows it', async () => {

@@ -86,6 +86,19 @@ export async function deleteStream(db: Queryable, id: string): Promise<void> {
 }
 
 /**
+ * The pending rows of streams that no longer exist — deleted with their organization (ON DELETE
+ * CASCADE), or deleted while a change wrote an entry for them — removed; no lane takes them (the
+ * lane joins the streams). The hourly job (jobs.ts). Returns how many.
+ */
+export async function sweepOrphanRows(db: Queryable): Promise<number> {
+  const { rowCount } = await db.query(
+    `DELETE FROM outbox o WHERE o.kind = '${AUDIT_STREAM_KIND}' AND o.state = 'pending'
+       AND NOT EXISTS (SELECT 1 FROM audit_streams s WHERE s.id = (o.payload->>'stream_id')::uuid)`,
+  );
+  return rowCount;
+}
+
+/**
  * Queue again every entry of the subtree at `path` from `from` on (its audit trail's: with what its
  * members did in support sessions elsewhere), oldest first, after the rows
  * of the stream that are pending (their `seq` is higher). Returns how many; wakes the senders at commit.
