@@ -59,7 +59,9 @@ export default defineConfig({
           environment: 'node',
           include: ['e2e/tests/**/*.test.ts'],
           globalSetup: ['apps/server/test/global-setup.ts'],
-          testTimeout: 60_000,
+          // two minutes: with four files at once on two busy cores a browser step is ~8× slower than
+          // alone, and flows of 10–15 s alone ran past one minute in CI
+          testTimeout: 120_000,
           hookTimeout: 120_000,
           // what the browser does after a step (focus moved, a value filled in) can take more than
           // expect.poll's default second while the CPU is busy with the other test files
