@@ -69,6 +69,9 @@ describe('member and invitation actions', () => {
       const manager = world.users.organizationManager.email;
       const text = REFUSAL[language];
       const refused = table.getByRole('button', { name: new RegExp(`^${text.remove(manager).replace(/[.+]/g, '\\$&')} \\(`) });
+      // shown, and the page still (its later sections load after the table and move it)
+      await refused.waitFor();
+      await whenStill(page);
       expect(await refused.getAttribute('aria-disabled')).toBe('true');
       const name = (await refused.getAttribute('aria-label')) ?? '';
       expect(name).toContain(text.reason);
@@ -103,7 +106,7 @@ describe('member and invitation actions', () => {
       it(`shows every row action with its words on a phone or small tablet (${language}, ${width} px)`, async () => {
         // an organization of its own: its few rows all shown (4 unless 'view all')
         const organization = await world.fresh.organization(world.dealerA);
-        await world.fresh.member(organization);
+        const member = await world.fresh.member(organization);
         const invitation = await world.fresh.invitation(organization);
         const context = await signedIn(e2e.browser, e2e.portal, world.users.userManager.id, {
           language,
@@ -111,9 +114,12 @@ describe('member and invitation actions', () => {
         });
         const { page, watch } = await open(context, `/manage-organization/${organization.id}`);
         const users = page.locator('#org-users-table');
-        await users.waitFor();
+        // the rows and their actions, not only the table: the buttons are counted below
+        await users.getByText(member.email).waitFor();
+        await users.getByRole('button').first().waitFor();
         const invitations = page.locator('#org-invitations-table');
         await invitations.getByText(invitation.email).waitFor();
+        await invitations.getByRole('button').first().waitFor();
         for (const [list, words] of [
           [users, WORDS[language][0]],
           [invitations, WORDS[language][1]],

@@ -123,7 +123,15 @@ describe('the manage page', () => {
       await show.or(page.getByRole('tree')).first().waitFor();
       if (await show.isVisible()) await show.click();
       const northInTree = page.locator(`[role=treeitem][id="org-tree-${world.north.id}"]`);
-      await northInTree.getByTestId('tree-second-factor').waitFor();
+      const mark = northInTree.getByTestId('tree-second-factor');
+      // a drawer opened while the page's later sections still load was seen closed again (not yet
+      // understood; noted in the closing note): then it is opened once more, as a person would
+      const shown = await mark.waitFor({ timeout: 10_000 }).then(
+        () => true,
+        () => false,
+      );
+      if (!shown && (await show.isVisible())) await show.click();
+      await mark.waitFor();
       expect(await northInTree.textContent()).toContain(words);
       await page.getByText(legend).waitFor();
       await checkScreen(page, watch, `policy-tree-mark-${language}`);
