@@ -1,6 +1,5 @@
 import v8 from 'node:v8';
 import { pino, type DestinationStream, type Logger } from 'pino';
-import { Redis } from 'ioredis';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/client.js';
 import { migrate } from './db/migrate.js';
@@ -76,8 +75,11 @@ export async function createServices(config: Config, log: Logger, options: { inM
     session: await sharedSecret(db, 'session_secret', config.SESSION_SECRET, onGenerated),
     keyEncryption: await sharedSecret(db, 'key_encryption_key', config.KEY_ENCRYPTION_KEY, onGenerated),
   };
-  const tracing = startTracing(config);
-  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null;
+  const tracing = await startTracing(config);
+  // ioredis is loaded only when Redis is configured
+  const redis = config.REDIS_URL
+    ? new (await import('ioredis')).Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 })
+    : null;
   redis?.on('error', (err) => log.warn({ err }, 'redis error'));
   const metrics = new Metrics();
   const cacheOf = <T>(name: string): SessionCache<T> | null =>

@@ -1,8 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { FastifyOtelInstrumentation } from '@fastify/otel';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import type { Config } from '../config.js';
 
 /**
@@ -10,7 +6,7 @@ import type { Config } from '../config.js';
  * (OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT), every request becomes a
  * span, with its hooks and handler as children, sent over OTLP/HTTP in batches. An incoming W3C
  * `traceparent` header makes the request part of the caller's trace. Off otherwise: nothing loaded
- * into the request path.
+ * into the request path, nor into memory (the OpenTelemetry packages are loaded only then).
  */
 export interface Tracing {
   /** instrument an app; before its routes are declared */
@@ -19,8 +15,15 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
-export function startTracing(config: Pick<Config, 'tracesEndpoint' | 'OTEL_SERVICE_NAME'>): Tracing | null {
+export async function startTracing(config: Pick<Config, 'tracesEndpoint' | 'OTEL_SERVICE_NAME'>): Promise<Tracing | null> {
   if (!config.tracesEndpoint) return null;
+  const [{ FastifyOtelInstrumentation }, { OTLPTraceExporter }, { resourceFromAttributes }, { BatchSpanProcessor, NodeTracerProvider }] =
+    await Promise.all([
+      import('@fastify/otel'),
+      import('@opentelemetry/exporter-trace-otlp-http'),
+      import('@opentelemetry/resources'),
+      import('@opentelemetry/sdk-trace-node'),
+    ]);
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ 'service.name': config.OTEL_SERVICE_NAME }),
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: config.tracesEndpoint }), { scheduledDelayMillis: 1000 })],

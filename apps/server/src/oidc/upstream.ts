@@ -1,4 +1,4 @@
-import * as client from 'openid-client';
+import type * as OpenIdClient from 'openid-client';
 import type { OutboundFetch } from '../http/outbound.js';
 
 /**
@@ -43,10 +43,13 @@ export interface UpstreamChallenge {
   codeVerifier: string;
 }
 
+/** openid-client, loaded at the first sign-in through a dealer's identity provider, not held by every portal from its start. */
+const openIdClient = () => import('openid-client');
+
 const text = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 ? value : null);
 
 export class UpstreamIdp {
-  private configuration: Promise<client.Configuration> | null = null;
+  private configuration: Promise<OpenIdClient.Configuration> | null = null;
 
   constructor(
     private readonly settings: UpstreamSettings,
@@ -73,17 +76,24 @@ export class UpstreamIdp {
   }
 
   /** The provider's metadata, discovered once (again after a failure); rejects when it cannot be reached or is no OpenID provider. */
-  discover(): Promise<client.Configuration> {
+  discover(): Promise<OpenIdClient.Configuration> {
     if (!this.configuration) {
       const issuer = new URL(this.settings.issuer);
       const { clientSecret } = this.settings;
-      this.configuration = client
-        .discovery(issuer, this.settings.clientId, undefined, clientSecret ? client.ClientSecretBasic(clientSecret) : client.None(), {
-          // openid-client's options are a RequestInit (typed by its own declarations, which differ under the DOM lib)
-          [client.customFetch]: (url, options) => this.fetch(url, options as unknown as RequestInit),
-          timeout: UPSTREAM_TIMEOUT_SECONDS,
-          ...(issuer.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : {}),
-        })
+      this.configuration = openIdClient()
+        .then((client) =>
+          client.discovery(
+            issuer,
+            this.settings.clientId,
+            undefined,
+            clientSecret ? client.ClientSecretBasic(clientSecret) : client.None(),
+            {
+              [client.customFetch]: (url, options) => this.fetch(url, options),
+              timeout: UPSTREAM_TIMEOUT_SECONDS,
+              ...(issuer.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : {}),
+            },
+          ),
+        )
         .catch((err: unknown) => {
           this.configuration = null; // try again next time
           throw err;
@@ -94,7 +104,7 @@ export class UpstreamIdp {
 
   /** The upstream authorization URL and the secrets to keep until the callback. */
   async start(options: { loginHint?: string | null | undefined; prompt?: 'login' } = {}): Promise<UpstreamChallenge> {
-    const configuration = await this.discover();
+    const [configuration, client] = await Promise.all([this.discover(), openIdClient()]);
     const codeVerifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
     const nonce = client.randomNonce();
@@ -114,7 +124,7 @@ export class UpstreamIdp {
 
   /** Redeem the callback (checks state, nonce, PKCE, the ID token); returns who signed in. */
   async finish(callbackUrl: URL, expected: { state: string; nonce: string; codeVerifier: string }): Promise<UpstreamIdentity> {
-    const configuration = await this.discover();
+    const [configuration, client] = await Promise.all([this.discover(), openIdClient()]);
     const tokens = await client.authorizationCodeGrant(configuration, callbackUrl, {
       pkceCodeVerifier: expected.codeVerifier,
       expectedState: expected.state,

@@ -87,3 +87,25 @@ describe('expired invitations', () => {
     expect((await south()).body.expired_invitations.map((i: any) => i.invitation_id)).not.toContain(id);
   });
 });
+
+describe('GET /api/organizations/{id} asked many times at once', () => {
+  it('shares its reads, yet each answer holds every change made before it was asked, and only what its asker may see', async () => {
+    const url = `/api/organizations/${f.tree.a.id}`;
+    const before = (await f.userMgrA.client.get(url)).body.name as string;
+    // a userManager and an organizationManager at once: the shared read, each shown its own view
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? f.orgMgrA : f.userMgrA).client.get(url)));
+    for (const [i, res] of answers.entries()) {
+      expect(res.status).toBe(200);
+      const plain = memberOf(res.body, f.plainA.memberId);
+      if (i % 2) expect(plain).not.toHaveProperty('rights');
+      else expect(plain.rights).toBeTruthy();
+    }
+    // requests in flight while the organization is renamed: those asked after the rename see it
+    const inFlight = Array.from({ length: 10 }, () => f.userMgrA.client.get(url));
+    await portal.services.db.query('UPDATE organizations SET name = $2 WHERE id = $1', [f.tree.a.id, 'Renamed while read']);
+    const after = await Promise.all(Array.from({ length: 10 }, () => f.userMgrA.client.get(url)));
+    for (const res of after) expect(res.body.name).toBe('Renamed while read');
+    for (const res of await Promise.all(inFlight)) expect(res.status).toBe(200);
+    await portal.services.db.query('UPDATE organizations SET name = $2 WHERE id = $1', [f.tree.a.id, before]);
+  });
+});

@@ -1,11 +1,4 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { displayName, type Passkey } from '@partner-portal/contracts';
 import type { Database } from '../../db/client.js';
 import { pgErrorCode } from '../../db/errors.js';
@@ -18,6 +11,9 @@ import * as q from './queries.js';
 import type { RecentAuthentication } from './recent-authentication.js';
 import { AMR, type Enrollee, type ProvenSession, type SecondStep } from './second-step.js';
 import { hashRecoveryCode, newRecoveryCodes } from './totp.js';
+
+/** @simplewebauthn/server, loaded at the first passkey ceremony (~30 MB the portal does not hold from its start: docs/performance.md, "Memory"). */
+const webAuthn = () => import('@simplewebauthn/server');
 
 /**
  * Passkeys (WebAuthn, by @simplewebauthn/server): discoverable credentials with user
@@ -65,7 +61,9 @@ export class Passkeys {
     if (enrollee.kind === 'session') await this.deps.recentAuthentication.assert(enrollee.sessionIdHash);
     const person = await q.findPerson(this.db, enrollee.userId);
     const existing = await passkeyQueries.listPasskeys(this.db, enrollee.userId);
-    const options = await generateRegistrationOptions({
+    const options = await (
+      await webAuthn()
+    ).generateRegistrationOptions({
       rpName: RP_NAME,
       rpID: this.rpID,
       userName: enrollee.email,
@@ -92,7 +90,9 @@ export class Passkeys {
     if (!challenge || challenge.user_id !== enrollee.userId) throw new AppError('passkey_not_verified');
     let verification;
     try {
-      verification = await verifyRegistrationResponse({
+      verification = await (
+        await webAuthn()
+      ).verifyRegistrationResponse({
         response: input.response as unknown as RegistrationResponseJSON,
         expectedChallenge: challenge.challenge,
         expectedOrigin: this.origin,
@@ -156,7 +156,7 @@ export class Passkeys {
    * and the passkey cookie's value that finds their challenge again (for the route to set).
    */
   async loginOptions(): Promise<{ options: Record<string, unknown>; passkeyCookie: string }> {
-    const options = await generateAuthenticationOptions({ rpID: this.rpID, userVerification: 'required' });
+    const options = await (await webAuthn()).generateAuthenticationOptions({ rpID: this.rpID, userVerification: 'required' });
     const secret = newSecret();
     await passkeyQueries.putChallenge(this.db, `login:${hashSecret(secret)}`, null, options.challenge, CHALLENGE_TTL_SECONDS);
     return { options: options as unknown as Record<string, unknown>, passkeyCookie: secret };
@@ -189,7 +189,9 @@ export class Passkeys {
     // the assertion is a guess at the user's passkey (FactorChecks.checkGuess): its new signature counter when right
     const newCounter = await this.deps.checks.checkGuess(passkey.user_id, input.ip, async () => {
       try {
-        const verification = await verifyAuthenticationResponse({
+        const verification = await (
+          await webAuthn()
+        ).verifyAuthenticationResponse({
           response: input.response as unknown as AuthenticationResponseJSON,
           expectedChallenge: challenge.challenge,
           expectedOrigin: this.origin,

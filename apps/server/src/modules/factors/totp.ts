@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
-import QRCode from 'qrcode';
 import { RECOVERY_CODE_COUNT } from '@partner-portal/contracts';
 import { hashSecret } from '../../http/session.js';
 import { seal, unseal } from '../../sealed.js';
@@ -30,7 +29,8 @@ export async function totpEnrolment(
   return {
     secret: secretBase32,
     otpauth_uri: uri,
-    qr_code: await QRCode.toDataURL(uri, { errorCorrectionLevel: 'M', margin: 1, width: 240 }),
+    // loaded at the first enrolment, not held by every portal from its start
+    qr_code: await (await import('qrcode')).default.toDataURL(uri, { errorCorrectionLevel: 'M', margin: 1, width: 240 }),
   };
 }
 

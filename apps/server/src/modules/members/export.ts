@@ -1,5 +1,4 @@
 import { stringify } from 'csv-stringify/sync';
-import ExcelJS from 'exceljs';
 import { isOrganizationManager, isUserManager, toRights } from '@partner-portal/contracts';
 import type { Database } from '../../db/client.js';
 import type { Actor } from '../../http/session.js';
@@ -64,6 +63,8 @@ async function memberFile(path: string, members: q.ExportRow[], output: 'csv' | 
       body: stringify(rows, { header: true, columns: [...EXPORT_COLUMNS], bom: true }),
     };
   }
+  // loaded at the first spreadsheet asked for: ~30 MB the portal does not hold until then (docs/performance.md, "Memory")
+  const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.Workbook();
   workbook.creator = 'Partner Portal';
   const sheet = workbook.addWorksheet('Members');

@@ -6,6 +6,7 @@ import { AppError } from '../../http/problem.js';
 import { searchPendingInvitations, toInvitation } from '../invitations/queries.js';
 import { countMembersMatching, searchMembers } from '../members/queries.js';
 import { isoOrNull } from '../members/service.js';
+import { SharedCheck } from '../organizations/shared-check.js';
 import { organizationForActor } from '../scope/service.js';
 import * as q from './queries.js';
 
@@ -50,13 +51,22 @@ export const SEARCH_COUNT_CAP = 1_000;
 
 /** The organization page's reads: one organization of the actor's subtree, and the people search. */
 export class OrganizationDetails {
+  /**
+   * The page's one statement, shared by the requests for one organization that arrive while it is
+   * in flight (shared-check.ts): each still gets a read begun after it asked, so it sees every
+   * change committed before it arrived, and fifty managers opening the page at once cost about two
+   * statements instead of fifty (docs/performance.md, "The organization page"). The row does not
+   * depend on who asks; what each may see is decided below, per request.
+   */
+  private readonly pages = new SharedCheck<string, q.OrganizationPageRow | null>();
+
   constructor(private readonly deps: { db: Database }) {}
 
   /** The organization with its sub-organizations, pending invitations, members, apps and allowed e-mail domains. */
   async organization(actor: Actor, organizationId: string): Promise<Organization> {
     const { db } = this.deps;
     const member = requireRole(actor, 'any');
-    const org = await q.findOrganizationPage(db, organizationId);
+    const org = await this.pages.run(organizationId, () => q.findOrganizationPage(db, organizationId));
     if (!org) throw new AppError('not_found');
     assertInSubtree(member, org.path);
     const { children, invitations, expired_invitations: expired, members, apps, allowed_email_domains: domains } = org;
