@@ -88,7 +88,10 @@ export class UpstreamIdp {
             undefined,
             clientSecret ? client.ClientSecretBasic(clientSecret) : client.None(),
             {
-              [client.customFetch]: (url, options) => this.fetch(url, options),
+              // openid-client's options are a RequestInit, typed by its own declarations, which differ
+              // from the server's (no DOM lib) and not from the lint's view of them
+              // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
+              [client.customFetch]: (url, options) => this.fetch(url, options as unknown as RequestInit),
               timeout: UPSTREAM_TIMEOUT_SECONDS,
               ...(issuer.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : {}),
             },
