@@ -792,7 +792,10 @@ async function invitationLink(context, language) {
   const c = await pgClient(db.url);
   try {
     for (let i = 0; i < 50; i++) {
-      const { rows } = await c.query('SELECT text_body FROM mail_outbox WHERE recipient = $1 ORDER BY created_at DESC LIMIT 1', [email]);
+      const { rows } = await c.query(
+        "SELECT payload->>'text_body' AS text_body FROM outbox WHERE recipient = $1 ORDER BY created_at DESC LIMIT 1",
+        [email],
+      );
       const link = /https?:\/\/[^\s]+\/invitation\/[^\s]+/.exec(rows[0]?.text_body ?? '')?.[0];
       if (link) return new URL(link).pathname + new URL(link).search;
       await sleep(100);

@@ -86,25 +86,25 @@ export async function deliveryThroughput({ baseUrl, adminCookie, rootId, databas
       data: { organization_id: rootId, name: 'Bench', path: 'bench', parent_id: null, changed: ['name'] },
     });
     await db.query(
-      `INSERT INTO webhook_deliveries (webhook_id, event_type, organization_id, payload, next_attempt_at)
-       SELECT ($1::uuid[])[1 + g % cardinality($1::uuid[])], 'organization.updated', $2, $3, now() + interval '1 hour'
+      `INSERT INTO outbox (kind, webhook_id, payload, next_attempt_at)
+       SELECT 'webhook', ($1::uuid[])[1 + g % cardinality($1::uuid[])],
+              jsonb_build_object('event_type', 'organization.updated', 'organization_id', $2::uuid, 'body', $3::text), now() + interval '1 hour'
        FROM generate_series(1, $4) AS g`,
       [ids, rootId, payload, count],
     );
-    await db.query('VACUUM ANALYZE webhook_deliveries');
+    await db.query('VACUUM ANALYZE outbox');
     const cpuBefore = cpuSecondsOf(portalPid, readFileSync);
     const started = Date.now();
-    await db.query(`UPDATE webhook_deliveries SET next_attempt_at = now() WHERE webhook_id = ANY($1::uuid[])`, [ids]);
+    await db.query(`UPDATE outbox SET next_attempt_at = now() WHERE webhook_id = ANY($1::uuid[])`, [ids]);
     await db.query("SELECT pg_notify('pp_webhooks', '')");
     const deadline = started + 240_000;
     while (receiver.total < count && Date.now() < deadline) await sleep(20);
     const seconds = (Date.now() - started) / 1000;
     const cpu = cpuSecondsOf(portalPid, readFileSync) - cpuBefore;
     await sleep(500);
-    const { rows } = await db.query(
-      'SELECT state, count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = ANY($1::uuid[]) GROUP BY state',
-      [ids],
-    );
+    const { rows } = await db.query('SELECT state, count(*)::int AS n FROM outbox WHERE webhook_id = ANY($1::uuid[]) GROUP BY state', [
+      ids,
+    ]);
     return {
       count,
       received: receiver.total,

@@ -17,6 +17,8 @@ CREATE TABLE webhooks (
 );
 CREATE INDEX webhooks_organization_idx ON webhooks (organization_id);
 
+-- (Migration 0082 moved webhook_deliveries into the one outbox table, kind 'webhook', and dropped it;
+-- webhook_delivery_attempts now references outbox.)
 -- One event for one subscription: sent until it is answered 2xx (succeeded) or the attempts run out
 -- (failed). Its id is the webhook-id header, the same at every attempt; payload is the exact body.
 CREATE TABLE webhook_deliveries (

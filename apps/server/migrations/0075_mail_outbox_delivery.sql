@@ -1,4 +1,5 @@
 -- E-mails leave through an outbox (README.md, "E-mail"; docs/decisions/024-mail-outbox.md).
+-- Migration 0082 moved mail_outbox into the one outbox table (kind 'email') and dropped it.
 -- mail_outbox was a record written after sending; it becomes the queue itself. A change writes its
 -- e-mail here in its own transaction (apps/server/src/modules/mail/mailer.ts) and a worker sends the
 -- due ones after commit, holding their rows FOR UPDATE SKIP LOCKED while it talks to the mail

@@ -1,10 +1,11 @@
--- The outbox of what leaves the portal and has no table of its own (docs/decisions/024-mail-outbox.md),
+-- The outbox of what leaves the portal (docs/decisions/024-mail-outbox.md),
 -- keyed by kind: back-channel logouts to relying parties first ('backchannel_logout', payload
 -- {client_id, account_id, sid}). A change writes its rows in its own transaction
--- (apps/server/src/outbox/shared-table.ts); the outbox's worker (apps/server/src/outbox/worker.ts)
+-- (apps/server/src/outbox/queries.ts); the outbox's worker (apps/server/src/outbox/worker.ts)
 -- sends the due ones after commit, holding their rows FOR UPDATE SKIP LOCKED, and tries again with
 -- growing delays what the receiver did not take. E-mails (mail_outbox) and webhook deliveries
--- (webhook_deliveries) keep their tables, which their readers show, and are sent by the same worker.
+-- (webhook_deliveries) kept their tables at first, sent by the same worker; migration 0082 moved
+-- them into this table (kinds 'email' and 'webhook').
 --
 -- state: pending (to be sent: next_attempt_at), delivered, failed (the attempts ran out, or it was
 -- refused for good). Finished rows are removed after WEBHOOK_RETENTION_DAYS (apps/server/src/jobs.ts).

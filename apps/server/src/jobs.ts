@@ -6,11 +6,11 @@ import { expireInvitations } from './modules/invitations/expiry.js';
 import { startMailWorker } from './modules/mail/outbox-worker.js';
 import { sweepTreeChanges } from './modules/organizations/queries.js';
 import { TREE_CACHE_MAX_AGE_MS } from './modules/organizations/tree-cache.js';
-import { startWebhookWorker, sweepFinishedDeliveries } from './modules/webhooks/worker.js';
+import { startWebhookWorker } from './modules/webhooks/worker.js';
 import { sweepOrphanRows } from './modules/audit-streams/queries.js';
 import { startAuditStreamWorker } from './modules/audit-streams/worker.js';
 import { startBackchannelLogoutWorker } from './oidc/backchannel.js';
-import { sweepFinishedOutbox } from './outbox/shared-table.js';
+import { sweepFinishedOutbox } from './outbox/queries.js';
 import type { Oidc } from './oidc/runtime.js';
 import type { Services } from './services.js';
 
@@ -22,14 +22,15 @@ import type { Services } from './services.js';
  * - clean-up of the organization tree's change log (no cached tree lives longer than TREE_CACHE_MAX_AGE_MS);
  * - every hour, the re-verification of verified domains last looked at DOMAIN_RECHECK_HOURS ago
  *   (modules/domains/recheck.ts; instances share the domains);
- * - every hour the clean-up of finished webhook deliveries older than WEBHOOK_RETENTION_DAYS;
  * - every minute, invitations past their expiry marked EXPIRED (their invitation.expired events);
- * - the outbox's worker (outbox/worker.ts), a lane per kind: e-mails (modules/mail/outbox-worker.ts),
- *   webhook deliveries (modules/webhooks/worker.ts), back-channel logouts (oidc/backchannel.ts),
- *   password reset requests (modules/identity/reset-requests.ts) and audit streams
- *   (modules/audit-streams/worker.ts, a stream's entries in order, never given up),
- *   each sent after the commit of its change and again when its receiver did not take it; every
- *   hour the clean-up of the finished rows of the shared outbox older than WEBHOOK_RETENTION_DAYS,
+ * - the outbox's worker (outbox/worker.ts) on the one outbox table, a lane per kind, each taking
+ *   its kind's rows (sharedTable(kind, keyField) of outbox/queries.ts, or the kind's own
+ *   OutboxTable): e-mails (modules/mail/outbox-worker.ts), webhook deliveries
+ *   (modules/webhooks/worker.ts), back-channel logouts (oidc/backchannel.ts), password reset
+ *   requests (modules/identity/reset-requests.ts) and audit streams (modules/audit-streams/worker.ts,
+ *   a stream's entries in order, never given up), each sent after the commit of its change and
+ *   again when its receiver did not take it; every hour the clean-up of the finished rows older
+ *   than WEBHOOK_RETENTION_DAYS (webhook deliveries with their attempts, logouts…; not e-mails),
  *   and of the pending rows of audit streams that no longer exist.
  */
 const KEY_RELOAD_MS = 60_000;
@@ -64,7 +65,6 @@ export async function startJobs(
       if (round.kept + round.lost + round.unanswered > 0) log.info(round, 'domain re-verification');
     }),
     every(INVITATION_EXPIRY_MS, 'invitation expiry', () => expireInvitations(db)),
-    every(DELIVERY_CLEANUP_MS, 'webhook delivery clean-up', () => sweepFinishedDeliveries(db, config.WEBHOOK_RETENTION_DAYS)),
     every(DELIVERY_CLEANUP_MS, 'outbox clean-up', () => sweepFinishedOutbox(db, config.WEBHOOK_RETENTION_DAYS)),
     every(DELIVERY_CLEANUP_MS, 'audit stream clean-up', () => sweepOrphanRows(db)),
   ];

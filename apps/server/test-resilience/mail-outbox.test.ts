@@ -91,7 +91,7 @@ describe('kill -9 between the change and its e-mail', () => {
 
     const before = await sql<{ state: string; attempts: number }>(
       database.url,
-      `SELECT state, attempts FROM mail_outbox WHERE kind = 'invitation'`,
+      `SELECT state, attempts FROM outbox WHERE kind = 'email' AND payload->>'mail_kind' = 'invitation'`,
     );
     // each was refused once, or more often when its retries (after 0.1 s, 0.2 s…) came before the mail server stopped answering
     expect(
@@ -106,7 +106,10 @@ describe('kill -9 between the change and its e-mail', () => {
     cleanups.push(() => second.stop());
     await waitForHealth(second.url, { server: second });
     await until('every e-mail sent', async () => {
-      const rows = await sql<{ n: number }>(database.url, `SELECT count(*)::int AS n FROM mail_outbox WHERE state = 'sent'`);
+      const rows = await sql<{ n: number }>(
+        database.url,
+        `SELECT count(*)::int AS n FROM outbox WHERE kind = 'email' AND state = 'delivered'`,
+      );
       return rows[0]!.n === addresses.length;
     });
     for (const email of addresses) {
@@ -119,7 +122,8 @@ describe('kill -9 between the change and its e-mail', () => {
     }
     const pendingOrKept = await sql<{ n: number }>(
       database.url,
-      `SELECT count(*)::int AS n FROM mail_outbox WHERE state <> 'sent' OR sealed_body IS NOT NULL OR text_body <> '(sent through SMTP; body not kept)'`,
+      `SELECT count(*)::int AS n FROM outbox
+       WHERE kind = 'email' AND (state <> 'delivered' OR payload ? 'sealed_body' OR payload->>'text_body' <> '(sent through SMTP; body not kept)')`,
     );
     expect(pendingOrKept[0]!.n, 'sent, and no body kept').toBe(0);
     expect(second.errors()).toEqual([]);
@@ -142,7 +146,7 @@ describe('kill -9 right after the change commits, before its e-mail is sent', ()
 
     const before = await sql<{ state: string; attempts: number }>(
       database.url,
-      `SELECT state, attempts FROM mail_outbox WHERE recipient = $1`,
+      `SELECT state, attempts FROM outbox WHERE kind = 'email' AND recipient = $1`,
       [email],
     );
     expect(before, 'written with the invitation, not sent, no attempt recorded').toEqual([{ state: 'pending', attempts: 0 }]);
@@ -154,8 +158,8 @@ describe('kill -9 right after the change commits, before its e-mail is sent', ()
     await waitForHealth(second.url, { server: second });
     await smtp.waitFor(email, () => true, 30_000);
     await until('the e-mail recorded as sent', async () => {
-      const rows = await sql<{ state: string }>(database.url, `SELECT state FROM mail_outbox WHERE recipient = $1`, [email]);
-      return rows[0]?.state === 'sent';
+      const rows = await sql<{ state: string }>(database.url, `SELECT state FROM outbox WHERE kind = 'email' AND recipient = $1`, [email]);
+      return rows[0]?.state === 'delivered';
     });
     expect(smtp.to(email), 'once').toHaveLength(1);
     expect(second.errors()).toEqual([]);
@@ -180,8 +184,11 @@ describe('kill -9 right after a password reset was asked for', () => {
     await waitForHealth(second.url, { server: second });
     await smtp.waitFor(ADMIN_EMAIL, () => true, 30_000);
     await until('the e-mail recorded as sent', async () => {
-      const rows = await sql<{ state: string }>(database.url, `SELECT state FROM mail_outbox WHERE kind = 'password-reset'`);
-      return rows.length === 1 && rows[0]!.state === 'sent';
+      const rows = await sql<{ state: string }>(
+        database.url,
+        `SELECT state FROM outbox WHERE kind = 'email' AND payload->>'mail_kind' = 'password-reset'`,
+      );
+      return rows.length === 1 && rows[0]!.state === 'delivered';
     });
     expect(smtp.to(ADMIN_EMAIL), 'once').toHaveLength(1);
     expect(second.errors()).toEqual([]);
@@ -206,13 +213,16 @@ describe('a mail server that refuses every e-mail (451) for a while', () => {
     await until(
       'every e-mail sent',
       async () => {
-        const rows = await sql<{ n: number }>(database.url, `SELECT count(*)::int AS n FROM mail_outbox WHERE state = 'sent'`);
+        const rows = await sql<{ n: number }>(
+          database.url,
+          `SELECT count(*)::int AS n FROM outbox WHERE kind = 'email' AND state = 'delivered'`,
+        );
         return rows[0]!.n === everyone.length;
       },
       REFUSAL_MS + 20_000,
     );
     for (const email of everyone) expect(smtp.to(email), email).toHaveLength(1);
-    const tried = await sql<{ min: number }>(database.url, `SELECT min(attempts)::int AS min FROM mail_outbox`);
+    const tried = await sql<{ min: number }>(database.url, `SELECT min(attempts)::int AS min FROM outbox WHERE kind = 'email'`);
     expect(tried[0]!.min, 'each was refused before it was taken').toBeGreaterThan(1);
     expect(server.errors()).toEqual([]);
     console.log(`mail outbox, ${REFUSAL_MS} ms of 451: ${everyone.length} e-mails, ${smtp.attempts.length} attempts, each delivered once`);

@@ -30,9 +30,10 @@ export interface Database extends Queryable {
 
 /**
  * The channels the portal notifies on: the session cache's triggers (migration 0050) and the
- * webhooks' outbox (a change that wrote deliveries wakes the senders: modules/webhooks/outbox.ts),
- * the e-mails' outbox (a written e-mail wakes the senders: modules/mail/mailer.ts), and the shared
- * outbox of the other kinds (back-channel logouts: outbox/shared-table.ts).
+ * outbox's lanes (one table, outbox/queries.ts; a lane per channel): webhook deliveries (a change
+ * that wrote deliveries wakes the senders: modules/webhooks/outbox.ts), e-mails (a written e-mail
+ * wakes the senders: modules/mail/mailer.ts), and the other kinds (back-channel logouts, password
+ * reset requests, audit streams: outbox/queries.ts).
  */
 export const NOTIFY_CHANNELS = ['pp_session_cache', 'pp_webhooks', 'pp_mail', 'pp_outbox'] as const;
 export type NotifyChannel = (typeof NOTIFY_CHANNELS)[number];

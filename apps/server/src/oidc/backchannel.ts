@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Database, Queryable } from '../db/client.js';
 import { OutboundAddressRefused } from '../http/outbound.js';
-import { enqueue, OUTBOX_CHANNEL, recordSharedOutcomes, sharedTable, type SharedRow } from '../outbox/shared-table.js';
+import { enqueue, OUTBOX_CHANNEL, recordSharedOutcomes, sharedTable, type SharedRow } from '../outbox/queries.js';
 import { HTTP_RECEIVER_SCHEDULE } from '../outbox/schedule.js';
 import { startLane, type OutboxKind, type OutboxLane } from '../outbox/worker.js';
 

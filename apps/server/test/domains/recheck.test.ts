@@ -122,7 +122,7 @@ describe('the re-verification round', () => {
     // now() is the time its transaction began: the audit entry and the e-mails share it only when written in one
     const { rows } = await world.portal.services.db.query<{ audited: Date; written: Date[] }>(
       `SELECT a.occurred_at AS audited, array_agg(m.created_at) AS written
-       FROM audit_log a JOIN mail_outbox m ON m.kind = 'domain-unverified' AND m.subject LIKE 'gone.example %'
+       FROM audit_log a JOIN outbox m ON m.kind = 'email' AND m.payload->>'mail_kind' = 'domain-unverified' AND m.payload->>'subject' LIKE 'gone.example %'
        WHERE a.action = 'domain.unverified' AND a.target_id = 'gone.example'
        GROUP BY a.occurred_at`,
     );

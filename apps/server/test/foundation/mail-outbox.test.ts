@@ -20,14 +20,15 @@ interface OutboxRow {
   html_body: string | null;
   sealed_body: string | null;
   last_error: string | null;
-  sent_at: string | null;
+  completed_at: string | null;
 }
 
 const outboxOf = async (portal: TestPortal, recipient: string) =>
   (
     await portal.services.db.query<OutboxRow>(
-      `SELECT state, attempts, text_body, html_body, sealed_body, last_error, sent_at FROM mail_outbox
-       WHERE lower(recipient) = lower($1) ORDER BY created_at`,
+      `SELECT state, attempts, payload->>'text_body' AS text_body, payload->>'html_body' AS html_body,
+              payload->>'sealed_body' AS sealed_body, last_error, completed_at
+       FROM outbox WHERE kind = 'email' AND lower(recipient) = lower($1) ORDER BY created_at`,
       [recipient],
     )
   ).rows;
@@ -36,7 +37,7 @@ const outboxOf = async (portal: TestPortal, recipient: string) =>
 const storedText = async (portal: TestPortal, recipient: string) =>
   (
     await portal.services.db.query<{ row: string }>(
-      `SELECT row_to_json(m)::text AS row FROM mail_outbox m WHERE lower(recipient) = lower($1)`,
+      `SELECT row_to_json(m)::text AS row FROM outbox m WHERE kind = 'email' AND lower(recipient) = lower($1)`,
       [recipient],
     )
   ).rows
@@ -64,13 +65,13 @@ describe('the mail outbox, with SMTP', () => {
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       expect(Date.now() - started, 'the request did not wait for the mail server').toBeLessThan(2000);
       const [pending] = await outboxOf(portal, email);
-      expect(pending).toMatchObject({ state: 'pending', text_body: null, html_body: null, sent_at: null });
+      expect(pending).toMatchObject({ state: 'pending', text_body: null, html_body: null, completed_at: null });
       expect(pending!.sealed_body).toMatch(/^ey[\w-]+\.\.[\w-]+\.[\w-]+\.[\w-]+$/); // compact JWE, dir: no key
       expect(pending!.sealed_body).not.toContain('invitation');
 
       const mail = await portal.smtp.waitFor(email);
       const code = new URL(mail.links.find((l) => l.includes('/invitation/'))!).searchParams.get('code')!;
-      await expect.poll(async () => (await outboxOf(portal, email))[0]?.state).toBe('sent');
+      await expect.poll(async () => (await outboxOf(portal, email))[0]?.state).toBe('delivered');
       const [sent] = await outboxOf(portal, email);
       expect(sent).toMatchObject({ attempts: 1, sealed_body: null, text_body: '(sent through SMTP; body not kept)' });
       expect(await storedText(portal, email), 'the code is nowhere in the outbox').not.toContain(code);
@@ -84,7 +85,7 @@ describe('the mail outbox, with SMTP', () => {
     const before = portal.smtp.to(ADMIN_EMAIL).length;
     expect((await portal.client().post('/api/identity/forgot-password', { email_address: ADMIN_EMAIL })).status).toBe(204);
     await portal.smtp.waitFor(ADMIN_EMAIL, () => portal.smtp.to(ADMIN_EMAIL).length > before);
-    await expect.poll(async () => (await outboxOf(portal, ADMIN_EMAIL)).at(-1)?.state).toBe('sent');
+    await expect.poll(async () => (await outboxOf(portal, ADMIN_EMAIL)).at(-1)?.state).toBe('delivered');
     const row = (await outboxOf(portal, ADMIN_EMAIL)).at(-1)!;
     expect(row.attempts).toBe(3);
     expect(row.last_error).toMatch(/451/);
@@ -99,7 +100,7 @@ describe('the mail outbox, with SMTP', () => {
     expect((await invite(portal, email)).status).toBe(201);
     await expect.poll(async () => (await outboxOf(portal, email))[0]?.state).toBe('failed');
     const [row] = await outboxOf(portal, email);
-    expect(row).toMatchObject({ attempts: 1, sealed_body: null, sent_at: null });
+    expect(row).toMatchObject({ attempts: 1, sealed_body: null, text_body: '(sent through SMTP; body not kept)' });
     expect(row!.last_error).toMatch(/550/);
     expect(portal.smtp.attempts.filter((a) => a === email)).toHaveLength(1);
     expect(portal.smtp.to(email)).toEqual([]);
@@ -189,9 +190,9 @@ needsPostgres('the mail outbox of two instances on one database', () => {
     await portal.mailSettled(30_000);
     for (const to of addresses) expect(portal.smtp.to(to), to).toHaveLength(1);
     const { rows } = await portal.services.db.query<{ state: string; n: number }>(
-      `SELECT state, count(*)::int AS n FROM mail_outbox WHERE kind = 'test' GROUP BY state`,
+      `SELECT state, count(*)::int AS n FROM outbox WHERE kind = 'email' AND payload->>'mail_kind' = 'test' GROUP BY state`,
     );
-    expect(rows).toEqual([{ state: 'sent', n: MAILS }]);
+    expect(rows).toEqual([{ state: 'delivered', n: MAILS }]);
     const [a, b] = [portal.mailWorker.stats.delivered, secondWorker.stats.delivered];
     expect(a + b).toBe(MAILS);
     expect(a, 'the first instance sent some').toBeGreaterThan(0);

@@ -53,7 +53,7 @@ async function auditCount(action: string, id: string): Promise<number> {
 
 async function outboxCount(email: string): Promise<number> {
   const { rows } = await portal.services.db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM mail_outbox WHERE lower(recipient) = lower($1) AND kind = 'invitation'`,
+    `SELECT count(*)::int AS n FROM outbox WHERE kind = 'email' AND lower(recipient) = lower($1) AND payload->>'mail_kind' = 'invitation'`,
     [email],
   );
   return rows[0]!.n;

@@ -515,7 +515,8 @@ async function paramsFor(
       params[name] = rows[0]!.id;
     } else if (name === 'deliveryId') {
       const { rows } = await portal.services.db.query<{ id: string }>(
-        `INSERT INTO webhook_deliveries (webhook_id, event_type, organization_id, payload, state) VALUES ($1, 'member.created', $2, '{}', 'failed') RETURNING id`,
+        `INSERT INTO outbox (kind, webhook_id, payload, state)
+         VALUES ('webhook', $1, jsonb_build_object('event_type', 'member.created', 'organization_id', $2::uuid, 'body', '{}'), 'failed') RETURNING id`,
         [params.webhookId, organization.id],
       );
       params[name] = rows[0]!.id;

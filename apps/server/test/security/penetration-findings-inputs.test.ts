@@ -54,7 +54,7 @@ async function counts(organizationId: string): Promise<Counts> {
     `SELECT (SELECT count(*)::int FROM invitations WHERE organization_id = $1) AS invitations,
             (SELECT count(*)::int FROM invitation_batches WHERE organization_id = $1) AS batches,
             (SELECT count(*)::int FROM audit_log WHERE organization_id = $1) AS audit,
-            (SELECT count(*)::int FROM mail_outbox) AS outbox`,
+            (SELECT count(*)::int FROM outbox WHERE kind = 'email') AS outbox`,
     [organizationId],
   );
   return { ...rows[0]!, mails: portal.smtp.messages.length };

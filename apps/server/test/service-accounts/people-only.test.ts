@@ -187,7 +187,7 @@ describe('the webhooks of a service account', () => {
     expect(ids).toContain(kept.body.id);
     expect(ids).not.toContain(made.body.id);
     expect((await db().query('SELECT 1 FROM webhooks WHERE id = $1', [made.body.id])).rowCount).toBe(0);
-    expect((await db().query('SELECT 1 FROM webhook_deliveries WHERE webhook_id = $1', [made.body.id])).rowCount).toBe(0);
+    expect((await db().query('SELECT 1 FROM outbox WHERE webhook_id = $1', [made.body.id])).rowCount).toBe(0);
 
     // the deletion's audit entry names what went with the account
     const audit = await db().query<{ before: Record<string, unknown> }>(
@@ -208,13 +208,10 @@ describe('the webhooks of a service account', () => {
     await changeFarmer(false);
     await receiver.waitFor('/person', 2);
     await expect
-      .poll(
-        async () =>
-          (await db().query("SELECT state FROM webhook_deliveries WHERE webhook_id = $1 AND state = 'pending'", [kept.body.id])).rowCount,
-      )
+      .poll(async () => (await db().query("SELECT state FROM outbox WHERE webhook_id = $1 AND state = 'pending'", [kept.body.id])).rowCount)
       .toBe(0);
     expect(receiver.received.filter((r) => r.path === '/machine').length).toBe(machineBefore);
-    const hooksWithDeliveries = await db().query<{ webhook_id: string }>('SELECT DISTINCT webhook_id FROM webhook_deliveries');
+    const hooksWithDeliveries = await db().query<{ webhook_id: string }>("SELECT DISTINCT webhook_id FROM outbox WHERE kind = 'webhook'");
     expect(hooksWithDeliveries.rows.map((r) => r.webhook_id)).not.toContain(made.body.id);
   });
 });

@@ -275,10 +275,9 @@ describe('webhook deliveries', () => {
     await subscribe(org, '/refusals');
     const count = async () =>
       (
-        await portal.services.db.query(
-          'SELECT 1 FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE w.organization_id = $1',
-          [org.id],
-        )
+        await portal.services.db.query('SELECT 1 FROM outbox d JOIN webhooks w ON w.id = d.webhook_id WHERE w.organization_id = $1', [
+          org.id,
+        ])
       ).rowCount;
     const first = await f.admin.client.post('/api/organizations', { parent_organization_id: org.id, name: 'Twin', client_ids: [] });
     expect(first.status).toBe(201);
@@ -339,14 +338,13 @@ describe('webhook deliveries', () => {
     await receiver.waitFor('/down', 1);
     // its failure written (the retry comes a base later)
     const attempts = async () =>
-      (await portal.services.db.query<{ attempts: number }>('SELECT attempts FROM webhook_deliveries WHERE webhook_id = $1', [hookId]))
-        .rows[0]?.attempts ?? 0;
+      (await portal.services.db.query<{ attempts: number }>('SELECT attempts FROM outbox WHERE webhook_id = $1', [hookId])).rows[0]
+        ?.attempts ?? 0;
     await until('the first attempt written', async () => (await attempts()) >= 1, 15_000, 10);
     // as if six retries had failed already: the next attempt is the last
-    await portal.services.db.query(
-      "UPDATE webhook_deliveries SET attempts = 7, next_attempt_at = now() WHERE webhook_id = $1 AND state = 'pending'",
-      [hookId],
-    );
+    await portal.services.db.query("UPDATE outbox SET attempts = 7, next_attempt_at = now() WHERE webhook_id = $1 AND state = 'pending'", [
+      hookId,
+    ]);
     worker.wake();
     await receiver.waitFor('/down', 2);
     await deliveriesSettled(portal);

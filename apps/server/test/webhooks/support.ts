@@ -117,6 +117,7 @@ export function startWorker(target: TestPortal | Services, options: WebhookWorke
  */
 export async function deliveriesSettled(portal: TestPortal, timeoutMs = 15_000): Promise<void> {
   const pending = async () =>
-    (await portal.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE state = 'pending'`)).rows[0]!.n;
+    (await portal.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM outbox WHERE kind = 'webhook' AND state = 'pending'`))
+      .rows[0]!.n;
   await until('webhook deliveries settled', async () => (await pending()) === 0, timeoutMs);
 }

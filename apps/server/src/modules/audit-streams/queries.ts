@@ -2,7 +2,7 @@ import type { AuditStreamKind } from '@partner-portal/contracts';
 import type { Queryable } from '../../db/client.js';
 import { subtreeCondition } from '../../db/sql.js';
 import type { OutboxTable } from '../../outbox/queries.js';
-import { OUTBOX_CHANNEL } from '../../outbox/shared-table.js';
+import { OUTBOX_CHANNEL } from '../../outbox/queries.js';
 import type { Outcome } from '../../outbox/worker.js';
 import { AUDIT_STREAM_KIND } from '../audit/queries.js';
 

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import { outboundFetch, outboundPolicy, OutboundAddressRefused } from '../../http/outbound.js';
-import { OUTBOX_CHANNEL } from '../../outbox/shared-table.js';
+import { OUTBOX_CHANNEL } from '../../outbox/queries.js';
 import type { RetrySchedule } from '../../outbox/schedule.js';
 import { startLane, type Attempt, type LaneOptions, type OutboxKind, type OutboxLane } from '../../outbox/worker.js';
 import { unseal } from '../../sealed.js';

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/client.js';
 import { containsPattern, subtreeCondition } from '../../db/sql.js';
-import { OUTBOX_CHANNEL } from '../../outbox/shared-table.js';
+import { OUTBOX_CHANNEL } from '../../outbox/queries.js';
 
 /** A change as the audit log keeps it: what, where (organization id and path), before and after. */
 export interface AuditChange {

@@ -1,13 +1,13 @@
 import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
 import type { Database, Queryable } from '../../db/client.js';
-import { enqueue, OUTBOX_CHANNEL, recordSharedOutcomes, sharedTable, type SharedRow } from '../../outbox/shared-table.js';
+import { enqueue, OUTBOX_CHANNEL, recordSharedOutcomes, sharedTable, type SharedRow } from '../../outbox/queries.js';
 import { startLane, type OutboxKind, type OutboxLane } from '../../outbox/worker.js';
 import { MAIL_SCHEDULE } from '../mail/schedule.js';
 
 /**
  * A forgotten password asked for (POST /api/identity/forgot-password), as a row of the shared
- * outbox (outbox/shared-table.ts), written in the request whatever the address: the request does
+ * outbox (outbox/queries.ts), written in the request whatever the address: the request does
  * the same work for an address with an account and one without (its time tells nothing), and a
  * crash after the answer loses no reset. The outbox's worker then hands it to `send`
  * (account.ts sendResetEmail: the lookup and, for an account with a password here, the reset token

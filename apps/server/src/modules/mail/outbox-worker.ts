@@ -10,7 +10,7 @@ import { MAIL_CHANNEL, MAIL_TABLE, recordMailOutcomes, type DueMail } from './qu
 import { MAIL_SCHEDULE } from './schedule.js';
 
 /**
- * The e-mails' deliverer (README.md, "E-mail"; migration 0075): the only part of the portal that
+ * The e-mails' deliverer (README.md, "E-mail"; migrations 0075 and 0082): the only part of the portal that
  * talks to the mail server. The outbox's worker (outbox/worker.ts) takes the due e-mails, retries
  * and wakes up as it does for every kind; this says how one e-mail is sent and what its outcome is.
  *
@@ -44,7 +44,7 @@ export function isPermanentRefusal(err: unknown): boolean {
 
 type Body = { text: string; html: string };
 
-/** The e-mail kind of the outbox: mail_outbox, sent through SMTP_URL. */
+/** The e-mail kind of the outbox (its rows of kind 'email'), sent through SMTP_URL. */
 export function mailKind(deps: { config: WorkerConfig; log: Logger; keyEncryption: string }): OutboxKind<DueMail, Body> {
   const { config, log, keyEncryption } = deps;
   const transport: Transporter | null = config.SMTP_URL
@@ -57,7 +57,7 @@ export function mailKind(deps: { config: WorkerConfig; log: Logger; keyEncryptio
     schedule: MAIL_SCHEDULE,
     retryBaseSeconds: config.MAIL_RETRY_BASE_SECONDS,
     failureLevel: 'error',
-    describe: (mail) => ({ mail_kind: mail.kind }),
+    describe: (mail) => ({ mail_kind: mail.mail_kind }),
     record: recordMailOutcomes,
     close: () => transport?.close(),
     async deliver(mail) {
@@ -70,7 +70,7 @@ export function mailKind(deps: { config: WorkerConfig; log: Logger; keyEncryptio
       }
       if (!transport) {
         log.info(
-          { to: mail.recipient, subject: mail.subject, kind: mail.kind, text: body.text },
+          { to: mail.recipient, subject: mail.subject, kind: mail.mail_kind, text: body.text },
           'e-mail kept in the outbox (no SMTP_URL)',
         );
         return { result: 'kept', detail: body };

@@ -3,10 +3,15 @@ import type { OutboxTable } from '../../outbox/queries.js';
 import type { Outcome } from '../../outbox/worker.js';
 
 /**
- * The e-mail outbox (migration 0075; README.md, "E-mail"): mailer.ts writes, the outbox's worker
- * (outbox/worker.ts, with the deliverer of outbox-worker.ts) takes the due e-mails, sends them and
- * writes what became of them.
+ * The e-mails of the outbox (kind 'email' of the outbox table, migrations 0075 and 0082; README.md,
+ * "E-mail"): mailer.ts writes, the outbox's worker (outbox/worker.ts, with the deliverer of
+ * outbox-worker.ts) takes the due e-mails, sends them and writes what became of them. The
+ * recipient is a column; the rest is in payload: mail_kind, subject, sealed_body while pending,
+ * text_body and html_body once finished.
  */
+
+/** The outbox kind of e-mails. */
+export const EMAIL = 'email';
 
 /** What a sent or failed e-mail keeps instead of its body (links carry single-use secrets). */
 export const BODY_NOT_KEPT = '(sent through SMTP; body not kept)';
@@ -24,7 +29,8 @@ export async function insertPendingMail(
 ): Promise<void> {
   await db.query(
     `WITH written AS (
-       INSERT INTO mail_outbox (recipient, subject, kind, sealed_body, state) VALUES ($1, $2, $3, $4, 'pending') RETURNING id
+       INSERT INTO outbox (kind, recipient, payload)
+       VALUES ('${EMAIL}', $1, jsonb_build_object('mail_kind', $3::text, 'subject', $2::text, 'sealed_body', $4::text)) RETURNING id
      )
      SELECT pg_notify('${MAIL_CHANNEL}', '') FROM written`,
     [mail.recipient, mail.subject, mail.kind, mail.sealedBody],
@@ -36,27 +42,28 @@ export interface DueMail {
   id: string;
   recipient: string;
   subject: string;
-  kind: string;
+  /** what the e-mail is: 'invitation', 'password-reset', … */
+  mail_kind: string;
   sealed_body: string;
   attempts: number;
 }
 
 /** The e-mail outbox as the outbox's worker takes from it (outbox/queries.ts). */
 export const MAIL_TABLE: OutboxTable = {
-  from: 'mail_outbox m',
+  from: 'outbox m',
   alias: 'm',
-  columns: 'm.id, m.recipient, m.subject, m.kind, m.sealed_body, m.attempts',
+  columns: `m.id, m.recipient, m.payload->>'subject' AS subject, m.payload->>'mail_kind' AS mail_kind,
+            m.payload->>'sealed_body' AS sealed_body, m.attempts`,
+  where: `m.kind = '${EMAIL}'`,
 };
 
 /** What became of one attempt of one e-mail (outbox/worker.ts); kept (no SMTP_URL): its bodies, in clear. */
 export type MailOutcome = Outcome<DueMail, { text: string; html: string }>;
 
-const STATE_OF = { pending: 'pending', delivered: 'sent', failed: 'failed', kept: 'kept' } as const;
-
 /**
  * Write a batch of outcomes in one statement. Pending: one attempt more and the next one's time,
- * the body still sealed. Sent and failed: the sealed body dropped, the bodies not kept. Kept: the
- * bodies in clear (development), no attempt counted.
+ * the body still sealed. Delivered and failed: the sealed body dropped, the bodies not kept. Kept:
+ * the bodies in clear (development), no attempt counted. All but pending are finished (completed_at).
  */
 export async function recordMailOutcomes(db: Queryable, outcomes: readonly MailOutcome[]): Promise<void> {
   if (!outcomes.length) return;
@@ -65,20 +72,19 @@ export async function recordMailOutcomes(db: Queryable, outcomes: readonly MailO
        SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::text[], $5::float8[], $6::text[], $7::text[])
          AS r(id, state, attempted_at, error, retry_in, text_body, html_body)
      )
-     UPDATE mail_outbox m
+     UPDATE outbox m
      SET state = r.state,
          attempts = m.attempts + CASE WHEN r.state = 'kept' THEN 0 ELSE 1 END,
          last_attempt_at = CASE WHEN r.state = 'kept' THEN m.last_attempt_at ELSE r.attempted_at END,
          last_error = coalesce(r.error, m.last_error),
          next_attempt_at = CASE WHEN r.state = 'pending' THEN clock_timestamp() + make_interval(secs => r.retry_in) ELSE m.next_attempt_at END,
-         sent_at = CASE WHEN r.state = 'sent' THEN clock_timestamp() ELSE m.sent_at END,
-         sealed_body = CASE WHEN r.state = 'pending' THEN m.sealed_body END,
-         text_body = CASE WHEN r.state = 'pending' THEN NULL WHEN r.state = 'kept' THEN r.text_body ELSE $8 END,
-         html_body = CASE WHEN r.state = 'pending' THEN NULL WHEN r.state = 'kept' THEN r.html_body ELSE $8 END
-     FROM r WHERE m.id = r.id`,
+         completed_at = CASE WHEN r.state = 'pending' THEN NULL ELSE clock_timestamp() END,
+         payload = CASE WHEN r.state = 'pending' THEN m.payload
+                        ELSE (m.payload - 'sealed_body') || jsonb_build_object('text_body', coalesce(r.text_body, $8), 'html_body', coalesce(r.html_body, $8)) END
+     FROM r WHERE m.id = r.id AND m.kind = '${EMAIL}'`,
     [
       outcomes.map((o) => o.row.id),
-      outcomes.map((o) => STATE_OF[o.state]),
+      outcomes.map((o) => o.state),
       outcomes.map((o) => o.attemptedAt.toISOString()),
       outcomes.map((o) => o.error),
       outcomes.map((o) => o.retryInSeconds ?? 0),

@@ -3,7 +3,14 @@ import type { NotifyChannel, Queryable } from '../../db/client.js';
 import { notifySenders as notifyOutbox, type OutboxTable } from '../../outbox/queries.js';
 import type { Outcome } from '../../outbox/worker.js';
 
-/** SQL of webhooks: the subscriptions, the outbox of their deliveries, and every attempt. */
+/**
+ * SQL of webhooks: the subscriptions, their deliveries (kind 'webhook' of the outbox table,
+ * migration 0082: the webhook in webhook_id, payload {event_type, organization_id, body}; state
+ * 'delivered' is the API's 'succeeded'), and every attempt.
+ */
+
+/** The outbox kind of webhook deliveries. */
+export const WEBHOOK = 'webhook';
 
 export interface WebhookRow {
   id: string;
@@ -104,8 +111,9 @@ export async function insertDeliveries(
 ): Promise<number> {
   const { rows } = await tx.query<{ n: number }>(
     `WITH written AS (
-       INSERT INTO webhook_deliveries (webhook_id, event_type, organization_id, payload)
-       SELECT w.id, $1, $2, $3 FROM organizations o JOIN webhooks w ON w.organization_id = o.id
+       INSERT INTO outbox (kind, webhook_id, payload)
+       SELECT '${WEBHOOK}', w.id, jsonb_build_object('event_type', $1::text, 'organization_id', $2::uuid, 'body', $3::text)
+       FROM organizations o JOIN webhooks w ON w.organization_id = o.id
        WHERE o.path = ANY($4::text[]) AND (w.events @> ARRAY[$1::text] OR w.events @> ARRAY['*'])
        RETURNING 1)
      SELECT count(*)::int AS n FROM written`,
@@ -161,16 +169,17 @@ export interface DueDelivery {
 
 /** The deliveries as the outbox's worker takes them (outbox/queries.ts): with their webhook's url and secret, one runner per webhook. */
 export const DELIVERY_TABLE: OutboxTable = {
-  from: 'webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id',
+  from: 'outbox d JOIN webhooks w ON w.id = d.webhook_id',
   alias: 'd',
-  columns: 'd.id, d.webhook_id, d.event_type, d.payload, d.attempts, w.url, w.secret_sealed',
+  columns: `d.id, d.webhook_id, d.payload->>'event_type' AS event_type, d.payload->>'body' AS payload, d.attempts, w.url, w.secret_sealed`,
   keyColumn: 'd.webhook_id',
+  where: `d.kind = '${WEBHOOK}'`,
 };
 
 /** The outcome of one attempt (outbox/worker.ts), with the answer's status and how long it took. */
 export type AttemptOutcome = Outcome<DueDelivery, { status: number | null; durationMs: number }>;
 
-const STATE_OF = { pending: 'pending', delivered: 'succeeded', failed: 'failed', kept: 'failed' } as const;
+const STATE_OF = { pending: 'pending', delivered: 'delivered', failed: 'failed', kept: 'failed' } as const;
 
 /**
  * Write a batch of attempts in one statement: each attempt's row, and its delivery's new state
@@ -184,13 +193,13 @@ export async function recordAttempts(q: Queryable, outcomes: readonly AttemptOut
          AS r(id, attempted_at, status, duration_ms, error, state, retry_in)
      ), attempts AS (
        INSERT INTO webhook_delivery_attempts (delivery_id, attempted_at, status, duration_ms, error)
-       SELECT r.id, r.attempted_at, r.status, r.duration_ms, r.error FROM r JOIN webhook_deliveries d ON d.id = r.id
+       SELECT r.id, r.attempted_at, r.status, r.duration_ms, r.error FROM r JOIN outbox d ON d.id = r.id AND d.kind = '${WEBHOOK}'
      )
-     UPDATE webhook_deliveries d
-     SET attempts = d.attempts + 1, state = r.state, last_attempt_at = r.attempted_at, last_status = r.status, last_error = r.error,
+     UPDATE outbox d
+     SET attempts = d.attempts + 1, state = r.state, last_attempt_at = r.attempted_at, last_error = r.error,
          next_attempt_at = CASE WHEN r.state = 'pending' THEN clock_timestamp() + make_interval(secs => r.retry_in) ELSE d.next_attempt_at END,
          completed_at = CASE WHEN r.state = 'pending' THEN NULL ELSE clock_timestamp() END
-     FROM r WHERE d.id = r.id`,
+     FROM r WHERE d.id = r.id AND d.kind = '${WEBHOOK}'`,
     [
       outcomes.map((o) => o.row.id),
       outcomes.map((o) => o.attemptedAt.toISOString()),
@@ -201,16 +210,6 @@ export async function recordAttempts(q: Queryable, outcomes: readonly AttemptOut
       outcomes.map((o) => o.retryInSeconds ?? 0),
     ],
   );
-}
-
-/** Delete up to `limit` finished deliveries (and their attempts) older than `days`; returns how many went. */
-export async function deleteFinishedDeliveries(db: Queryable, days: number, limit: number): Promise<number> {
-  const { rowCount } = await db.query(
-    `DELETE FROM webhook_deliveries WHERE id IN (
-       SELECT id FROM webhook_deliveries WHERE completed_at < now() - make_interval(days => $1) LIMIT $2)`,
-    [days, limit],
-  );
-  return rowCount;
 }
 
 // ---- deliveries, as the managers see them ------------------------------------------------------------
@@ -227,18 +226,25 @@ export interface DeliveryRow {
   completed_at: Date | string | null;
 }
 
+/** A delivery's row as the managers see it: its payload's fields, its state as the API names it. */
+const DELIVERY_COLUMNS = `id, payload->>'event_type' AS event_type, payload->>'organization_id' AS organization_id,
+  CASE state WHEN 'delivered' THEN 'succeeded' ELSE state END AS state, attempts, payload->>'body' AS payload,
+  created_at, next_attempt_at, completed_at`;
+
+/** The state of the outbox table a state of the API is stored as. */
+const STORED_STATE: Record<WebhookDeliveryState, string> = { pending: 'pending', succeeded: 'delivered', failed: 'failed' };
+
 export async function listDeliveries(
   db: Queryable,
   webhookId: string,
   options: { state: WebhookDeliveryState | undefined; limit: number; offset: number },
 ): Promise<(DeliveryRow & { total: number })[]> {
   const { rows } = await db.query<DeliveryRow & { total: number }>(
-    `SELECT id, event_type, organization_id, state, attempts, payload, created_at, next_attempt_at, completed_at,
-            count(*) OVER ()::int AS total
-     FROM webhook_deliveries WHERE webhook_id = $1 AND ($2::text IS NULL OR state = $2::text)
+    `SELECT ${DELIVERY_COLUMNS}, count(*) OVER ()::int AS total
+     FROM outbox WHERE webhook_id = $1 AND kind = '${WEBHOOK}' AND ($2::text IS NULL OR state = $2::text)
      ORDER BY created_at DESC, id
      LIMIT $3 OFFSET $4`,
-    [webhookId, options.state ?? null, options.limit, options.offset],
+    [webhookId, options.state ? STORED_STATE[options.state] : null, options.limit, options.offset],
   );
   return rows;
 }
@@ -264,8 +270,7 @@ export async function listAttempts(db: Queryable, deliveryIds: string[]): Promis
 /** A delivery of the webhook, its row locked (waiting while a sender holds it: at most one attempt's time-out). */
 export async function findDeliveryForUpdate(db: Queryable, webhookId: string, deliveryId: string): Promise<DeliveryRow | null> {
   const { rows } = await db.query<DeliveryRow>(
-    `SELECT id, event_type, organization_id, state, attempts, payload, created_at, next_attempt_at, completed_at
-     FROM webhook_deliveries WHERE id = $1 AND webhook_id = $2 FOR UPDATE`,
+    `SELECT ${DELIVERY_COLUMNS} FROM outbox WHERE id = $1 AND webhook_id = $2 AND kind = '${WEBHOOK}' FOR UPDATE`,
     [deliveryId, webhookId],
   );
   return rows[0] ?? null;
@@ -273,7 +278,8 @@ export async function findDeliveryForUpdate(db: Queryable, webhookId: string, de
 
 /** Make a delivery due at once (a redelivery on request). */
 export async function makeDue(db: Queryable, deliveryId: string): Promise<void> {
-  await db.query(`UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = now(), completed_at = NULL WHERE id = $1`, [
-    deliveryId,
-  ]);
+  await db.query(
+    `UPDATE outbox SET state = 'pending', next_attempt_at = now(), completed_at = NULL WHERE id = $1 AND kind = '${WEBHOOK}'`,
+    [deliveryId],
+  );
 }

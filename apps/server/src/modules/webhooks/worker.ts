@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
-import type { Database, Queryable } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
 import { outboundPolicy } from '../../http/outbound.js';
 import { startLane, type LaneOptions, type OutboxKind, type OutboxLane } from '../../outbox/worker.js';
 import { unseal } from '../../sealed.js';
@@ -22,7 +22,7 @@ const MAX_SIGNERS = 10_000;
 
 type Detail = { status: number | null; durationMs: number };
 
-/** The webhook kind of the outbox: webhook_deliveries, posted signed to the webhook's URL. */
+/** The webhook kind of the outbox (its rows of kind 'webhook'), posted signed to the webhook's URL. */
 export function webhookKind(deps: { config: Config; log: Logger; keyEncryption: string }): OutboxKind<q.DueDelivery, Detail> {
   const { config, log, keyEncryption } = deps;
   const sender = new DeliverySender({ timeoutMs: config.WEBHOOK_TIMEOUT_SECONDS * 1000, policy: outboundPolicy(config) });
@@ -71,16 +71,4 @@ export function startWebhookWorker(
   options: WebhookWorkerOptions = {},
 ): Promise<WebhookWorker> {
   return startLane(deps, webhookKind(deps), { runners: 4, batchSize: 50, ...options });
-}
-
-const SWEEP_BATCH = 5000;
-
-/** The hourly job (jobs.ts): finished deliveries older than `days` removed, a batch per statement. Returns how many. */
-export async function sweepFinishedDeliveries(db: Queryable, days: number): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const deleted = await q.deleteFinishedDeliveries(db, days, SWEEP_BATCH);
-    total += deleted;
-    if (deleted < SWEEP_BATCH) return total;
-  }
 }
