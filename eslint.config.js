@@ -36,8 +36,8 @@ const SERVER_LAYERS = [
   ['oidc'],
   ['modules/scope'],
   ['modules/audit', 'modules/sessions', 'modules/health', 'modules/web'],
-  ['modules/domains'],
   ['modules/webhooks'],
+  ['modules/domains'],
   ['modules/organizations', 'modules/service-accounts'],
   ['modules/members', 'modules/portal', 'modules/developer'],
   ['modules/factors'],
@@ -59,6 +59,9 @@ const serverZones = SERVER_LAYERS.flatMap((layer, i) =>
     message: 'Server modules import only downward (the layers in eslint.config.js, docs/decisions/008-module-graph.md).',
   })),
 ).filter((zone) => zone.from.length > 0);
+
+const RECORD_CHANGE =
+  "Record a change with recordChange (modules/webhooks/changes.ts): it writes the audit entry and the events in the change's transaction.";
 
 /** Web features never import each other; components/ and lib/ import no feature and not app/; nothing in the browser's code imports prerender/ (build-time code). */
 const web = (dir) => `apps/web/src/${dir}`;
@@ -138,6 +141,25 @@ export default tseslint.config(
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: [...serverZones, ...webZones] }],
+    },
+  },
+  {
+    // a change is recorded in one place (docs/decisions/009-one-place-per-rule.md): its audit entry
+    // and its webhook events are written by recordChange (modules/webhooks/changes.ts), never by hand
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/modules/webhooks/changes.ts', 'apps/server/src/modules/audit/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '(^|/)audit/service\\.js$', importNames: ['audit'], message: RECORD_CHANGE },
+            { regex: '(^|/)audit/queries\\.js$', importNames: ['insertAuditEntry'], message: RECORD_CHANGE },
+            { regex: '(^|/)webhooks/outbox\\.js$', importNames: ['recordEvent'], message: RECORD_CHANGE },
+            { regex: '(^|/)webhooks/queries\\.js$', importNames: ['insertDeliveries'], message: RECORD_CHANGE },
+          ],
+        },
+      ],
     },
   },
   {

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { APP_SECTIONS, emptyRights, organizationPathSegment, type Rights } from '@partner-portal/contracts';
 import type { Database } from './db/client.js';
+import { JOB_ACTOR } from './http/actor.js';
+import { organizationChange } from './modules/audit/service.js';
+import { recordChange } from './modules/webhooks/changes.js';
 import { hashPassword } from './password-hashing.js';
 
 /** Every right a member of the provider's root organization can have: the administrator's rights. */
@@ -71,10 +74,13 @@ export async function bootstrap(
         path,
         JSON.stringify(providerAdministratorRights()),
       ]);
-      await tx.query(
-        `INSERT INTO audit_log (actor_kind, action, target_type, target_id, organization_id, organization_path, after)
-         VALUES ('job', 'organization.bootstrap', 'organization', $1::text, $1::uuid, $2, $3)`,
-        [organizationId, path, JSON.stringify({ name: options.providerName, administrator: options.adminEmail })],
+      await recordChange(
+        tx,
+        JOB_ACTOR,
+        organizationChange({ id: organizationId, path }, 'organization.bootstrap', undefined, {
+          name: options.providerName,
+          administrator: options.adminEmail,
+        }),
       );
     });
     return { created: true, email: options.adminEmail, ...(options.adminPassword ? {} : { generatedPassword: password }) };

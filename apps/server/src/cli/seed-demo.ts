@@ -2,7 +2,10 @@ import { applyRightsRules, emptyRights, organizationPathSegment } from '@partner
 import { hashPassword } from '../password-hashing.js';
 import type { Config } from '../config.js';
 import type { Database, Queryable } from '../db/client.js';
+import { JOB_ACTOR } from '../http/actor.js';
 import { hashSecret, newSecret } from '../http/session.js';
+import { organizationChange } from '../modules/audit/service.js';
+import { recordChange } from '../modules/webhooks/changes.js';
 import { runCli } from './common.js';
 import { INVITATIONS, MEMBERS, ORGANIZATIONS, type DemoOrg } from './seed-demo-data.js';
 
@@ -115,11 +118,7 @@ export async function seedDemo(
       created.push(`invitation ${inv.email} (${inv.state})`);
       if (inv.state === 'PENDING') links.push(`${inv.email}: ${config.publicUrl}/invitation/${row.rows[0]!.id}?code=${code}`);
     }
-    await tx.query(
-      `INSERT INTO audit_log (actor_kind, action, target_type, target_id, organization_id, organization_path, after)
-       VALUES ('job', 'demo.seed', 'organization', $1::text, $1::uuid, $2, $3)`,
-      [root.id, root.path, JSON.stringify({ created: created.length })],
-    );
+    await recordChange(tx, JOB_ACTOR, organizationChange(root, 'demo.seed', undefined, { created: created.length }));
   });
   return { created, links };
 }

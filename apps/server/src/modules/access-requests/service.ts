@@ -12,7 +12,8 @@ import { pgErrorCode } from '../../db/errors.js';
 import { AppError } from '../../http/problem.js';
 import type { CounterStore } from '../../http/rate-limit.js';
 import type { Actor } from '../../http/session.js';
-import { audit, auditRefusal, RefusedChange } from '../audit/service.js';
+import { auditRefusal, RefusedChange } from '../audit/service.js';
+import { recordChange } from '../webhooks/changes.js';
 import { throttleAccountAndIp } from '../identity/login-throttle.js';
 import type { Invitations, MadeInvitation } from '../invitations/service.js';
 import {
@@ -161,7 +162,7 @@ export class AccessRequests {
       organizationId: routed.organization.id,
     });
     if (!stored) return;
-    await audit(tx, visitor(requester.email, requestId), {
+    await recordChange(tx, visitor(requester.email, requestId), {
       organizationId: routed.organization.id,
       organizationPath: routed.organization.path,
       action: 'access_request.create',
@@ -221,7 +222,7 @@ export class AccessRequests {
         });
         await decide(tx, request.id, { state: 'APPROVED', decidedBy: actor.user?.id ?? null, invitationId: invitation.row.id });
         await invitations.mail(actor, invitation, tx);
-        await audit(tx, actor, {
+        await recordChange(tx, actor, {
           organizationId: request.organization_id,
           organizationPath: request.organization_path,
           action: 'access_request.approve',
@@ -246,7 +247,7 @@ export class AccessRequests {
     await db.transaction(async (tx) => {
       const pending = await this.pendingForDecision(tx, actor, id);
       await decide(tx, pending.id, { state: 'DECLINED', decidedBy: actor.user?.id ?? null, invitationId: null });
-      await audit(tx, actor, {
+      await recordChange(tx, actor, {
         organizationId: pending.organization_id,
         organizationPath: pending.organization_path,
         action: 'access_request.decline',

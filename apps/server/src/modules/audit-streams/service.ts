@@ -11,7 +11,8 @@ import { checkOutboundUrl, OutboundAddressRefused, outboundPolicy } from '../../
 import { AppError } from '../../http/problem.js';
 import { personOf, type Actor } from '../../http/session.js';
 import { seal } from '../../sealed.js';
-import { audit, type AuditChange } from '../audit/service.js';
+import type { AuditChange } from '../audit/service.js';
+import { recordChange } from '../webhooks/changes.js';
 import type { OrganizationRow } from '../scope/queries.js';
 import { organizationForActor } from '../scope/service.js';
 import { newSigningSecret } from '../webhooks/sender.js';
@@ -91,7 +92,7 @@ export class AuditStreams {
         secretSealed,
         createdBy: user.id,
       });
-      await audit(tx, actor, streamChange(org, 'audit_stream.create', row.id, undefined, described(row)));
+      await recordChange(tx, actor, streamChange(org, 'audit_stream.create', row.id, undefined, described(row)));
       return secret ? { id: row.id, secret } : { id: row.id };
     });
   }
@@ -119,7 +120,7 @@ export class AuditStreams {
         tokenSealed,
       });
       const after = { ...described(updated), ...(tokenSealed ? { token: 'changed' } : {}) };
-      await audit(tx, actor, streamChange(org, 'audit_stream.update', row.id, described(row), after));
+      await recordChange(tx, actor, streamChange(org, 'audit_stream.update', row.id, described(row), after));
     });
   }
 
@@ -130,7 +131,7 @@ export class AuditStreams {
     await db.transaction(async (tx) => {
       const { org, row } = await this.ownStream(tx, actor, organizationId, streamId);
       await q.deleteStream(tx, row.id);
-      await audit(tx, actor, streamChange(org, 'audit_stream.delete', row.id, described(row)));
+      await recordChange(tx, actor, streamChange(org, 'audit_stream.delete', row.id, described(row)));
     });
   }
 
@@ -141,7 +142,7 @@ export class AuditStreams {
     return db.transaction(async (tx) => {
       const { org, row } = await this.ownStream(tx, actor, organizationId, streamId);
       const queued = await q.queueReplay(tx, row.id, org.path, input.from);
-      await audit(tx, actor, streamChange(org, 'audit_stream.replay', row.id, undefined, { from: input.from, queued }));
+      await recordChange(tx, actor, streamChange(org, 'audit_stream.replay', row.id, undefined, { from: input.from, queued }));
       return { queued };
     });
   }

@@ -71,7 +71,11 @@ function whoOf(actor: AuditActor) {
   }
 }
 
-/** Record an administrative change, in the caller's transaction. */
+/**
+ * Write an audit entry in the caller's transaction. A change is recorded by recordChange
+ * (modules/webhooks/changes.ts: its entry and its events together), a refusal by auditRefusal; eslint
+ * refuses this import anywhere else.
+ */
 export async function audit(tx: Queryable, actor: AuditActor, change: AuditChange): Promise<void> {
   const who = whoOf(actor);
   await insertAuditEntry(tx, {

@@ -1,7 +1,8 @@
 import type { ConnectionPolicy } from '@partner-portal/contracts';
 import type { Database } from '../../db/client.js';
 import { personOf, type Actor } from '../../http/session.js';
-import { audit, organizationChange } from '../audit/service.js';
+import { organizationChange } from '../audit/service.js';
+import { recordChange } from '../webhooks/changes.js';
 import { organizationForActor } from '../scope/service.js';
 import * as q from './queries.js';
 
@@ -48,7 +49,7 @@ export class ConnectionPolicies {
       const own = (await q.policiesAtOrAbove(tx, org.path)).find((r) => r.organization_id === org.id);
       if (own?.sub_organizations_may_connect === mayConnect) return;
       await q.upsertPolicy(tx, org.id, mayConnect, person.id);
-      await audit(
+      await recordChange(
         tx,
         actor,
         organizationChange(

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
 import type { Database, Queryable } from '../../db/client.js';
 import type { Actor } from '../../http/session.js';
-import { audit } from '../audit/service.js';
+import { recordChange } from '../webhooks/changes.js';
 import type { Mailer } from '../mail/mailer.js';
 import { domainUnverifiedEmail } from '../mail/messages.js';
 import type { TxtAnswer, TxtLookup } from './dns.js';
@@ -109,7 +109,7 @@ export class DomainRecheck {
   async lose(actor: Actor | null, org: DomainOrganization, domain: string): Promise<boolean> {
     return this.deps.db.transaction(async (tx) => {
       if (!(await q.markUnverified(tx, org.id, domain))) return false;
-      await audit(tx, actor ?? NO_ACTOR, {
+      await recordChange(tx, actor ?? NO_ACTOR, {
         organizationId: org.id,
         organizationPath: org.path,
         action: 'domain.unverified',

@@ -4,7 +4,8 @@ import type { Database, Queryable } from '../../db/client.js';
 import { pgErrorCode } from '../../db/errors.js';
 import { AppError } from '../../http/problem.js';
 import type { Actor } from '../../http/session.js';
-import { audit, type AuditChange } from '../audit/service.js';
+import type { AuditChange } from '../audit/service.js';
+import { recordChange } from '../webhooks/changes.js';
 import { organizationForActor } from '../scope/service.js';
 import type { TxtLookup } from './dns.js';
 import { isUnclaimableDomain } from './public-mail.js';
@@ -83,7 +84,7 @@ export class Domains {
       // claimed before (or by a request of the same organization at the same moment): that claim
       const claim = inserted ?? (await q.findClaim(tx, org.id, domain));
       if (!claim) throw new AppError('invalid_operation');
-      if (inserted) await audit(tx, actor, domainChange(org, 'domain.claim', domain, undefined, { domain, verified: false }));
+      if (inserted) await recordChange(tx, actor, domainChange(org, 'domain.claim', domain, undefined, { domain, verified: false }));
       return { domain: claim.domain, verified: claim.verified_at !== null, verification: verificationOf(claim) };
     });
   }
@@ -122,7 +123,11 @@ export class Domains {
         if (!claim) throw new AppError('not_found');
         await q.markVerified(tx, org.id, domain);
         if (claim.verified_at === null) {
-          await audit(tx, actor, domainChange(org, 'domain.verify', domain, { domain, verified: false }, { domain, verified: true }));
+          await recordChange(
+            tx,
+            actor,
+            domainChange(org, 'domain.verify', domain, { domain, verified: false }, { domain, verified: true }),
+          );
           await this.deps.setupSteps.completed(tx, actor, 'domain_verified', domain);
         }
       });
@@ -140,7 +145,7 @@ export class Domains {
     await db.transaction(async (tx) => {
       const removed = await q.deleteClaim(tx, org.id, domain);
       if (!removed) throw new AppError('not_found');
-      await audit(tx, actor, domainChange(org, 'domain.delete', domain, { domain, verified: removed.verified_at !== null }));
+      await recordChange(tx, actor, domainChange(org, 'domain.delete', domain, { domain, verified: removed.verified_at !== null }));
     });
   }
 }

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/client.js';
 import type { Actor } from '../../http/session.js';
-import { audit, withRefusalAudit } from '../audit/service.js';
+import { withRefusalAudit } from '../audit/service.js';
+import { recordChange } from '../webhooks/changes.js';
 import type { SecurityNoticeSender } from '../mail/security-notices.js';
 import { memberForChange } from '../members/service.js';
 import * as passkeyQueries from './passkey-queries.js';
@@ -33,7 +34,7 @@ export class MemberFactorReset {
         const hadTotp = await q.deleteTotp(tx, member.user_id);
         const passkeys = await passkeyQueries.deletePasskeys(tx, member.user_id);
         await q.deleteRecoveryCodes(tx, member.user_id);
-        await audit(tx, actor, {
+        await recordChange(tx, actor, {
           ...change,
           before: { email_address: member.email, totp: hadTotp, passkeys },
           after: { totp: false, passkeys: 0 },

@@ -1,7 +1,8 @@
 import type { SecondFactorPolicy } from '@partner-portal/contracts';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
-import { audit, organizationChange } from '../audit/service.js';
+import { organizationChange } from '../audit/service.js';
+import { recordChange } from '../webhooks/changes.js';
 import type { Actor } from '../../http/session.js';
 import { isPathInSubtree } from '../scope/access.js';
 import type { AccountAccess } from '../sessions/service.js';
@@ -58,7 +59,7 @@ export class FactorPolicy {
         await q.insertPolicy(tx, org.id, member.organizationId, actor.user?.id ?? null);
         await q.endSessionsWithoutSecondFactor(tx, org.path, actor.user?.sessionIdHash ?? null);
         await access.revokeSingleFactor(tx, await q.membersBelow(tx, org.path));
-        await audit(
+        await recordChange(
           tx,
           actor,
           organizationChange(org, 'organization.second_factor_policy.require', { required: holding.length > 0 }, { required: true }),
@@ -71,7 +72,7 @@ export class FactorPolicy {
             throw new AppError('second_factor_policy_set_above');
           }
           await q.deletePolicy(tx, org.id);
-          await audit(
+          await recordChange(
             tx,
             actor,
             organizationChange(org, 'organization.second_factor_policy.lift', { required: true }, { required: false }),

@@ -7,7 +7,7 @@ import type { SsoRouting } from '../sso/routing.js';
 import { EXTERNAL_IDP_ID } from '../../oidc/upstream.js';
 import { passwordResetEmail } from '../mail/messages.js';
 import { sendSecurityNotice } from '../mail/security-notices.js';
-import { recordMemberEvent } from '../webhooks/outbox.js';
+import { memberEvent, recordChange } from '../webhooks/changes.js';
 import { throttleAccountAndIp } from './login-throttle.js';
 import { assertNewPassword } from './password-policy.js';
 import { enqueuePasswordResetRequest } from './reset-requests.js';
@@ -58,7 +58,12 @@ export async function updateProfile(
   if (!changed.length) return q.updateProfile(services.db, user.id, after.first_name, after.last_name, after.language_code);
   await services.db.transaction(async (tx) => {
     await q.updateProfile(tx, user.id, after.first_name, after.last_name, after.language_code);
-    await recordMemberEvent(tx, 'member.updated', user.id, { changed });
+    // the audit log does not keep a member's own profile; other systems hear of it
+    await recordChange(
+      tx,
+      { kind: 'person', userId: user.id, email: user.email, requestId: null },
+      { audited: false, events: [await memberEvent(tx, 'member.updated', user.id, { changed })] },
+    );
   });
 }
 

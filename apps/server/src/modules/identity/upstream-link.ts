@@ -2,12 +2,11 @@ import { emailDomain } from '@partner-portal/contracts';
 import type { Database } from '../../db/client.js';
 import { pgErrorCode } from '../../db/errors.js';
 import { EXTERNAL_IDP_ID, type UpstreamIdentity } from '../../oidc/upstream.js';
-import { audit } from '../audit/service.js';
 import { isPathInSubtree } from '../scope/access.js';
 import type { ConnectionInfo } from '../sso/providers.js';
 import type { SsoRouting } from '../sso/routing.js';
 import * as q from './queries.js';
-import { recordMemberEvent } from '../webhooks/outbox.js';
+import { memberEvent, recordChange } from '../webhooks/changes.js';
 
 /**
  * The portal account of an identity an upstream provider signed in (docs/dealer-identity.md,
@@ -149,7 +148,7 @@ export class UpstreamAccounts {
         organizationId: connection.organizationId,
         organizationPath: connection.organizationPath,
       });
-      await audit(
+      await recordChange(
         tx,
         { kind: 'person', userId, email, requestId: options.requestId },
         {
@@ -159,9 +158,9 @@ export class UpstreamAccounts {
           targetType: 'sso_connection',
           targetId: connection.id,
           after: { user_id: userId, membership_id: membershipId, email_address: email, connection_name: connection.name },
+          events: [await memberEvent(tx, 'member.created', userId, { source: 'just_in_time' })],
         },
       );
-      await recordMemberEvent(tx, 'member.created', userId, { source: 'just_in_time' });
       return userId;
     });
   }

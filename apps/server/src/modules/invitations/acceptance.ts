@@ -2,7 +2,6 @@ import { applyRightsRules, confirmationMismatch, toRights, withinHeldRights, typ
 import { hashPassword } from '../../password-hashing.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { AppError, type FieldErrors } from '../../http/problem.js';
-import { audit } from '../audit/service.js';
 import { rightsContextFor, validateRights } from '../members/rights-context.js';
 import { pgErrorCode } from '../../db/errors.js';
 import * as q from './queries.js';
@@ -11,7 +10,7 @@ import { EXTERNAL_IDP_ID } from '../../oidc/upstream.js';
 import { codeMatches } from './service.js';
 import type { ConnectionInvitations } from '../identity/upstream-link.js';
 import type { SsoRouting } from '../sso/routing.js';
-import { memberEventData, recordEvent } from '../webhooks/outbox.js';
+import { memberEventData, recordChange } from '../webhooks/changes.js';
 
 /**
  * Accepting an invitation (anyone with the link's code): a native account registers with a
@@ -99,7 +98,7 @@ async function acceptAsProvisionedMember(
     newsletter: input.opt_in_for_newsletter,
   });
   await q.markAccepted(tx, inv.id, account.user_id);
-  await audit(
+  await recordChange(
     tx,
     { kind: 'person', userId: account.user_id, email: inv.email, requestId },
     {
@@ -110,13 +109,15 @@ async function acceptAsProvisionedMember(
       targetId: inv.id,
       before: { state: 'PENDING' },
       after: { state: 'ACCEPTED', user_id: account.user_id, membership_id: inv.member_id, external: false },
+      events: [
+        {
+          type: 'invitation.accepted',
+          organization: { id: inv.organization_id, path: inv.organization_path },
+          data: { invitation_id: inv.id, email_address: inv.email, member_id: inv.member_id!, user_id: account.user_id },
+        },
+      ],
     },
   );
-  await recordEvent(tx, {
-    type: 'invitation.accepted',
-    organization: { id: inv.organization_id, path: inv.organization_path },
-    data: { invitation_id: inv.id, email_address: inv.email, member_id: inv.member_id!, user_id: account.user_id },
-  });
 }
 
 /** Accepting invitations, by whoever holds a link's code (no sign-in), or by signing in through a connection. */
@@ -239,7 +240,8 @@ export class InvitationAcceptance implements ConnectionInvitations {
       rights,
     });
     await q.markAccepted(tx, inv.id, userId);
-    await audit(
+    const organization = { id: inv.organization_id, path: inv.organization_path };
+    await recordChange(
       tx,
       { kind: 'person', userId, email: inv.email, requestId },
       {
@@ -257,31 +259,32 @@ export class InvitationAcceptance implements ConnectionInvitations {
           ...(person.externalSubject ? { signed_in_through: person.externalIdp } : {}),
           rights,
         },
+        events: [
+          {
+            type: 'invitation.accepted',
+            organization,
+            data: { invitation_id: inv.id, email_address: inv.email, member_id: membershipId, user_id: userId },
+          },
+          {
+            type: 'member.created',
+            organization,
+            data: {
+              ...memberEventData({
+                membership_id: membershipId,
+                user_id: userId,
+                email: inv.email,
+                first_name: person.firstName,
+                last_name: person.lastName,
+                language_code: person.languageCode,
+                rights,
+              }),
+              source: 'invitation',
+              invitation_id: inv.id,
+            },
+          },
+        ],
       },
     );
-    const organization = { id: inv.organization_id, path: inv.organization_path };
-    await recordEvent(tx, {
-      type: 'invitation.accepted',
-      organization,
-      data: { invitation_id: inv.id, email_address: inv.email, member_id: membershipId, user_id: userId },
-    });
-    await recordEvent(tx, {
-      type: 'member.created',
-      organization,
-      data: {
-        ...memberEventData({
-          membership_id: membershipId,
-          user_id: userId,
-          email: inv.email,
-          first_name: person.firstName,
-          last_name: person.lastName,
-          language_code: person.languageCode,
-          rights,
-        }),
-        source: 'invitation',
-        invitation_id: inv.id,
-      },
-    });
     return userId;
   }
 }

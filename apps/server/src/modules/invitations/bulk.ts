@@ -12,7 +12,8 @@ import {
 } from '@partner-portal/contracts';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
-import { audit, auditRefusal, RefusedChange } from '../audit/service.js';
+import { auditRefusal, RefusedChange } from '../audit/service.js';
+import { recordChange } from '../webhooks/changes.js';
 import type { DownloadFile } from '../../http/route-kit.js';
 import { neutralizeFormula } from '../spreadsheets/cells.js';
 import type { Members } from '../members/service.js';
@@ -171,7 +172,7 @@ export class BulkInvitations {
         refused: result.refused,
         rows: report,
       });
-      await audit(tx, actor, {
+      await recordChange(tx, actor, {
         organizationId: org.id,
         organizationPath: org.path,
         action: 'invitation.bulk',

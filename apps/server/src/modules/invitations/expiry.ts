@@ -1,5 +1,6 @@
 import type { Database, Queryable } from '../../db/client.js';
-import { recordEvent } from '../webhooks/outbox.js';
+import { JOB_ACTOR } from '../../http/actor.js';
+import { recordChange } from '../webhooks/changes.js';
 import * as q from './queries.js';
 
 /**
@@ -13,10 +14,16 @@ import * as q from './queries.js';
 export async function markExpired(tx: Queryable, email?: string, limit?: number): Promise<number> {
   const expired = await q.sweepExpired(tx, email, limit);
   for (const row of expired) {
-    await recordEvent(tx, {
-      type: 'invitation.expired',
-      organization: { id: row.organization_id, path: row.organization_path },
-      data: { invitation_id: row.id, email_address: row.email, expires_at: new Date(row.expires_at).toISOString() },
+    // not audited (the time passed; nobody changed anything): only the event
+    await recordChange(tx, JOB_ACTOR, {
+      audited: false,
+      events: [
+        {
+          type: 'invitation.expired',
+          organization: { id: row.organization_id, path: row.organization_path },
+          data: { invitation_id: row.id, email_address: row.email, expires_at: new Date(row.expires_at).toISOString() },
+        },
+      ],
     });
   }
   return expired.length;

@@ -7,14 +7,14 @@ import { senderNameOf } from '../../http/actor.js';
 import { actingAs, hashSecret, newSecret, type Actor } from '../../http/session.js';
 import type { Mailer } from '../mail/mailer.js';
 import { invitationEmail } from '../mail/messages.js';
-import { audit, auditRefusal, RefusedChange, type AuditActor } from '../audit/service.js';
+import { auditRefusal, RefusedChange, type AuditActor } from '../audit/service.js';
 import { delegatorOf, rightsContextFor, validateRights } from '../members/rights-context.js';
 import { pgErrorCode } from '../../db/errors.js';
 import { assertInSubtree, requireRole } from '../scope/access.js';
 import { listEmailDomains } from '../organizations/queries.js';
 import { organizationForActor } from '../scope/service.js';
 import type { SsoRouting } from '../sso/routing.js';
-import { recordEvent, recordInvitationCreated } from '../webhooks/outbox.js';
+import { invitationCreatedEvent, recordChange } from '../webhooks/changes.js';
 import { markExpired } from './expiry.js';
 import * as q from './queries.js';
 import type { InvitationRow } from './queries.js';
@@ -146,15 +146,15 @@ export class Invitations {
       ttlHours: config.INVITATION_TTL_HOURS,
     });
     const row = (await q.findInvitation(tx, id))!;
-    await audit(tx, actor, {
+    await recordChange(tx, actor, {
       organizationId: org.id,
       organizationPath: org.path,
       action: 'invitation.create',
       targetType: 'invitation',
       targetId: id,
       after: { email_address: email, language_code: row.language_code, is_external_identity_provider: isExternal, rights },
+      events: [invitationCreatedEvent(row, rights)],
     });
-    await recordInvitationCreated(tx, row, rights);
     return { row, code };
   }
 
@@ -187,15 +187,15 @@ export class Invitations {
       memberId: member.id,
     });
     const row = (await q.findInvitation(tx, id))!;
-    await audit(tx, actor, {
+    await recordChange(tx, actor, {
       organizationId: member.organizationId,
       organizationPath: member.organizationPath,
       action: 'invitation.create',
       targetType: 'invitation',
       targetId: id,
       after: { email_address: member.email, language_code: row.language_code, is_external_identity_provider: false, member_id: member.id },
+      events: [invitationCreatedEvent(row, null)],
     });
-    await recordInvitationCreated(tx, row, null);
     return { row, code };
   }
 
@@ -207,7 +207,7 @@ export class Invitations {
   /** Revoke a pending or expired invitation in the caller's transaction, audited with its actor. */
   async revokeIn(tx: Queryable, actor: AuditActor, inv: InvitationRow): Promise<void> {
     await q.markRevoked(tx, inv.id);
-    await audit(tx, actor, {
+    await recordChange(tx, actor, {
       organizationId: inv.organization_id,
       organizationPath: inv.organization_path,
       action: 'invitation.revoke',
@@ -215,11 +215,13 @@ export class Invitations {
       targetId: inv.id,
       before: { state: inv.state, email_address: inv.email },
       after: { state: 'REVOKED' },
-    });
-    await recordEvent(tx, {
-      type: 'invitation.revoked',
-      organization: { id: inv.organization_id, path: inv.organization_path },
-      data: { invitation_id: inv.id, email_address: inv.email },
+      events: [
+        {
+          type: 'invitation.revoked',
+          organization: { id: inv.organization_id, path: inv.organization_path },
+          data: { invitation_id: inv.id, email_address: inv.email },
+        },
+      ],
     });
   }
 
@@ -283,7 +285,7 @@ export class Invitations {
       // a provisioned member's invitation (modules/scim) is for an account that exists already
       if (inv.state === 'EXPIRED' && !inv.member_id) await assertMayRenew(tx, inv.email);
       if (!(await q.renewCode(tx, inv.id, hashSecret(code), config.INVITATION_TTL_HOURS, RESEND_SAME_SENDING_SECONDS))) return;
-      await audit(tx, actor, {
+      await recordChange(tx, actor, {
         organizationId: inv.organization_id,
         organizationPath: inv.organization_path,
         action: 'invitation.resend',

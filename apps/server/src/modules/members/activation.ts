@@ -1,6 +1,5 @@
 import type { Queryable } from '../../db/client.js';
 import type { AccountAccess, BackchannelNotice } from '../sessions/service.js';
-import { recordActivationEvent } from '../webhooks/outbox.js';
 import * as q from './queries.js';
 
 /**
@@ -8,9 +7,9 @@ import * as q from './queries.js';
  * its membership stay; a deactivated account cannot sign in (password, external login, passkey,
  * refresh token: the session and account lookups skip it, http/session.ts and oidc/account.ts), and
  * deactivating it ends every access it has at once, as AccountAccess ends it. Both run in the
- * caller's transaction, which checks who may do it and audits it; the back-channel logouts are
- * written to the outbox in it (AccountAccess.revokeAll). What other systems hear of a deactivation
- * or reactivation (webhook events) belongs here, beside the change.
+ * caller's transaction, which checks who may do it and records the change (Members.setActiveIn: its
+ * audit entry and its member.deactivated / member.reactivated event, webhooks/changes.ts); the
+ * back-channel logouts are written to the outbox in it (AccountAccess.revokeAll).
  */
 
 /** A member as these functions change it. */
@@ -29,13 +28,11 @@ export async function deactivateMember(
   member: ActivationTarget,
 ): Promise<BackchannelNotice[] | null> {
   if (!(await q.setDeactivated(tx, member.userId, true))) return null;
-  await recordActivationEvent(tx, 'member.deactivated', member.userId);
   return (await access.revokeAll(tx, member.userId)).notices;
 }
 
 /** Reactivate a member: they may sign in again (sessions and tokens ended by the deactivation stay ended). False when they were active. */
 export async function reactivateMember(tx: Queryable, member: ActivationTarget): Promise<boolean> {
   if (!(await q.setDeactivated(tx, member.userId, false))) return false;
-  await recordActivationEvent(tx, 'member.reactivated', member.userId);
   return true;
 }

@@ -13,10 +13,10 @@ import type { Database, Queryable } from '../../db/client.js';
 import { userIdOf } from '../../http/actor.js';
 import { AppError } from '../../http/problem.js';
 import { actingAs, type Actor, type SessionStore } from '../../http/session.js';
-import { audit, auditRefusal, RefusedChange, withRefusalAudit, type AuditChange } from '../audit/service.js';
+import { auditRefusal, RefusedChange, withRefusalAudit, type AuditChange } from '../audit/service.js';
 import { assertInSubtree, requireRole } from '../scope/access.js';
 import type { AccountAccess } from '../sessions/service.js';
-import { recordEvent, recordMemberEvent } from '../webhooks/outbox.js';
+import { activationEvent, memberEvent, recordChange } from '../webhooks/changes.js';
 import { deactivateMember, reactivateMember } from './activation.js';
 import * as q from './queries.js';
 import { delegatorOf, rightsContextFor, validateRights } from './rights-context.js';
@@ -143,8 +143,11 @@ export class Members {
         await assertKeepsRootUserManager(tx, row, rights, change);
         const isDeveloper = ctx.isProviderOrganization ? rights.partner_portal.developer === true : null;
         await q.updateRights(tx, row.id, row.user_id, rights, isDeveloper);
-        await audit(tx, actor, change);
-        if (!isDeepStrictEqual(before, rights)) await recordMemberEvent(tx, 'member.updated', row.user_id, { changed: ['rights'] });
+        const changedRights = !isDeepStrictEqual(before, rights);
+        await recordChange(tx, actor, {
+          ...change,
+          events: changedRights ? [await memberEvent(tx, 'member.updated', row.user_id, { changed: ['rights'] })] : [],
+        });
         if (rightsTakenAway(before, rights)) await access.revokeAll(tx, row.user_id);
       }),
     );
@@ -185,11 +188,15 @@ export class Members {
     await sessions.endAllForUser(row.user_id, tx);
     await access.revokeAll(tx, row.user_id);
     await q.deleteUser(tx, row.user_id);
-    await audit(tx, actor, change);
-    await recordEvent(tx, {
-      type: 'member.removed',
-      organization: { id: row.organization_id, path: row.organization_path },
-      data: { member_id: row.id, user_id: row.user_id, email_address: row.email },
+    await recordChange(tx, actor, {
+      ...change,
+      events: [
+        {
+          type: 'member.removed',
+          organization: { id: row.organization_id, path: row.organization_path },
+          data: { member_id: row.id, user_id: row.user_id, email_address: row.email },
+        },
+      ],
     });
   }
 
@@ -197,8 +204,9 @@ export class Members {
    * Deactivate (`active` false) or reactivate a member in the caller's transaction (a directory's
    * `active`, modules/scim): the same checks as a removal (subtree, delegation; a deactivation
    * keeps the root organization an active user manager), then members/activation.ts changes it —
-   * a deactivation ends every access at once — and it is audited with `describe`'s record (the
-   * member as the caller sees it). False when nothing changed (already so).
+   * a deactivation ends every access at once — and it is recorded (recordChange): audited with the
+   * caller's record (the member as the caller sees it), announced as member.deactivated or
+   * member.reactivated. False when nothing changed (already so).
    */
   async setActiveIn(tx: Queryable, actor: Actor, memberId: string, active: boolean, change: AuditChange): Promise<boolean> {
     const { access } = this.deps;
@@ -209,7 +217,11 @@ export class Members {
     const member = { membershipId: row.id, userId: row.user_id };
     if (!active) await assertKeepsRootUserManager(tx, row, null, change);
     const changed = active ? await reactivateMember(tx, member) : (await deactivateMember(tx, access, member)) !== null;
-    if (changed) await audit(tx, actor, change);
+    if (changed)
+      await recordChange(tx, actor, {
+        ...change,
+        events: [await activationEvent(tx, active ? 'member.reactivated' : 'member.deactivated', row.user_id)],
+      });
     return changed;
   }
 
@@ -271,7 +283,7 @@ export class Members {
         };
         assertCanManageMember(actor, toRights(row.rights), change);
         await access.revokeAll(tx, row.user_id);
-        await audit(tx, actor, change);
+        await recordChange(tx, actor, change);
       }),
     );
   }

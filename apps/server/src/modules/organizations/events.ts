@@ -1,29 +1,28 @@
-import type { Queryable } from '../../db/client.js';
 import type { OrganizationRow } from '../scope/queries.js';
-import { recordEvent } from '../webhooks/outbox.js';
+import type { ChangeEvent } from '../webhooks/changes.js';
 
 /**
- * The organization events of webhooks (docs/integrations.md, "Webhooks"), recorded in the
- * transaction of the change: created, updated (only when something changed, named in `changed`),
- * deleted. The organization is the event's organization: its own webhooks and its ancestors' hear it.
+ * The organization events of webhooks (docs/integrations.md, "Webhooks"), recorded with the change
+ * (recordChange, webhooks/changes.ts): created, updated (only when something changed, named in
+ * `changed`), deleted. The organization is the event's organization: its own webhooks and its ancestors' hear it.
  */
 type EventOrganization = Pick<OrganizationRow, 'id' | 'name' | 'path' | 'parent_id'>;
 
 const dataOf = (org: EventOrganization) => ({ name: org.name, path: org.path, parent_id: org.parent_id });
 
-export function recordOrganizationCreated(tx: Queryable, org: EventOrganization): Promise<number> {
-  return recordEvent(tx, { type: 'organization.created', organization: org, data: dataOf(org) });
+export function organizationCreated(org: EventOrganization): ChangeEvent {
+  return { type: 'organization.created', organization: org, data: dataOf(org) };
 }
 
-/** organization.updated, when `changed` names anything. */
-export async function recordOrganizationUpdated(tx: Queryable, org: EventOrganization, changed: string[]): Promise<number> {
-  if (!changed.length) return 0;
-  return recordEvent(tx, { type: 'organization.updated', organization: org, data: { ...dataOf(org), changed } });
+/** organization.updated, when `changed` names anything (else null: no event). */
+export function organizationUpdated(org: EventOrganization, changed: string[]): ChangeEvent | null {
+  if (!changed.length) return null;
+  return { type: 'organization.updated', organization: org, data: { ...dataOf(org), changed } };
 }
 
 /** After the delete: the organization's own webhooks went with it, its ancestors' hear it. */
-export function recordOrganizationDeleted(tx: Queryable, org: EventOrganization): Promise<number> {
-  return recordEvent(tx, { type: 'organization.deleted', organization: org, data: dataOf(org) });
+export function organizationDeleted(org: EventOrganization): ChangeEvent {
+  return { type: 'organization.deleted', organization: org, data: dataOf(org) };
 }
 
 /** `[field]` when the two lists hold different values (in any order), else nothing. */

@@ -2,7 +2,7 @@ import { MAX_ORGANIZATION_DEPTH, organizationPathSegment, readEmailDomain, type 
 import type { Database, Queryable } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
 import { moveAuditPaths } from '../audit/queries.js';
-import { audit, organizationChange } from '../audit/service.js';
+import { organizationChange } from '../audit/service.js';
 import { pgErrorCode } from '../../db/errors.js';
 import type { Actor } from '../../http/session.js';
 import { requireProviderAdministrator, requireRole } from '../scope/access.js';
@@ -10,7 +10,8 @@ import * as q from './queries.js';
 import { findOrganizationById, type OrganizationRow } from '../scope/queries.js';
 import { organizationForActor } from '../scope/service.js';
 import type { TreeCache } from './tree-cache.js';
-import { changedList, recordOrganizationCreated, recordOrganizationDeleted, recordOrganizationUpdated } from './events.js';
+import { recordChange } from '../webhooks/changes.js';
+import { changedList, organizationCreated, organizationDeleted, organizationUpdated } from './events.js';
 
 /**
  * Organizations (docs/product.md, "People, organizations and invitations" and "Flows and states" and "Roles and rights"). organizationManagers create sub-organizations under any
@@ -119,18 +120,16 @@ export class Organizations {
         const canCreate = input.can_create_sub_organization && depth < MAX_ORGANIZATION_DEPTH;
         const id = await q.insertOrganization(tx, { parentId: parent.id, name, path, depth, canCreate, subCanHaveChildren: canCreate });
         await q.insertOrganizationApps(tx, id, clientIds, clientIds);
-        await audit(
-          tx,
-          actor,
-          organizationChange({ id, path }, 'organization.create', undefined, {
+        await recordChange(tx, actor, {
+          ...organizationChange({ id, path }, 'organization.create', undefined, {
             name,
             path,
             parent_id: parent.id,
             client_ids: clientIds,
             can_create_sub_organization: canCreate,
           }),
-        );
-        await recordOrganizationCreated(tx, { id, name, path, parent_id: parent.id });
+          events: [organizationCreated({ id, name, path, parent_id: parent.id })],
+        });
         return { id };
       });
     } catch (err) {
@@ -156,13 +155,11 @@ export class Organizations {
           await q.movePath(tx, org.path, path);
           await moveAuditPaths(tx, org.path, path);
         }
-        await audit(
-          tx,
-          actor,
-          organizationChange({ id: org.id, path }, 'organization.update', { name: org.name, path: org.path }, { name, path }),
-        );
         const changed = [...changedList('name', [org.name], [name]), ...changedList('path', [org.path], [path])];
-        await recordOrganizationUpdated(tx, { ...org, name, path }, changed);
+        await recordChange(tx, actor, {
+          ...organizationChange({ id: org.id, path }, 'organization.update', { name: org.name, path: org.path }, { name, path }),
+          events: [organizationUpdated({ ...org, name, path }, changed)],
+        });
       });
     } catch (err) {
       mapUniquePath(err);
@@ -188,23 +185,18 @@ export class Organizations {
       await q.deleteOrganizationApps(tx, org.id);
       await q.insertOrganizationApps(tx, org.id, clientIds, availableForSub);
       const removed = await q.restrictDescendantApps(tx, org.path, availableForSub);
-      await audit(
-        tx,
-        actor,
-        organizationChange(
-          org,
-          'organization.apps.update',
-          { apps: before.map((a) => ({ client_id: a.client_id, available_for_sub_organizations: a.available_for_sub_organizations })) },
-          {
-            apps: clientIds.map((c) => ({ client_id: c, available_for_sub_organizations: availableForSub.includes(c) })),
-            descendant_assignments_removed: removed,
-          },
-        ),
-      );
       const appsOf = (apps: { client_id: string; available_for_sub_organizations: boolean }[]) =>
         apps.map((a) => `${a.client_id}:${a.available_for_sub_organizations}`);
       const after = clientIds.map((c) => ({ client_id: c, available_for_sub_organizations: availableForSub.includes(c) }));
-      await recordOrganizationUpdated(tx, org, changedList('apps', appsOf(before), appsOf(after)));
+      await recordChange(tx, actor, {
+        ...organizationChange(
+          org,
+          'organization.apps.update',
+          { apps: before.map((a) => ({ client_id: a.client_id, available_for_sub_organizations: a.available_for_sub_organizations })) },
+          { apps: after, descendant_assignments_removed: removed },
+        ),
+        events: [organizationUpdated(org, changedList('apps', appsOf(before), appsOf(after)))],
+      });
     });
   }
 
@@ -220,10 +212,8 @@ export class Organizations {
           throw new AppError('invalid_organization_path_level', { params: { max_level: MAX_ORGANIZATION_DEPTH } });
       }
       await q.setCanCreateSubOrganizations(tx, org.id, org.path, value);
-      await audit(
-        tx,
-        actor,
-        organizationChange(
+      await recordChange(tx, actor, {
+        ...organizationChange(
           org,
           'organization.can_create_sub_organizations.update',
           {
@@ -232,12 +222,10 @@ export class Organizations {
           },
           { can_create_sub_organization: value, sub_organization_can_have_children: value, cascaded_to_descendants: !value },
         ),
-      );
-      await recordOrganizationUpdated(
-        tx,
-        org,
-        changedList('can_create_sub_organization', [String(org.can_create_sub_organization)], [String(value)]),
-      );
+        events: [
+          organizationUpdated(org, changedList('can_create_sub_organization', [String(org.can_create_sub_organization)], [String(value)])),
+        ],
+      });
     });
   }
 
@@ -251,15 +239,15 @@ export class Organizations {
         if ((await q.countChildren(tx, org.id)) > 0) throw new AppError('cannot_delete_organization_with_sub_organizations');
         const integrations = await q.integrationsOf(tx, org.id);
         await q.deleteOrganization(tx, org.id);
-        await audit(tx, actor, {
+        await recordChange(tx, actor, {
           organizationId: org.parent_id,
           organizationPath: org.path.slice(0, org.path.lastIndexOf('/')),
           action: 'organization.delete',
           targetType: 'organization',
           targetId: org.id,
           before: { name: org.name, path: org.path, ...(Object.keys(integrations).length ? { removed_with_it: integrations } : {}) },
+          events: [organizationDeleted(org)],
         });
-        await recordOrganizationDeleted(tx, org);
       });
     } catch (err) {
       // a member or a child added concurrently: the foreign key refuses the delete
@@ -288,17 +276,15 @@ export class Organizations {
       const before = await q.listEmailDomains(tx, org.id);
       const after = unique(domains).sort();
       await q.replaceEmailDomains(tx, org.id, after);
-      await audit(
-        tx,
-        actor,
-        organizationChange(
+      await recordChange(tx, actor, {
+        ...organizationChange(
           org,
           'organization.allowed_email_domains.update',
           { allowed_email_domains: before },
           { allowed_email_domains: after },
         ),
-      );
-      await recordOrganizationUpdated(tx, org, changedList('allowed_email_domains', before, after));
+        events: [organizationUpdated(org, changedList('allowed_email_domains', before, after))],
+      });
     });
   }
 }

@@ -3,7 +3,7 @@ import type { Config } from '../../config.js';
 import type { Queryable } from '../../db/client.js';
 import type { DirectoryActor } from '../../http/actor.js';
 import { AppError } from '../../http/problem.js';
-import { audit, type AuditChange } from '../audit/service.js';
+import type { AuditChange } from '../audit/service.js';
 import { pendingInvitationOfMember, revokePendingInvitationOfMember } from '../invitations/member-invitations.js';
 import type { Invitations } from '../invitations/service.js';
 import { rightsContextFor } from '../members/rights-context.js';
@@ -11,7 +11,7 @@ import { assertCanManageMember, assertKeepsRootUserManager, lockIfRootMember, me
 import { organizationForActor, type OrganizationRow } from '../scope/service.js';
 import type { AccountAccess } from '../sessions/service.js';
 import type { SsoRouting } from '../sso/routing.js';
-import { memberEventData, recordEvent, recordMemberEvent } from '../webhooks/outbox.js';
+import { memberEvent, memberEventData, recordChange } from '../webhooks/changes.js';
 import * as q from './queries.js';
 import { fromScimUser, toScimUser, versionOf } from './representation.js';
 import { scimError, type ScimObject, type SCIMMY, type UserStore } from './scimmy.js';
@@ -127,29 +127,32 @@ export class MemberStore implements UserStore {
       rights: emptyRights(),
     });
     const signIn = externalIdp ? 'single_sign_on' : active ? 'invitation' : 'none';
-    await audit(tx, this.actor, {
+    const userId = (await q.userIdOfMember(tx, id))!;
+    await recordChange(tx, this.actor, {
       organizationId: org.id,
       organizationPath: org.path,
       action: 'member.provision',
       targetType: 'member',
       targetId: id,
       after: { email_address: email, organization_id: org.id, external_id: input.externalId, active, sign_in: signIn },
-    });
-    await recordEvent(tx, {
-      type: 'member.created',
-      organization: { id: org.id, path: org.path },
-      data: {
-        ...memberEventData({
-          membership_id: id,
-          user_id: (await q.userIdOfMember(tx, id))!,
-          email,
-          first_name: input.givenName ?? '',
-          last_name: input.familyName ?? '',
-          language_code: languageCode,
-          rights: emptyRights(),
-        }),
-        source: 'scim',
-      },
+      events: [
+        {
+          type: 'member.created',
+          organization: { id: org.id, path: org.path },
+          data: {
+            ...memberEventData({
+              membership_id: id,
+              user_id: userId,
+              email,
+              first_name: input.givenName ?? '',
+              last_name: input.familyName ?? '',
+              language_code: languageCode,
+              rights: emptyRights(),
+            }),
+            source: 'scim',
+          },
+        },
+      ],
     });
     if (signIn === 'invitation') await this.invite({ id, organizationId: org.id, organizationPath: org.path, email, languageCode });
     return this.read(id);
@@ -208,9 +211,11 @@ export class MemberStore implements UserStore {
         await q.moveMembership(tx, row, target, applyRightsRules(toRights(row.rights), await rightsContextFor(tx, target, true)));
       }
       if (addressChanged && !row.has_password && row.external_subject === null) await this.reroute(row, org, account, active);
-      await audit(tx, this.actor, change);
       const named = changed.filter((key) => key === 'first_name' || key === 'last_name' || key === 'language_code');
-      if (named.length) await recordMemberEvent(tx, 'member.updated', row.user_id, { changed: named });
+      await recordChange(tx, this.actor, {
+        ...change,
+        events: named.length ? [await memberEvent(tx, 'member.updated', row.user_id, { changed: named })] : [],
+      });
       // sessions and tokens carry the address and the organization: they end (a deactivation below ends them anyway)
       if ((addressChanged || target) && active === wasActive) await deps.access.revokeAll(tx, row.user_id);
     }

@@ -3,7 +3,7 @@ import type { Database, Queryable } from '../../db/client.js';
 import type { DirectoryLookups } from '../../http/credentials.js';
 import { AppError } from '../../http/problem.js';
 import { hashSecret, newSecret, responsiblePersonOf, type Actor } from '../../http/session.js';
-import { audit } from '../audit/service.js';
+import { recordChange } from '../webhooks/changes.js';
 import { assertMayConnect } from '../connection-policy/rule.js';
 import type { SetupSteps } from '../setup-links/steps.js';
 import { delegatorOf } from '../../http/actor.js';
@@ -55,7 +55,7 @@ export class ScimTokens {
         isDeveloper: delegator.isDeveloper,
         createdBy,
       });
-      await audit(tx, actor, {
+      await recordChange(tx, actor, {
         organizationId: org.id,
         organizationPath: org.path,
         action: 'scim_token.create',
@@ -86,7 +86,7 @@ export class ScimTokens {
       const token = await q.findToken(tx, org.id, tokenId);
       if (!token) throw new AppError('unknown_scim_token');
       await q.deleteToken(tx, token.id);
-      await audit(tx, actor, {
+      await recordChange(tx, actor, {
         organizationId: org.id,
         organizationPath: org.path,
         action: 'scim_token.delete',

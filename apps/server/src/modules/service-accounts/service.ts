@@ -3,7 +3,8 @@ import { rightsNotHeld, serviceAccountRights, type ServiceAccount, type ServiceA
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
 import { actingAs, hashSecret, newSecret, personOf, type Actor } from '../../http/session.js';
-import { audit, RefusedChange, withRefusalAudit, type AuditChange } from '../audit/service.js';
+import { RefusedChange, withRefusalAudit, type AuditChange } from '../audit/service.js';
+import { recordChange } from '../webhooks/changes.js';
 import { organizationForActor } from '../scope/service.js';
 import * as q from './queries.js';
 
@@ -90,7 +91,7 @@ export class ServiceAccounts {
           organizationManager: account.organization_manager,
           createdBy: actor.user?.id ?? null,
         });
-        await audit(tx, actor, change);
+        await recordChange(tx, actor, change);
         return { id, client_id: account.client_id, client_secret: secret };
       }),
     );
@@ -139,7 +140,7 @@ export class ServiceAccounts {
             params: { rights: missing.join(', ') },
           });
         await q.deleteServiceAccount(tx, row.id, row.client_id);
-        await audit(tx, actor, change);
+        await recordChange(tx, actor, change);
       }),
     );
   }

@@ -6,7 +6,7 @@ import { setupLinkActor } from '../../http/actor.js';
 import { AppError } from '../../http/problem.js';
 import { Guess, type CounterStore } from '../../http/rate-limit.js';
 import { hashSecret, newSecret } from '../../http/session.js';
-import { audit } from '../audit/service.js';
+import { recordChange } from '../webhooks/changes.js';
 import type { Mailer } from '../mail/mailer.js';
 import { setupCodeEmail } from './messages.js';
 import * as q from './queries.js';
@@ -134,7 +134,7 @@ export class SetupLinkOpening {
         },
         requestId,
       );
-      await audit(tx, actor, {
+      await recordChange(tx, actor, {
         organizationId: locked.organization_id,
         organizationPath: locked.organization_path,
         action: 'setup_link.open',

@@ -10,7 +10,8 @@ import type { Database } from '../../db/client.js';
 import { senderNameOf } from '../../http/actor.js';
 import { AppError } from '../../http/problem.js';
 import { hashSecret, newSecret, personOf, type Actor } from '../../http/session.js';
-import { audit, type AuditChange } from '../audit/service.js';
+import type { AuditChange } from '../audit/service.js';
+import { recordChange } from '../webhooks/changes.js';
 import { assertMayConnect } from '../connection-policy/rule.js';
 import type { Mailer } from '../mail/mailer.js';
 import { requireRole } from '../scope/access.js';
@@ -84,7 +85,7 @@ export class SetupLinks {
         createdBy: person.id,
         expiresInDays: input.expires_in_days,
       });
-      await audit(
+      await recordChange(
         tx,
         actor,
         change(org, 'setup_link.create', created.id, undefined, {
@@ -125,7 +126,11 @@ export class SetupLinks {
       if (!row) throw new AppError('unknown_setup_link');
       if (row.revoked_at) return;
       await q.revokeLink(tx, row.id);
-      await audit(tx, actor, change(org, 'setup_link.revoke', row.id, { email: row.email, state: stateOf(row) }, { state: 'revoked' }));
+      await recordChange(
+        tx,
+        actor,
+        change(org, 'setup_link.revoke', row.id, { email: row.email, state: stateOf(row) }, { state: 'revoked' }),
+      );
     });
   }
 }

@@ -14,7 +14,8 @@ import { senderNameOf } from '../../http/actor.js';
 import { actingAs, responsiblePersonOf, type Actor } from '../../http/session.js';
 import { EXTERNAL_IDP_ID, type UpstreamSettings } from '../../oidc/upstream.js';
 import { seal } from '../../sealed.js';
-import { audit, RefusedChange, withRefusalAudit, type AuditChange } from '../audit/service.js';
+import { RefusedChange, withRefusalAudit, type AuditChange } from '../audit/service.js';
+import { recordChange } from '../webhooks/changes.js';
 import { assertMayConnect } from '../connection-policy/rule.js';
 import type { SetupSteps } from '../setup-links/steps.js';
 import { verifiedDomainsAtOrAbove } from '../domains/queries.js';
@@ -214,7 +215,7 @@ export class SsoConnections {
         const entry = change(org, 'sso_connection.create', created, undefined, described(connection, sealed !== null));
         const after = { active: input.active, provider: `${input.issuer} ${input.client_id}`, domains };
         const members = await this.assertMayManageReached(tx, actor, org, created, null, after, entry);
-        await audit(tx, actor, entry);
+        await recordChange(tx, actor, entry);
         await this.deps.setupSteps.completed(tx, actor, input.active ? 'connection_switched_on' : 'connection_created', input.name);
         if (input.active) {
           await this.tellMembers(tx, members, new Set(), new Set(members.after.map((m) => m.user_id)), false, input.name);
@@ -292,7 +293,7 @@ export class SsoConnections {
           active: next.active,
         });
         if (was.provider !== will.provider) await q.forgetSubjects(tx, row.id);
-        await audit(tx, actor, entry);
+        await recordChange(tx, actor, entry);
         if (!current.active && next.active) await this.deps.setupSteps.completed(tx, actor, 'connection_switched_on', next.name);
         if (!members) return;
         const servedBefore = new Set(current.active ? members.before.map((m) => m.user_id) : []);
@@ -322,7 +323,7 @@ export class SsoConnections {
         const members = await this.assertMayManageReached(tx, actor, org, row.id, was, null, entry);
         const unlinked = await q.unlinkAccounts(tx, row.id);
         await q.deleteConnection(tx, row.id);
-        await audit(tx, actor, { ...entry, after: { unlinked_accounts: unlinked.length } });
+        await recordChange(tx, actor, { ...entry, after: { unlinked_accounts: unlinked.length } });
         if (!current.active) return;
         await this.tellMembers(tx, members, new Set(members.before.map((m) => m.user_id)), new Set(), false, current.name);
         await this.tellManagers(tx, actor, org, 'removed', { name: current.name, issuer: current.issuer, domains: current.domains });

@@ -13,7 +13,8 @@ import type { Database } from '../../db/client.js';
 import { AppError } from '../../http/problem.js';
 import { personOf, type Actor, type SessionStore } from '../../http/session.js';
 import type { Mailer } from '../mail/mailer.js';
-import { audit, organizationChange, withRefusalAudit, type AuditChange } from '../audit/service.js';
+import { organizationChange, withRefusalAudit, type AuditChange } from '../audit/service.js';
+import { recordChange } from '../webhooks/changes.js';
 import { assertCanManageMember } from '../members/service.js';
 import { isPathInSubtree, requireRole } from '../scope/access.js';
 import { organizationForActor } from '../scope/service.js';
@@ -54,7 +55,7 @@ export class SupportSessions {
     await db.transaction(async (tx) => {
       const before = await q.setSupportAccess(tx, org.id, allowed, user.id);
       if (before !== allowed)
-        await audit(tx, actor, organizationChange(org, 'support_access.update', { allowed: before ?? false }, { allowed }));
+        await recordChange(tx, actor, organizationChange(org, 'support_access.update', { allowed: before ?? false }, { allowed }));
     });
   }
 
@@ -104,7 +105,7 @@ export class SupportSessions {
           reason: input.reason,
           minutes: input.minutes,
         });
-        await audit(tx, actor, { ...change, after: { ...input, support_session_id: created.id } });
+        await recordChange(tx, actor, { ...change, after: { ...input, support_session_id: created.id } });
         return { id: created.id, url: `${publicUrl}/api/support-sessions/${created.id}/start` };
       }),
     );
@@ -125,7 +126,7 @@ export class SupportSessions {
         throw new AppError('unknown_support_session');
       if (row.started_at || row.ended_at || row.seconds_left < 1) throw new AppError('support_session_ended');
       await q.markStarted(tx, row.id);
-      await audit(tx, actor, supportChange(row, 'support_session.start'));
+      await recordChange(tx, actor, supportChange(row, 'support_session.start'));
       const message = supportSessionStartedEmail({
         language: row.member_language_code,
         firstName: row.member_first_name || null,
@@ -158,7 +159,7 @@ export class SupportSessions {
       const row = await q.findSupportSession(tx, id, { forUpdate: true });
       if (!row || !(inIt || row.supporter_user_id === user.id)) throw new AppError('unknown_support_session');
       await q.endSupportSession(tx, row.id);
-      if (!row.ended_at) await audit(tx, actor, supportChange(row, 'support_session.end'));
+      if (!row.ended_at) await recordChange(tx, actor, supportChange(row, 'support_session.end'));
       return row.member_user_id;
     });
     sessions.cache?.invalidate([memberUserId]);

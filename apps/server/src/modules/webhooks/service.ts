@@ -6,7 +6,8 @@ import { checkOutboundUrl, OutboundAddressRefused, outboundPolicy } from '../../
 import { AppError } from '../../http/problem.js';
 import type { Actor } from '../../http/session.js';
 import { seal } from '../../sealed.js';
-import { audit, type AuditChange } from '../audit/service.js';
+import type { AuditChange } from '../audit/service.js';
+import { recordChange } from './changes.js';
 import type { OrganizationRow } from '../scope/queries.js';
 import { organizationForActor } from '../scope/service.js';
 import * as q from './queries.js';
@@ -85,7 +86,7 @@ export class Webhooks {
         createdBy: actor.user?.id ?? null,
         serviceAccountId,
       });
-      await audit(tx, actor, webhookChange(org, 'webhook.create', row.id, undefined, described(row)));
+      await recordChange(tx, actor, webhookChange(org, 'webhook.create', row.id, undefined, described(row)));
       return { id: row.id, secret };
     });
   }
@@ -108,7 +109,7 @@ export class Webhooks {
         description: input.description === undefined ? row.description : input.description?.trim() || null,
       };
       const updated = await q.updateWebhook(tx, row.id, after);
-      await audit(tx, actor, webhookChange(org, 'webhook.update', row.id, described(row), described(updated)));
+      await recordChange(tx, actor, webhookChange(org, 'webhook.update', row.id, described(row), described(updated)));
       return toWebhook(updated);
     });
   }
@@ -119,7 +120,7 @@ export class Webhooks {
     await db.transaction(async (tx) => {
       const { org, row } = await this.ownWebhook(tx, actor, organizationId, webhookId, 'update');
       await q.deleteWebhook(tx, row.id);
-      await audit(tx, actor, webhookChange(org, 'webhook.delete', row.id, described(row)));
+      await recordChange(tx, actor, webhookChange(org, 'webhook.delete', row.id, described(row)));
     });
   }
 
@@ -175,7 +176,7 @@ export class Webhooks {
       if (!delivery) throw new AppError('unknown_webhook');
       await q.makeDue(tx, delivery.id);
       await q.notifySenders(tx);
-      await audit(
+      await recordChange(
         tx,
         actor,
         webhookChange(
