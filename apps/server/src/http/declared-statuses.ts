@@ -38,8 +38,8 @@ function problemKey(payload: unknown): string | undefined {
 /**
  * Outside production: every answer of a route that declares its answers (`schema.response`, which
  * is also the OpenAPI description clients are built from) is checked against them, and an
- * undeclared one handed to `onUndeclared` (app.ts: logged in development; in tests collected, and
- * with UNDECLARED_ANSWERS_LOG set written to that file: apps/server/test/support/portal.ts). Routes
+ * undeclared one logged at error level and handed to `onUndeclared` (app.ts collects them; a test's
+ * portal fails the test file when it closes with any: apps/server/test/support/portal.ts). Routes
  * without a response schema (the provider's, the web app's files) are not checked.
  */
 export function checkDeclaredStatuses(
@@ -54,6 +54,7 @@ export function checkDeclaredStatuses(
     const problem = problemKey(payload);
     if (problem && SHARED_GUARD_PROBLEMS.has(problem)) return payload;
     const answer = { method: request.method, route: request.routeOptions.url ?? request.url, status, problem };
+    request.log.error({ undeclaredAnswer: answer }, `${answer.method} ${answer.route} answered ${status}, which its schema does not declare`);
     onUndeclared(answer, request);
     return payload;
   });
