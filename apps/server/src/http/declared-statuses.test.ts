@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
-import Fastify from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { checkDeclaredStatuses, type UndeclaredAnswer } from './declared-statuses.js';
@@ -14,24 +14,24 @@ async function appAnswering() {
       done();
     },
   });
-  const app = Fastify({ logger: { level: 'error', stream } }).withTypeProvider<ZodTypeProvider>();
+  const app = Fastify({ logger: { level: 'error', stream } });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   const undeclared: UndeclaredAnswer[] = [];
-  checkDeclaredStatuses(app as never, (answer) => undeclared.push(answer));
-  app.get(
-    '/api/things/:id',
-    {
-      schema: {
-        querystring: z.object({ status: z.coerce.number() }),
-        response: { 200: z.object({ ok: z.boolean() }), 404: z.object({ i18NTranslationKey: z.string() }) },
-      },
+  checkDeclaredStatuses(app, (answer) => undeclared.push(answer));
+  const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const { status } = request.query as { status: number };
+    return reply.code(status).send(status === 200 ? { ok: true } : { i18NTranslationKey: status === 403 ? 'csrf_header_missing' : 'nope' });
+  };
+  app.route({
+    method: 'GET',
+    url: '/api/things/:id',
+    schema: {
+      querystring: z.object({ status: z.coerce.number() }),
+      response: { 200: z.object({ ok: z.boolean() }), 404: z.object({ i18NTranslationKey: z.string() }) },
     },
-    async (request, reply) => {
-      const status = request.query.status;
-      return reply.code(status).send(status === 200 ? { ok: true } : { i18NTranslationKey: status === 403 ? 'csrf_header_missing' : 'nope' });
-    },
-  );
+    handler,
+  });
   await app.ready();
   return { app, undeclared, lines };
 }

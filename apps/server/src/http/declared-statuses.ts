@@ -54,7 +54,10 @@ export function checkDeclaredStatuses(
     const problem = problemKey(payload);
     if (problem && SHARED_GUARD_PROBLEMS.has(problem)) return payload;
     const answer = { method: request.method, route: request.routeOptions.url ?? request.url, status, problem };
-    request.log.error({ undeclaredAnswer: answer }, `${answer.method} ${answer.route} answered ${status}, which its schema does not declare`);
+    request.log.error(
+      { undeclaredAnswer: answer },
+      `${answer.method} ${answer.route} answered ${status}, which its schema does not declare`,
+    );
     onUndeclared(answer, request);
     return payload;
   });
