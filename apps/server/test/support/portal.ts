@@ -157,7 +157,8 @@ export async function startPortal(
       // fault of the route's declaration (the OpenAPI document clients are built from), so the test
       // file fails once its portal is closed; with UNDECLARED_ANSWERS_LOG set they are also written there
       const undeclared = undeclaredAnswersReport(app.undeclaredAnswers);
-      if (process.env.UNDECLARED_ANSWERS_LOG) appendFileSync(process.env.UNDECLARED_ANSWERS_LOG, undeclared.map((line) => `${line}\n`).join(''));
+      if (process.env.UNDECLARED_ANSWERS_LOG)
+        appendFileSync(process.env.UNDECLARED_ANSWERS_LOG, undeclared.map((line) => `${line}\n`).join(''));
       await app.close();
       await mailWorker.stop();
       await logoutWorker.stop();
@@ -178,7 +179,9 @@ export function undeclaredAnswersReport(answers: readonly UndeclaredAnswer[]): s
 /** What a portal's close() throws when its routes answered a status they do not declare (http/declared-statuses.ts). */
 export class UndeclaredAnswersError extends Error {
   constructor(readonly answers: string[]) {
-    super(`answers of a status their route does not declare in its schema (apps/server/src/http/declared-statuses.ts):\n${answers.join('\n')}`);
+    super(
+      `answers of a status their route does not declare in its schema (apps/server/src/http/declared-statuses.ts):\n${answers.join('\n')}`,
+    );
     this.name = 'UndeclaredAnswersError';
   }
 }
