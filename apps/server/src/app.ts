@@ -266,13 +266,14 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
 
   // modules
   await app.register(healthRoutes);
-  const oidc = await registerOidc(app, factorLoginPolicy(services));
+  const oidc = await registerOidc(app, factorLoginPolicy(services.db));
   const modules = createModuleServices(services, oidc);
   app.decorate('modules', modules);
-  const { access, factors } = modules;
+  const { factors } = modules;
   await app.register(identityRoutes, {
     oidc,
-    access,
+    accounts: modules.accounts,
+    login: modules.login,
     secondStep: factors.secondStep,
     routing: modules.ssoRouting,
     externalLogin: modules.externalLogin,

@@ -7,7 +7,6 @@ import { buildApp } from '../../src/app.js';
 import { bootstrap } from '../../src/bootstrap.js';
 import { closeServices, createLogger, createServices } from '../../src/main.js';
 import type { UndeclaredAnswer } from '../../src/http/declared-statuses.js';
-import { sendResetEmail } from '../../src/modules/identity/account.js';
 import { startPasswordResetRequests } from '../../src/modules/identity/reset-requests.js';
 import { startMailWorker, type MailWorker } from '../../src/modules/mail/outbox-worker.js';
 import { startBackchannelLogoutWorker } from '../../src/oidc/backchannel.js';
@@ -110,7 +109,7 @@ export async function startPortal(
     provider: () => app.oidc.provider(),
   });
   const resetWorker = await startPasswordResetRequests({ db: services.db, config, log: services.log }, (email) =>
-    sendResetEmail(services, app.modules.ssoRouting, email),
+    app.modules.accounts.sendResetEmail(email),
   );
   const url = `http://${publicHost}:${port}`;
   const settled = async (count: string, timeoutMs: number) => {

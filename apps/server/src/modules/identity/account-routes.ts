@@ -11,16 +11,14 @@ import {
 import { z } from 'zod';
 import { routes } from '../../http/route-kit.js';
 import { userInfoBody } from './user-info.js';
-import type { SsoRouting } from '../sso/routing.js';
-import type { AccountAccess } from '../sessions/service.js';
-import * as account from './account.js';
+import type { Accounts } from './account.js';
 
 /**
  * The signed-in user and their account (docs/product.md, "Calls" under /api/identity): who is
  * signed in, the profile, and the password (changed, forgotten, reset). HTTP only: the request is
  * read into values for account.ts.
  */
-export const accountRoutes: FastifyPluginAsyncZod<{ routing: SsoRouting; access: AccountAccess }> = async (app, { routing, access }) => {
+export const accountRoutes: FastifyPluginAsyncZod<{ accounts: Accounts }> = async (app, { accounts }) => {
   const { services } = app;
   const route = routes(app, ['identity']);
 
@@ -45,7 +43,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ routing: SsoRouting; access:
     problems: [400, 401, 403, 409],
     handler: async (request, reply) => {
       const user = await services.sessions.require(request, { allowPendingPasswordChange: true });
-      await account.changePassword(services, access, user, request.body);
+      await accounts.changePassword(user, request.body);
       return reply.code(204).send(null);
     },
   });
@@ -56,7 +54,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ routing: SsoRouting; access:
     response: { 204: z.null() },
     problems: [400, 401, 403],
     handler: async (request, reply) => {
-      await account.updateProfile(services, await services.sessions.require(request), request.body);
+      await accounts.updateProfile(await services.sessions.require(request), request.body);
       return reply.code(204).send(null);
     },
   });
@@ -67,7 +65,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ routing: SsoRouting; access:
     response: { 204: z.null() },
     problems: [400],
     handler: async (request, reply) => {
-      await account.forgotPassword(services, request.ip, request.body.email_address);
+      await accounts.forgotPassword(request.ip, request.body.email_address);
       return reply.code(204).send(null);
     },
   });
@@ -77,7 +75,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ routing: SsoRouting; access:
     body: validateTokenRequestSchema,
     response: { 200: validateTokenResponseSchema },
     problems: [400],
-    handler: async (request) => account.validateResetToken(services, routing, request.body),
+    handler: async (request) => accounts.validateResetToken(request.body),
   });
 
   route('PUT /api/identity/reset-password', {
@@ -87,7 +85,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ routing: SsoRouting; access:
     response: { 200: z.object({}) },
     problems: [400, 409],
     handler: async (request) => {
-      await account.resetPassword(services, access, routing, request.ip, request.body);
+      await accounts.resetPassword(request.ip, request.body);
       return {};
     },
   });

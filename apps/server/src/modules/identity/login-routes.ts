@@ -13,12 +13,10 @@ import {
   type LoginConsentResponse,
 } from '@partner-portal/contracts';
 import { routes } from '../../http/route-kit.js';
-import type { Oidc } from '../../oidc/runtime.js';
 import { clearProviderSessionCookies, PROVIDER_SESSION_COOKIE } from '../../oidc/logout.js';
 import { SECOND_STEP_TTL_SECONDS, type SecondStep } from '../factors/second-step.js';
 import { SECOND_STEP_COOKIE, setSignInCookie } from '../factors/shared-routes.js';
-import type { SsoRouting } from '../sso/routing.js';
-import * as login from './login.js';
+import type { Login } from './login.js';
 import { DEVICE_COOKIE, deviceCookieOptions } from './login-throttle.js';
 
 /**
@@ -27,10 +25,7 @@ import { DEVICE_COOKIE, deviceCookieOptions } from './login-throttle.js';
  * consent, the errors of a failed authorization, and the logout. HTTP only: the request is read
  * into values for login.ts, and its results become the answer (cookies, sessions).
  */
-export const loginRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; secondStep: SecondStep; routing: SsoRouting }> = async (
-  app,
-  { oidc, secondStep, routing },
-) => {
+export const loginRoutes: FastifyPluginAsyncZod<{ login: Login; secondStep: SecondStep }> = async (app, { login, secondStep }) => {
   const { services } = app;
   const route = routes(app, ['identity']);
 
@@ -39,7 +34,7 @@ export const loginRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; secondStep: Second
     querystring: z.object({ returnUrl: z.string().max(2000).optional() }),
     response: { 200: contextResponseSchema },
     problems: [400],
-    handler: async (request) => login.context(oidc, routing, request.query.returnUrl),
+    handler: async (request) => login.context(request.query.returnUrl),
   });
 
   route('POST /api/identity/email-login', {
@@ -47,7 +42,7 @@ export const loginRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; secondStep: Second
     body: emailLoginRequestSchema,
     response: { 200: loginConsentResponseSchema },
     problems: [400, 409],
-    handler: async (request) => login.emailLogin(services, oidc, routing, request.body),
+    handler: async (request) => login.emailLogin(request.body),
   });
 
   route('POST /api/identity/login', {
@@ -59,9 +54,6 @@ export const loginRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; secondStep: Second
       const { body } = request;
       const remember = body.remember === true;
       const { deviceCookie, signedIn } = await login.checkPassword(
-        services,
-        oidc,
-        routing,
         { ...body, ip: request.ip, deviceCookie: request.cookies[DEVICE_COOKIE] },
         // one write: the second step's or the session's, each with the login's own writes (alongside)
         async ({ userId, returnUrl, secondFactor, alongside }): Promise<LoginConsentResponse> => {
@@ -86,7 +78,7 @@ export const loginRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; secondStep: Second
     body: consentRequestSchema,
     response: { 200: loginConsentResponseSchema },
     problems: [400, 401, 403, 409],
-    handler: async (request) => login.consent(services, oidc, await services.sessions.require(request), request.body),
+    handler: async (request) => login.consent(await services.sessions.require(request), request.body),
   });
 
   const errorQuery = z.object({ errorId: z.string({ message: 'required_field' }).min(1, { message: 'required_field' }).max(200) });
@@ -95,14 +87,14 @@ export const loginRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; secondStep: Second
     querystring: errorQuery,
     response: { 200: errorMessageSchema },
     problems: [400, 404],
-    handler: async (request) => login.errorMessage(oidc, request.query.errorId),
+    handler: async (request) => login.errorMessage(request.query.errorId),
   });
   route('GET /api/identity/login-error', {
     summary: 'The error of a failed external login',
     querystring: errorQuery,
     response: { 200: errorMessageSchema },
     problems: [400, 404],
-    handler: async (request) => login.errorMessage(oidc, request.query.errorId),
+    handler: async (request) => login.errorMessage(request.query.errorId),
   });
 
   route('POST /api/identity/logout', {
@@ -113,7 +105,7 @@ export const loginRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; secondStep: Second
     problems: [400],
     handler: async (request, reply) => {
       await services.sessions.end(request, reply);
-      const { response, endedProviderSession } = await login.logout(services, oidc, {
+      const { response, endedProviderSession } = await login.logout({
         logoutId: request.query.logoutId ?? request.body?.logoutId,
         providerSessionCookie: request.cookies[PROVIDER_SESSION_COOKIE],
       });
