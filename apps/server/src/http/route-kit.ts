@@ -295,6 +295,8 @@ export interface KitRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.
   problems?: number[];
   /** the route's config: `{ credentialChange: true }` (refusedDuringSupport), ACTOR_ROUTE where it acts through request.actor() */
   config?: RouteOptions['config'];
+  /** how its answers are serialized, where not by their schemas (an answer built field by field, sent as plain JSON) */
+  serializerCompiler?: RouteOptions['serializerCompiler'];
   /** the answer: what the handler returns is sent with the success status (or its own reply) */
   handler: (request: RouteRequest<P, Q, B>, reply: FastifyReply) => Promise<unknown>;
 }
@@ -316,7 +318,7 @@ export function routes(app: RouteApp, tags: string[]) {
     spec: KitRoute<P, Q, B>,
   ): void {
     const [method, url] = endpoint.split(' ') as [Method, string];
-    const { handler, problems: problemStatuses, config, ...schema } = spec;
+    const { handler, problems: problemStatuses, config, serializerCompiler, ...schema } = spec;
     const { schema: described } = documented({ tags, ...schema }, problemStatuses ?? []);
     const options: RouteOptions = {
       method,
@@ -324,6 +326,7 @@ export function routes(app: RouteApp, tags: string[]) {
       schema: described,
       handler: handler as RouteOptions['handler'],
       ...(config ? { config } : {}),
+      ...(serializerCompiler ? { serializerCompiler } : {}),
     };
     app.route(options);
   };
