@@ -11,9 +11,16 @@ const ANSWERED_BY_SHARED_GUARDS = new Set([413, 415, 429, 500, 503]);
 /**
  * The problems of those guards whose status a route also answers for its own reasons (400, 403):
  * a body that is no JSON (problem.ts), a change without X-CSRF (csrf.ts), a service account's
- * call of what only people do (bearer.ts).
+ * call of what only people do (bearer.ts), a support session's or a setup link's call of what it
+ * may not do (credentials.ts).
  */
-const SHARED_GUARD_PROBLEMS = new Set(['invalid_json', 'csrf_header_missing', 'service_account_not_allowed', 'not_during_support_session']);
+const SHARED_GUARD_PROBLEMS = new Set([
+  'invalid_json',
+  'csrf_header_missing',
+  'service_account_not_allowed',
+  'not_during_support_session',
+  'setup_link_not_allowed',
+]);
 
 /** An answer whose status its route did not declare in its schema's `response`. */
 export interface UndeclaredAnswer {
