@@ -65,7 +65,7 @@ export const externalLoginRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; externalLo
       test: z.enum(['0', '1', 'true', 'false']).optional(),
     }),
     response: { 303: redirect },
-    problems: [400, 401, 403],
+    problems: [400, 401, 403, 404],
     handler: async (request, reply) => {
       const { query } = request;
       const test = query.test === '1' || query.test === 'true';
