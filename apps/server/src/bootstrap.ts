@@ -3,6 +3,9 @@ import { APP_SECTIONS, emptyRights, organizationPathSegment, type Rights } from 
 import type { Database } from './db/client.js';
 import { JOB_ACTOR } from './http/actor.js';
 import { organizationChange } from './modules/audit/service.js';
+import { upsertBootstrapAdministrator } from './modules/identity/queries.js';
+import { insertMembership } from './modules/members/queries.js';
+import { countOrganizations, insertEveryApp, insertRootOrganization } from './modules/organizations/queries.js';
 import { recordChange } from './modules/webhooks/changes.js';
 import { hashPassword } from './password-hashing.js';
 
@@ -43,37 +46,26 @@ export async function bootstrap(
   options: { adminEmail: string; adminPassword: string | undefined; providerName: string },
 ): Promise<BootstrapResult> {
   return db.withAdvisoryLock(BOOTSTRAP_LOCK_KEY, async () => {
-    const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM organizations');
-    if ((rows[0]?.n ?? 0) > 0) return { created: false, email: options.adminEmail };
+    if ((await countOrganizations(db)) > 0) return { created: false, email: options.adminEmail };
     const password = options.adminPassword ?? generatePassword();
     const passwordHash = await hashPassword(password);
     await db.transaction(async (tx) => {
       const path = organizationPathSegment(options.providerName) || 'provider';
-      const org = await tx.query<{ id: string }>(
-        `INSERT INTO organizations (parent_id, name, path, depth, can_create_sub_organization, sub_organization_can_have_children)
-         VALUES (NULL, $1, $2, 0, true, true) RETURNING id`,
-        [options.providerName, path],
-      );
-      const organizationId = org.rows[0]!.id;
-      await tx.query(
-        `INSERT INTO organization_apps (organization_id, client_id, available_for_sub_organizations)
-         SELECT $1, client_id, true FROM apps`,
-        [organizationId],
-      );
-      const user = await tx.query<{ id: string }>(
-        `INSERT INTO users (email, first_name, last_name, language_code, password_hash, is_developer, terms_accepted_at, password_changed_at, must_change_password)
-         VALUES ($1, 'Portal', 'Administrator', 'en', $2, true, now(), now(), $3)
-         ON CONFLICT (lower(email)) DO UPDATE SET is_developer = true RETURNING id`,
-        // a generated password was only ever printed in a log: the administrator must replace it
-        [options.adminEmail, passwordHash, options.adminPassword === undefined],
-      );
-      await tx.query(`INSERT INTO memberships (organization_id, user_id, email, organization_path, rights) VALUES ($1, $2, $3, $4, $5)`, [
+      const organizationId = await insertRootOrganization(tx, options.providerName, path);
+      await insertEveryApp(tx, organizationId);
+      // a generated password was only ever printed in a log: the administrator must replace it
+      const userId = await upsertBootstrapAdministrator(tx, {
+        email: options.adminEmail,
+        passwordHash,
+        mustChangePassword: options.adminPassword === undefined,
+      });
+      await insertMembership(tx, {
         organizationId,
-        user.rows[0]!.id,
-        options.adminEmail,
-        path,
-        JSON.stringify(providerAdministratorRights()),
-      ]);
+        userId,
+        email: options.adminEmail,
+        organizationPath: path,
+        rights: providerAdministratorRights(),
+      });
       await recordChange(
         tx,
         JOB_ACTOR,

@@ -1,5 +1,4 @@
 import type { ModuleServices } from './module-services.js';
-import { sendResetEmail } from './modules/identity/account.js';
 import { sweepExpiredIdentityRows } from './modules/identity/queries.js';
 import { startPasswordResetRequests } from './modules/identity/reset-requests.js';
 import { expireInvitations } from './modules/invitations/expiry.js';
@@ -47,7 +46,7 @@ export interface Jobs {
 export async function startJobs(
   services: Services,
   oidc: Oidc,
-  modules: Pick<ModuleServices, 'domainRecheck' | 'ssoRouting'>,
+  modules: Pick<ModuleServices, 'domainRecheck' | 'accounts'>,
 ): Promise<Jobs> {
   const { db, log, config } = services;
   const every = (ms: number, name: string, job: () => Promise<unknown>) => {
@@ -73,7 +72,7 @@ export async function startJobs(
   const mail = await startMailWorker({ db, config, log, keyEncryption: services.secrets.keyEncryption });
   const logouts = await startBackchannelLogoutWorker({ db, config, log, provider: () => oidc.provider() });
   const auditStreams = await startAuditStreamWorker({ db, config, log, keyEncryption: services.secrets.keyEncryption });
-  const resets = await startPasswordResetRequests({ db, config, log }, (email) => sendResetEmail(services, modules.ssoRouting, email));
+  const resets = await startPasswordResetRequests({ db, config, log }, (email) => modules.accounts.sendResetEmail(email));
   return {
     async stop() {
       for (const t of timers) clearInterval(t);

@@ -22,7 +22,9 @@ import { ServiceAccounts } from './modules/service-accounts/service.js';
 import { AccountAccess, SessionList } from './modules/sessions/service.js';
 import { ScimTokens } from './modules/scim/tokens.js';
 import { ScimUsers } from './modules/scim/users.js';
+import { Accounts } from './modules/identity/account.js';
 import { ExternalLogin } from './modules/identity/external-login.js';
+import { Login } from './modules/identity/login.js';
 import { UpstreamAccounts } from './modules/identity/upstream-link.js';
 import { SsoProviders } from './modules/sso/providers.js';
 import { SsoRouting } from './modules/sso/routing.js';
@@ -40,6 +42,10 @@ import type { Services } from './services.js';
  */
 export interface ModuleServices {
   access: AccountAccess;
+  /** the account's password and profile (modules/identity/account.ts) */
+  accounts: Accounts;
+  /** the login's steps (modules/identity/login.ts) */
+  login: Login;
   factors: FactorServices;
   sessionList: SessionList;
   auditTrail: AuditTrail;
@@ -93,6 +99,8 @@ export function createModuleServices(services: Services, oidc: Oidc): ModuleServ
   const setupSteps = new SetupSteps({ mailer, config });
   return {
     access,
+    accounts: new Accounts({ db, config, log, mailer, counters, access, routing: ssoRouting }),
+    login: new Login({ db, config, log, metrics, counters, oidc, routing: ssoRouting }),
     factors,
     sessionList: new SessionList({ db, access }),
     auditTrail: new AuditTrail({ db }),

@@ -11,9 +11,16 @@ const ANSWERED_BY_SHARED_GUARDS = new Set([413, 415, 429, 500, 503]);
 /**
  * The problems of those guards whose status a route also answers for its own reasons (400, 403):
  * a body that is no JSON (problem.ts), a change without X-CSRF (csrf.ts), a service account's
- * call of what only people do (bearer.ts).
+ * call of what only people do (bearer.ts), a support session's or a setup link's call of what it
+ * may not do (credentials.ts).
  */
-const SHARED_GUARD_PROBLEMS = new Set(['invalid_json', 'csrf_header_missing', 'service_account_not_allowed', 'not_during_support_session']);
+const SHARED_GUARD_PROBLEMS = new Set([
+  'invalid_json',
+  'csrf_header_missing',
+  'service_account_not_allowed',
+  'not_during_support_session',
+  'setup_link_not_allowed',
+]);
 
 /** An answer whose status its route did not declare in its schema's `response`. */
 export interface UndeclaredAnswer {
@@ -38,8 +45,8 @@ function problemKey(payload: unknown): string | undefined {
 /**
  * Outside production: every answer of a route that declares its answers (`schema.response`, which
  * is also the OpenAPI description clients are built from) is checked against them, and an
- * undeclared one handed to `onUndeclared` (app.ts: logged in development; in tests collected, and
- * with UNDECLARED_ANSWERS_LOG set written to that file: apps/server/test/support/portal.ts). Routes
+ * undeclared one logged at error level and handed to `onUndeclared` (app.ts collects them; a test's
+ * portal fails the test file when it closes with any: apps/server/test/support/portal.ts). Routes
  * without a response schema (the provider's, the web app's files) are not checked.
  */
 export function checkDeclaredStatuses(
@@ -54,6 +61,10 @@ export function checkDeclaredStatuses(
     const problem = problemKey(payload);
     if (problem && SHARED_GUARD_PROBLEMS.has(problem)) return payload;
     const answer = { method: request.method, route: request.routeOptions.url ?? request.url, status, problem };
+    request.log.error(
+      { undeclaredAnswer: answer },
+      `${answer.method} ${answer.route} answered ${status}, which its schema does not declare`,
+    );
     onUndeclared(answer, request);
     return payload;
   });

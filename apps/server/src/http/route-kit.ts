@@ -265,3 +265,69 @@ export function actorRoutes(app: RouteApp, tags: string[]) {
     app.route(options);
   };
 }
+
+/** The request a route of `routes` gets: its params, query and body as its schemas parse them. */
+export type RouteRequest<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = FastifyRequest<{
+  Params: z.output<P>;
+  Querystring: z.output<Q>;
+  Body: z.output<B>;
+}>;
+
+/**
+ * A route of `routes` below: its OpenAPI description and validation (without its tags), every
+ * status it answers, and its handler, which makes the answer itself.
+ */
+export interface KitRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
+  summary: string;
+  description?: string;
+  params?: P;
+  querystring?: Q;
+  body?: B;
+  /** the media types of the body where it is not JSON (SCIM's application/scim+json, a form) */
+  consumes?: string[];
+  /** the media types of the answer where it is not JSON (an HTML page, a file) */
+  produces?: string[];
+  /** left out of the OpenAPI document (a navigation of the browser, not a call) */
+  hide?: boolean;
+  /** its answers other than the problems, by status: a body's schema, noContent, or a redirect's (redirect below) */
+  response: Record<number, z.ZodType>;
+  /** the problems it answers (problems(), e.g. SCOPED_PROBLEMS); none by default */
+  problems?: number[];
+  /** the route's config: `{ credentialChange: true }` (refusedDuringSupport), ACTOR_ROUTE where it acts through request.actor() */
+  config?: RouteOptions['config'];
+  /** how its answers are serialized, where not by their schemas (an answer built field by field, sent as plain JSON) */
+  serializerCompiler?: RouteOptions['serializerCompiler'];
+  /** the answer: what the handler returns is sent with the success status (or its own reply) */
+  handler: (request: RouteRequest<P, Q, B>, reply: FastifyReply) => Promise<unknown>;
+}
+
+/** The answer of a redirect (302, 303): no body, its target in Location. */
+export const redirect = z.null().describe('Redirect (Location)');
+
+/**
+ * Routes whose handler makes the answer itself (cookies, redirects, HTML, SCIM's media type, a
+ * route without an actor), with the module's tags and every status they answer declared in one
+ * place: `const route = routes(app, ['identity'])`, then
+ * `route('POST /api/identity/login', { summary, body, response: { 200: … }, problems: [400, 409], handler: async (request, reply) => … })`.
+ * The OpenAPI description is the schema with the tags first and the problems added (documented),
+ * as actorRoutes makes it; the answers are checked against it outside production (declared-statuses.ts).
+ */
+export function routes(app: RouteApp, tags: string[]) {
+  return function route<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType>(
+    endpoint: `${Method} /${string}`,
+    spec: KitRoute<P, Q, B>,
+  ): void {
+    const [method, url] = endpoint.split(' ') as [Method, string];
+    const { handler, problems: problemStatuses, config, serializerCompiler, ...schema } = spec;
+    const { schema: described } = documented({ tags, ...schema }, problemStatuses ?? []);
+    const options: RouteOptions = {
+      method,
+      url,
+      schema: described,
+      handler: handler as RouteOptions['handler'],
+      ...(config ? { config } : {}),
+      ...(serializerCompiler ? { serializerCompiler } : {}),
+    };
+    app.route(options);
+  };
+}

@@ -19,7 +19,7 @@ export function loginPageUrl(returnUrl: string): string {
  * scopes and claims; the (user, client) row keeps its id so later logins reuse it.
  */
 export async function grantConsent(
-  services: Services,
+  services: Pick<Services, 'db'>,
   provider: Provider,
   interaction: Interaction,
   accountId: string,

@@ -8,7 +8,7 @@ import {
   accessRequestSchema,
   organizationIdParamsSchema,
 } from '@partner-portal/contracts';
-import { actorRoutes, documented, noContent } from '../../http/route-kit.js';
+import { actorRoutes, noContent, routes } from '../../http/route-kit.js';
 import type { AccessRequests } from './service.js';
 
 const tags = ['access requests'];
@@ -16,24 +16,20 @@ const tags = ['access requests'];
 /** Access requests (the operating contract, "Access requests"; docs/dealer-identity.md). HTTP only: the rules live in service.ts. */
 export const accessRequestRoutes: FastifyPluginAsyncZod<{ accessRequests: AccessRequests }> = async (app, { accessRequests }) => {
   const route = actorRoutes(app, tags);
+  /** the routes that make their own answer (headers, redirects, no actor) */
+  const handled = routes(app, tags);
 
-  app.post(
-    '/api/access-requests',
-    documented(
-      {
-        tags,
-        summary: 'Ask for an account (no login); always 202, whatever the address',
-        description:
-          'The userManagers of the organization that verified the address’s domain (or of its nearest ancestor that has any) are e-mailed ' +
-          'and see the request; without such an organization the provider’s sales contact is e-mailed. An address that already has an ' +
-          'account gets a reminder of how to sign in instead; one with a pending request changes nothing. Without `language_code` the request is in the browser’s language (Accept-Language), else en. All of it happens after the ' +
-          'answer, which is the same for every address. Limited per address and per client (429 with Retry-After).',
-        body: accessRequestCreateSchema,
-        response: { 202: z.object({}) },
-      },
-      [400, 429],
-    ),
-    async (request, reply) => {
+  handled('POST /api/access-requests', {
+    summary: 'Ask for an account (no login); always 202, whatever the address',
+    description:
+      'The userManagers of the organization that verified the address’s domain (or of its nearest ancestor that has any) are e-mailed ' +
+      'and see the request; without such an organization the provider’s sales contact is e-mailed. An address that already has an ' +
+      'account gets a reminder of how to sign in instead; one with a pending request changes nothing. Without `language_code` the request is in the browser’s language (Accept-Language), else en. All of it happens after the ' +
+      'answer, which is the same for every address. Limited per address and per client (429 with Retry-After).',
+    body: accessRequestCreateSchema,
+    response: { 202: z.object({}) },
+    problems: [400, 429],
+    handler: async (request, reply) => {
       await accessRequests.ask(request.body, {
         ip: request.ip,
         requestId: request.id,
@@ -41,7 +37,7 @@ export const accessRequestRoutes: FastifyPluginAsyncZod<{ accessRequests: Access
       });
       return reply.code(202).send({});
     },
-  );
+  });
 
   route('GET /api/organizations/:organizationId/access-requests', {
     summary: 'The pending access requests routed to the organization or its subtree, oldest first (userManager)',

@@ -9,7 +9,7 @@ import {
   totpEnrolmentResponseSchema,
   webauthnOptionsSchema,
 } from '@partner-portal/contracts';
-import { problems } from '../../http/route-kit.js';
+import { problems, routes } from '../../http/route-kit.js';
 import type { AuthenticatorApp } from './authenticator-app.js';
 import type { Passkeys } from './passkeys.js';
 import type { Enrollee, ProvenSession, SecondStep } from './second-step.js';
@@ -26,18 +26,23 @@ export const enrolmentRoutes: FastifyPluginAsyncZod<{
   passkeys: Passkeys;
   secondStep: SecondStep;
 }> = async (app, { authenticatorApp, passkeys, secondStep }) => {
+  const route = routes(app, tags);
   /** The first step: POST `url` answers what `begin` makes for the enrollee (`response`, checked where it is called). */
   const start = <S extends z.ZodType>(
-    url: string,
+    url: `/api/${string}`,
     summary: string,
     response: S,
     statuses: number[],
     begin: (enrollee: Enrollee) => Promise<z.input<S>>,
   ) => {
     const answer: z.ZodType = response;
-    app.post(url, { schema: { tags, summary, response: { 200: answer, ...problems(...statuses) } } }, async (request, reply) => {
-      void reply.header('cache-control', 'no-store');
-      return begin(await enrolleeOf(secondStep, request));
+    route(`POST ${url}`, {
+      summary,
+      response: { 200: answer, ...problems(...statuses) },
+      handler: async (request, reply) => {
+        void reply.header('cache-control', 'no-store');
+        return begin(await enrolleeOf(secondStep, request));
+      },
     });
   };
 
@@ -45,7 +50,7 @@ export const enrolmentRoutes: FastifyPluginAsyncZod<{
     '/api/factors/totp',
     'Start setting up an authenticator app: secret, otpauth URI and QR code (also during a sign-in that must enrol)',
     totpEnrolmentResponseSchema,
-    [401, 409],
+    [401, 403, 409],
     (enrollee) => authenticatorApp.start(enrollee),
   );
 
@@ -57,43 +62,31 @@ export const enrolmentRoutes: FastifyPluginAsyncZod<{
     (enrollee) => passkeys.registrationOptions(enrollee),
   );
 
-  app.post(
-    '/api/factors/totp/confirm',
-    {
-      schema: {
-        tags,
-        summary: 'Confirm the authenticator app with a first code; answers the ten recovery codes (shown once)',
-        body: totpConfirmRequestSchema,
-        response: { 200: recoveryCodesResponseSchema.extend({ valid_return_url: z.string().nullish() }), ...problems(400, 401, 409, 429) },
-      },
-    },
-    async (request, reply) => {
+  route('POST /api/factors/totp/confirm', {
+    summary: 'Confirm the authenticator app with a first code; answers the ten recovery codes (shown once)',
+    body: totpConfirmRequestSchema,
+    response: { 200: recoveryCodesResponseSchema.extend({ valid_return_url: z.string().nullish() }), ...problems(400, 401, 403, 409, 429) },
+    handler: async (request, reply) => {
       void reply.header('cache-control', 'no-store');
       const enrollee = await enrolleeOf(secondStep, request);
       return withSession(secondStep, request, reply, await authenticatorApp.confirm(enrollee, request.ip, request.body.code));
     },
-  );
+  });
 
-  app.post(
-    '/api/factors/passkeys',
-    {
-      schema: {
-        tags,
-        summary:
-          'Keep a new passkey (the browser’s answer to the creation options) under a name; the first factor brings recovery codes; a sign-in that must enrol gets its session',
-        body: passkeyRegistrationRequestSchema,
-        response: {
-          201: z.object({ passkey: passkeySchema, recovery_codes: z.array(z.string()).nullable(), valid_return_url: z.string().nullish() }),
-          ...problems(400, 401, 409),
-        },
-      },
+  route('POST /api/factors/passkeys', {
+    summary:
+      'Keep a new passkey (the browser’s answer to the creation options) under a name; the first factor brings recovery codes; a sign-in that must enrol gets its session',
+    body: passkeyRegistrationRequestSchema,
+    response: {
+      201: z.object({ passkey: passkeySchema, recovery_codes: z.array(z.string()).nullable(), valid_return_url: z.string().nullish() }),
+      ...problems(400, 401, 403, 409),
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       void reply.header('cache-control', 'no-store');
       const enrollee = await enrolleeOf(secondStep, request);
       return reply.code(201).send(await withSession(secondStep, request, reply, await passkeys.register(enrollee, request.body)));
     },
-  );
+  });
 };
 
 /** The answer of a factor kept: a sign-in that had to enrol starts its session here, and learns where it returns to. */

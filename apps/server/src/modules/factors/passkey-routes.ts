@@ -6,7 +6,7 @@ import {
   safeReturnPath,
   webauthnOptionsSchema,
 } from '@partner-portal/contracts';
-import { noContent, problems } from '../../http/route-kit.js';
+import { noContent, problems, routes } from '../../http/route-kit.js';
 import type { Oidc } from '../../oidc/runtime.js';
 import { validReturnUrl } from '../../oidc/return-url.js';
 import { CHALLENGE_TTL_SECONDS, type Passkeys } from './passkeys.js';
@@ -30,63 +30,41 @@ export const passkeyRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; passkeys: Passke
   app,
   { oidc, passkeys, secondStep },
 ) => {
+  const route = routes(app, tags);
   const { services } = app;
 
-  app.patch(
-    '/api/factors/passkeys/:passkeyId',
-    {
-      schema: {
-        tags,
-        summary: 'Rename a passkey',
-        params: passkeyIdParamsSchema,
-        body: passkeyRenameRequestSchema,
-        response: { 204: noContent, ...problems(400, 401, 404) },
-      },
-    },
-    async (request, reply) => changedBy(request, reply, (user) => passkeys.rename(user, request.params.passkeyId, request.body.name)),
-  );
+  route('PATCH /api/factors/passkeys/:passkeyId', {
+    summary: 'Rename a passkey',
+    params: passkeyIdParamsSchema,
+    body: passkeyRenameRequestSchema,
+    response: { 204: noContent, ...problems(400, 401, 404) },
+    handler: async (request, reply) =>
+      changedBy(request, reply, (user) => passkeys.rename(user, request.params.passkeyId, request.body.name)),
+  });
 
-  app.delete(
-    '/api/factors/passkeys/:passkeyId',
-    {
-      schema: {
-        tags,
-        summary: 'Remove a passkey (password or code within 5 minutes)',
-        params: passkeyIdParamsSchema,
-        response: { 204: noContent, ...problems(400, 401, 403, 404) },
-      },
-    },
-    async (request, reply) => changedBy(request, reply, (user) => passkeys.remove(user, request.params.passkeyId)),
-  );
+  route('DELETE /api/factors/passkeys/:passkeyId', {
+    summary: 'Remove a passkey (password or code within 5 minutes)',
+    params: passkeyIdParamsSchema,
+    response: { 204: noContent, ...problems(400, 401, 403, 404) },
+    handler: async (request, reply) => changedBy(request, reply, (user) => passkeys.remove(user, request.params.passkeyId)),
+  });
 
-  app.post(
-    '/api/identity/passkey-options',
-    {
-      schema: {
-        tags,
-        summary: 'WebAuthn request options for signing in with a passkey (conditional UI at the e-mail step)',
-        response: { 200: webauthnOptionsSchema },
-      },
-    },
-    async (_request, reply) => {
+  route('POST /api/identity/passkey-options', {
+    summary: 'WebAuthn request options for signing in with a passkey (conditional UI at the e-mail step)',
+    response: { 200: webauthnOptionsSchema },
+    handler: async (_request, reply) => {
       void reply.header('cache-control', 'no-store');
       const { options, passkeyCookie } = await passkeys.loginOptions();
       setSignInCookie(reply, PASSKEY_COOKIE, passkeyCookie, CHALLENGE_TTL_SECONDS);
       return options;
     },
-  );
+  });
 
-  app.post(
-    '/api/identity/passkey-login',
-    {
-      schema: {
-        tags,
-        summary: 'Sign in with a passkey alone, or complete the second step with one',
-        body: passkeyLoginRequestSchema,
-        response: signInAnswer,
-      },
-    },
-    async (request, reply) => {
+  route('POST /api/identity/passkey-login', {
+    summary: 'Sign in with a passkey alone, or complete the second step with one',
+    body: passkeyLoginRequestSchema,
+    response: signInAnswer,
+    handler: async (request, reply) => {
       // the challenge is used once, whatever the answer
       clearSignInCookie(reply, PASSKEY_COOKIE);
       const { cookies, body, ip } = request;
@@ -96,5 +74,5 @@ export const passkeyRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; passkeys: Passke
       );
       return startProvenSession(secondStep, request, reply, session);
     },
-  );
+  });
 };

@@ -2,7 +2,6 @@ import { ACR_MULTI_FACTOR, ACR_SINGLE_FACTOR } from '@partner-portal/contracts';
 import type { Queryable } from '../../db/client.js';
 import type { SessionUser } from '../../http/session.js';
 import { acrOutcome, acrRequest, type Authentication, type LoginPolicy } from '../../oidc/multi-factor.js';
-import type { Services } from '../../services.js';
 import * as q from './queries.js';
 import { AMR } from './second-step.js';
 
@@ -11,9 +10,9 @@ import { AMR } from './second-step.js';
  * policy covers an account, and what a portal session proves. Given to the provider when the app
  * is built (app.ts), so that oidc/ never imports a module.
  */
-export function factorLoginPolicy(services: Services): LoginPolicy {
+export function factorLoginPolicy(db: Queryable): LoginPolicy {
   return {
-    requiresMultiFactor: (accountId) => q.userUnderPolicy(services.db, accountId),
+    requiresMultiFactor: (accountId) => q.userUnderPolicy(db, accountId),
 
     /**
      * The portal session for the provider's login result (amr, acr, authentication time), unless
@@ -24,7 +23,7 @@ export function factorLoginPolicy(services: Services): LoginPolicy {
      * (acr_values) leaves their single-factor acr for the client to judge (multi-factor.ts acrOutcome).
      */
     async loginAuthentication(user, params) {
-      const authentication = await sessionAuthentication(services.db, user);
+      const authentication = await sessionAuthentication(db, user);
       if (!authentication) return { kind: 'sign_in_again' };
       const native = !user.externalIdentityProvider;
       const outcome = acrOutcome(acrRequest(params), authentication.acr, native);
@@ -32,7 +31,7 @@ export function factorLoginPolicy(services: Services): LoginPolicy {
       if (outcome === 'step_up') return { kind: 'sign_in_again' };
       // a policy covers every member, native or not (docs/second-factors.md): a sign-in at an
       // identity provider whose ID token did not say "mfa" completes the portal's second step
-      if (authentication.acr !== ACR_MULTI_FACTOR && (await q.userUnderPolicy(services.db, user.id))) {
+      if (authentication.acr !== ACR_MULTI_FACTOR && (await q.userUnderPolicy(db, user.id))) {
         return { kind: 'sign_in_again' };
       }
       return { kind: 'complete', authentication };

@@ -6,7 +6,7 @@ import {
   recoveryCodesResponseSchema,
 } from '@partner-portal/contracts';
 import type { Oidc } from '../../oidc/runtime.js';
-import { ACTOR_ROUTE, noContent, problems } from '../../http/route-kit.js';
+import { ACTOR_ROUTE, noContent, problems, routes } from '../../http/route-kit.js';
 import { enrolmentRoutes } from './enrolment-routes.js';
 import { passkeyRoutes } from './passkey-routes.js';
 import { policyRoutes } from './policy-routes.js';
@@ -23,76 +23,53 @@ import { signInRoutes } from './sign-in-routes.js';
  * (services.ts), and their results become the answer (cookies, the session).
  */
 export const factorRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; factors: FactorServices }> = async (app, { oidc, factors }) => {
+  const route = routes(app, tags);
   const { services } = app;
   const { authenticatorApp, secondStep } = factors;
 
-  app.get(
-    '/api/factors',
-    { schema: { tags, summary: 'The second factors of the signed-in user', response: { 200: factorsResponseSchema, ...problems(401) } } },
-    async (request, reply) => {
+  route('GET /api/factors', {
+    summary: 'The second factors of the signed-in user',
+    response: { 200: factorsResponseSchema, ...problems(401) },
+    handler: async (request, reply) => {
       void reply.header('cache-control', 'no-store');
       return factors.overview.status(await services.sessions.require(request));
     },
-  );
+  });
 
-  app.delete(
-    '/api/factors/totp',
-    {
-      schema: {
-        tags,
-        summary: 'Remove the authenticator app (and the recovery codes)',
-        response: { 204: noContent, ...problems(401, 403, 404) },
-      },
-    },
-    async (request, reply) => changedBy(request, reply, (user) => authenticatorApp.remove(user)),
-  );
+  route('DELETE /api/factors/totp', {
+    summary: 'Remove the authenticator app (and the recovery codes)',
+    response: { 204: noContent, ...problems(401, 403, 404) },
+    handler: async (request, reply) => changedBy(request, reply, (user) => authenticatorApp.remove(user)),
+  });
 
-  app.post(
-    '/api/factors/recovery-codes',
-    {
-      schema: {
-        tags,
-        summary: 'A new set of ten recovery codes (shown once); the old ones stop working',
-        response: { 200: recoveryCodesResponseSchema, ...problems(401, 403) },
-      },
-    },
-    async (request, reply) => {
+  route('POST /api/factors/recovery-codes', {
+    summary: 'A new set of ten recovery codes (shown once); the old ones stop working',
+    response: { 200: recoveryCodesResponseSchema, ...problems(401, 403, 409) },
+    handler: async (request, reply) => {
       void reply.header('cache-control', 'no-store');
       return authenticatorApp.regenerateRecoveryCodes(await services.sessions.require(request));
     },
-  );
+  });
 
-  app.post(
-    '/api/factors/confirm-identity',
-    {
-      schema: {
-        tags,
-        summary: 'Check the password or a code again: for five minutes the session may change the password or the factors',
-        body: confirmIdentityRequestSchema,
-        response: { 204: noContent, ...problems(400, 401, 409, 429) },
-      },
-    },
-    async (request, reply) =>
+  route('POST /api/factors/confirm-identity', {
+    summary: 'Check the password or a code again: for five minutes the session may change the password or the factors',
+    body: confirmIdentityRequestSchema,
+    response: { 204: noContent, ...problems(400, 401, 409, 429) },
+    handler: async (request, reply) =>
       changedBy(request, reply, (user) => factors.recentAuthentication.confirmIdentity(user, request.ip, request.body)),
-  );
+  });
 
-  app.delete(
-    '/api/members/:memberId/second-factors',
-    {
-      schema: {
-        tags,
-        summary:
-          "Reset a member's second factors (userManager of the member's subtree, as for changing their rights); audited, the member is told by e-mail",
-        params: memberIdParamsSchema,
-        response: { 204: noContent, ...problems(400, 401, 403, 404) },
-      },
-      config: ACTOR_ROUTE,
-    },
-    async (request, reply) => {
+  route('DELETE /api/members/:memberId/second-factors', {
+    summary:
+      "Reset a member's second factors (userManager of the member's subtree, as for changing their rights); audited, the member is told by e-mail",
+    params: memberIdParamsSchema,
+    response: { 204: noContent, ...problems(400, 401, 403, 404) },
+    config: ACTOR_ROUTE,
+    handler: async (request, reply) => {
       await factors.memberReset.reset(await request.actor(), request.params.memberId);
       return reply.code(204).send(null);
     },
-  );
+  });
 
   await app.register(enrolmentRoutes, { authenticatorApp, passkeys: factors.passkeys, secondStep });
   await app.register(signInRoutes, { secondStep });

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { healthResponseSchema } from '@partner-portal/contracts';
 import { answeredUnderPressure } from '../../http/overload.js';
+import { routes } from '../../http/route-kit.js';
 
 /**
  * Health checks (README, "Operations"). No X-CSRF needed.
@@ -16,42 +17,37 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     closing = true;
   });
   const response = { 200: healthResponseSchema, 503: healthResponseSchema };
+  const route = routes(app, ['health']);
 
-  app.get(
-    '/health',
-    {
-      schema: { tags: ['health'], summary: 'Liveness and database check', response },
-    },
-    async (_request, reply) => {
+  route('GET /health', {
+    summary: 'Liveness and database check',
+    response,
+    handler: async (_request, reply) => {
       const ok = await app.services.db.ping();
       return reply
         .code(ok ? 200 : 503)
         .header('cache-control', 'no-store')
         .send({ status: ok ? 'ok' : 'unavailable' });
     },
-  );
+  });
 
-  app.get(
-    '/health/live',
-    {
-      // answered even when the instance is overloaded: overload is not a reason to restart it
-      config: { pressureHandler: answeredUnderPressure },
-      schema: { tags: ['health'], summary: 'Liveness: the process serves HTTP', response: { 200: healthResponseSchema } },
-    },
-    async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' }),
-  );
+  route('GET /health/live', {
+    summary: 'Liveness: the process serves HTTP',
+    response: { 200: healthResponseSchema },
+    // answered even when the instance is overloaded: overload is not a reason to restart it
+    config: { pressureHandler: answeredUnderPressure },
+    handler: async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' }),
+  });
 
-  app.get(
-    '/health/ready',
-    {
-      schema: { tags: ['health'], summary: 'Readiness: the database answers and the instance is not shutting down', response },
-    },
-    async (_request, reply) => {
+  route('GET /health/ready', {
+    summary: 'Readiness: the database answers and the instance is not shutting down',
+    response,
+    handler: async (_request, reply) => {
       const ok = !closing && (await app.services.db.ping());
       return reply
         .code(ok ? 200 : 503)
         .header('cache-control', 'no-store')
         .send({ status: ok ? 'ok' : 'unavailable' });
     },
-  );
+  });
 };

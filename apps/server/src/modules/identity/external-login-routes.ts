@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { redirect, routes } from '../../http/route-kit.js';
 import { redirectToError } from '../../oidc/errors.js';
 import type { Oidc } from '../../oidc/runtime.js';
 import { EXTERNAL_CALLBACK_PATH } from '../../oidc/upstream.js';
@@ -26,7 +27,6 @@ async function testerOf(request: FastifyRequest): Promise<ConnectionTester | nul
   if (actor?.kind === 'setup_link') return actor.setupLink;
   return null;
 }
-const tags = ['identity'];
 /**
  * The login at an upstream identity provider (a single sign-on connection, or the EXTERNAL_IDP_*
  * provider): browser navigations, protected by state, nonce and PKCE (docs/security.md). HTTP
@@ -37,6 +37,7 @@ export const externalLoginRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; externalLo
   { oidc, externalLogin, secondStep },
 ) => {
   const { services } = app;
+  const route = routes(app, ['identity']);
   const cookieOptions = { path: EXTERNAL_CALLBACK_PATH, httpOnly: true, sameSite: 'lax' as const, secure: services.config.isHttps };
 
   /** Where a refused or a tested sign-in goes: the login page with its error record, or back to the web app. */
@@ -50,26 +51,22 @@ export const externalLoginRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; externalLo
     return reply.header('cache-control', 'no-store').redirect(outcome.url, 303);
   };
 
-  app.get(
-    '/api/identity/challenge-external-login',
-    {
-      schema: {
-        tags,
-        summary:
-          'Start a login at an upstream identity provider (browser navigation): `connection` (a single sign-on connection’s id, or `external`), else the one the invitation’s or the hint’s address signs in at, else EXTERNAL_IDP_*. With `test=1` (an organizationManager of the connection’s organization, an ancestor or a descendant, signed in): a test sign-in that signs nobody in and returns to `returnPath` with `sso_test=ok&sso_test_email=…` or `sso_test=<error key>`',
-        querystring: z.object({
-          returnUrl: z.string().max(2000).optional(),
-          invitationLogin: z.string().max(100).optional(),
-          scheme: z.string().max(100).optional(),
-          callback: z.string().max(2000).optional(),
-          loginHint: z.string().max(100).optional(),
-          connection: z.string().max(100).optional(),
-          returnPath: z.string().max(2000).optional(),
-          test: z.enum(['0', '1', 'true', 'false']).optional(),
-        }),
-      },
-    },
-    async (request, reply) => {
+  route('GET /api/identity/challenge-external-login', {
+    summary:
+      'Start a login at an upstream identity provider (browser navigation): `connection` (a single sign-on connection’s id, or `external`), else the one the invitation’s or the hint’s address signs in at, else EXTERNAL_IDP_*. With `test=1` (an organizationManager of the connection’s organization, an ancestor or a descendant, signed in): a test sign-in that signs nobody in and returns to `returnPath` with `sso_test=ok&sso_test_email=…` or `sso_test=<error key>`',
+    querystring: z.object({
+      returnUrl: z.string().max(2000).optional(),
+      invitationLogin: z.string().max(100).optional(),
+      scheme: z.string().max(100).optional(),
+      callback: z.string().max(2000).optional(),
+      loginHint: z.string().max(100).optional(),
+      connection: z.string().max(100).optional(),
+      returnPath: z.string().max(2000).optional(),
+      test: z.enum(['0', '1', 'true', 'false']).optional(),
+    }),
+    response: { 303: redirect },
+    problems: [400, 401, 403, 404],
+    handler: async (request, reply) => {
       const { query } = request;
       const test = query.test === '1' || query.test === 'true';
       const outcome = await externalLogin.challenge({
@@ -85,26 +82,22 @@ export const externalLoginRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; externalLo
       void reply.setCookie(EXTERNAL_COOKIE, outcome.loginId, { ...cookieOptions, maxAge: 900 });
       return reply.header('cache-control', 'no-store').redirect(outcome.url, 303);
     },
-  );
+  });
 
-  app.get(
-    EXTERNAL_CALLBACK_PATH,
-    {
-      schema: {
-        tags,
-        summary: 'Return from an upstream identity provider (browser navigation)',
-        querystring: z
-          .object({
-            returnUrl: z.string().max(2000).optional(),
-            invitationLogin: z.string().max(100).optional(),
-            remoteError: z.string().max(500).optional(),
-            error: z.string().max(200).optional(),
-            error_description: z.string().max(1000).optional(),
-          })
-          .passthrough(),
-      },
-    },
-    async (request, reply) => {
+  route(`GET ${EXTERNAL_CALLBACK_PATH}`, {
+    summary: 'Return from an upstream identity provider (browser navigation)',
+    querystring: z
+      .object({
+        returnUrl: z.string().max(2000).optional(),
+        invitationLogin: z.string().max(100).optional(),
+        remoteError: z.string().max(500).optional(),
+        error: z.string().max(200).optional(),
+        error_description: z.string().max(1000).optional(),
+      })
+      .passthrough(),
+    response: { 303: redirect },
+    problems: [400],
+    handler: async (request, reply) => {
       const loginId = request.cookies[EXTERNAL_COOKIE];
       void reply.clearCookie(EXTERNAL_COOKIE, cookieOptions);
       const { error, error_description: errorDescription, remoteError } = request.query;
@@ -134,5 +127,5 @@ export const externalLoginRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; externalLo
       services.metrics.login(true);
       return reply.header('cache-control', 'no-store').redirect(outcome.url, 303);
     },
-  );
+  });
 };

@@ -12,15 +12,12 @@ import {
   safeReturnPath,
   type LoginConsentResponse,
 } from '@partner-portal/contracts';
-import type { Oidc } from '../../oidc/runtime.js';
+import { routes } from '../../http/route-kit.js';
 import { clearProviderSessionCookies, PROVIDER_SESSION_COOKIE } from '../../oidc/logout.js';
 import { SECOND_STEP_TTL_SECONDS, type SecondStep } from '../factors/second-step.js';
 import { SECOND_STEP_COOKIE, setSignInCookie } from '../factors/shared-routes.js';
-import type { SsoRouting } from '../sso/routing.js';
-import * as login from './login.js';
+import type { Login } from './login.js';
 import { DEVICE_COOKIE, deviceCookieOptions } from './login-throttle.js';
-
-const tags = ['identity'];
 
 /**
  * The login (docs/product.md, "Calls" under /api/identity): who asks, the e-mail and password
@@ -28,48 +25,35 @@ const tags = ['identity'];
  * consent, the errors of a failed authorization, and the logout. HTTP only: the request is read
  * into values for login.ts, and its results become the answer (cookies, sessions).
  */
-export const loginRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; secondStep: SecondStep; routing: SsoRouting }> = async (
-  app,
-  { oidc, secondStep, routing },
-) => {
+export const loginRoutes: FastifyPluginAsyncZod<{ login: Login; secondStep: SecondStep }> = async (app, { login, secondStep }) => {
   const { services } = app;
+  const route = routes(app, ['identity']);
 
-  app.get(
-    '/api/identity/context',
-    {
-      schema: {
-        tags,
-        summary: 'Who asks for the login',
-        querystring: z.object({ returnUrl: z.string().max(2000).optional() }),
-        response: { 200: contextResponseSchema },
-      },
-    },
-    async (request) => login.context(oidc, routing, request.query.returnUrl),
-  );
+  route('GET /api/identity/context', {
+    summary: 'Who asks for the login',
+    querystring: z.object({ returnUrl: z.string().max(2000).optional() }),
+    response: { 200: contextResponseSchema },
+    problems: [400],
+    handler: async (request) => login.context(request.query.returnUrl),
+  });
 
-  app.post(
-    '/api/identity/email-login',
-    {
-      schema: {
-        tags,
-        summary: 'Login step 1: password or external login',
-        body: emailLoginRequestSchema,
-        response: { 200: loginConsentResponseSchema },
-      },
-    },
-    async (request) => login.emailLogin(services, oidc, routing, request.body),
-  );
+  route('POST /api/identity/email-login', {
+    summary: 'Login step 1: password or external login',
+    body: emailLoginRequestSchema,
+    response: { 200: loginConsentResponseSchema },
+    problems: [400, 409],
+    handler: async (request) => login.emailLogin(request.body),
+  });
 
-  app.post(
-    '/api/identity/login',
-    { schema: { tags, summary: 'Login step 2: password', body: loginRequestSchema, response: { 200: loginConsentResponseSchema } } },
-    async (request, reply) => {
+  route('POST /api/identity/login', {
+    summary: 'Login step 2: password',
+    body: loginRequestSchema,
+    response: { 200: loginConsentResponseSchema },
+    problems: [400, 409],
+    handler: async (request, reply) => {
       const { body } = request;
       const remember = body.remember === true;
       const { deviceCookie, signedIn } = await login.checkPassword(
-        services,
-        oidc,
-        routing,
         { ...body, ip: request.ip, deviceCookie: request.cookies[DEVICE_COOKIE] },
         // one write: the second step's or the session's, each with the login's own writes (alongside)
         async ({ userId, returnUrl, secondFactor, alongside }): Promise<LoginConsentResponse> => {
@@ -87,52 +71,46 @@ export const loginRoutes: FastifyPluginAsyncZod<{ oidc: Oidc; secondStep: Second
       void reply.setCookie(DEVICE_COOKIE, deviceCookie, deviceCookieOptions(services.config));
       return signedIn;
     },
-  );
+  });
 
-  app.post(
-    '/api/identity/consent',
-    {
-      schema: {
-        tags,
-        summary: 'Grant or deny the consent a client asks for',
-        body: consentRequestSchema,
-        response: { 200: loginConsentResponseSchema },
-      },
-    },
-    async (request) => login.consent(services, oidc, await services.sessions.require(request), request.body),
-  );
+  route('POST /api/identity/consent', {
+    summary: 'Grant or deny the consent a client asks for',
+    body: consentRequestSchema,
+    response: { 200: loginConsentResponseSchema },
+    problems: [400, 401, 403, 409],
+    handler: async (request) => login.consent(await services.sessions.require(request), request.body),
+  });
 
   const errorQuery = z.object({ errorId: z.string({ message: 'required_field' }).min(1, { message: 'required_field' }).max(200) });
-  app.get(
-    '/api/identity/error',
-    { schema: { tags, summary: 'The error of a failed authorization', querystring: errorQuery, response: { 200: errorMessageSchema } } },
-    async (request) => login.errorMessage(oidc, request.query.errorId),
-  );
-  app.get(
-    '/api/identity/login-error',
-    { schema: { tags, summary: 'The error of a failed external login', querystring: errorQuery, response: { 200: errorMessageSchema } } },
-    async (request) => login.errorMessage(oidc, request.query.errorId),
-  );
+  route('GET /api/identity/error', {
+    summary: 'The error of a failed authorization',
+    querystring: errorQuery,
+    response: { 200: errorMessageSchema },
+    problems: [400, 404],
+    handler: async (request) => login.errorMessage(request.query.errorId),
+  });
+  route('GET /api/identity/login-error', {
+    summary: 'The error of a failed external login',
+    querystring: errorQuery,
+    response: { 200: errorMessageSchema },
+    problems: [400, 404],
+    handler: async (request) => login.errorMessage(request.query.errorId),
+  });
 
-  app.post(
-    '/api/identity/logout',
-    {
-      schema: {
-        tags,
-        summary: 'Log out of the portal and the provider; logoutId (of an RP-initiated logout) in the query, or in a JSON body',
-        querystring: logoutRequestSchema,
-        body: logoutRequestSchema.nullish(),
-        response: { 200: logoutResponseSchema },
-      },
-    },
-    async (request, reply) => {
+  route('POST /api/identity/logout', {
+    summary: 'Log out of the portal and the provider; logoutId (of an RP-initiated logout) in the query, or in a JSON body',
+    querystring: logoutRequestSchema,
+    body: logoutRequestSchema.nullish(),
+    response: { 200: logoutResponseSchema },
+    problems: [400],
+    handler: async (request, reply) => {
       await services.sessions.end(request, reply);
-      const { response, endedProviderSession } = await login.logout(services, oidc, {
+      const { response, endedProviderSession } = await login.logout({
         logoutId: request.query.logoutId ?? request.body?.logoutId,
         providerSessionCookie: request.cookies[PROVIDER_SESSION_COOKIE],
       });
       if (endedProviderSession) clearProviderSessionCookies(request, reply);
       return response;
     },
-  );
+  });
 };

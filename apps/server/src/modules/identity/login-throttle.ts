@@ -1,8 +1,8 @@
 import type { Config } from '../../config.js';
 import type { SqlStatement } from '../../db/sql.js';
-import { Guess, type GuessLimit } from '../../http/rate-limit.js';
+import { Guess, type CounterStore, type GuessLimit } from '../../http/rate-limit.js';
 import { hashSecret, newSecret } from '../../http/session.js';
-import type { Services } from '../../services.js';
+import type { Database } from '../../db/client.js';
 import * as q from './queries.js';
 
 /** The device cookie: sent only to the password step of the login. */
@@ -36,9 +36,16 @@ const DEVICE_COOKIE_PATH = '/api/identity/login';
  * are taken there after it. After a right password the counters' write is one statement, and the
  * device row is written in the caller's statement (the session's, or the second step's).
  */
+/** What the throttle depends on: the counters, the database and the limits. */
+export interface ThrottleDeps {
+  config: Config;
+  db: Database;
+  counters: CounterStore;
+}
+
 export class LoginThrottle {
   private constructor(
-    private readonly services: Services,
+    private readonly services: ThrottleDeps,
     private readonly guess: Guess,
     private readonly deviceSecret: string | null,
     private readonly deviceKey: string | null,
@@ -53,7 +60,7 @@ export class LoginThrottle {
    * when one is used up.
    */
   static async takeGuess(
-    services: Services,
+    services: ThrottleDeps,
     browser: { ip: string; deviceCookie: string | undefined },
     email: string,
   ): Promise<{ throttle: LoginThrottle; step: q.PasswordStepRow }> {
@@ -149,7 +156,7 @@ export interface AccountAndIpLimits {
  * same way under limits of their own (`limits`; by default the login's).
  */
 export async function throttleAccountAndIp(
-  services: Pick<Services, 'config' | 'db' | 'counters'>,
+  services: ThrottleDeps,
   flow: string,
   account: string,
   ip: string,

@@ -14,7 +14,11 @@ import type { Oidc } from '../../oidc/runtime.js';
 import { endProviderSession } from '../../oidc/logout.js';
 import { validReturnUrl } from '../../oidc/return-url.js';
 import { EXTERNAL_IDP_ID } from '../../oidc/upstream.js';
-import type { Services } from '../../services.js';
+import type { Logger } from 'pino';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/client.js';
+import type { Metrics } from '../../http/metrics.js';
+import type { CounterStore } from '../../http/rate-limit.js';
 import type { SecondFactorState } from '../factors/queries.js';
 import type { SsoRoute, SsoRouting } from '../sso/routing.js';
 import { LoginThrottle } from './login-throttle.js';
@@ -24,6 +28,55 @@ import { LoginThrottle } from './login-throttle.js';
  * for the login, the e-mail and password steps, consent, error records, and logout. Functions of
  * plain values: the routes (routes.ts) read the request and set cookies.
  */
+
+/** What the login depends on (built in module-services.ts). */
+export interface LoginDeps {
+  db: Database;
+  config: Config;
+  log: Logger;
+  metrics: Metrics;
+  counters: CounterStore;
+  oidc: Oidc;
+  routing: SsoRouting;
+}
+
+/**
+ * The login as a service of the registry (module-services.ts): its steps below, each given the
+ * provider and the single sign-on routing it was built with.
+ */
+export class Login {
+  constructor(private readonly deps: LoginDeps) {}
+
+  /** GET /api/identity/context (context below) */
+  context(returnUrl: string | undefined): Promise<ContextResponse> {
+    return context(this.deps.oidc, this.deps.routing, returnUrl);
+  }
+
+  /** POST /api/identity/email-login (emailLogin below) */
+  emailLogin(input: Parameters<typeof emailLogin>[3]): Promise<LoginConsentResponse> {
+    return emailLogin(this.deps, this.deps.oidc, this.deps.routing, input);
+  }
+
+  /** POST /api/identity/login (checkPassword below) */
+  checkPassword<R>(input: Parameters<typeof checkPassword>[3], signIn: SignIn<R>): Promise<{ deviceCookie: string; signedIn: R }> {
+    return checkPassword(this.deps, this.deps.oidc, this.deps.routing, input, signIn);
+  }
+
+  /** POST /api/identity/consent (consent below) */
+  consent(user: SessionUser, input: Parameters<typeof consent>[3]): Promise<LoginConsentResponse> {
+    return consent(this.deps, this.deps.oidc, user, input);
+  }
+
+  /** GET /api/identity/error and /login-error (errorMessage below) */
+  errorMessage(errorId: string): Promise<ErrorMessage> {
+    return errorMessage(this.deps.oidc, errorId);
+  }
+
+  /** POST /api/identity/logout, once the portal session has ended (logout below) */
+  logout(input: Parameters<typeof logout>[2]): Promise<{ response: LogoutResponse; endedProviderSession: boolean }> {
+    return logout(this.deps, this.deps.oidc, input);
+  }
+}
 
 /** an argon2id hash of a random password, verified for unknown e-mails so timing is equal */
 let dummyHash: Promise<string> | undefined;
@@ -77,7 +130,7 @@ function externalChallengeUrl(
  * of the provider the address signs in at (modules/sso/routing.ts), with the address as login hint.
  */
 export async function emailLogin(
-  services: Services,
+  services: LoginDeps,
   oidc: Oidc,
   routing: SsoRouting,
   input: {
@@ -130,7 +183,7 @@ export type SignIn<R> = (account: {
  * row). An unknown address runs the same statements and a dummy hash.
  */
 export async function checkPassword<R>(
-  services: Services,
+  services: LoginDeps,
   oidc: Oidc,
   routing: SsoRouting,
   input: { email: string; password: string; return_url?: string | null; ip: string; deviceCookie: string | undefined },
@@ -164,7 +217,7 @@ export async function checkPassword<R>(
 
 /** POST /api/identity/consent: grant (optionally remembered) or deny what the interaction asks. */
 export async function consent(
-  services: Services,
+  services: LoginDeps,
   oidc: Oidc,
   user: SessionUser,
   input: { deny?: boolean | null; remember?: boolean | null; return_url: string },
@@ -211,7 +264,7 @@ export async function errorMessage(oidc: Oidc, errorId: string): Promise<ErrorMe
  * provider's cookies (endedProviderSession).
  */
 export async function logout(
-  services: Services,
+  services: LoginDeps,
   oidc: Oidc,
   input: { logoutId: string | null | undefined; providerSessionCookie: string | undefined },
 ): Promise<{ response: LogoutResponse; endedProviderSession: boolean }> {

@@ -310,3 +310,20 @@ export async function isDeactivated(db: Queryable, userId: string): Promise<bool
   ]);
   return rows[0]?.deactivated === true;
 }
+
+/**
+ * The provider's administrator (bootstrap.ts): a developer who has accepted the terms; an address
+ * already registered is made a developer. `mustChangePassword` when the password was generated.
+ */
+export async function upsertBootstrapAdministrator(
+  db: Queryable,
+  a: { email: string; passwordHash: string; mustChangePassword: boolean },
+): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO users (email, first_name, last_name, language_code, password_hash, is_developer, terms_accepted_at, password_changed_at, must_change_password)
+     VALUES ($1, 'Portal', 'Administrator', 'en', $2, true, now(), now(), $3)
+     ON CONFLICT (lower(email)) DO UPDATE SET is_developer = true RETURNING id`,
+    [a.email, a.passwordHash, a.mustChangePassword],
+  );
+  return rows[0]!.id;
+}

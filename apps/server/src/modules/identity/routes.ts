@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Oidc } from '../../oidc/runtime.js';
 import type { SecondStep } from '../factors/second-step.js';
-import type { AccountAccess } from '../sessions/service.js';
 import { accountRoutes } from './account-routes.js';
 import type { SsoRouting } from '../sso/routing.js';
 import type { ExternalLogin } from './external-login.js';
 import { externalLoginRoutes } from './external-login-routes.js';
-import * as login from './login.js';
+import type { Accounts } from './account.js';
+import { dummyPasswordHash, type Login } from './login.js';
 import { loginRoutes } from './login-routes.js';
 
 /**
@@ -16,15 +16,16 @@ import { loginRoutes } from './login-routes.js';
  */
 export const identityRoutes: FastifyPluginAsyncZod<{
   oidc: Oidc;
-  access: AccountAccess;
+  accounts: Accounts;
+  login: Login;
   secondStep: SecondStep;
   routing: SsoRouting;
   externalLogin: ExternalLogin;
-}> = async (app, { oidc, access, secondStep, routing, externalLogin }) => {
-  void login.dummyPasswordHash();
+}> = async (app, { oidc, accounts, login, secondStep, routing, externalLogin }) => {
+  void dummyPasswordHash();
   // the login asks whether any connection exists; known before the first login (modules/sso/routing.ts)
   await routing.anyConnection();
-  await app.register(loginRoutes, { oidc, secondStep, routing });
-  await app.register(accountRoutes, { routing, access });
+  await app.register(loginRoutes, { login, secondStep });
+  await app.register(accountRoutes, { accounts });
   await app.register(externalLoginRoutes, { oidc, externalLogin, secondStep });
 };

@@ -10,7 +10,7 @@ import {
 } from '@partner-portal/contracts';
 import type { InvitationAcceptance } from './acceptance.js';
 import type { Invitations } from './service.js';
-import { actorRoutes, documented, noContent, noContentAfter } from '../../http/route-kit.js';
+import { actorRoutes, noContent, noContentAfter, routes } from '../../http/route-kit.js';
 
 const tags = ['invitations'];
 const params = invitationIdParamsSchema;
@@ -21,6 +21,8 @@ export const invitationRoutes: FastifyPluginAsyncZod<{ invitations: Invitations;
   { invitations, invitationAcceptance },
 ) => {
   const route = actorRoutes(app, tags);
+  /** the routes that make their own answer (headers, redirects, no actor) */
+  const handled = routes(app, tags);
 
   route('POST /api/organizations/:organizationId/invitations', {
     summary:
@@ -31,24 +33,18 @@ export const invitationRoutes: FastifyPluginAsyncZod<{ invitations: Invitations;
     answer: (actor, { params, body }) => invitations.create(actor, params.organizationId, body),
   });
 
-  app.get(
-    '/api/invitations/:invitationId',
-    documented(
-      {
-        tags,
-        summary:
-          'Read an invitation (no login); the code of the link is optional, but a wrong or old one is refused; unknown id or wrong code → 404 unknown_invitation',
-        params,
-        querystring: invitationCodeQuerySchema,
-        response: { 200: invitationSchema },
-      },
-      [400, 404],
-    ),
-    async (request, reply) => {
+  handled('GET /api/invitations/:invitationId', {
+    summary:
+      'Read an invitation (no login); the code of the link is optional, but a wrong or old one is refused; unknown id or wrong code → 404 unknown_invitation',
+    params,
+    querystring: invitationCodeQuerySchema,
+    response: { 200: invitationSchema },
+    problems: [400, 404],
+    handler: async (request, reply) => {
       const invitation = await invitations.read(request.params.invitationId, request.query.code);
       return reply.header('cache-control', 'no-store').send(invitation);
     },
-  );
+  });
 
   /** The calls on a pending invitation by its manager: they answer 204, or 409 when it is no longer pending. */
   const pendingOnly = { params, response: { 204: noContent } };
@@ -63,19 +59,14 @@ export const invitationRoutes: FastifyPluginAsyncZod<{ invitations: Invitations;
     answer: (actor, { params }) => invitations.revoke(actor, params.invitationId),
   });
 
-  app.put(
-    '/api/invitations/:invitationId/accept',
-    documented(
-      {
-        tags,
-        summary:
-          'Accept a pending invitation (no login): native accounts register with a password; external accounts are linked at their first upstream login',
-        params,
-        body: acceptInvitationRequestSchema,
-        response: { 204: noContent },
-      },
-      [400, 404, 409],
-    ),
-    async (request, reply) => noContentAfter(reply, invitationAcceptance.accept(request.params.invitationId, request.body, request.id)),
-  );
+  handled('PUT /api/invitations/:invitationId/accept', {
+    summary:
+      'Accept a pending invitation (no login): native accounts register with a password; external accounts are linked at their first upstream login',
+    params,
+    body: acceptInvitationRequestSchema,
+    response: { 204: noContent },
+    problems: [400, 404, 409],
+    handler: async (request, reply) =>
+      noContentAfter(reply, invitationAcceptance.accept(request.params.invitationId, request.body, request.id)),
+  });
 };

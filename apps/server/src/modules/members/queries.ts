@@ -172,3 +172,17 @@ export async function listOtherActiveMemberRights(db: Queryable, organizationId:
   );
   return rows.map((r) => r.rights);
 }
+
+/** A membership with its rights (bootstrap.ts: the provider's administrator). */
+export async function insertMembership(
+  db: Queryable,
+  m: { organizationId: string; userId: string; email: string; organizationPath: string; rights: unknown },
+): Promise<void> {
+  await db.query('INSERT INTO memberships (organization_id, user_id, email, organization_path, rights) VALUES ($1, $2, $3, $4, $5)', [
+    m.organizationId,
+    m.userId,
+    m.email,
+    m.organizationPath,
+    JSON.stringify(m.rights),
+  ]);
+}

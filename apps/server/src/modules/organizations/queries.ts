@@ -151,6 +151,31 @@ export async function insertOrganization(
   return rows[0]!.id;
 }
 
+/** How many organizations there are (none before bootstrap.ts has made the provider's root). */
+export async function countOrganizations(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM organizations');
+  return rows[0]?.n ?? 0;
+}
+
+/** The provider's root organization (bootstrap.ts): no parent, may create sub-organizations that may have children. */
+export async function insertRootOrganization(db: Queryable, name: string, path: string): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO organizations (parent_id, name, path, depth, can_create_sub_organization, sub_organization_can_have_children)
+     VALUES (NULL, $1, $2, 0, true, true) RETURNING id`,
+    [name, path],
+  );
+  return rows[0]!.id;
+}
+
+/** Every app of the catalogue for an organization, each available for its sub-organizations (the provider's root, bootstrap.ts). */
+export async function insertEveryApp(db: Queryable, organizationId: string): Promise<void> {
+  await db.query(
+    `INSERT INTO organization_apps (organization_id, client_id, available_for_sub_organizations)
+     SELECT $1, client_id, true FROM apps`,
+    [organizationId],
+  );
+}
+
 export async function insertOrganizationApps(
   db: Queryable,
   organizationId: string,

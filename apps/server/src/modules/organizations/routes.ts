@@ -8,10 +8,9 @@ import {
   organizationIdParamsSchema,
   organizationNodeSchema,
   updateOrganizationRequestSchema,
-  type OrganizationNode,
 } from '@partner-portal/contracts';
 import type { Organizations } from './service.js';
-import { ACTOR_ROUTE, actorRoutes, documented, noContent, SCOPED_PROBLEMS } from '../../http/route-kit.js';
+import { ACTOR_ROUTE, actorRoutes, noContent, routes, SCOPED_PROBLEMS } from '../../http/route-kit.js';
 
 const tags = ['organizations'];
 const params = organizationIdParamsSchema;
@@ -19,29 +18,22 @@ const params = organizationIdParamsSchema;
 /** The organization tree (docs/product.md, "Calls" Organizations). HTTP only: the rules live in service.ts. */
 export const organizationRoutes: FastifyPluginAsyncZod<{ organizations: Organizations }> = async (app, { organizations }) => {
   const route = actorRoutes(app, tags);
+  /** the routes that make their own answer (headers, redirects, no actor) */
+  const handled = routes(app, tags);
 
-  app.get(
-    '/api/organizations/tree',
-    {
-      ...documented(
-        {
-          tags,
-          summary: "The actor's organization with its whole subtree, children sorted by path, with member and pending-invitation counts",
-          response: { 200: organizationNodeSchema },
-        },
-        [401, 403],
-      ),
-      config: ACTOR_ROUTE,
-    },
-    // The tree may hold 10,000 nodes, made from the query's rows and serialized once per change
-    // (TreeCache, its change log swept by a job in jobs.ts): JSON text, sent as it is, with no
-    // recursive zod pass (which cost more than the query). The schema still documents it; the
-    // cast tells the type provider so.
-    async (request, reply) => {
+  // The tree may hold 10,000 nodes, made from the query's rows and serialized once per change
+  // (TreeCache, its change log swept by a job in jobs.ts): JSON text, sent as it is, with no
+  // recursive zod pass (which cost more than the query). The schema still documents it.
+  handled('GET /api/organizations/tree', {
+    summary: "The actor's organization with its whole subtree, children sorted by path, with member and pending-invitation counts",
+    response: { 200: organizationNodeSchema },
+    problems: [401, 403],
+    config: ACTOR_ROUTE,
+    handler: async (request, reply) => {
       const json = await organizations.tree(await request.actor());
-      return reply.type('application/json; charset=utf-8').send(json as unknown as OrganizationNode);
+      return reply.type('application/json; charset=utf-8').send(json);
     },
-  );
+  });
 
   route('POST /api/organizations', {
     summary: 'Create a sub-organization (organizationManager); the path is derived from the name',

@@ -12,7 +12,7 @@ import {
   setupTokenParamsSchema,
 } from '@partner-portal/contracts';
 import type { Config } from '../../config.js';
-import { actorRoutes, documented, noContent } from '../../http/route-kit.js';
+import { actorRoutes, noContent, routes } from '../../http/route-kit.js';
 import { SETUP_SESSION_HOURS, type SetupLinkOpening } from './opening.js';
 import type { SetupLinks } from './service.js';
 
@@ -27,6 +27,8 @@ export const setupLinkRoutes: FastifyPluginAsyncZod<{ setupLinks: SetupLinks; op
   { setupLinks, opening, config },
 ) => {
   const route = actorRoutes(app, tags);
+  /** the routes that make their own answer (headers, redirects, no actor) */
+  const handled = routes(app, tags);
 
   route('POST /api/organizations/:organizationId/setup-links', {
     summary:
@@ -51,53 +53,35 @@ export const setupLinkRoutes: FastifyPluginAsyncZod<{ setupLinks: SetupLinks; op
     answer: (actor, { params }) => setupLinks.revoke(actor, params.organizationId, params.linkId),
   });
 
-  app.get(
-    '/api/setup/:token',
-    documented(
-      {
-        tags,
-        summary:
-          'What a setup link is, for the page its holder opens (no account): the organization, the capabilities, its state, the masked address and whether this browser holds its setup session. Unknown, expired and revoked links: 404 unknown_setup_link',
-        params: setupTokenParamsSchema,
-        response: { 200: setupLinkInfoSchema },
-      },
-      [400, 404],
-    ),
-    async (request) => opening.info(request.params.token, request.cookies[SETUP_SESSION_COOKIE]),
-  );
+  handled('GET /api/setup/:token', {
+    summary:
+      'What a setup link is, for the page its holder opens (no account): the organization, the capabilities, its state, the masked address and whether this browser holds its setup session. Unknown, expired and revoked links: 404 unknown_setup_link',
+    params: setupTokenParamsSchema,
+    response: { 200: setupLinkInfoSchema },
+    problems: [400, 404],
+    handler: async (request) => opening.info(request.params.token, request.cookies[SETUP_SESSION_COOKIE]),
+  });
 
-  app.post(
-    '/api/setup/:token/code',
-    documented(
-      {
-        tags,
-        summary:
-          'E-mail a one-time code (8 digits, 10 minutes) to the link’s address; the previous code ends. Limited per link and per client address (429)',
-        params: setupTokenParamsSchema,
-        response: { 202: noContent },
-      },
-      [400, 404, 429],
-    ),
-    async (request, reply) => {
+  handled('POST /api/setup/:token/code', {
+    summary:
+      'E-mail a one-time code (8 digits, 10 minutes) to the link’s address; the previous code ends. Limited per link and per client address (429)',
+    params: setupTokenParamsSchema,
+    response: { 202: noContent },
+    problems: [400, 404, 429],
+    handler: async (request, reply) => {
       await opening.sendCode(request.params.token, request.ip);
       return reply.code(202).send(null);
     },
-  );
+  });
 
-  app.post(
-    '/api/setup/:token/session',
-    documented(
-      {
-        tags,
-        summary:
-          'Trade the one-time code for the setup session: 204 with its cookie (HttpOnly, SameSite=Lax, for /api), and the link is opened. A wrong or spent code: 400 invalid_code (five wrong answers end a code); guesses are limited per link and per client address (429)',
-        params: setupTokenParamsSchema,
-        body: setupSessionCreateSchema,
-        response: { 204: noContent },
-      },
-      [400, 404, 429],
-    ),
-    async (request, reply) => {
+  handled('POST /api/setup/:token/session', {
+    summary:
+      'Trade the one-time code for the setup session: 204 with its cookie (HttpOnly, SameSite=Lax, for /api), and the link is opened. A wrong or spent code: 400 invalid_code (five wrong answers end a code); guesses are limited per link and per client address (429)',
+    params: setupTokenParamsSchema,
+    body: setupSessionCreateSchema,
+    response: { 204: noContent },
+    problems: [400, 404, 429],
+    handler: async (request, reply) => {
       const secret = await opening.openSession(request.params.token, request.body.code, request.ip, request.id);
       void reply.setCookie(SETUP_SESSION_COOKIE, secret, {
         path: SETUP_COOKIE_PATH,
@@ -108,5 +92,5 @@ export const setupLinkRoutes: FastifyPluginAsyncZod<{ setupLinks: SetupLinks; op
       });
       return reply.code(204).send(null);
     },
-  );
+  });
 };

@@ -10,7 +10,7 @@ import {
   supportSessionIdParamsSchema,
   supportSessionRequestSchema,
 } from '@partner-portal/contracts';
-import { actorRoutes, documented, noContent } from '../../http/route-kit.js';
+import { actorRoutes, noContent, routes } from '../../http/route-kit.js';
 import type { SupportSessions } from './service.js';
 
 const tags = ['support'];
@@ -18,6 +18,8 @@ const tags = ['support'];
 /** Support access and support sessions (service.ts has the rules; docs/api.md, "Support sessions"). */
 export const supportRoutes: FastifyPluginAsyncZod<{ support: SupportSessions }> = async (app, { support }) => {
   const route = actorRoutes(app, tags);
+  /** the routes that make their own answer (headers, redirects, no actor) */
+  const handled = routes(app, tags);
 
   route('GET /api/organizations/:organizationId/support-access', {
     summary:
@@ -56,37 +58,25 @@ export const supportRoutes: FastifyPluginAsyncZod<{ support: SupportSessions }> 
     answer: (actor) => support.own(actor),
   });
 
-  app.get(
-    '/api/support-sessions/:supportSessionId/start',
-    documented(
-      {
-        tags,
-        summary: 'Start a support session in the browser that made it: the browser is the member’s until it ends, then /',
-        params: supportSessionIdParamsSchema,
-        response: { 303: z.null().describe('To the portal, as the member') },
-      },
-      [400, 401, 403, 404, 409],
-    ),
-    async (request, reply) => {
+  handled('GET /api/support-sessions/:supportSessionId/start', {
+    summary: 'Start a support session in the browser that made it: the browser is the member’s until it ends, then /',
+    params: supportSessionIdParamsSchema,
+    response: { 303: z.null().describe('To the portal, as the member') },
+    problems: [400, 401, 403, 404, 409],
+    handler: async (request, reply) => {
       await support.start(request, reply, await request.actor(), request.params.supportSessionId);
       return reply.header('cache-control', 'no-store').redirect('/', 303);
     },
-  );
+  });
 
-  app.delete(
-    '/api/support-sessions/:supportSessionId',
-    documented(
-      {
-        tags,
-        summary: 'End a support session (its supporter, within it or from their own session); a browser in it is the supporter’s again',
-        params: supportSessionIdParamsSchema,
-        response: { 204: noContent },
-      },
-      [400, 401, 403, 404],
-    ),
-    async (request, reply) => {
+  handled('DELETE /api/support-sessions/:supportSessionId', {
+    summary: 'End a support session (its supporter, within it or from their own session); a browser in it is the supporter’s again',
+    params: supportSessionIdParamsSchema,
+    response: { 204: noContent },
+    problems: [400, 401, 403, 404],
+    handler: async (request, reply) => {
       await support.end(request, reply, await request.actor(), request.params.supportSessionId);
       return reply.code(204).send(null);
     },
-  );
+  });
 };
