@@ -10,6 +10,33 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS] });
 }
 
+let workerChromium: Promise<Browser> | undefined;
+
+/**
+ * The Chromium of this vitest worker, launched by the first test file that asks for it and kept for
+ * the worker's later files: the e2e project runs with `isolate: false` (vitest.config.ts), so this
+ * module, and the browser in it, live as long as the worker. A launch per file cost about a second
+ * of CPU on a busy machine; each file still has its own browser contexts (usePortalAndBrowser
+ * closes any it left open). Playwright kills the browser when the worker's process exits; a browser
+ * that crashed or was closed is launched again for the next file.
+ */
+export function workerBrowser(): Promise<Browser> {
+  if (!workerChromium) {
+    const launching = launchBrowser();
+    workerChromium = launching;
+    launching.then(
+      (browser) =>
+        browser.on('disconnected', () => {
+          if (workerChromium === launching) workerChromium = undefined;
+        }),
+      () => {
+        if (workerChromium === launching) workerChromium = undefined;
+      },
+    );
+  }
+  return workerChromium;
+}
+
 export interface PageWatch {
   /** console errors, CSP violations and uncaught exceptions seen on the page */
   problems: string[];
