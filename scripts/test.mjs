@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// npm test: the build, then the typecheck (then prettier) and eslint side by side, then the test layers (unit, then
-// integration and end-to-end side by side; vitest.config.ts). The checks run before the tests, not
+// npm test: the build (the web app's beside the contracts' and the server's), then the typecheck
+// (then prettier) and eslint side by side, then the test layers (unit, then integration and
+// end-to-end side by side; vitest.config.ts). The checks run before the tests, not
 // beside them: on two cores, lint beside the browser tests starved them until steps timed out. The
 // checks' output is held and printed when they end. Ends with one line 'N passed, N failed' (and 'N skipped
 // (why)' when tests were skipped) and the time each part took. Exits non-zero on any failure; a
@@ -52,8 +53,18 @@ let passed = 0;
 let failed = 0;
 const count = (ok) => (ok ? passed++ : failed++);
 
-// the end-to-end tests serve the web build, and some integration tests start the built server
-count(await run('build', 'npm', ['run', '--silent', 'build']));
+// the end-to-end tests serve the web build, and some integration tests start the built server.
+// `npm run build` in two lanes: the web app's build (vite; it reads the contracts' source, not
+// their build) beside the contracts' then the server's (tsc -b): one after the other left a core idle
+const buildLanes = await Promise.all([
+  (async () => [
+    await run('build contracts', 'npm', ['run', '--silent', 'build', '-w', '@partner-portal/contracts'], { hold: true }),
+    await run('build server', 'npm', ['run', '--silent', 'build', '-w', '@partner-portal/server'], { hold: true }),
+  ])(),
+  run('build web', 'npm', ['run', '--silent', 'build', '-w', '@partner-portal/web'], { hold: true }),
+]);
+// one step in the closing count, as before
+count(buildLanes.flat().every(Boolean));
 
 const summaryFile = join(tmpdir(), `vitest-summary-${process.pid}.json`);
 rmSync(summaryFile, { force: true });

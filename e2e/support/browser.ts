@@ -10,6 +10,33 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS] });
 }
 
+let workerChromium: Promise<Browser> | undefined;
+
+/**
+ * The Chromium of this vitest worker, launched by the first test file that asks for it and kept for
+ * the worker's later files: the e2e project runs with `isolate: false` (vitest.config.ts), so this
+ * module, and the browser in it, live as long as the worker. A launch per file cost about a second
+ * of CPU on a busy machine; each file still has its own browser contexts (usePortalAndBrowser
+ * closes any it left open). Playwright kills the browser when the worker's process exits; a browser
+ * that crashed or was closed is launched again for the next file.
+ */
+export function workerBrowser(): Promise<Browser> {
+  if (!workerChromium) {
+    const launching = launchBrowser();
+    workerChromium = launching;
+    launching.then(
+      (browser) =>
+        browser.on('disconnected', () => {
+          if (workerChromium === launching) workerChromium = undefined;
+        }),
+      () => {
+        if (workerChromium === launching) workerChromium = undefined;
+      },
+    );
+  }
+  return workerChromium;
+}
+
 export interface PageWatch {
   /** console errors, CSP violations and uncaught exceptions seen on the page */
   problems: string[];
@@ -40,10 +67,12 @@ export interface AxeViolation {
 
 /**
  * Run axe-core on the page (injected through the DevTools protocol, so the page's CSP stays on)
- * and return the serious and critical violations.
+ * and return the serious and critical violations. axe is injected once per document: a flow that
+ * checks several screens of the single-page app runs the axe already there (injecting the 0.5 MB
+ * script again cost 0.6–1.4 s a check on a busy machine, more than running it).
  */
 export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(AXE_SOURCE);
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });

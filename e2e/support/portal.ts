@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startPortal as startServerPortal, type HttpClient, type TestPortal } from '@partner-portal/server/test-kit';
-import { axeProblems, launchBrowser, newPage, whenStill, type PageWatch } from './browser.js';
+import { axeProblems, newPage, whenStill, workerBrowser, type PageWatch } from './browser.js';
 import { userLanguageFor } from '@partner-portal/contracts';
 
 /**
@@ -36,19 +36,20 @@ export interface PortalAndBrowser {
 }
 
 /**
- * Starts the portal (startPortal's environment and options) and launches Chromium before the
- * file's tests, and closes both after them. Call it at the top of the file, before the file's own
- * hooks: its `beforeAll` runs first and its `afterAll` last, so the file's own set-up can use both.
+ * Starts the portal (startPortal's environment and options) before the file's tests and closes it
+ * after them, with the worker's Chromium (workerBrowser: launched once per vitest worker, not per
+ * file); the browser contexts the file left open are closed after its tests, so the next file
+ * starts with none. Call it at the top of the file, before the file's own hooks: its `beforeAll`
+ * runs first and its `afterAll` last, so the file's own set-up can use both.
  */
 export function usePortalAndBrowser(env: Record<string, string> = {}, options: { publicHost?: string } = {}): PortalAndBrowser {
   let portal: TestPortal | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    portal = await startPortal(env, options);
-    browser = await launchBrowser();
+    [portal, browser] = await Promise.all([startPortal(env, options), workerBrowser()]);
   });
   afterAll(async () => {
-    await browser?.close();
+    if (browser?.isConnected()) await Promise.all(browser.contexts().map((context) => context.close()));
     await portal?.close();
   });
   const notYet = (what: string) => new Error(`the ${what} is there from the test file's first beforeAll on (usePortalAndBrowser)`);

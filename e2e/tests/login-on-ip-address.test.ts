@@ -3,7 +3,7 @@ import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createUser, type TestPortal } from '@partner-portal/server/test-kit';
-import { addVirtualAuthenticator, axeProblems, launchBrowser, newPage, whenStill } from '../support/browser.js';
+import { addVirtualAuthenticator, axeProblems, newPage, whenStill, workerBrowser } from '../support/browser.js';
 import { openContext, startPortal } from '../support/portal.js';
 
 /**
@@ -21,11 +21,11 @@ let onName: TestPortal;
 let browser: Browser;
 
 beforeAll(async () => {
-  [onIp, onName] = await Promise.all([startPortal(), startPortal({}, { publicHost: 'localhost' })]);
-  browser = await launchBrowser();
+  [onIp, onName, browser] = await Promise.all([startPortal(), startPortal({}, { publicHost: 'localhost' }), workerBrowser()]);
 });
 afterAll(async () => {
-  await browser?.close();
+  // the worker's Chromium stays for its next file (workerBrowser); this file's contexts go
+  if (browser?.isConnected()) await Promise.all(browser.contexts().map((context) => context.close()));
   await onIp?.close();
   await onName?.close();
 });
