@@ -1,10 +1,10 @@
-import { use, useEffect } from 'react';
-import { Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
+import { use } from 'react';
+import { Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { ResourceList } from '@/components/resource-list';
 import { IconKey, IconPencil, IconPlayerPlay, IconPlus, IconPower, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import type { SsoConnection } from '@partner-portal/contracts';
-import { notifyError } from '@/components/notify';
 import { useDomains } from '../api/domains';
 import { useConnectionPolicy } from '../api/setup-links';
 import { setupLinksLocales } from '../lib/locales';
@@ -26,9 +26,6 @@ export function ConnectionsPanel({ organization, organizationName, open }: Panel
   const { t } = useTranslation();
   const connections = useSsoConnections(organization.id, true);
   const domains = useDomains(organization.id, true);
-  useEffect(() => {
-    if (connections.isError) notifyError(connections.error);
-  }, [connections.isError, connections.error]);
   const list = sortConnections(connections.data ?? [], organization.id);
   const usable = verifiedDomains(domains.data ?? []);
   const noDomain = domains.isSuccess && usable.length === 0;
@@ -70,27 +67,24 @@ export function ConnectionsPanel({ organization, organizationName, open }: Panel
           {reason}
         </Text>
       ) : null}
-      {connections.isPending ? <Loader size="sm" role="status" aria-label={t('identity.loading')} /> : null}
-      {connections.data && list.length === 0 ? (
-        <Text size="sm" c="gray.7">
-          {t('identity.connections_none')}
-        </Text>
-      ) : null}
-      {list.length > 0 ? (
-        <Stack component="ul" gap="xs" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label={t('identity.tab_connections')}>
-          {list.map((connection) => (
-            <ConnectionItem
-              key={connection.id}
-              connection={connection}
-              organizationId={organization.id}
-              ownerName={organizationName(connection.organization_id)}
-              onEdit={() => open({ type: 'edit-connection', connection })}
-              onSwitch={(active) => open({ type: 'switch-connection', connection, active })}
-              onDelete={() => open({ type: 'delete-connection', connection })}
-            />
-          ))}
-        </Stack>
-      ) : null}
+      <ResourceList
+        query={connections}
+        items={list}
+        itemKey={(connection) => connection.id}
+        item={(connection) => (
+          <ConnectionItem
+            connection={connection}
+            organizationId={organization.id}
+            ownerName={organizationName(connection.organization_id)}
+            onEdit={() => open({ type: 'edit-connection', connection })}
+            onSwitch={(active) => open({ type: 'switch-connection', connection, active })}
+            onDelete={() => open({ type: 'delete-connection', connection })}
+          />
+        )}
+        label={t('identity.tab_connections')}
+        loading={t('identity.loading')}
+        empty={t('identity.connections_none')}
+      />
     </Stack>
   );
 }

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import { Alert, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { ResourceList } from '@/components/resource-list';
 import { IconPlus, IconTrash, IconWorldCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { OrganizationDomain } from '@partner-portal/contracts';
-import { errorText, notifyError, notifySuccess } from '@/components/notify';
+import { errorText, notifySuccess } from '@/components/notify';
 import { useFocusBackAfter } from '@/components/return-focus';
 import { useFormatDate } from '@/lib/dates';
 import { useDomains, useVerifyDomain } from '../api/domains';
@@ -20,9 +21,6 @@ import { WholeBadge } from '@/components/whole-badge';
 export function DomainsPanel({ organization, organizationName, open }: PanelProps) {
   const { t } = useTranslation();
   const domains = useDomains(organization.id, true);
-  useEffect(() => {
-    if (domains.isError) notifyError(domains.error);
-  }, [domains.isError, domains.error]);
   const list = sortDomains(domains.data ?? [], organization.id);
 
   return (
@@ -33,26 +31,23 @@ export function DomainsPanel({ organization, organizationName, open }: PanelProp
           {t('identity.domain_add')}
         </Button>
       </Group>
-      {domains.isPending ? <Loader size="sm" role="status" aria-label={t('identity.loading')} /> : null}
-      {domains.data && list.length === 0 ? (
-        <Text size="sm" c="gray.7">
-          {t('identity.domains_none')}
-        </Text>
-      ) : null}
-      {list.length > 0 ? (
-        <Stack component="ul" gap="xs" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label={t('identity.tab_domains')}>
-          {list.map((domain) => (
-            <DomainItem
-              key={`${domain.organization_id}/${domain.domain}`}
-              domain={domain}
-              own={originOf(domain, organization.id) === 'own'}
-              organizationId={organization.id}
-              ownerName={organizationName(domain.organization_id)}
-              onDelete={() => open({ type: 'delete-domain', domain: domain.domain })}
-            />
-          ))}
-        </Stack>
-      ) : null}
+      <ResourceList
+        query={domains}
+        items={list}
+        itemKey={(domain) => `${domain.organization_id}/${domain.domain}`}
+        item={(domain) => (
+          <DomainItem
+            domain={domain}
+            own={originOf(domain, organization.id) === 'own'}
+            organizationId={organization.id}
+            ownerName={organizationName(domain.organization_id)}
+            onDelete={() => open({ type: 'delete-domain', domain: domain.domain })}
+          />
+        )}
+        label={t('identity.tab_domains')}
+        loading={t('identity.loading')}
+        empty={t('identity.domains_none')}
+      />
     </Stack>
   );
 }

@@ -1,10 +1,10 @@
-import { lazy, Suspense } from 'react';
+import { lazy } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Organization, UserInfo } from '@partner-portal/contracts';
 import { notifySuccess } from '@/components/notify';
 import { useDeclineAccessRequest } from '../api/access-requests';
 import { useDeleteDomain } from '../api/domains';
-import { ConfirmModal } from '@/components/confirm-modal';
+import { SectionModals, type Confirmation } from '@/components/section-modals';
 import { requesterName } from './access-requests-panel';
 import type { ApproveRequestDialog, IdentityModal } from './shared';
 
@@ -23,14 +23,7 @@ interface Props {
 
 /** The modal open in the "Domains and sign-in" section: a form, or the confirmation of a deletion or a refusal. */
 export function IdentityModals(props: Props) {
-  return (
-    <>
-      <Suspense fallback={null}>
-        <FormModal {...props} />
-      </Suspense>
-      <Confirmation {...props} />
-    </>
-  );
+  return <SectionModals form={<FormModal {...props} />} confirmation={useConfirmation(props)} onClose={props.close} />;
 }
 
 function FormModal({ modal, organization, user, close, ApproveRequest }: Props) {
@@ -95,7 +88,8 @@ function FormModal({ modal, organization, user, close, ApproveRequest }: Props) 
   }
 }
 
-function Confirmation({ modal, organization, close }: Props) {
+/** The confirmation the open modal asks, if it is one. */
+function useConfirmation({ modal, organization, close }: Props): Confirmation | null {
   const { t } = useTranslation();
   const deleteDomain = useDeleteDomain(organization.id);
   const decline = useDeclineAccessRequest();
@@ -103,27 +97,25 @@ function Confirmation({ modal, organization, close }: Props) {
     notifySuccess(message);
     close();
   };
-  const confirmation =
-    modal?.type === 'delete-domain'
+  return modal?.type === 'delete-domain'
+    ? {
+        title: t('identity.domain_delete_title'),
+        message: t('identity.domain_delete_confirm', { domain: modal.domain }),
+        confirmLabel: t('identity.delete'),
+        onConfirm: async () => {
+          await deleteDomain.mutateAsync(modal.domain);
+          done(t('identity.domain_deleted', { domain: modal.domain }));
+        },
+      }
+    : modal?.type === 'decline'
       ? {
-          title: t('identity.domain_delete_title'),
-          message: t('identity.domain_delete_confirm', { domain: modal.domain }),
-          confirmLabel: t('identity.delete'),
+          title: t('identity.decline_title'),
+          message: t('identity.decline_confirm', { name: requesterName(modal.request), email: modal.request.email_address }),
+          confirmLabel: t('identity.decline'),
           onConfirm: async () => {
-            await deleteDomain.mutateAsync(modal.domain);
-            done(t('identity.domain_deleted', { domain: modal.domain }));
+            await decline.mutateAsync(modal.request.id);
+            done(t('identity.declined', { email: modal.request.email_address }));
           },
         }
-      : modal?.type === 'decline'
-        ? {
-            title: t('identity.decline_title'),
-            message: t('identity.decline_confirm', { name: requesterName(modal.request), email: modal.request.email_address }),
-            confirmLabel: t('identity.decline'),
-            onConfirm: async () => {
-              await decline.mutateAsync(modal.request.id);
-              done(t('identity.declined', { email: modal.request.email_address }));
-            },
-          }
-        : null;
-  return confirmation ? <ConfirmModal {...confirmation} onClose={close} /> : null;
+      : null;
 }

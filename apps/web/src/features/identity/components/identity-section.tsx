@@ -29,9 +29,7 @@ export function IdentitySection({ organization, user, organizationName, ApproveR
   const headingId = useId();
   const location = useLocation();
   const navigate = useNavigate();
-  const { modal, open, close, fallback } = useModal<IdentityModal>();
-  const [modalsWanted, setModalsWanted] = useState(false);
-  if (modal && !modalsWanted) setModalsWanted(true);
+  const { modal, open, close, fallback, wanted: modalsWanted } = useModal<IdentityModal>();
   const manager = user.organizationManager;
   const requests = useAccessRequests(organization.id, user.userManager);
   const pending = requests.data?.length ?? 0;

@@ -1,5 +1,5 @@
-import { useEffect } from 'react';
-import { Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
+import { Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { ResourceList } from '@/components/resource-list';
 import { IconAlertTriangle, IconFileText, IconHistory, IconPlayerPause, IconPlayerPlay, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { AuditStream } from '@partner-portal/contracts';
@@ -33,9 +33,6 @@ const STATE_BADGES: Record<AuditStream['state'], { label: string; color: string;
 export function AuditStreamsPanel({ organization, open }: PanelProps) {
   const { t } = useTranslation();
   const streams = useAuditStreams(organization.id);
-  useEffect(() => {
-    if (streams.isError) notifyError(streams.error);
-  }, [streams.isError, streams.error]);
   const list = streams.data ?? [];
 
   return (
@@ -46,30 +43,22 @@ export function AuditStreamsPanel({ organization, open }: PanelProps) {
           {t('integrations.audit_stream_add')}
         </Button>
       </Group>
-      {streams.isPending ? <Loader size="sm" role="status" aria-label={t('integrations.loading')} /> : null}
-      {streams.data && list.length === 0 ? (
-        <Text size="sm" c="gray.7">
-          {t('integrations.audit_streams_none')}
-        </Text>
-      ) : null}
-      {list.length > 0 ? (
-        <Stack
-          component="ul"
-          gap="xs"
-          style={{ listStyle: 'none', padding: 0, margin: 0 }}
-          aria-label={t('integrations.tab_audit_streams')}
-        >
-          {list.map((stream) => (
-            <AuditStreamItem
-              key={stream.id}
-              stream={stream}
-              organizationId={organization.id}
-              onReplay={() => open({ type: 'replay-audit-stream', stream })}
-              onDelete={() => open({ type: 'delete-audit-stream', stream })}
-            />
-          ))}
-        </Stack>
-      ) : null}
+      <ResourceList
+        query={streams}
+        items={list}
+        itemKey={(stream) => stream.id}
+        item={(stream) => (
+          <AuditStreamItem
+            stream={stream}
+            organizationId={organization.id}
+            onReplay={() => open({ type: 'replay-audit-stream', stream })}
+            onDelete={() => open({ type: 'delete-audit-stream', stream })}
+          />
+        )}
+        label={t('integrations.tab_audit_streams')}
+        loading={t('integrations.loading')}
+        empty={t('integrations.audit_streams_none')}
+      />
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Organization, UserInfo } from '@partner-portal/contracts';
 import { notifySuccess } from '@/components/notify';
@@ -6,7 +6,7 @@ import { useDeleteScimToken } from '../api/scim-tokens';
 import { useDeleteServiceAccount } from '../api/service-accounts';
 import { useDeleteWebhook } from '../api/webhooks';
 import { useDeleteAuditStream } from '../api/audit-streams';
-import { ConfirmModal } from '@/components/confirm-modal';
+import { SectionModals, type Confirmation } from '@/components/section-modals';
 import type { IntegrationModal } from './shared';
 
 // the forms load when first opened (react-hook-form and zod)
@@ -25,14 +25,7 @@ interface Props {
 
 /** The modal open in the "Integrations" section: a form (then what it made, shown once), or the confirmation of a deletion. */
 export function IntegrationModals(props: Props) {
-  return (
-    <>
-      <Suspense fallback={null}>
-        <FormModal {...props} />
-      </Suspense>
-      <Confirmation {...props} />
-    </>
-  );
+  return <SectionModals form={<FormModal {...props} />} confirmation={useConfirmation(props)} onClose={props.close} />;
 }
 
 function FormModal({ modal, organization, user, close }: Props) {
@@ -65,7 +58,8 @@ function FormModal({ modal, organization, user, close }: Props) {
   }
 }
 
-function Confirmation({ modal, organization, close }: Props) {
+/** The confirmation the open modal asks, if it is one. */
+function useConfirmation({ modal, organization, close }: Props): Confirmation | null {
   const { t } = useTranslation();
   const deleteAccount = useDeleteServiceAccount(organization.id);
   const deleteToken = useDeleteScimToken(organization.id);
@@ -75,43 +69,46 @@ function Confirmation({ modal, organization, close }: Props) {
     notifySuccess(message);
     close();
   };
-  const confirmation =
-    modal?.type === 'delete-service-account'
+  const confirmLabel = t('integrations.delete');
+  return modal?.type === 'delete-service-account'
+    ? {
+        title: t('integrations.account_delete_title'),
+        confirmLabel,
+        message: t('integrations.account_delete_confirm', { name: modal.account.name }),
+        onConfirm: async () => {
+          await deleteAccount.mutateAsync(modal.account.id);
+          done(t('integrations.account_deleted', { name: modal.account.name }));
+        },
+      }
+    : modal?.type === 'delete-scim-token'
       ? {
-          title: t('integrations.account_delete_title'),
-          message: t('integrations.account_delete_confirm', { name: modal.account.name }),
+          title: t('integrations.token_delete_title'),
+          confirmLabel,
+          message: t('integrations.token_delete_confirm', { name: modal.token.name }),
           onConfirm: async () => {
-            await deleteAccount.mutateAsync(modal.account.id);
-            done(t('integrations.account_deleted', { name: modal.account.name }));
+            await deleteToken.mutateAsync(modal.token.id);
+            done(t('integrations.token_deleted', { name: modal.token.name }));
           },
         }
-      : modal?.type === 'delete-scim-token'
+      : modal?.type === 'delete-webhook'
         ? {
-            title: t('integrations.token_delete_title'),
-            message: t('integrations.token_delete_confirm', { name: modal.token.name }),
+            title: t('integrations.webhook_delete_title'),
+            confirmLabel,
+            message: t('integrations.webhook_delete_confirm', { url: modal.webhook.url }),
             onConfirm: async () => {
-              await deleteToken.mutateAsync(modal.token.id);
-              done(t('integrations.token_deleted', { name: modal.token.name }));
+              await deleteWebhook.mutateAsync(modal.webhook.id);
+              done(t('integrations.webhook_deleted', { url: modal.webhook.url }));
             },
           }
-        : modal?.type === 'delete-webhook'
+        : modal?.type === 'delete-audit-stream'
           ? {
-              title: t('integrations.webhook_delete_title'),
-              message: t('integrations.webhook_delete_confirm', { url: modal.webhook.url }),
+              title: t('integrations.audit_stream_delete_title'),
+              confirmLabel,
+              message: t('integrations.audit_stream_delete_confirm', { url: modal.stream.url }),
               onConfirm: async () => {
-                await deleteWebhook.mutateAsync(modal.webhook.id);
-                done(t('integrations.webhook_deleted', { url: modal.webhook.url }));
+                await deleteStream.mutateAsync(modal.stream.id);
+                done(t('integrations.audit_stream_deleted', { url: modal.stream.url }));
               },
             }
-          : modal?.type === 'delete-audit-stream'
-            ? {
-                title: t('integrations.audit_stream_delete_title'),
-                message: t('integrations.audit_stream_delete_confirm', { url: modal.stream.url }),
-                onConfirm: async () => {
-                  await deleteStream.mutateAsync(modal.stream.id);
-                  done(t('integrations.audit_stream_deleted', { url: modal.stream.url }));
-                },
-              }
-            : null;
-  return confirmation ? <ConfirmModal {...confirmation} confirmLabel={t('integrations.delete')} onClose={close} /> : null;
+          : null;
 }

@@ -35,9 +35,7 @@ export function IntegrationsSection({ organization, user }: { organization: Orga
   use(integrationsLocales());
   const { t } = useTranslation();
   const headingId = useId();
-  const { modal, open, close, fallback } = useModal<IntegrationModal>();
-  const [modalsWanted, setModalsWanted] = useState(false);
-  if (modal && !modalsWanted) setModalsWanted(true);
+  const { modal, open, close, fallback, wanted: modalsWanted } = useModal<IntegrationModal>();
   const panels = integrationPanels(user);
   const [tab, setTab] = useState<string>(panels[0] ?? 'service-accounts');
   if (panels.length === 0) return null;

@@ -1,9 +1,9 @@
-import { use, useEffect } from 'react';
-import { Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
+import { use } from 'react';
+import { Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { ResourceList } from '@/components/resource-list';
 import { IconAddressBook, IconPlus, IconTrash } from '@tabler/icons-react';
 import { Trans, useTranslation } from 'react-i18next';
 import type { ScimToken } from '@partner-portal/contracts';
-import { notifyError } from '@/components/notify';
 import { useFormatDate } from '@/lib/dates';
 import { scimBaseUrl, useScimTokens } from '../api/scim-tokens';
 import { useConnectionPolicy } from '@/features/identity/api/setup-links';
@@ -22,9 +22,6 @@ import type { PanelProps } from './shared';
 export function ScimTokensPanel({ organization, open }: PanelProps) {
   const { t } = useTranslation();
   const tokens = useScimTokens(organization.id);
-  useEffect(() => {
-    if (tokens.isError) notifyError(tokens.error);
-  }, [tokens.isError, tokens.error]);
   const list = tokens.data ?? [];
   // a higher organization may forbid connecting directories here (the connection policy)
   use(setupLinksLocales());
@@ -49,19 +46,15 @@ export function ScimTokensPanel({ organization, open }: PanelProps) {
           {notAllowed}
         </Text>
       ) : null}
-      {tokens.isPending ? <Loader size="sm" role="status" aria-label={t('integrations.loading')} /> : null}
-      {tokens.data && list.length === 0 ? (
-        <Text size="sm" c="gray.7">
-          {t('integrations.tokens_none')}
-        </Text>
-      ) : null}
-      {list.length > 0 ? (
-        <Stack component="ul" gap="xs" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label={t('integrations.tab_scim')}>
-          {list.map((token) => (
-            <ScimTokenItem key={token.id} token={token} onDelete={() => open({ type: 'delete-scim-token', token })} />
-          ))}
-        </Stack>
-      ) : null}
+      <ResourceList
+        query={tokens}
+        items={list}
+        itemKey={(token) => token.id}
+        item={(token) => <ScimTokenItem token={token} onDelete={() => open({ type: 'delete-scim-token', token })} />}
+        label={t('integrations.tab_scim')}
+        loading={t('integrations.loading')}
+        empty={t('integrations.tokens_none')}
+      />
       <ScimGuides organizationId={organization.id} />
     </Stack>
   );

@@ -1,9 +1,8 @@
-import { useEffect } from 'react';
-import { Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
+import { Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { ResourceList } from '@/components/resource-list';
 import { IconPlus, IconRobot, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { SERVICE_ACCOUNT_SCOPE, type ServiceAccount } from '@partner-portal/contracts';
-import { notifyError } from '@/components/notify';
 import { useFormatDate } from '@/lib/dates';
 import { tokenEndpoint, useServiceAccounts } from '../api/service-accounts';
 import { CopyField } from '@/components/copy-field';
@@ -19,9 +18,6 @@ import type { PanelProps } from './shared';
 export function ServiceAccountsPanel({ organization, open }: PanelProps) {
   const { t } = useTranslation();
   const accounts = useServiceAccounts(organization.id);
-  useEffect(() => {
-    if (accounts.isError) notifyError(accounts.error);
-  }, [accounts.isError, accounts.error]);
   const list = accounts.data ?? [];
 
   return (
@@ -34,24 +30,15 @@ export function ServiceAccountsPanel({ organization, open }: PanelProps) {
           {t('integrations.account_add')}
         </Button>
       </Group>
-      {accounts.isPending ? <Loader size="sm" role="status" aria-label={t('integrations.loading')} /> : null}
-      {accounts.data && list.length === 0 ? (
-        <Text size="sm" c="gray.7">
-          {t('integrations.accounts_none')}
-        </Text>
-      ) : null}
-      {list.length > 0 ? (
-        <Stack
-          component="ul"
-          gap="xs"
-          style={{ listStyle: 'none', padding: 0, margin: 0 }}
-          aria-label={t('integrations.tab_service_accounts')}
-        >
-          {list.map((account) => (
-            <ServiceAccountItem key={account.id} account={account} onDelete={() => open({ type: 'delete-service-account', account })} />
-          ))}
-        </Stack>
-      ) : null}
+      <ResourceList
+        query={accounts}
+        items={list}
+        itemKey={(account) => account.id}
+        item={(account) => <ServiceAccountItem account={account} onDelete={() => open({ type: 'delete-service-account', account })} />}
+        label={t('integrations.tab_service_accounts')}
+        loading={t('integrations.loading')}
+        empty={t('integrations.accounts_none')}
+      />
     </Stack>
   );
 }

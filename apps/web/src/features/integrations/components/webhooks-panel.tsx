@@ -1,9 +1,9 @@
-import { useEffect, useId, useState } from 'react';
-import { Button, Collapse, Group, Loader, Paper, Stack, Text } from '@mantine/core';
+import { useId, useState } from 'react';
+import { Button, Collapse, Group, Paper, Stack, Text } from '@mantine/core';
+import { ResourceList } from '@/components/resource-list';
 import { IconChevronDown, IconHistory, IconPencil, IconPlus, IconTrash, IconWebhook } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { Webhook } from '@partner-portal/contracts';
-import { notifyError } from '@/components/notify';
 import { WebAddress } from '@/components/web-address';
 import { useWebhooks } from '../api/webhooks';
 import { isAllEvents } from '../lib/integrations';
@@ -19,9 +19,6 @@ import { WebhookDeliveries } from './webhook-deliveries';
 export function WebhooksPanel({ organization, open }: PanelProps) {
   const { t } = useTranslation();
   const webhooks = useWebhooks(organization.id);
-  useEffect(() => {
-    if (webhooks.isError) notifyError(webhooks.error);
-  }, [webhooks.isError, webhooks.error]);
   const list = webhooks.data ?? [];
 
   return (
@@ -32,25 +29,22 @@ export function WebhooksPanel({ organization, open }: PanelProps) {
           {t('integrations.webhook_add')}
         </Button>
       </Group>
-      {webhooks.isPending ? <Loader size="sm" role="status" aria-label={t('integrations.loading')} /> : null}
-      {webhooks.data && list.length === 0 ? (
-        <Text size="sm" c="gray.7">
-          {t('integrations.webhooks_none')}
-        </Text>
-      ) : null}
-      {list.length > 0 ? (
-        <Stack component="ul" gap="xs" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label={t('integrations.tab_webhooks')}>
-          {list.map((webhook) => (
-            <WebhookItem
-              key={webhook.id}
-              webhook={webhook}
-              organizationId={organization.id}
-              onEdit={() => open({ type: 'edit-webhook', webhook })}
-              onDelete={() => open({ type: 'delete-webhook', webhook })}
-            />
-          ))}
-        </Stack>
-      ) : null}
+      <ResourceList
+        query={webhooks}
+        items={list}
+        itemKey={(webhook) => webhook.id}
+        item={(webhook) => (
+          <WebhookItem
+            webhook={webhook}
+            organizationId={organization.id}
+            onEdit={() => open({ type: 'edit-webhook', webhook })}
+            onDelete={() => open({ type: 'delete-webhook', webhook })}
+          />
+        )}
+        label={t('integrations.tab_webhooks')}
+        loading={t('integrations.loading')}
+        empty={t('integrations.webhooks_none')}
+      />
     </Stack>
   );
 }

@@ -29,9 +29,7 @@ const SupportMemberModal = lazy(() => import('./support/support-member-modal').t
 export function OrganizationView({ organization, user }: { organization: Organization; user: UserInfo }) {
   const { t } = useTranslation();
   const features = useFeatures().data ?? NO_FEATURES;
-  const { modal, open: setModal, close, fallback: heading } = useModal<OrganizationModal>();
-  const [modalsWanted, setModalsWanted] = useState(false);
-  if (modal && !modalsWanted) setModalsWanted(true);
+  const { modal, open: setModal, close, fallback: heading, wanted: modalsWanted } = useModal<OrganizationModal>();
   const [supporting, setSupporting] = useState<OrganizationMember | null>(null);
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 250);
