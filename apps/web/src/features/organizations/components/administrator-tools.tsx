@@ -3,20 +3,16 @@ import { Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import type { Organization, UserInfo } from '@partner-portal/contracts';
-import { findNode } from '@/features/identity/lib/identity';
 import { readSsoTest } from '@/features/identity/lib/sso-test';
 import { integrationPanels } from '@/features/integrations/lib/integration-panels';
-import { useOrganizationTree } from '../api/get-organization-tree';
 import { DeferredSection } from './deferred-section';
 
 // each section's code, its translations and its first requests load when it comes near the
 // viewport (./deferred-section.tsx, docs/decisions/022-login-and-manage-bundles.md, "Fourth round")
-const IdentitySection = lazy(() => import('@/features/identity/components/identity-section').then((m) => ({ default: m.IdentitySection })));
+const IdentitySection = lazy(() => import('./identity-host').then((m) => ({ default: m.IdentityHost })));
 const IntegrationsSection = lazy(() =>
   import('@/features/integrations/components/integrations-section').then((m) => ({ default: m.IntegrationsSection })),
 );
-// approving an access request invites into this feature's tree: the identity section is handed the dialog
-const ApproveRequestModal = lazy(() => import('./approve-request-modal').then((m) => ({ default: m.ApproveRequestModal })));
 const AccessReview = lazy(() => import('./access-review').then((m) => ({ default: m.AccessReview })));
 const AuditTrail = lazy(() => import('./audit-trail').then((m) => ({ default: m.AuditTrail })));
 
@@ -30,10 +26,8 @@ const AuditTrail = lazy(() => import('./audit-trail').then((m) => ({ default: m.
 export function AdministratorTools({ organization, user }: { organization: Organization; user: UserInfo }) {
   const { t } = useTranslation();
   const { search } = useLocation();
-  const tree = useOrganizationTree();
   const manager = user.userManager || user.organizationManager;
   if (!manager) return null;
-  const organizationName = (id: string) => (id === organization.id ? organization.name : (findNode(tree.data, id)?.label ?? null));
   return (
     <Stack gap="xl" mt="xl">
       <DeferredSection
@@ -43,7 +37,7 @@ export function AdministratorTools({ organization, user }: { organization: Organ
         // back from a test sign-in: the section shows its outcome
         now={readSsoTest(new URLSearchParams(search)) !== null}
       >
-        <IdentitySection organization={organization} user={user} organizationName={organizationName} ApproveRequest={ApproveRequestModal} />
+        <IdentitySection organization={organization} user={user} />
       </DeferredSection>
       {integrationPanels(user).length > 0 ? (
         <DeferredSection anchor="integrations" title={t('integrations.title')} minHeight={360}>
