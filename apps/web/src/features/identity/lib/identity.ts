@@ -1,7 +1,7 @@
 import type { OrganizationDomain, OrganizationNode, SsoConnection } from '@partner-portal/contracts';
 
 /**
- * Pure helpers of the "Domains and sign-in" section (components/identity): names of the
+ * Pure helpers of the "Domains and sign-in" section (features/identity): names of the
  * organizations a domain or connection comes from, the organizations an access request may be
  * approved into, which domains a connection may use, and the outcome of a manager's test sign-in.
  */

@@ -1,4 +1,4 @@
-/** A manager's test sign-in of a connection (components/identity), as the callback leaves it in the address. */
+/** A manager's test sign-in of a connection (features/identity), as the callback leaves it in the address. */
 
 /** The outcome of a manager's test sign-in, as the callback left it in the address. */
 export type SsoTestOutcome = { ok: true; email: string } | { ok: false; key: string };

@@ -1,7 +1,7 @@
 import { WEBHOOK_EVENTS, type WebhookDelivery, type WebhookEventType } from '@partner-portal/contracts';
 
 /**
- * Pure helpers of the "Integrations" section (components/integrations): which panels a manager
+ * Pure helpers of the "Integrations" section (features/integrations): which panels a manager
  * sees, the contract's webhook events grouped for the form, and what a delivery's last attempt says.
  */
 
