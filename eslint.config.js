@@ -63,17 +63,29 @@ const serverZones = SERVER_LAYERS.flatMap((layer, i) =>
 const RECORD_CHANGE =
   "Record a change with recordChange (modules/webhooks/changes.ts): it writes the audit entry and the events in the change's transaction.";
 
-/** Web features never import each other; components/ and lib/ import no feature and not app/; nothing in the browser's code imports prerender/ (build-time code). */
+/**
+ * Web features do not import each other, but for the features listed in WEB_FEATURE_LAYERS, bottom
+ * first: one of those imports only the layers below its own (the organization page shows the
+ * integrations and identity sections; the integrations' SCIM tokens and setup links follow the
+ * identity's connection policy). components/ and lib/ import no feature and not app/; nothing in
+ * the browser's code imports prerender/ (build-time code).
+ */
+const WEB_FEATURE_LAYERS = [['identity'], ['integrations'], ['organizations']];
 const web = (dir) => `apps/web/src/${dir}`;
 const webFeatures = readdirSync(web('features'), { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
+const featuresBelow = (feature) => {
+  const layer = WEB_FEATURE_LAYERS.findIndex((entries) => entries.includes(feature));
+  return layer < 0 ? [] : WEB_FEATURE_LAYERS.slice(0, layer).flat();
+};
 const webZones = [
   ...webFeatures.map((feature) => ({
     target: web(`features/${feature}`),
     from: web('features'),
-    except: [`./${feature}`],
-    message: 'A feature does not import another feature: share through components/ or lib/ (app/ composes features).',
+    except: [feature, ...featuresBelow(feature)].map((f) => `./${f}`),
+    message:
+      'A feature does not import another feature (but for the layers of WEB_FEATURE_LAYERS): share through components/ or lib/ (app/ composes features).',
   })),
   { target: web('features'), from: web('app'), message: 'Features do not import app/ (app/ imports features).' },
   {

@@ -11,8 +11,6 @@ const FOLDERS = [
   'locales',
   ...readdirSync(`${WEB_SOURCE}features`).map((feature) => `features/${feature}/locales`),
   'features/organizations/locales/administration',
-  'features/organizations/locales/identity',
-  'features/organizations/locales/integrations',
 ];
 
 function textsOf(folder: string, language: string): Record<string, unknown> {

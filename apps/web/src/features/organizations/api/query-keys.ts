@@ -18,29 +18,6 @@ export const memberKeys = {
   rights: (memberId: string) => [...memberKeys.all, 'rights', memberId] as const,
 };
 
-/** Dealers' own identity (components/identity): verified domains, SSO connections, access requests. */
-export const identityKeys = {
-  all: ['dealer-identity'] as const,
-  domainLists: () => [...identityKeys.all, 'domains'] as const,
-  domains: (organizationId: string) => [...identityKeys.domainLists(), organizationId] as const,
-  connectionLists: () => [...identityKeys.all, 'sso-connections'] as const,
-  connections: (organizationId: string) => [...identityKeys.connectionLists(), organizationId] as const,
-  accessRequestLists: () => [...identityKeys.all, 'access-requests'] as const,
-  accessRequests: (organizationId: string) => [...identityKeys.accessRequestLists(), organizationId] as const,
-};
-
-/** Integrations (components/integrations): service accounts, SCIM tokens, webhooks and their deliveries. */
-export const integrationKeys = {
-  all: ['integrations'] as const,
-  serviceAccountLists: () => [...integrationKeys.all, 'service-accounts'] as const,
-  serviceAccounts: (organizationId: string) => [...integrationKeys.serviceAccountLists(), organizationId] as const,
-  scimTokenLists: () => [...integrationKeys.all, 'scim-tokens'] as const,
-  scimTokens: (organizationId: string) => [...integrationKeys.scimTokenLists(), organizationId] as const,
-  webhookLists: () => [...integrationKeys.all, 'webhooks'] as const,
-  webhooks: (organizationId: string) => [...integrationKeys.webhookLists(), organizationId] as const,
-  deliveries: (webhookId: string) => [...integrationKeys.all, 'deliveries', webhookId] as const,
-};
-
 export const portalKeys = {
   features: () => ['portal', 'features'] as const,
 };

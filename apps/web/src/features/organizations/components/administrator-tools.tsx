@@ -3,21 +3,23 @@ import { Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import type { Organization, UserInfo } from '@partner-portal/contracts';
-import { readSsoTest } from '../lib/sso-test';
-import { integrationPanels } from '../lib/integration-panels';
+import { readSsoTest } from '@/features/identity/lib/sso-test';
+import { integrationPanels } from '@/features/integrations/lib/integration-panels';
 import { DeferredSection } from './deferred-section';
 
 // each section's code, its translations and its first requests load when it comes near the
 // viewport (./deferred-section.tsx, docs/decisions/022-login-and-manage-bundles.md, "Fourth round")
-const IdentitySection = lazy(() => import('./identity/identity-section').then((m) => ({ default: m.IdentitySection })));
-const IntegrationsSection = lazy(() => import('./integrations/integrations-section').then((m) => ({ default: m.IntegrationsSection })));
+const IdentitySection = lazy(() => import('./identity-host').then((m) => ({ default: m.IdentityHost })));
+const IntegrationsSection = lazy(() =>
+  import('@/features/integrations/components/integrations-section').then((m) => ({ default: m.IntegrationsSection })),
+);
 const AccessReview = lazy(() => import('./access-review').then((m) => ({ default: m.AccessReview })));
 const AuditTrail = lazy(() => import('./audit-trail').then((m) => ({ default: m.AuditTrail })));
 
 /**
  * The administrator's tools below the selected organization (docs/decisions/018-the-administrators-day.md):
- * domains, sign-in connections and access requests (components/identity), service accounts, SCIM
- * tokens and webhooks (components/integrations), the access review for userManagers, the audit
+ * domains, sign-in connections and access requests (features/identity), service accounts, SCIM
+ * tokens and webhooks (features/integrations), the access review for userManagers, the audit
  * trail for every manager. Each part is shown by the rights the server also checks; each has an
  * anchor (`#identity`, `#integrations`, `#access-review`, `#audit-trail`).
  */

@@ -4,7 +4,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconDownload, IconFileTypeCsv } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { BULK_INVITATION_MAX_ROWS, userLanguageOf, type BulkInvitationOutcome, type BulkInvitationRow } from '@partner-portal/contracts';
-import { ModalFrame, ProblemSummary } from '@/features/organizations/components/modal-frame';
+import { ModalFrame, ProblemSummary } from '@/components/modal-frame';
 import { errorLines } from '@/components/notify';
 import { useBulkInvitation } from '../api/bulk-invitations';
 import { reportCsv, templateCsv, type ReportColumn } from '../lib/bulk-csv';

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { Organization } from '@partner-portal/contracts';
 import { useCreateOrganization } from '../api/create-organization';
 import { errorLines } from '@/components/notify';
-import { ModalFrame } from './modal-frame';
+import { ModalFrame } from '@/components/modal-frame';
 import { OrganizationForm } from './organization-form';
 
 /**

@@ -8,7 +8,7 @@ import { useChangeOrganizationApps } from '../api/change-organization-apps';
 import { useChangeCanCreateSubOrganizations } from '../api/change-can-create-sub-organizations';
 import { errorLines } from '@/components/notify';
 import { useUpdateAllowedDomains } from '@/features/organizations/api/allowed-domains';
-import { ModalFrame } from './modal-frame';
+import { ModalFrame } from '@/components/modal-frame';
 import { OrganizationForm, type OrganizationFormValues } from './organization-form';
 
 /**

@@ -5,8 +5,8 @@ import { canManageMember, type Delegator, type Features, type Rights } from '@pa
 import { useMemberRights, type MemberRights } from '../api/get-member-rights';
 import { useChangeMemberRights } from '../api/change-member-rights';
 import { errorLines } from '@/components/notify';
-import { withRightsInWords } from '../lib/member-rules';
-import { ModalFrame, ProblemSummary } from './modal-frame';
+import { withRightsInWords } from '@/lib/rights-in-words';
+import { ModalFrame, ProblemSummary } from '@/components/modal-frame';
 import { RightsEditor } from './rights-editor';
 
 /** Edit user rights (docs/product.md, "Roles and rights") for one member; `actor` is who edits (its boxes follow delegation). */

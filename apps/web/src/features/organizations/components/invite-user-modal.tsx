@@ -19,8 +19,8 @@ import {
 import { useInviteUser } from '../api/invite-user';
 import { LANGUAGE_NAMES } from '@/components/language-names';
 import { errorLines } from '@/components/notify';
-import { withRightsInWords } from '../lib/member-rules';
-import { ModalFrame, ProblemSummary } from './modal-frame';
+import { withRightsInWords } from '@/lib/rights-in-words';
+import { ModalFrame, ProblemSummary } from '@/components/modal-frame';
 import { RightsEditor } from './rights-editor';
 
 const formSchema = z.object({ email_address: emailSchema, language_code: z.enum(USER_LANGUAGES) });

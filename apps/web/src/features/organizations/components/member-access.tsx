@@ -3,13 +3,13 @@ import { Button, Group, List, NativeSelect, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { INACTIVE_DAYS, type InactiveDays, type OrganizationMember } from '@partner-portal/contracts';
 import { ApiError } from '@/lib/api';
-import { ModalFrame, ProblemSummary } from '@/features/organizations/components/modal-frame';
+import { ModalFrame, ProblemSummary } from '@/components/modal-frame';
 import { errorLines } from '@/components/notify';
 import { useBulkRemoveMembers, useSignOutMember } from '../api/members';
 import { administrationLocales } from '../lib/locales';
 
-// Mantine's ScrollArea comes with the dialog that shows it (./modal-dialog.tsx), not with the page.
-const ScrollAreaAutosize = lazy(() => import('./modal-dialog').then((m) => ({ default: m.ModalScrollArea })));
+// Mantine's ScrollArea comes with the dialog that shows it (components/modal-dialog.tsx), not with the page.
+const ScrollAreaAutosize = lazy(() => import('@/components/modal-dialog').then((m) => ({ default: m.ModalScrollArea })));
 
 /** The "not signed in for N days" filter (30/90/180/365) over the subtree; empty: everyone. */
 export function InactiveFilter({ value, onChange }: { value: InactiveDays | null; onChange: (days: InactiveDays | null) => void }) {

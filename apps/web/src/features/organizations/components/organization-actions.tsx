@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { Organization, UserInfo } from '@partner-portal/contracts';
 import { notifyError } from '@/components/notify';
 import { floating, useOnDemand } from '@/components/on-demand';
-import type { OrganizationModal } from '../hooks/use-modal';
+import type { OrganizationModal } from '../lib/organization-modal';
 
 /** A button of the organization's heading that opens a modal, when the user may use it. */
 interface ModalButton {

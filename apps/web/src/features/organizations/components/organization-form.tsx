@@ -3,7 +3,7 @@ import { Button, Checkbox, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Organization } from '@partner-portal/contracts';
 import { appName } from '../lib/app-names';
-import { ProblemSummary } from './modal-frame';
+import { ProblemSummary } from '@/components/modal-frame';
 import { AllowedDomainsField, refusedDomains } from '@/features/organizations/components/allowed-domains-field';
 
 export interface OrganizationFormValues {

@@ -8,9 +8,9 @@ import { useOrganizationTree } from '../api/get-organization-tree';
 import { useRemoveMember } from '../api/remove-member';
 import { useResetSecondFactors } from '../api/reset-second-factors';
 import { useRevokeInvitation } from '../api/revoke-invitation';
-import type { OrganizationModal } from '../hooks/use-modal';
+import type { OrganizationModal } from '../lib/organization-modal';
 import { FOCUS_HEADING } from '../lib/heading-focus';
-import { ConfirmModal } from './confirm-modal';
+import { ConfirmModal } from '@/components/confirm-modal';
 import { SignOutMemberModal } from './member-access';
 
 // The form modals load when first opened: the invite form alone brings react-hook-form and zod

@@ -9,7 +9,8 @@ import { notifyError, notifySuccess } from '@/components/notify';
 import { useFeatures } from '../api/get-features';
 import { useResendInvitation } from '../api/resend-invitation';
 import { useMemberSearch } from '../api/search-members';
-import { useModal } from '../hooks/use-modal';
+import { useModal } from '@/lib/use-modal';
+import type { OrganizationModal } from '../lib/organization-modal';
 import { asksHeadingFocus } from '../lib/heading-focus';
 import { rightsBeyondUser } from '../lib/member-rules';
 import { AllowedDomains } from './allowed-domains';
@@ -28,9 +29,7 @@ const SupportMemberModal = lazy(() => import('./support/support-member-modal').t
 export function OrganizationView({ organization, user }: { organization: Organization; user: UserInfo }) {
   const { t } = useTranslation();
   const features = useFeatures().data ?? NO_FEATURES;
-  const { modal, open: setModal, close, fallback: heading } = useModal();
-  const [modalsWanted, setModalsWanted] = useState(false);
-  if (modal && !modalsWanted) setModalsWanted(true);
+  const { modal, open: setModal, close, fallback: heading, wanted: modalsWanted } = useModal<OrganizationModal>();
   const [supporting, setSupporting] = useState<OrganizationMember | null>(null);
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 250);

@@ -1,9 +1,10 @@
-import { createContext, Fragment, use, useState, type MouseEvent, type ReactNode } from 'react';
+import { createContext, use, useState, type MouseEvent, type ReactNode } from 'react';
 import { ActionIcon, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useElementSize, useMediaQuery } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { TABLE_ROWS_DEFAULT } from '@partner-portal/contracts';
 import classes from './people-tables.module.css';
+import { Address } from '@/components/address';
 import { Tooltip } from '@/components/tooltip';
 // a list has pages only when all of more than 50 rows are shown: Mantine's Pagination loads then
 import { PaginationOnDemand } from './pagination-on-demand';
@@ -80,24 +81,6 @@ function Pages({ page, pages, onChange, headingId }: { page: number; pages: numb
         getControlProps={(control) => ({ 'aria-label': t(`layoutOnPhones.${controls[control]}`) })}
       />
     </nav>
-  );
-}
-
-/**
- * An e-mail address that wraps only after its '@' and before its dots: each part between those
- * points stays on one line (so no break at a hyphen or inside a word either).
- */
-export function Address({ value }: { value: string }) {
-  const parts = value.split(/(?=\.)|(?<=@)/);
-  return (
-    <span className={classes.address} data-address>
-      {parts.map((part, i) => (
-        <Fragment key={i}>
-          {i > 0 ? <wbr /> : null}
-          <span className={classes.addressPart}>{part}</span>
-        </Fragment>
-      ))}
-    </span>
   );
 }
 

@@ -12,7 +12,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import type { Invitation, OrganizationMember } from '@partner-portal/contracts';
 import { useFormatDate, type DateValue } from '@/lib/dates';
-import { rightInWords } from '../lib/member-rules';
+import { rightInWords } from '@/lib/rights-in-words';
 import { LastSignIn } from './last-sign-in';
 import { PeopleTable, RowActions, type PeopleColumn, type PeopleList } from './people-table';
 import classes from './people-tables.module.css';

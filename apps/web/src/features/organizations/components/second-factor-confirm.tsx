@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { errorLines, notifySuccess } from '@/components/notify';
 import type { Organization } from '@partner-portal/contracts';
 import { useSetSecondFactorPolicy } from '../api/second-factor-policy';
-import { ModalFrame, ProblemSummary } from './modal-frame';
+import { ModalFrame, ProblemSummary } from '@/components/modal-frame';
 
 /** The confirmation of requiring or lifting the second-factor policy (./second-factor-policy.tsx). */
 export function ConfirmPolicy({

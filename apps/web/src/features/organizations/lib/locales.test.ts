@@ -15,8 +15,9 @@ describe.each([
   'organizations/locales',
   'invitations/locales',
   'organizations/locales/administration',
-  'organizations/locales/identity',
-  'organizations/locales/integrations',
+  'identity/locales',
+  'identity/locales/setup-links',
+  'integrations/locales',
 ])('the %s', (feature) => {
   it('exist for the six interface languages with identical, non-empty keys', () => {
     const files = readdirSync(fileURLToPath(new URL(`../../${feature}/`, import.meta.url)))

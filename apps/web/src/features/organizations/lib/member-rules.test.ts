@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { emptyRights, type OrganizationMember, type UserInfo } from '@partner-portal/contracts';
 import { ApiError } from '../../../lib/api';
-import { rightInWords, rightsBeyondUser, withRightsInWords } from './member-rules';
+import { rightInWords, withRightsInWords } from '../../../lib/rights-in-words';
+import { rightsBeyondUser } from './member-rules';
 
 const words: Record<string, string> = {
   'rights.global_full_permission': 'Full permission for all applications',

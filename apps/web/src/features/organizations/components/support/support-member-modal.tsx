@@ -11,7 +11,7 @@ import {
 import { errorLines } from '@/lib/errors';
 import { createSupportSession } from '../../api/support';
 import { supportLocales } from '../../lib/locales';
-import { ModalFrame, ProblemSummary } from '../modal-frame';
+import { ModalFrame, ProblemSummary } from '@/components/modal-frame';
 
 /**
  * Start a support session as a member (docs/security.md, "Support sessions"): a reason and a
