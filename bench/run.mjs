@@ -111,6 +111,8 @@ report.declare('orgpage.p99', 'organization page p99 @50 (ms)', '≤ 25');
  * connections: a row each, so that a new section (or a slower one) shows here. On the bench's root
  * organization (the bootstrap administrator's, a userManager and organizationManager there).
  */
+/** a section's own read, at 50 connections of that one read: at most twice the page's target (each is read when opened, after the page) */
+const SECTION_P99_MS = 50;
 const ORG_PAGE_SECTIONS = [
   ['tree', 'organization tree', '/api/organizations/tree'],
   ['search', 'people search (3 letters)', (id) => `/api/members/search?organizationId=${id}&q=ben`],
@@ -127,7 +129,8 @@ const ORG_PAGE_SECTIONS = [
   ['auditStreams', 'audit streams', (id) => `/api/organizations/${id}/audit-streams`],
   ['auditTrail', 'audit trail (first page)', (id) => `/api/audit?organizationId=${id}&page=1`],
 ];
-for (const [key, name] of ORG_PAGE_SECTIONS) report.declare(`orgpage.${key}`, `organization page, ${name}: p99 @50 (ms)`, '≤ 25');
+for (const [key, name] of ORG_PAGE_SECTIONS)
+  report.declare(`orgpage.${key}`, `organization page, ${name}: p99 @50 (ms)`, `≤ ${SECTION_P99_MS}`);
 report.declare('refresh.rate', 'refresh_token grants/s', `≥ ${480 * CORES} (480/core × ${CORES})`);
 report.declare('refresh.perCore', 'refresh grants/s per core', '≥ 480');
 report.declare('refresh.100k', 'refresh grants/s with 100k users seeded', '≥ 480/core');
