@@ -19,11 +19,15 @@ afterAll(() => portal?.close());
 
 /**
  * Not the login's: the general request limit's batched flush (every 250 ms, one statement for all
- * requests of the interval, of keys "ip:…" and "session:…", http/rate-limit.ts) and the
- * counters' sweep (once a minute).
+ * requests of the interval, of keys "ip:…" and "session:…", http/rate-limit.ts), the counters'
+ * sweep (once a minute), and the outbox's worker.
  */
 function background(text: string, params: readonly unknown[] | undefined): boolean {
   if (/^DELETE FROM rate_limits WHERE reset_at < now\(\)/.test(text)) return true;
+  // the outbox's worker waking on its clock or a notification (apps/server/src/outbox/queries.ts):
+  // its claim of due rows, its look at the next one due, its wake-up of the other instances
+  if (/FOR UPDATE OF \w+ SKIP LOCKED$/.test(text) || /^SELECT greatest\(0, \(extract\(epoch FROM min\(/.test(text)) return true;
+  if (/^SELECT pg_notify\('pp_\w+', ''\)$/.test(text)) return true;
   // the counters' upsert (counterAddSql) for keys none of which is a login limit's
   const keys = params?.[0];
   return (
