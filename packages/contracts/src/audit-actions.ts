@@ -7,6 +7,8 @@ export const AUDIT_ACTIONS = [
   'access_request.approve',
   'access_request.create',
   'access_request.decline',
+  // the portal's own: its first start, and the demonstration data of `npm run seed:demo`
+  'demo.seed',
   'domain.claim',
   'domain.delete',
   'domain.unverified',
@@ -26,6 +28,7 @@ export const AUDIT_ACTIONS = [
   'member.update',
   'organization.allowed_email_domains.update',
   'organization.apps.update',
+  'organization.bootstrap',
   'organization.can_create_sub_organizations.update',
   'organization.create',
   'organization.delete',

@@ -242,6 +242,10 @@ function madeChange(entry: AuditEntry, action: string, t: TFunction, context: Au
       return say('organization_delete', [], { name: text(before.name) ?? '—' });
     case 'organization.apps.update':
       return say('organization_apps_update', appsChanges(before, after, t));
+    case 'organization.bootstrap':
+      return say('organization_bootstrap', [], { administrator: text(after.administrator) ?? '—' });
+    case 'demo.seed':
+      return say('demo_seed');
     case 'organization.can_create_sub_organizations.update':
       return say(after.can_create_sub_organization === true ? 'sub_organizations_allowed' : 'sub_organizations_forbidden');
     case 'organization.allowed_email_domains.update':
