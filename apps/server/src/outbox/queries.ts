@@ -1,11 +1,28 @@
 import type { NotifyChannel, Queryable } from '../db/client.js';
-import type { Outcome, OutboxRow } from './worker.js';
 
 /**
  * The statements of the outbox (worker.ts): taking the due rows, the time until the next one is
  * due, waking the senders; writing, recording and sweeping the rows of the kinds that keep all in
  * `payload`. Each kind describes its rows of the table with an OutboxTable, built from constants only.
  */
+
+/** A due row: its id and the attempts it has had. */
+export interface OutboxRow {
+  id: string;
+  attempts: number;
+}
+
+/** What became of one row after an attempt, as the kind writes it. */
+export interface Outcome<R, D> {
+  row: R;
+  state: 'pending' | 'delivered' | 'failed' | 'kept';
+  attemptedAt: Date;
+  error: string | null;
+  /** pending: the next attempt after this many seconds */
+  retryInSeconds: number | null;
+  detail: D | undefined;
+}
+
 export interface OutboxTable {
   /** the FROM clause: the outbox table under `alias`, and what it joins (webhooks: the webhook's url and secret) */
   from: string;

@@ -1,7 +1,10 @@
 import type { Logger } from 'pino';
 import type { Database, NotifyChannel, Queryable } from '../db/client.js';
-import { claimDue, msUntilNextDue, notifySenders, type OutboxTable } from './queries.js';
+import { claimDue, msUntilNextDue, notifySenders, type OutboxRow, type OutboxTable, type Outcome } from './queries.js';
 import { maxAttempts, retryDelaySeconds, type RetrySchedule } from './schedule.js';
+
+// the row and outcome types are the queries' (which write them): named here too for the kinds
+export type { OutboxRow, Outcome };
 
 /**
  * The one sender of everything that leaves through an outbox (CONVENTIONS.md, "Events leave
@@ -27,12 +30,6 @@ import { maxAttempts, retryDelaySeconds, type RetrySchedule } from './schedule.j
  *   next retry is due, looking at least every pollMs (the fallback when a notification is lost).
  */
 
-/** A due row: its id and the attempts it has had. */
-export interface OutboxRow {
-  id: string;
-  attempts: number;
-}
-
 /**
  * What one attempt of a deliverer gave. delivered: the receiver took it. kept: nothing to send to
  * (e-mail without SMTP_URL: kept for the developer), no attempt counted. refused: refused for good,
@@ -41,17 +38,6 @@ export interface OutboxRow {
  */
 export type Attempt<D> =
   { result: 'delivered' | 'kept'; error?: null; detail?: D } | { result: 'refused' | 'failed'; error: string; detail?: D };
-
-/** What became of one row after an attempt, as the kind writes it. */
-export interface Outcome<R, D> {
-  row: R;
-  state: 'pending' | 'delivered' | 'failed' | 'kept';
-  attemptedAt: Date;
-  error: string | null;
-  /** pending: the next attempt after this many seconds */
-  retryInSeconds: number | null;
-  detail: D | undefined;
-}
 
 /** A kind of row that leaves through the outbox: where its rows are, how one is delivered, how its outcome is written. */
 export interface OutboxKind<R extends OutboxRow, D = undefined> {
